@@ -1,0 +1,18 @@
+//! lasthop-core: the vocabulary every lasthop model speaks.
+//!
+//! - [`Time`]: simulated time as integer nanoseconds (DESIGN.md, "Determinism").
+//! - [`Packet`] and [`TcpHeader`]: an IPv4/TCP header model with the options the
+//!   source documents need (SACK blocks, SMART echo, ELN mark), kept `Copy` so
+//!   that moving a packet never allocates.
+//! - [`RngStream`]: per-component random streams derived from (run seed,
+//!   component name), so adding a component never shifts another's draws.
+//! - [`trace`]: typed trace events and the columnar sink that records them.
+
+pub mod packet;
+pub mod rng;
+pub mod time;
+pub mod trace;
+
+pub use packet::{Packet, PacketKind, SackBlocks, TcpHeader};
+pub use rng::RngStream;
+pub use time::Time;

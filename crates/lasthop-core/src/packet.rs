@@ -1,0 +1,128 @@
+//! The packet model: an IPv4 datagram carrying a TCP segment.
+//!
+//! Sequence numbers are 64-bit byte offsets from the start of the flow's data
+//! (the ISN is 0 and never wraps); pcap export maps them to 32-bit wire values.
+//! Options are stored in fixed-size fields so that a `Packet` is `Copy` and
+//! moving one through queues never allocates.
+//!
+//! Departures from a real stack: there is no connection setup or teardown
+//! (flows start established, as the source documents measure bulk data
+//! phases), and payload bytes are not carried, only their count.
+
+/// At most this many SACK blocks per ack (RFC 2018 Sec. 3: three when the
+/// timestamp option is also used; the 1997 testbed did not use more).
+pub const MAX_SACK_BLOCKS: usize = 4;
+
+/// SACK blocks carried by an ack, most recent first (RFC 2018 Sec. 4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    blocks: [(u64, u64); MAX_SACK_BLOCKS],
+    len: u8,
+}
+
+impl SackBlocks {
+    pub fn push(&mut self, start: u64, end: u64) -> bool {
+        if (self.len as usize) < MAX_SACK_BLOCKS {
+            self.blocks[self.len as usize] = (start, end);
+            self.len += 1;
+            true
+        } else {
+            false
+        }
+    }
+    pub fn as_slice(&self) -> &[(u64, u64)] {
+        &self.blocks[..self.len as usize]
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+/// TCP header fields that lasthop's models read or write.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpHeader {
+    /// First payload byte's sequence number (byte offset in the flow).
+    pub seq: u64,
+    /// Payload length, in bytes (0 for a pure ack).
+    pub len: u32,
+    /// Cumulative acknowledgment: the next byte the receiver expects.
+    pub ack: u64,
+    /// Advertised receive window, in bytes.
+    pub wnd_bytes: u32,
+    /// SACK option (RFC 2018).
+    pub sack: SackBlocks,
+    /// SMART echo (seed 000 Sec. II): the sequence number of the segment that
+    /// caused this ack, when the receiver sends it.
+    pub smart_echo: Option<u64>,
+    /// Explicit loss notification mark (seed 000 Sec. III-A).
+    pub eln: bool,
+    /// True if this data segment is a retransmission by its sender (for
+    /// metrics and traces only: no model may read it to make a decision).
+    pub is_retransmit: bool,
+}
+
+/// Which way a packet runs within its flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PacketKind {
+    /// Data from the flow's sender to its receiver.
+    Data,
+    /// An acknowledgment from the receiver to the sender.
+    Ack,
+}
+
+/// One IPv4 datagram in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packet {
+    /// Unique within a run, in creation order.
+    pub uid: u64,
+    /// Index of the flow this packet belongs to.
+    pub flow: u32,
+    pub kind: PacketKind,
+    /// Source and destination node indices.
+    pub src: u16,
+    pub dst: u16,
+    /// Size on the wire (IP header + TCP header + payload), in bytes.
+    pub size_bytes: u32,
+    pub tcp: TcpHeader,
+}
+
+impl Packet {
+    pub fn is_data(&self) -> bool {
+        self.kind == PacketKind::Data
+    }
+    /// One past the last payload byte.
+    pub fn seq_end(&self) -> u64 {
+        self.tcp.seq + u64::from(self.tcp.len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sack_blocks_hold_at_most_their_capacity() {
+        let mut s = SackBlocks::default();
+        for i in 0..MAX_SACK_BLOCKS as u64 {
+            assert!(s.push(i * 10, i * 10 + 5));
+        }
+        assert!(!s.push(100, 200));
+        assert_eq!(s.as_slice().len(), MAX_SACK_BLOCKS);
+        assert_eq!(s.as_slice()[0], (0, 5));
+        s.clear();
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn packet_stays_small_enough_to_copy() {
+        // Packets are moved through queues by value; keep them compact.
+        assert!(
+            std::mem::size_of::<Packet>() <= 160,
+            "{}",
+            std::mem::size_of::<Packet>()
+        );
+    }
+}

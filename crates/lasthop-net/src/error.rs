@@ -1,0 +1,968 @@
+//! Error models: does this transmission on this link direction arrive corrupted?
+//!
+//! One [`ErrorModel`] sits on each link direction and is asked exactly once per
+//! transmission, in transmission order, at the transmission's start time. It
+//! answers from its own [`RngStream`] only, so its verdicts depend on nothing
+//! but the run seed, its name and the packets it has been shown. The
+//! configuration, [`ErrorModelConfig`], is the scenario schema; the runtime
+//! state is an enum dispatch (no trait objects, no allocation per packet).
+//!
+//! The models and the sources they follow:
+//!
+//! - `exponential_bytes`: Balakrishnan et al. 1997 (seed 000) Sec. IV-A, "an
+//!   exponentially distributed bit-error model" with "an average error rate of
+//!   one every 64 kbytes". The distance between successive errors in the byte
+//!   stream crossing the link direction is exponential; a packet is lost when
+//!   an error falls inside its `size_bytes` (byte positions `[0, size)`: an
+//!   error exactly at the end belongs to the next packet). The distance carries
+//!   over from packet to packet; errors beyond the first inside one packet are
+//!   skipped, as a packet can only be lost once. By memorylessness the loss of
+//!   an S-byte packet is then independent of the past with probability
+//!   `1 - exp(-S/mean)`. Departure: the testbed corrupted packets at the
+//!   receiving entity's driver; we count errors over the whole wire size
+//!   (headers included), with data and acks sharing one stream when they cross
+//!   the same direction. `mean_bytes = 0` means no errors, which the scenarios
+//!   use for the error-free baseline.
+//! - `burst`: seed 000 Sec. IV-E and Table V, "two, four, or six packets are
+//!   destroyed" per error, errors "at an average rate of one every 64 kbytes".
+//!   The same byte-distance process as `exponential_bytes` picks where a burst
+//!   starts; that packet and the next `burst_packets - 1` transmissions on the
+//!   direction are destroyed. Errors falling inside a packet already being
+//!   destroyed do not extend the burst (the paper fixes the burst length); an
+//!   error in the packet right after a burst starts a new one, so runs of
+//!   losses can be longer than one burst.
+//! - `two_state`: ElAarag 2002 (seed 002) Sec. 4: good and bad states with
+//!   exponentially distributed durations "in packets", packets sent in the bad
+//!   state are corrupted. The survey ran ns-2, so we follow ns-2's
+//!   `TwoStateErrorModel` with unit `pkt`: start in the good state with a
+//!   remaining duration drawn from its distribution; before each packet, if the
+//!   remaining duration is `<= 0`, flip the state and draw a new one (repeating
+//!   while `<= 0`); the packet's fate is the current state; then subtract one.
+//!   A state therefore lasts `ceil(X)` packets for `X ~ Exp(mean)`, whose mean
+//!   is `1 / (1 - exp(-1/mean))`, slightly more than `mean` (8.50 packets for a
+//!   mean of 8). We keep this discretisation rather than a geometric law with
+//!   mean exactly `mean` because it is what produced the survey's Table I.
+//!   With unit `seconds` the state process runs in simulated time from time
+//!   zero (good first), and a packet is lost if the state at its transmission
+//!   start is bad; durations are rounded to whole nanoseconds so that no float
+//!   clock is ever compared.
+//! - `markov`: Yun 2009 (seed 004) Sec. 5.4, a two-state Markov chain with
+//!   "state transitions ... per frame transmission" and all frames lost in the
+//!   bad state. We start in the good state and, per frame, first make the
+//!   transition and then give the frame the fate of the new state, so the very
+//!   first frame is already lost with probability `p_gb`. Departure: the paper
+//!   also loses good-state frames to collisions; collisions are the MAC's
+//!   business, not the channel's.
+//! - `list`: drops chosen for tests (DESIGN.md, "drops aimed at chosen sequence
+//!   numbers, not at chance").
+
+use lasthop_core::{Packet, PacketKind, RngStream, Time};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The error model of one link direction, as written in a scenario.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ErrorModelConfig {
+    /// No transmission errors.
+    #[default]
+    None,
+    /// Exponentially distributed bit errors (Balakrishnan et al. 1997, Sec.
+    /// IV-A): the distance between successive errors in the byte stream is
+    /// exponential; a packet is lost when an error falls inside it.
+    ExponentialBytes {
+        /// Mean distance between successive errors, in bytes of the stream
+        /// crossing this link direction (wire sizes). 0 means no errors.
+        mean_bytes: f64,
+    },
+    /// Each transmission lost independently with a fixed probability.
+    Bernoulli {
+        /// Probability that a transmission is lost, in [0, 1].
+        p: f64,
+    },
+    /// Good/bad states with exponentially distributed durations (ElAarag 2002,
+    /// Sec. 4; ns-2's TwoStateErrorModel): transmissions in the bad state are
+    /// lost, in the good state they pass.
+    TwoState {
+        /// Mean duration of the good state, in `unit`s (packets or seconds).
+        good_mean: f64,
+        /// Mean duration of the bad state, in `unit`s (packets or seconds).
+        bad_mean: f64,
+        /// Unit of `good_mean` and `bad_mean`: packets (the default) or seconds.
+        #[serde(default)]
+        unit: StateUnit,
+    },
+    /// Two-state Markov chain with one transition per frame (Yun 2009, Sec.
+    /// 5.4): frames in the bad state are lost, in the good state they pass.
+    Markov {
+        /// Probability of moving from the good to the bad state at a frame, in
+        /// [0, 1].
+        p_gb: f64,
+        /// Probability of staying in the bad state at a frame, in [0, 1].
+        p_bb: f64,
+    },
+    /// Burst errors (Balakrishnan et al. 1997, Table V): errors placed as in
+    /// `exponential_bytes`; each one destroys the packet it falls in and the
+    /// next `burst_packets - 1` transmissions.
+    Burst {
+        /// Mean distance between successive burst-starting errors, in bytes of
+        /// the stream crossing this link direction. 0 means no errors.
+        mean_bytes: f64,
+        /// Packets destroyed per burst (at least 1).
+        burst_packets: u32,
+    },
+    /// Chosen drops, for tests.
+    List {
+        /// 0-based indices of the transmissions to drop, counting every packet
+        /// sent on this link direction.
+        #[serde(default)]
+        packets: Vec<u64>,
+        /// TCP sequence numbers, in bytes: the first transmission of a data
+        /// segment starting at one of them is dropped, its retransmissions pass.
+        #[serde(default)]
+        seqs: Vec<u64>,
+    },
+}
+
+/// Unit of the state durations of the `two_state` model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StateUnit {
+    /// Durations count transmissions on the link direction.
+    #[default]
+    Packets,
+    /// Durations are simulated time, in seconds.
+    Seconds,
+}
+
+fn check_probability(field: &str, p: f64) -> Result<(), (String, String)> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(())
+    } else {
+        Err((field.to_string(), "must be in [0, 1]".to_string()))
+    }
+}
+
+fn check_non_negative(field: &str, x: f64) -> Result<(), (String, String)> {
+    // NaN fails `is_finite`, so it is rejected too.
+    if x.is_finite() && x >= 0.0 {
+        Ok(())
+    } else {
+        Err((field.to_string(), "must be finite and >= 0".to_string()))
+    }
+}
+
+fn check_positive(field: &str, x: f64) -> Result<(), (String, String)> {
+    if x.is_finite() && x > 0.0 {
+        Ok(())
+    } else {
+        Err((field.to_string(), "must be finite and > 0".to_string()))
+    }
+}
+
+impl ErrorModelConfig {
+    /// Checks the values serde cannot: `Err((field, reason))` names the first
+    /// offending field of this model; the caller prefixes its path.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        match self {
+            ErrorModelConfig::None | ErrorModelConfig::List { .. } => Ok(()),
+            ErrorModelConfig::ExponentialBytes { mean_bytes } => {
+                check_non_negative("mean_bytes", *mean_bytes)
+            }
+            ErrorModelConfig::Bernoulli { p } => check_probability("p", *p),
+            ErrorModelConfig::TwoState {
+                good_mean,
+                bad_mean,
+                unit: _,
+            } => {
+                // A zero mean would make a state last no time at all and the
+                // flip loop spin forever.
+                check_positive("good_mean", *good_mean)?;
+                check_positive("bad_mean", *bad_mean)
+            }
+            ErrorModelConfig::Markov { p_gb, p_bb } => {
+                check_probability("p_gb", *p_gb)?;
+                check_probability("p_bb", *p_bb)
+            }
+            ErrorModelConfig::Burst {
+                mean_bytes,
+                burst_packets,
+            } => {
+                check_non_negative("mean_bytes", *mean_bytes)?;
+                if *burst_packets == 0 {
+                    return Err(("burst_packets".to_string(), "must be >= 1".to_string()));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Where the next error falls in a byte stream with exponential gaps (the
+/// process shared by `exponential_bytes` and `burst`).
+#[derive(Clone, Debug)]
+struct ByteErrors {
+    mean_bytes: f64,
+    /// Distance from the start of the next packet to the next error, in bytes.
+    to_next_error_bytes: f64,
+}
+
+impl ByteErrors {
+    fn new(mean_bytes: f64, rng: &mut RngStream) -> ByteErrors {
+        ByteErrors {
+            mean_bytes,
+            to_next_error_bytes: rng.exponential(mean_bytes),
+        }
+    }
+
+    /// Moves the stream past a packet of `size_bytes`; true if an error fell
+    /// inside it.
+    #[inline]
+    fn crosses(&mut self, size_bytes: u32, rng: &mut RngStream) -> bool {
+        let size = f64::from(size_bytes);
+        if self.to_next_error_bytes >= size {
+            self.to_next_error_bytes -= size;
+            return false;
+        }
+        // Further errors inside the same packet cannot lose it twice; skip to
+        // the first one beyond its end and carry the remainder.
+        loop {
+            self.to_next_error_bytes += rng.exponential(self.mean_bytes);
+            if self.to_next_error_bytes >= size {
+                break;
+            }
+        }
+        self.to_next_error_bytes -= size;
+        true
+    }
+}
+
+/// Runtime state of one model; private so that models can change their
+/// bookkeeping without touching the links that hold them.
+#[derive(Clone, Debug)]
+enum State {
+    None,
+    ExponentialBytes {
+        rng: RngStream,
+        bytes: ByteErrors,
+    },
+    Bernoulli {
+        rng: RngStream,
+        p: f64,
+    },
+    TwoStatePackets {
+        rng: RngStream,
+        good_mean_pkts: f64,
+        bad_mean_pkts: f64,
+        bad: bool,
+        /// Packets left in the current state (ns-2's `remainLen_`).
+        remaining_pkts: f64,
+    },
+    TwoStateSeconds {
+        rng: RngStream,
+        good_mean_ns: f64,
+        bad_mean_ns: f64,
+        bad: bool,
+        /// When the current state ends, in nanoseconds since the run's start.
+        next_flip_ns: u64,
+    },
+    Markov {
+        rng: RngStream,
+        p_gb: f64,
+        p_bb: f64,
+        bad: bool,
+    },
+    Burst {
+        rng: RngStream,
+        bytes: ByteErrors,
+        burst_packets: u32,
+        /// Transmissions still to destroy in the current burst.
+        burst_left: u32,
+    },
+    List {
+        /// Index of the next transmission on this direction.
+        index: u64,
+        /// Sorted, deduplicated transmission indices to drop.
+        packets: Vec<u64>,
+        /// First entry of `packets` not yet behind `index`.
+        next_packet: usize,
+        /// Sorted, deduplicated sequence numbers to drop once.
+        seqs: Vec<u64>,
+        /// `seq_seen[k]`: the first transmission of `seqs[k]` has gone by.
+        seq_seen: Vec<bool>,
+    },
+}
+
+/// The error model of one link direction at run time.
+#[derive(Clone, Debug)]
+pub struct ErrorModel {
+    state: State,
+}
+
+/// An exponential duration rounded to whole nanoseconds.
+#[inline]
+fn exponential_ns(rng: &mut RngStream, mean_ns: f64) -> u64 {
+    // `as` saturates, so an absurdly long draw means "never flips again".
+    rng.exponential(mean_ns).round() as u64
+}
+
+impl ErrorModel {
+    /// A model that never corrupts anything.
+    pub fn none() -> ErrorModel {
+        ErrorModel { state: State::None }
+    }
+
+    /// Builds the model of `cfg` drawing from `rng`. `cfg` is expected to have
+    /// passed [`ErrorModelConfig::validate`].
+    pub fn new(cfg: &ErrorModelConfig, mut rng: RngStream) -> ErrorModel {
+        let state = match cfg {
+            ErrorModelConfig::None => State::None,
+            // Zero mean is the scenarios' spelling of "error-free".
+            ErrorModelConfig::ExponentialBytes { mean_bytes }
+            | ErrorModelConfig::Burst { mean_bytes, .. }
+                if *mean_bytes <= 0.0 =>
+            {
+                State::None
+            }
+            ErrorModelConfig::ExponentialBytes { mean_bytes } => {
+                let bytes = ByteErrors::new(*mean_bytes, &mut rng);
+                State::ExponentialBytes { rng, bytes }
+            }
+            ErrorModelConfig::Bernoulli { p } => State::Bernoulli { rng, p: *p },
+            ErrorModelConfig::TwoState {
+                good_mean,
+                bad_mean,
+                unit: StateUnit::Packets,
+            } => {
+                let remaining_pkts = rng.exponential(*good_mean);
+                State::TwoStatePackets {
+                    rng,
+                    good_mean_pkts: *good_mean,
+                    bad_mean_pkts: *bad_mean,
+                    bad: false,
+                    remaining_pkts,
+                }
+            }
+            ErrorModelConfig::TwoState {
+                good_mean,
+                bad_mean,
+                unit: StateUnit::Seconds,
+            } => {
+                let good_mean_ns = good_mean * 1e9;
+                let next_flip_ns = exponential_ns(&mut rng, good_mean_ns);
+                State::TwoStateSeconds {
+                    rng,
+                    good_mean_ns,
+                    bad_mean_ns: bad_mean * 1e9,
+                    bad: false,
+                    next_flip_ns,
+                }
+            }
+            ErrorModelConfig::Markov { p_gb, p_bb } => State::Markov {
+                rng,
+                p_gb: *p_gb,
+                p_bb: *p_bb,
+                bad: false,
+            },
+            ErrorModelConfig::Burst {
+                mean_bytes,
+                burst_packets,
+            } => {
+                let bytes = ByteErrors::new(*mean_bytes, &mut rng);
+                State::Burst {
+                    rng,
+                    bytes,
+                    // validate() rejects 0; a 0 here behaves as 1.
+                    burst_packets: (*burst_packets).max(1),
+                    burst_left: 0,
+                }
+            }
+            ErrorModelConfig::List { packets, seqs } => {
+                let mut packets = packets.clone();
+                packets.sort_unstable();
+                packets.dedup();
+                let mut seqs = seqs.clone();
+                seqs.sort_unstable();
+                seqs.dedup();
+                let seq_seen = vec![false; seqs.len()];
+                State::List {
+                    index: 0,
+                    packets,
+                    next_packet: 0,
+                    seqs,
+                    seq_seen,
+                }
+            }
+        };
+        ErrorModel { state }
+    }
+
+    /// True if this model can never corrupt a packet (lets a link skip it).
+    pub fn is_none(&self) -> bool {
+        matches!(self.state, State::None)
+    }
+
+    /// The verdict for one transmission of `pkt` starting at `now`: true if it
+    /// arrives corrupted. Call exactly once per transmission on this link
+    /// direction, in transmission order: every model but `bernoulli` keeps
+    /// state from one call to the next.
+    #[inline]
+    pub fn corrupts(&mut self, now: Time, pkt: &Packet) -> bool {
+        match &mut self.state {
+            State::None => false,
+            State::ExponentialBytes { rng, bytes } => bytes.crosses(pkt.size_bytes, rng),
+            State::Bernoulli { rng, p } => rng.bernoulli(*p),
+            State::TwoStatePackets {
+                rng,
+                good_mean_pkts,
+                bad_mean_pkts,
+                bad,
+                remaining_pkts,
+            } => {
+                while *remaining_pkts <= 0.0 {
+                    *bad = !*bad;
+                    let mean = if *bad {
+                        *bad_mean_pkts
+                    } else {
+                        *good_mean_pkts
+                    };
+                    *remaining_pkts = rng.exponential(mean);
+                }
+                *remaining_pkts -= 1.0;
+                *bad
+            }
+            State::TwoStateSeconds {
+                rng,
+                good_mean_ns,
+                bad_mean_ns,
+                bad,
+                next_flip_ns,
+            } => {
+                // A flip at exactly `now` has happened: the packet sees the
+                // new state.
+                while *next_flip_ns <= now.ns() {
+                    *bad = !*bad;
+                    let mean = if *bad { *bad_mean_ns } else { *good_mean_ns };
+                    *next_flip_ns = next_flip_ns.saturating_add(exponential_ns(rng, mean));
+                }
+                *bad
+            }
+            State::Markov {
+                rng,
+                p_gb,
+                p_bb,
+                bad,
+            } => {
+                // Transition first, then the frame takes the new state's fate
+                // (Yun 2009: "state transitions occur per frame transmission").
+                let p_to_bad = if *bad { *p_bb } else { *p_gb };
+                *bad = rng.bernoulli(p_to_bad);
+                *bad
+            }
+            State::Burst {
+                rng,
+                bytes,
+                burst_packets,
+                burst_left,
+            } => {
+                // The byte stream moves on even through destroyed packets;
+                // errors inside them are absorbed by the burst.
+                let hit = bytes.crosses(pkt.size_bytes, rng);
+                if *burst_left > 0 {
+                    *burst_left -= 1;
+                    true
+                } else if hit {
+                    *burst_left = *burst_packets - 1;
+                    true
+                } else {
+                    false
+                }
+            }
+            State::List {
+                index,
+                packets,
+                next_packet,
+                seqs,
+                seq_seen,
+            } => {
+                let i = *index;
+                *index += 1;
+                while *next_packet < packets.len() && packets[*next_packet] < i {
+                    *next_packet += 1;
+                }
+                let by_index = packets.get(*next_packet) == Some(&i);
+                // "First transmission" is the first time this direction sees
+                // the segment; the sender's `is_retransmit` flag is for
+                // metrics only and must not steer a model.
+                let mut by_seq = false;
+                if pkt.kind == PacketKind::Data && pkt.tcp.len > 0 {
+                    if let Ok(k) = seqs.binary_search(&pkt.tcp.seq) {
+                        by_seq = !seq_seen[k];
+                        seq_seen[k] = true;
+                    }
+                }
+                by_index || by_seq
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lasthop_core::TcpHeader;
+
+    fn data(size_bytes: u32, seq: u64, len: u32) -> Packet {
+        Packet {
+            uid: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            src: 0,
+            dst: 1,
+            size_bytes,
+            tcp: TcpHeader {
+                seq,
+                len,
+                ..TcpHeader::default()
+            },
+        }
+    }
+
+    fn ack(size_bytes: u32, ack_no: u64) -> Packet {
+        Packet {
+            kind: PacketKind::Ack,
+            tcp: TcpHeader {
+                ack: ack_no,
+                ..TcpHeader::default()
+            },
+            ..data(size_bytes, 0, 0)
+        }
+    }
+
+    fn model(cfg: ErrorModelConfig, seed: u64) -> ErrorModel {
+        cfg.validate().unwrap();
+        ErrorModel::new(&cfg, RngStream::new(seed, "link:test:a->b:error"))
+    }
+
+    /// Loss counts and runs of consecutive losses over a long transmission.
+    #[derive(Debug, Default)]
+    struct Losses {
+        packets: u64,
+        lost: u64,
+        runs: u64,
+        /// The previous transmission was lost (`lost / runs` is the mean run).
+        in_run: bool,
+    }
+
+    impl Losses {
+        fn record(&mut self, lost: bool) {
+            self.packets += 1;
+            if lost {
+                self.lost += 1;
+                if !self.in_run {
+                    self.runs += 1;
+                }
+            }
+            self.in_run = lost;
+        }
+        fn loss_rate(&self) -> f64 {
+            self.lost as f64 / self.packets as f64
+        }
+        fn mean_run(&self) -> f64 {
+            self.lost as f64 / self.runs as f64
+        }
+    }
+
+    /// Sends `n` packets of `size_bytes`, one every `spacing_ns`.
+    fn run(m: &mut ErrorModel, n: u64, size_bytes: u32, spacing_ns: u64) -> Losses {
+        let pkt = data(size_bytes, 0, size_bytes.saturating_sub(40));
+        let mut l = Losses::default();
+        for i in 0..n {
+            l.record(m.corrupts(Time::from_ns(i * spacing_ns), &pkt));
+        }
+        l
+    }
+
+    fn assert_within_5pct(what: &str, measured: f64, expected: f64) {
+        let rel = (measured - expected).abs() / expected;
+        println!(
+            "{what}: measured {measured:.6}, expected {expected:.6}, off {:.2}%",
+            rel * 100.0
+        );
+        assert!(
+            rel < 0.05,
+            "{what}: measured {measured}, expected {expected}"
+        );
+    }
+
+    #[test]
+    fn exponential_bytes_loses_one_minus_exp_of_size_over_mean() {
+        // Seed 000 Sec. IV-A: one error every 64 kbytes on 1400-byte data.
+        let cfg = ErrorModelConfig::ExponentialBytes {
+            mean_bytes: 65536.0,
+        };
+        let l = run(&mut model(cfg.clone(), 1), 2_000_000, 1440, 1);
+        assert_within_5pct(
+            "exponential_bytes 1440 B loss rate",
+            l.loss_rate(),
+            1.0 - (-1440.0f64 / 65536.0).exp(),
+        );
+        // Acks lose about 36 times less often: 20 M packets give ~12,000
+        // losses, a relative standard error under 1%.
+        let l = run(&mut model(cfg, 2), 20_000_000, 40, 1);
+        assert_within_5pct(
+            "exponential_bytes 40 B loss rate",
+            l.loss_rate(),
+            1.0 - (-40.0f64 / 65536.0).exp(),
+        );
+    }
+
+    #[test]
+    fn exponential_bytes_with_zero_mean_never_loses() {
+        let mut m = model(ErrorModelConfig::ExponentialBytes { mean_bytes: 0.0 }, 1);
+        assert!(m.is_none());
+        assert_eq!(run(&mut m, 100_000, 1440, 1).lost, 0);
+        let mut m = model(
+            ErrorModelConfig::Burst {
+                mean_bytes: 0.0,
+                burst_packets: 4,
+            },
+            1,
+        );
+        assert_eq!(run(&mut m, 100_000, 1440, 1).lost, 0);
+    }
+
+    #[test]
+    fn exponential_bytes_carries_the_distance_over() {
+        // One-byte packets sample the stream finely: the count of hit bytes
+        // is the number of errors, 1/mean per byte (two errors share a byte
+        // once in ~1000 at this mean), which holds only if the distance to
+        // the next error survives from one packet to the next. 20,000 errors:
+        // a relative standard error of 0.7%.
+        let mut m = model(ErrorModelConfig::ExponentialBytes { mean_bytes: 1000.0 }, 3);
+        let l = run(&mut m, 20_000_000, 1, 1);
+        assert_within_5pct(
+            "exponential_bytes errors per byte",
+            l.loss_rate(),
+            1.0 / 1000.0,
+        );
+    }
+
+    #[test]
+    fn bernoulli_loses_p() {
+        let l = run(
+            &mut model(ErrorModelConfig::Bernoulli { p: 0.02 }, 1),
+            2_000_000,
+            1440,
+            1,
+        );
+        assert_within_5pct("bernoulli loss rate", l.loss_rate(), 0.02);
+    }
+
+    #[test]
+    fn two_state_packets_matches_the_ns2_discretisation() {
+        // Seed 002 Table I, data direction at BER 1e-5: good 100, bad 8.
+        let (good, bad) = (100.0f64, 8.0f64);
+        let cfg = ErrorModelConfig::TwoState {
+            good_mean: good,
+            bad_mean: bad,
+            unit: StateUnit::Packets,
+        };
+        let l = run(&mut model(cfg, 1), 2_000_000, 1024, 1);
+        // Each state lasts ceil(X) packets, X ~ Exp(mean):
+        // E[ceil(X)] = sum_{k>=0} P(X > k) = 1 / (1 - exp(-1/mean)).
+        let runs = |mean: f64| 1.0 / (1.0 - (-1.0 / mean).exp());
+        let (e_good, e_bad) = (runs(good), runs(bad));
+        assert_within_5pct(
+            "two_state packets loss rate",
+            l.loss_rate(),
+            e_bad / (e_good + e_bad),
+        );
+        // Good states last at least one packet, so bad states never merge.
+        assert_within_5pct("two_state packets mean loss run", l.mean_run(), e_bad);
+    }
+
+    #[test]
+    fn two_state_seconds_loses_the_bad_time_fraction() {
+        let (good, bad) = (0.1f64, 0.008f64);
+        let cfg = ErrorModelConfig::TwoState {
+            good_mean: good,
+            bad_mean: bad,
+            unit: StateUnit::Seconds,
+        };
+        // One packet every millisecond for 2,000 s: ~18,500 good/bad cycles.
+        let l = run(&mut model(cfg, 1), 2_000_000, 1024, 1_000_000);
+        assert_within_5pct(
+            "two_state seconds loss rate",
+            l.loss_rate(),
+            bad / (good + bad),
+        );
+    }
+
+    #[test]
+    fn markov_matches_its_stationary_law() {
+        // Seed 004 Fig. 18: p_gb 0.01, p_bb from 0.1 to 0.5.
+        let (p_gb, p_bb) = (0.01f64, 0.3f64);
+        let l = run(
+            &mut model(ErrorModelConfig::Markov { p_gb, p_bb }, 1),
+            2_000_000,
+            1500,
+            1,
+        );
+        assert_within_5pct(
+            "markov loss rate",
+            l.loss_rate(),
+            p_gb / (p_gb + 1.0 - p_bb),
+        );
+        assert_within_5pct("markov mean loss run", l.mean_run(), 1.0 / (1.0 - p_bb));
+    }
+
+    #[test]
+    fn burst_destroys_burst_packets_per_error() {
+        // Seed 000 Table V: one error every 64 kbytes, four packets destroyed.
+        let (mean, b) = (65536.0f64, 4u32);
+        let cfg = ErrorModelConfig::Burst {
+            mean_bytes: mean,
+            burst_packets: b,
+        };
+        let mut m = model(cfg, 1);
+        let n = 2_000_000;
+        let pkt = data(1440, 0, 1400);
+        let mut l = Losses::default();
+        let mut run_len = 0u64;
+        for i in 0..n {
+            let lost = m.corrupts(Time::from_ns(i), &pkt);
+            l.record(lost);
+            if lost {
+                run_len += 1;
+            } else if run_len > 0 {
+                // Bursts have a fixed length, so a run is whole bursts.
+                assert_eq!(run_len % u64::from(b), 0, "run of {run_len} at packet {i}");
+                run_len = 0;
+            }
+        }
+        // q: an error falls in a given packet, independent of the past by
+        // memorylessness. A packet starts a burst iff no burst is under way
+        // before it and an error falls in it. With r burst starts per packet,
+        // a fraction r(B-1) of packets are burst continuations, so
+        // r = q (1 - r (B-1)), i.e. r = q / (1 + (B-1) q).
+        let q = 1.0 - (-1440.0 / mean).exp();
+        let bf = f64::from(b);
+        let starts = (l.lost / u64::from(b)) as f64;
+        assert_within_5pct(
+            "burst starts per packet",
+            starts / n as f64,
+            q / (1.0 + (bf - 1.0) * q),
+        );
+        // A run goes on with another burst when the packet right after a
+        // burst is hit (probability q): the mean run is B / (1 - q), 2% above B.
+        assert_within_5pct("burst mean loss run (merged)", l.mean_run(), bf / (1.0 - q));
+        assert_within_5pct("burst mean loss run vs burst_packets", l.mean_run(), bf);
+    }
+
+    #[test]
+    fn list_drops_chosen_indices_and_first_transmissions_of_seqs() {
+        let cfg = ErrorModelConfig::List {
+            packets: vec![7, 0, 3, 3],
+            seqs: vec![2800, 1400],
+        };
+        let mut m = model(cfg, 1);
+        let t = Time::ZERO;
+        let script: [(Packet, bool); 10] = [
+            (data(1440, 0, 1400), true),     // 0: index 0
+            (data(1440, 1400, 1400), true),  // 1: seq 1400, first time
+            (ack(40, 2800), false),          // 2: acks are never seq-dropped
+            (data(1440, 4200, 1400), true),  // 3: index 3
+            (data(40, 2800, 0), false),      // 4: no payload: not "a data packet"
+            (data(1440, 1400, 1400), false), // 5: retransmission of 1400 passes
+            (data(1440, 2800, 1400), true),  // 6: seq 2800, first time
+            (data(1440, 5600, 1400), true),  // 7: index 7
+            (data(1440, 2800, 1400), false), // 8: retransmission of 2800 passes
+            (data(1440, 7000, 1400), false), // 9
+        ];
+        for (i, (pkt, expect)) in script.iter().enumerate() {
+            assert_eq!(m.corrupts(t, pkt), *expect, "transmission {i}");
+        }
+    }
+
+    #[test]
+    fn list_index_and_seq_on_the_same_packet_consume_the_seq() {
+        // The first transmission of seq 0 is dropped by index; the second one
+        // is a retransmission and passes.
+        let cfg = ErrorModelConfig::List {
+            packets: vec![0],
+            seqs: vec![0],
+        };
+        let mut m = model(cfg, 1);
+        assert!(m.corrupts(Time::ZERO, &data(1440, 0, 1400)));
+        assert!(!m.corrupts(Time::ZERO, &data(1440, 0, 1400)));
+    }
+
+    fn stochastic_configs() -> Vec<ErrorModelConfig> {
+        vec![
+            ErrorModelConfig::ExponentialBytes {
+                mean_bytes: 16384.0,
+            },
+            ErrorModelConfig::Bernoulli { p: 0.05 },
+            ErrorModelConfig::TwoState {
+                good_mean: 20.0,
+                bad_mean: 3.0,
+                unit: StateUnit::Packets,
+            },
+            ErrorModelConfig::TwoState {
+                good_mean: 0.02,
+                bad_mean: 0.003,
+                unit: StateUnit::Seconds,
+            },
+            ErrorModelConfig::Markov {
+                p_gb: 0.05,
+                p_bb: 0.3,
+            },
+            ErrorModelConfig::Burst {
+                mean_bytes: 16384.0,
+                burst_packets: 3,
+            },
+        ]
+    }
+
+    fn verdicts(cfg: &ErrorModelConfig, seed: u64) -> Vec<bool> {
+        let mut m = ErrorModel::new(cfg, RngStream::new(seed, "link:wireless:bs->mh:error"));
+        let pkt = data(1440, 0, 1400);
+        (0..20_000)
+            .map(|i| m.corrupts(Time::from_ns(i * 1_000_000), &pkt))
+            .collect()
+    }
+
+    #[test]
+    fn same_seed_same_verdicts_other_seed_other_verdicts() {
+        for cfg in stochastic_configs() {
+            let a = verdicts(&cfg, 42);
+            assert_eq!(a, verdicts(&cfg, 42), "{cfg:?}");
+            assert_ne!(a, verdicts(&cfg, 43), "{cfg:?}");
+        }
+    }
+
+    #[test]
+    fn validate_names_the_bad_field() {
+        use ErrorModelConfig as C;
+        let two_state = |good_mean, bad_mean| C::TwoState {
+            good_mean,
+            bad_mean,
+            unit: StateUnit::Packets,
+        };
+        let cases: Vec<(C, &str)> = vec![
+            (C::ExponentialBytes { mean_bytes: -1.0 }, "mean_bytes"),
+            (
+                C::ExponentialBytes {
+                    mean_bytes: f64::NAN,
+                },
+                "mean_bytes",
+            ),
+            (
+                C::ExponentialBytes {
+                    mean_bytes: f64::INFINITY,
+                },
+                "mean_bytes",
+            ),
+            (C::Bernoulli { p: -0.1 }, "p"),
+            (C::Bernoulli { p: 1.5 }, "p"),
+            (C::Bernoulli { p: f64::NAN }, "p"),
+            (two_state(0.0, 8.0), "good_mean"),
+            (two_state(-3.0, 8.0), "good_mean"),
+            (two_state(100.0, 0.0), "bad_mean"),
+            (two_state(100.0, f64::NAN), "bad_mean"),
+            (
+                C::Markov {
+                    p_gb: 1.01,
+                    p_bb: 0.3,
+                },
+                "p_gb",
+            ),
+            (
+                C::Markov {
+                    p_gb: 0.01,
+                    p_bb: -0.3,
+                },
+                "p_bb",
+            ),
+            (
+                C::Burst {
+                    mean_bytes: -5.0,
+                    burst_packets: 4,
+                },
+                "mean_bytes",
+            ),
+            (
+                C::Burst {
+                    mean_bytes: 65536.0,
+                    burst_packets: 0,
+                },
+                "burst_packets",
+            ),
+        ];
+        for (cfg, field) in cases {
+            let (got, reason) = cfg
+                .validate()
+                .expect_err(&format!("{cfg:?} should be rejected"));
+            assert_eq!(got, field, "{cfg:?}: {reason}");
+            assert!(!reason.is_empty());
+        }
+        for cfg in stochastic_configs() {
+            cfg.validate().unwrap();
+        }
+        C::None.validate().unwrap();
+        C::ExponentialBytes { mean_bytes: 0.0 }.validate().unwrap();
+        C::Markov {
+            p_gb: 0.0,
+            p_bb: 1.0,
+        }
+        .validate()
+        .unwrap();
+    }
+
+    #[test]
+    fn config_reads_its_scenario_spelling() {
+        let c: ErrorModelConfig =
+            serde_json::from_str(r#"{"model":"two_state","good_mean":100,"bad_mean":8}"#).unwrap();
+        assert_eq!(
+            c,
+            ErrorModelConfig::TwoState {
+                good_mean: 100.0,
+                bad_mean: 8.0,
+                unit: StateUnit::Packets
+            }
+        );
+        let c: ErrorModelConfig =
+            serde_json::from_str(r#"{"model":"list","seqs":[1400]}"#).unwrap();
+        assert_eq!(
+            c,
+            ErrorModelConfig::List {
+                packets: vec![],
+                seqs: vec![1400]
+            }
+        );
+        let c: ErrorModelConfig = serde_json::from_str(r#"{"model":"none"}"#).unwrap();
+        assert_eq!(c, ErrorModelConfig::None);
+        let bad = serde_json::from_str::<ErrorModelConfig>(
+            r#"{"model":"exponential_bytes","mean_bytes":65536,"mean":1}"#,
+        );
+        assert!(bad.is_err(), "unknown field accepted: {bad:?}");
+        let round = ErrorModelConfig::Burst {
+            mean_bytes: 65536.0,
+            burst_packets: 4,
+        };
+        let back: ErrorModelConfig =
+            serde_json::from_str(&serde_json::to_string(&round).unwrap()).unwrap();
+        assert_eq!(back, round);
+    }
+
+    #[test]
+    fn schema_documents_units() {
+        let schema = serde_json::to_string(&schemars::schema_for!(ErrorModelConfig)).unwrap();
+        assert!(
+            schema.contains("Mean distance between successive errors, in bytes"),
+            "{schema}"
+        );
+        assert!(schema.contains("two_state"), "{schema}");
+    }
+}

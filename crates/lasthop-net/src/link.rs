@@ -1,0 +1,287 @@
+//! Links: two directions between two nodes, full or half duplex.
+//!
+//! Each direction has a bandwidth, a propagation delay, a DropTail queue, an
+//! error model and an optional fixed per-frame overhead (extra bytes and/or
+//! extra time per frame: MAC headers, preamble, contention) so that a link can
+//! be calibrated to a measured peak, as the 1997 WaveLAN (2 Mb/s raw, 1.5 Mb/s
+//! TCP peak) must be. A half-duplex link has one medium for both directions:
+//! one frame at a time, data and acks contend (seed 000 Sec. IV-A: "a shared-
+//! medium wireless LAN"). When both directions wait, they take turns, a
+//! deterministic stand-in for CSMA/CA's random contention.
+//!
+//! The error model decides a frame's fate when its transmission starts; a
+//! corrupted frame still occupies the medium for its full time and is dropped
+//! by the receiving side on arrival, as the 1997 testbed's receiving entity
+//! dropped frames whose checksum it had spoiled.
+//!
+//! Frames leave a direction in order and all take the same propagation delay,
+//! so arrivals are a FIFO: the simulator's arrival event carries no packet.
+
+use crate::error::ErrorModel;
+use crate::queue::{DropTail, QueueLimit};
+use lasthop_core::time::NS_PER_S;
+use lasthop_core::{Packet, Time};
+use std::collections::VecDeque;
+
+/// Parameters of one direction, in the units the model uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DirParams {
+    pub bandwidth_bps: u64,
+    pub delay_ns: u64,
+    /// Extra bytes per frame on the medium (MAC header, trailer).
+    pub frame_overhead_bytes: u32,
+    /// Extra medium time per frame, in ns (preamble, inter-frame gaps, contention).
+    pub frame_overhead_ns: u64,
+    pub queue: QueueLimit,
+}
+
+impl DirParams {
+    /// Time the medium is busy with a frame carrying a `size_bytes` packet.
+    #[inline]
+    pub fn tx_time_ns(&self, size_bytes: u32) -> u64 {
+        let bits = u128::from(size_bytes + self.frame_overhead_bytes) * 8;
+        let ns = (bits * u128::from(NS_PER_S)).div_ceil(u128::from(self.bandwidth_bps));
+        ns as u64 + self.frame_overhead_ns
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Duplex {
+    Full,
+    Half,
+}
+
+/// Counters of one direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DirStats {
+    /// Frames put on the medium (including those later found corrupted).
+    pub packets_sent: u64,
+    /// Bytes put on the medium (packet sizes, without frame overhead).
+    pub bytes_sent: u64,
+    pub drops_error: u64,
+    pub drops_queue: u64,
+    /// Frames handed to the far node intact.
+    pub delivered: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    pkt: Packet,
+    corrupted: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct LinkDir {
+    pub params: DirParams,
+    queue: DropTail,
+    on_medium: Option<InFlight>,
+    propagating: VecDeque<InFlight>,
+    error: ErrorModel,
+    pub stats: DirStats,
+}
+
+impl LinkDir {
+    pub fn new(params: DirParams, error: ErrorModel) -> LinkDir {
+        LinkDir {
+            params,
+            queue: DropTail::new(params.queue),
+            on_medium: None,
+            propagating: VecDeque::with_capacity(64),
+            error,
+            stats: DirStats::default(),
+        }
+    }
+
+    /// Packets of this direction waiting, on the medium, or propagating.
+    pub fn in_flight(&self) -> usize {
+        self.queue.len() + usize::from(self.on_medium.is_some()) + self.propagating.len()
+    }
+
+    pub fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+}
+
+/// What became of a frame when it reached the far end.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival {
+    pub pkt: Packet,
+    pub corrupted: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Link {
+    pub dirs: [LinkDir; 2],
+    duplex: Duplex,
+    /// Direction served last on a half-duplex medium.
+    last_served: usize,
+}
+
+impl Link {
+    pub fn new(duplex: Duplex, ab: LinkDir, ba: LinkDir) -> Link {
+        Link {
+            dirs: [ab, ba],
+            duplex,
+            last_served: 1,
+        }
+    }
+
+    pub fn duplex(&self) -> Duplex {
+        self.duplex
+    }
+
+    /// Queue `pkt` for direction `dir`; a full queue hands it back.
+    pub fn enqueue(&mut self, dir: usize, pkt: Packet) -> Result<(), Packet> {
+        let d = &mut self.dirs[dir];
+        d.queue
+            .enqueue(pkt)
+            .inspect_err(|_| d.stats.drops_queue += 1)
+    }
+
+    fn idle(&self, dir: usize) -> bool {
+        match self.duplex {
+            Duplex::Full => self.dirs[dir].on_medium.is_none(),
+            Duplex::Half => self.dirs[0].on_medium.is_none() && self.dirs[1].on_medium.is_none(),
+        }
+    }
+
+    /// Start the next frame if a transmitter is idle and a frame waits.
+    /// Returns the direction and when its transmission ends; call again until
+    /// `None` (a full-duplex link may start both directions).
+    pub fn start_transmission(&mut self, now: Time) -> Option<(usize, Time)> {
+        // Take turns: look first at the direction not served last.
+        let first = 1 - self.last_served;
+        let dir = [first, 1 - first]
+            .into_iter()
+            .find(|&d| self.idle(d) && !self.dirs[d].queue.is_empty())?;
+        self.last_served = dir;
+        let d = &mut self.dirs[dir];
+        let pkt = d.queue.dequeue().expect("checked non-empty");
+        let corrupted = d.error.corrupts(now, &pkt);
+        d.stats.packets_sent += 1;
+        d.stats.bytes_sent += u64::from(pkt.size_bytes);
+        d.on_medium = Some(InFlight { pkt, corrupted });
+        Some((dir, now.plus_ns(d.params.tx_time_ns(pkt.size_bytes))))
+    }
+
+    /// The frame on the medium in direction `dir` is fully sent: it starts
+    /// propagating. Returns when it reaches the far end.
+    pub fn finish_transmission(&mut self, now: Time, dir: usize) -> Time {
+        let d = &mut self.dirs[dir];
+        let f = d.on_medium.take().expect("a frame was on the medium");
+        d.propagating.push_back(f);
+        now.plus_ns(d.params.delay_ns)
+    }
+
+    /// The oldest propagating frame of direction `dir` reaches the far end.
+    pub fn take_arrival(&mut self, dir: usize) -> Arrival {
+        let d = &mut self.dirs[dir];
+        let f = d.propagating.pop_front().expect("a frame was propagating");
+        if f.corrupted {
+            d.stats.drops_error += 1;
+        } else {
+            d.stats.delivered += 1;
+        }
+        Arrival {
+            pkt: f.pkt,
+            corrupted: f.corrupted,
+        }
+    }
+
+    pub fn in_flight(&self) -> usize {
+        self.dirs[0].in_flight() + self.dirs[1].in_flight()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lasthop_core::{PacketKind, TcpHeader};
+
+    fn params(bps: u64) -> DirParams {
+        DirParams {
+            bandwidth_bps: bps,
+            delay_ns: 1_000,
+            frame_overhead_bytes: 0,
+            frame_overhead_ns: 0,
+            queue: QueueLimit {
+                packets: Some(10),
+                bytes: None,
+            },
+        }
+    }
+
+    fn pkt(uid: u64, size: u32) -> Packet {
+        Packet {
+            uid,
+            flow: 0,
+            kind: PacketKind::Data,
+            src: 0,
+            dst: 1,
+            size_bytes: size,
+            tcp: TcpHeader::default(),
+        }
+    }
+
+    #[test]
+    fn transmission_time_includes_overheads() {
+        let mut p = params(2_000_000);
+        assert_eq!(p.tx_time_ns(1440), 5_760_000);
+        p.frame_overhead_bytes = 10;
+        p.frame_overhead_ns = 1_000;
+        assert_eq!(p.tx_time_ns(1440), 5_800_000 + 1_000);
+    }
+
+    #[test]
+    fn full_duplex_directions_are_independent() {
+        let mut l = Link::new(
+            Duplex::Full,
+            LinkDir::new(params(1_000_000), ErrorModel::none()),
+            LinkDir::new(params(1_000_000), ErrorModel::none()),
+        );
+        l.enqueue(0, pkt(1, 125)).unwrap();
+        l.enqueue(1, pkt(2, 125)).unwrap();
+        let a = l.start_transmission(Time::ZERO).unwrap();
+        let b = l.start_transmission(Time::ZERO).unwrap();
+        assert_eq!((a.1, b.1), (Time(1_000_000), Time(1_000_000)));
+        assert_ne!(a.0, b.0);
+        assert!(l.start_transmission(Time::ZERO).is_none());
+    }
+
+    #[test]
+    fn half_duplex_shares_the_medium_and_takes_turns() {
+        let mut l = Link::new(
+            Duplex::Half,
+            LinkDir::new(params(1_000_000), ErrorModel::none()),
+            LinkDir::new(params(1_000_000), ErrorModel::none()),
+        );
+        for i in 0..3 {
+            l.enqueue(0, pkt(i, 125)).unwrap();
+        }
+        l.enqueue(1, pkt(10, 125)).unwrap();
+        let (d0, t0) = l.start_transmission(Time::ZERO).unwrap();
+        assert!(
+            l.start_transmission(Time::ZERO).is_none(),
+            "one frame at a time"
+        );
+        let arrive = l.finish_transmission(t0, d0);
+        assert_eq!(arrive, Time(1_001_000));
+        let (d1, _) = l.start_transmission(t0).unwrap();
+        assert_ne!(d0, d1, "the other direction gets the next turn");
+        assert_eq!(l.take_arrival(d0).pkt.uid, if d0 == 0 { 0 } else { 10 });
+    }
+
+    #[test]
+    fn queue_overflow_is_counted() {
+        let mut l = Link::new(
+            Duplex::Full,
+            LinkDir::new(params(1_000_000), ErrorModel::none()),
+            LinkDir::new(params(1_000_000), ErrorModel::none()),
+        );
+        for i in 0..11 {
+            let _ = l.enqueue(0, pkt(i, 100));
+        }
+        assert_eq!(l.dirs[0].stats.drops_queue, 1);
+        assert_eq!(l.in_flight(), 10);
+    }
+}

@@ -1,0 +1,107 @@
+//! Queue disciplines. DropTail: a FIFO that refuses an arrival when it
+//! already holds its limit, counted in packets or bytes (ns-2's `Queue/DropTail`
+//! counts the packets waiting, not the one on the wire; so does this one).
+
+use lasthop_core::Packet;
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueLimit {
+    /// Most packets waiting, if limited by count.
+    pub packets: Option<u32>,
+    /// Most bytes waiting, if limited by size.
+    pub bytes: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct DropTail {
+    limit: QueueLimit,
+    packets: VecDeque<Packet>,
+    bytes: u64,
+}
+
+impl DropTail {
+    pub fn new(limit: QueueLimit) -> DropTail {
+        let cap = limit.packets.unwrap_or(64).min(4096) as usize;
+        DropTail {
+            limit,
+            packets: VecDeque::with_capacity(cap),
+            bytes: 0,
+        }
+    }
+
+    /// Add `pkt` at the tail, or hand it back if the queue is full.
+    pub fn enqueue(&mut self, pkt: Packet) -> Result<(), Packet> {
+        let size = u64::from(pkt.size_bytes);
+        let over_count = self
+            .limit
+            .packets
+            .is_some_and(|n| self.packets.len() >= n as usize);
+        let over_bytes = self.limit.bytes.is_some_and(|b| self.bytes + size > b);
+        if over_count || over_bytes {
+            return Err(pkt);
+        }
+        self.bytes += size;
+        self.packets.push_back(pkt);
+        Ok(())
+    }
+
+    pub fn dequeue(&mut self) -> Option<Packet> {
+        let p = self.packets.pop_front()?;
+        self.bytes -= u64::from(p.size_bytes);
+        Some(p)
+    }
+
+    pub fn len(&self) -> usize {
+        self.packets.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.packets.is_empty()
+    }
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lasthop_core::{PacketKind, TcpHeader};
+
+    fn pkt(size: u32) -> Packet {
+        Packet {
+            uid: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            src: 0,
+            dst: 1,
+            size_bytes: size,
+            tcp: TcpHeader::default(),
+        }
+    }
+
+    #[test]
+    fn packet_limit_drops_the_arrival() {
+        let mut q = DropTail::new(QueueLimit {
+            packets: Some(2),
+            bytes: None,
+        });
+        assert!(q.enqueue(pkt(100)).is_ok());
+        assert!(q.enqueue(pkt(100)).is_ok());
+        assert!(q.enqueue(pkt(100)).is_err());
+        assert_eq!(q.dequeue().unwrap().size_bytes, 100);
+        assert!(q.enqueue(pkt(100)).is_ok());
+    }
+
+    #[test]
+    fn byte_limit_counts_sizes() {
+        let mut q = DropTail::new(QueueLimit {
+            packets: None,
+            bytes: Some(1500),
+        });
+        assert!(q.enqueue(pkt(1000)).is_ok());
+        assert!(q.enqueue(pkt(600)).is_err());
+        assert!(q.enqueue(pkt(500)).is_ok());
+        assert_eq!(q.bytes(), 1500);
+    }
+}

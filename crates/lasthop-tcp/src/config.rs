@@ -1,0 +1,130 @@
+//! Endpoint configuration in the units the models use (bytes, nanoseconds).
+//! The scenario layer converts user units (ms, s) into these once.
+
+use lasthop_core::time::{NS_PER_MS, NS_PER_S};
+use serde::{Deserialize, Serialize};
+
+/// A TCP sender variant: the (congestion control, loss recovery) pair it uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Jacobson 1988: slow start, congestion avoidance, fast retransmit
+    /// followed by slow start (no fast recovery).
+    Tahoe,
+    /// RFC 5681: fast retransmit and fast recovery, leaving recovery on the
+    /// first new ack.
+    Reno,
+    /// RFC 6582: Reno whose fast recovery lasts until the recovery point is
+    /// acknowledged, retransmitting one hole per partial ack.
+    Newreno,
+}
+
+impl Variant {
+    pub const NAMES: [&'static str; 3] = ["tahoe", "reno", "newreno"];
+}
+
+/// How the retransmission timeout is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoMode {
+    /// RFC 6298 with Karn's algorithm and exponential backoff.
+    Rfc6298,
+    /// 4.4BSD / BSD/OS 2.1: RTT measured in 500 ms ticks, the timer counted
+    /// down at a coarse 500 ms tick, minimum of two ticks.
+    Bsd,
+}
+
+/// Retransmission-timer parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RtoConfig {
+    pub mode: RtoMode,
+    /// Lower bound of the RTO, in ns (RFC 6298 2.4: 1 s; BSD: 2 ticks).
+    pub min_ns: u64,
+    /// Upper bound of the RTO after backoff, in ns (BSD: 64 s).
+    pub max_ns: u64,
+    /// RTO before the first RTT sample, in ns.
+    pub initial_ns: u64,
+    /// Clock granularity G of RFC 6298 2.2, in ns (RFC mode only).
+    pub granularity_ns: u64,
+    /// Length of the coarse timer tick, in ns (BSD mode only: 500 ms).
+    pub tick_ns: u64,
+    /// Offset of the host's tick train from time 0, in ns (BSD mode only).
+    pub tick_phase_ns: u64,
+}
+
+impl RtoConfig {
+    pub fn rfc6298() -> RtoConfig {
+        RtoConfig {
+            mode: RtoMode::Rfc6298,
+            min_ns: NS_PER_S,
+            max_ns: 60 * NS_PER_S,
+            initial_ns: NS_PER_S,
+            granularity_ns: NS_PER_MS,
+            tick_ns: 500 * NS_PER_MS,
+            tick_phase_ns: 0,
+        }
+    }
+    /// BSD/OS 2.1 (4.4BSD-Lite): TCPTV_MIN = 2 ticks, TCPTV_REXMTMAX = 128
+    /// ticks, initial t_rxtcur = 12 ticks (6 s), PR_SLOWHZ = 2.
+    pub fn bsd() -> RtoConfig {
+        RtoConfig {
+            mode: RtoMode::Bsd,
+            min_ns: 2 * 500 * NS_PER_MS,
+            max_ns: 64 * NS_PER_S,
+            initial_ns: 6 * NS_PER_S,
+            granularity_ns: 500 * NS_PER_MS,
+            tick_ns: 500 * NS_PER_MS,
+            tick_phase_ns: 0,
+        }
+    }
+}
+
+/// When the receiver acknowledges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AckPolicy {
+    /// An ack for every segment.
+    Immediate,
+    /// RFC 5681 4.2: an ack for at least every second full-sized segment and
+    /// within `timeout_ns` of an unacknowledged segment.
+    Delayed {
+        every_segments: u32,
+        timeout_ns: u64,
+    },
+    /// 4.4BSD: as `Delayed`, but the pending ack goes out at the next tick of
+    /// the host's 200 ms fast timer rather than a fixed delay after arrival.
+    BsdDelayed {
+        every_segments: u32,
+        tick_ns: u64,
+        tick_phase_ns: u64,
+    },
+}
+
+/// Everything a sender needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SenderConfig {
+    pub variant: Variant,
+    /// Maximum segment size (payload), in bytes.
+    pub mss_bytes: u32,
+    /// Send socket buffer, in bytes: caps the data outstanding.
+    pub send_buffer_bytes: u64,
+    /// Initial congestion window, in segments.
+    pub initial_cwnd_segments: u32,
+    /// Initial slow-start threshold, in bytes.
+    pub initial_ssthresh_bytes: u64,
+    /// Duplicate acks that trigger a fast retransmit (RFC 5681: 3).
+    pub dupack_threshold: u32,
+    /// Bytes to send, or `None` for an unbounded transfer.
+    pub total_bytes: Option<u64>,
+    pub rto: RtoConfig,
+}
+
+/// Everything a receiver needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReceiverConfig {
+    /// Receive socket buffer, in bytes: the advertised window (the
+    /// application reads at once, so the window never shrinks).
+    pub recv_buffer_bytes: u64,
+    /// Full-sized segment, in bytes, for the delayed-ack count.
+    pub mss_bytes: u32,
+    pub ack_policy: AckPolicy,
+}

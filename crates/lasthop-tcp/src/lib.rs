@@ -1,0 +1,23 @@
+//! lasthop-tcp: sans-IO TCP endpoints.
+//!
+//! A sender or receiver is a state machine handed `now` and an input (a
+//! segment, a timer) that answers through `poll_transmit` (what to send now)
+//! and `poll_at` (when it next needs to be woken). Nothing here reads a clock,
+//! allocates per event, or knows about links: the simulator and the live
+//! runner drive the same code.
+//!
+//! The sender is split as DESIGN.md asks: [`cc`] owns cwnd and ssthresh,
+//! [`recovery`] owns duplicate-ack counting and what to retransmit, [`rtt`]
+//! owns the retransmission timer, and [`receiver`] holds the ack policy.
+//! Sequence numbers are 64-bit byte offsets from 0 (no wraparound in a run).
+
+pub mod cc;
+pub mod config;
+pub mod receiver;
+pub mod recovery;
+pub mod rtt;
+pub mod sender;
+
+pub use config::{AckPolicy, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant};
+pub use receiver::Receiver;
+pub use sender::{Sender, SenderStats};

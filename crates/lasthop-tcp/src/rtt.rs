@@ -1,0 +1,259 @@
+//! Round-trip estimation and the retransmission timeout.
+//!
+//! Two modes:
+//! - RFC 6298: SRTT/RTTVAR with alpha = 1/8, beta = 1/4, RTO = SRTT +
+//!   max(G, 4·RTTVAR), clamped to [min, max], doubled on each timeout (5.5) and
+//!   reset by the next valid sample.
+//! - BSD (BSD/OS 2.1, the 1997 testbed's stack, i.e. 4.4BSD-Lite
+//!   `tcp_xmit_timer`): the RTT is counted in 500 ms slow-timer ticks (`t_rtt`
+//!   starts at 1 and grows at every tick), SRTT is kept scaled by 8 and RTTVAR
+//!   by 4 in ticks, RTO = (srtt >> 3) + rttvar ticks, at least TCPTV_MIN = 2
+//!   ticks, backed off by `tcp_backoff[]` and capped at 128 ticks. The timer
+//!   itself counts down at the host's tick, so it fires at the N-th tick after
+//!   it was armed: a "2-tick" timeout waits between 0.5 and 1 s.
+//!
+//! Karn's algorithm (a retransmitted segment is never timed) lives with the
+//! sender, which decides what to time.
+
+use crate::config::{RtoConfig, RtoMode};
+use lasthop_core::Time;
+
+/// 4.4BSD `tcp_backoff[]`.
+const BSD_BACKOFF: [u64; 13] = [1, 2, 4, 8, 16, 32, 64, 64, 64, 64, 64, 64, 64];
+/// 4.4BSD TCPTV_REXMTMAX, in ticks (64 s at PR_SLOWHZ = 2).
+const BSD_REXMT_MAX_TICKS: u64 = 128;
+
+#[derive(Clone, Debug)]
+pub struct RttEstimator {
+    cfg: RtoConfig,
+    /// RFC mode: smoothed RTT and variance, in ns; `None` before a sample.
+    srtt_ns: Option<u64>,
+    rttvar_ns: u64,
+    /// BSD mode: `t_srtt` (ticks × 8) and `t_rttvar` (ticks × 4); 0 = no sample.
+    bsd_srtt: i64,
+    bsd_rttvar: i64,
+    /// Number of consecutive timeouts (`t_rxtshift`).
+    backoff: u32,
+}
+
+impl RttEstimator {
+    pub fn new(cfg: RtoConfig) -> RttEstimator {
+        RttEstimator {
+            cfg,
+            srtt_ns: None,
+            rttvar_ns: 0,
+            bsd_srtt: 0,
+            bsd_rttvar: 0,
+            backoff: 0,
+        }
+    }
+
+    /// Smoothed RTT in ns, if any sample was taken.
+    pub fn srtt_ns(&self) -> Option<u64> {
+        match self.cfg.mode {
+            RtoMode::Rfc6298 => self.srtt_ns,
+            RtoMode::Bsd => {
+                (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.cfg.tick_ns / 8)
+            }
+        }
+    }
+
+    /// The number of the host's tick instants (phase + k·tick, k >= 0) at or before `t`.
+    fn ticks_up_to(&self, t: Time) -> u64 {
+        let phase = self.cfg.tick_phase_ns % self.cfg.tick_ns;
+        if t.ns() < phase {
+            0
+        } else {
+            (t.ns() - phase) / self.cfg.tick_ns + 1
+        }
+    }
+
+    /// The number of tick instants in (from, to].
+    fn ticks_between(&self, from: Time, to: Time) -> u64 {
+        self.ticks_up_to(to).saturating_sub(self.ticks_up_to(from))
+    }
+
+    /// A valid RTT sample: a segment first sent at `sent_at` was acked at `now`.
+    pub fn on_sample(&mut self, sent_at: Time, now: Time) {
+        self.backoff = 0;
+        match self.cfg.mode {
+            RtoMode::Rfc6298 => {
+                let r = now.since(sent_at);
+                match self.srtt_ns {
+                    None => {
+                        // RFC 6298 2.2.
+                        self.srtt_ns = Some(r);
+                        self.rttvar_ns = r / 2;
+                    }
+                    Some(srtt) => {
+                        // RFC 6298 2.3, beta = 1/4 then alpha = 1/8.
+                        self.rttvar_ns = (3 * self.rttvar_ns + srtt.abs_diff(r)) / 4;
+                        self.srtt_ns = Some((7 * srtt + r) / 8);
+                    }
+                }
+            }
+            RtoMode::Bsd => {
+                // t_rtt: 1 when timing starts, +1 at every slow tick since.
+                let rtt = 1 + self.ticks_between(sent_at, now) as i64;
+                if self.bsd_srtt != 0 {
+                    let mut delta = rtt - 1 - (self.bsd_srtt >> 3);
+                    self.bsd_srtt += delta;
+                    if self.bsd_srtt <= 0 {
+                        self.bsd_srtt = 1;
+                    }
+                    delta = delta.abs() - (self.bsd_rttvar >> 2);
+                    self.bsd_rttvar += delta;
+                    if self.bsd_rttvar <= 0 {
+                        self.bsd_rttvar = 1;
+                    }
+                } else {
+                    // "use the unsmoothed rtt ... variance to half the rtt".
+                    self.bsd_srtt = rtt << 3;
+                    self.bsd_rttvar = rtt << 1;
+                }
+            }
+        }
+    }
+
+    /// A retransmission timeout fired: back off (RFC 6298 5.5, BSD t_rxtshift).
+    pub fn on_timeout(&mut self) {
+        self.backoff = (self.backoff + 1).min(BSD_BACKOFF.len() as u32 - 1);
+    }
+
+    /// The current RTO in ns, with backoff (for BSD, the tick count × tick).
+    pub fn rto_ns(&self) -> u64 {
+        match self.cfg.mode {
+            RtoMode::Rfc6298 => {
+                let base = match self.srtt_ns {
+                    None => self.cfg.initial_ns,
+                    Some(srtt) => srtt + self.cfg.granularity_ns.max(4 * self.rttvar_ns),
+                };
+                let base = base.clamp(self.cfg.min_ns, self.cfg.max_ns);
+                base.saturating_mul(1u64 << self.backoff.min(20))
+                    .min(self.cfg.max_ns)
+            }
+            RtoMode::Bsd => self.bsd_rto_ticks() * self.cfg.tick_ns,
+        }
+    }
+
+    fn bsd_rto_ticks(&self) -> u64 {
+        let tick = self.cfg.tick_ns;
+        let min_ticks = self.cfg.min_ns.div_ceil(tick).max(1);
+        let max_ticks = (self.cfg.max_ns / tick).clamp(min_ticks, BSD_REXMT_MAX_TICKS);
+        let base = if self.bsd_srtt == 0 {
+            self.cfg.initial_ns.div_ceil(tick)
+        } else {
+            ((self.bsd_srtt >> 3) + self.bsd_rttvar).max(0) as u64
+        };
+        (base * BSD_BACKOFF[self.backoff as usize]).clamp(min_ticks, max_ticks)
+    }
+
+    /// When a retransmission timer armed at `now` expires.
+    pub fn deadline(&self, now: Time) -> Time {
+        match self.cfg.mode {
+            RtoMode::Rfc6298 => now.plus_ns(self.rto_ns()),
+            RtoMode::Bsd => {
+                // The N-th slow tick strictly after `now`: tick instant number
+                // ticks_up_to(now) + N, counting from 1.
+                let phase = self.cfg.tick_phase_ns % self.cfg.tick_ns;
+                let n = self.ticks_up_to(now) + self.bsd_rto_ticks();
+                Time(phase + (n - 1) * self.cfg.tick_ns)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lasthop_core::time::NS_PER_MS;
+
+    #[test]
+    fn rfc6298_first_sample_and_update() {
+        let mut r = RttEstimator::new(RtoConfig {
+            min_ns: 0,
+            ..RtoConfig::rfc6298()
+        });
+        assert_eq!(r.rto_ns(), 1_000 * NS_PER_MS, "initial RTO is 1 s (2.1)");
+        r.on_sample(Time::ZERO, Time::from_ms(100));
+        // 2.2: SRTT = R, RTTVAR = R/2, RTO = SRTT + 4 RTTVAR = 300 ms.
+        assert_eq!(r.rto_ns(), 300 * NS_PER_MS);
+        r.on_sample(Time::ZERO, Time::from_ms(200));
+        // RTTVAR = 3/4·50 + 1/4·100 = 62.5 ms; SRTT = 7/8·100 + 1/8·200 = 112.5 ms.
+        assert_eq!(r.rto_ns(), 112_500_000 + 250_000_000);
+    }
+
+    #[test]
+    fn rfc6298_backoff_doubles_and_clamps() {
+        let mut r = RttEstimator::new(RtoConfig::rfc6298());
+        r.on_sample(Time::ZERO, Time::from_ms(10));
+        assert_eq!(r.rto_ns(), 1_000 * NS_PER_MS, "min RTO 1 s (2.4)");
+        r.on_timeout();
+        assert_eq!(r.rto_ns(), 2_000 * NS_PER_MS);
+        for _ in 0..10 {
+            r.on_timeout();
+        }
+        assert_eq!(r.rto_ns(), 60_000 * NS_PER_MS, "max 60 s");
+        r.on_sample(Time::ZERO, Time::from_ms(10));
+        assert_eq!(
+            r.rto_ns(),
+            1_000 * NS_PER_MS,
+            "a new sample resets the backoff"
+        );
+    }
+
+    #[test]
+    fn bsd_lan_rtt_settles_at_three_ticks() {
+        let mut r = RttEstimator::new(RtoConfig::bsd());
+        assert_eq!(
+            r.rto_ns(),
+            6_000 * NS_PER_MS,
+            "initial t_rxtcur is 12 ticks"
+        );
+        // A 20 ms RTT that crosses no tick: t_rtt = 1.
+        r.on_sample(Time::from_ms(100), Time::from_ms(120));
+        // srtt = 8, rttvar = 2 -> (8 >> 3) + 2 = 3 ticks.
+        assert_eq!(r.rto_ns(), 1_500 * NS_PER_MS);
+        for _ in 0..20 {
+            r.on_sample(Time::from_ms(100), Time::from_ms(120));
+        }
+        // 4.4BSD's integer arithmetic settles at t_srtt = 7, t_rttvar = 3 for
+        // sub-tick RTTs: (7 >> 3) + 3 = 3 ticks, not the 2-tick minimum.
+        assert_eq!(r.rto_ns(), 1_500 * NS_PER_MS);
+        // Armed at 0.1 s, ticks at 0.5, 1.0 and 1.5 s: fires at 1.5 s.
+        assert_eq!(r.deadline(Time::from_ms(100)), Time::from_ms(1_500));
+        // Armed just after a tick, it waits almost the full three ticks.
+        assert_eq!(r.deadline(Time::from_ms(501)), Time::from_ms(2_000));
+        // Armed exactly on a tick, the tick at that instant does not count.
+        assert_eq!(r.deadline(Time::from_ms(500)), Time::from_ms(2_000));
+        r.on_timeout();
+        assert_eq!(r.rto_ns(), 3_000 * NS_PER_MS, "tcp_backoff[1] = 2");
+        // The minimum clamps: with a 4-tick minimum the same estimator gives 4.
+        let mut r = RttEstimator::new(RtoConfig {
+            min_ns: 2_000 * NS_PER_MS,
+            ..RtoConfig::bsd()
+        });
+        for _ in 0..20 {
+            r.on_sample(Time::from_ms(100), Time::from_ms(120));
+        }
+        assert_eq!(r.rto_ns(), 2_000 * NS_PER_MS);
+    }
+
+    #[test]
+    fn bsd_ticks_follow_the_phase() {
+        let cfg = RtoConfig {
+            tick_phase_ns: 200 * NS_PER_MS,
+            ..RtoConfig::bsd()
+        };
+        let mut r = RttEstimator::new(cfg);
+        for _ in 0..20 {
+            r.on_sample(Time::from_ms(100), Time::from_ms(120));
+        }
+        // Ticks at 0.2, 0.7, 1.2 s: armed at 0.1 s, the third tick is 1.2 s.
+        assert_eq!(r.deadline(Time::from_ms(100)), Time::from_ms(1_200));
+        // A sample that crosses the tick at 0.2 s counts t_rtt = 2.
+        let mut r = RttEstimator::new(cfg);
+        r.on_sample(Time::from_ms(190), Time::from_ms(210));
+        assert_eq!(r.rto_ns(), (2 + 4) * 500 * NS_PER_MS);
+    }
+}
