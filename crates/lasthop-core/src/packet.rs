@@ -119,10 +119,6 @@ mod tests {
     #[test]
     fn packet_stays_small_enough_to_copy() {
         // Packets are moved through queues by value; keep them compact.
-        assert!(
-            std::mem::size_of::<Packet>() <= 160,
-            "{}",
-            std::mem::size_of::<Packet>()
-        );
+        assert!(std::mem::size_of::<Packet>() <= 160, "{}", std::mem::size_of::<Packet>());
     }
 }

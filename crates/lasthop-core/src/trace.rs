@@ -31,30 +31,15 @@ pub enum SenderEventKind {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TraceEvent {
     /// Congestion window and slow-start threshold after a change, in bytes.
-    Window {
-        flow: u32,
-        cwnd_bytes: u64,
-        ssthresh_bytes: u64,
-    },
+    Window { flow: u32, cwnd_bytes: u64, ssthresh_bytes: u64 },
     /// A data segment handed to the network by its sender.
-    SegmentSent {
-        flow: u32,
-        seq: u64,
-        len: u32,
-        retransmit: bool,
-    },
+    SegmentSent { flow: u32, seq: u64, len: u32, retransmit: bool },
     /// An ack taken in by the sender.
     AckReceived { flow: u32, ack: u64 },
     /// A sender event (fast retransmit, timeout, ...).
     Sender { flow: u32, kind: SenderEventKind },
     /// A packet dropped on a link direction.
-    Drop {
-        link_dir: u32,
-        flow: u32,
-        seq: u64,
-        is_data: bool,
-        cause: DropCause,
-    },
+    Drop { link_dir: u32, flow: u32, seq: u64, is_data: bool, cause: DropCause },
 }
 
 /// Columnar store of trace events, one table per event family.
@@ -111,10 +96,7 @@ pub struct DropColumns {
 
 impl Trace {
     pub fn new(enabled: bool) -> Trace {
-        Trace {
-            enabled,
-            ..Trace::default()
-        }
+        Trace { enabled, ..Trace::default() }
     }
 
     #[inline]
@@ -124,23 +106,14 @@ impl Trace {
         }
         let t = now.ns();
         match ev {
-            TraceEvent::Window {
-                flow,
-                cwnd_bytes,
-                ssthresh_bytes,
-            } => {
+            TraceEvent::Window { flow, cwnd_bytes, ssthresh_bytes } => {
                 let w = &mut self.window;
                 w.time_ns.push(t);
                 w.flow.push(flow);
                 w.cwnd_bytes.push(cwnd_bytes);
                 w.ssthresh_bytes.push(ssthresh_bytes);
             }
-            TraceEvent::SegmentSent {
-                flow,
-                seq,
-                len,
-                retransmit,
-            } => {
+            TraceEvent::SegmentSent { flow, seq, len, retransmit } => {
                 let s = &mut self.sent;
                 s.time_ns.push(t);
                 s.flow.push(flow);
@@ -158,13 +131,7 @@ impl Trace {
                 self.events.flow.push(flow);
                 self.events.kind.push(kind);
             }
-            TraceEvent::Drop {
-                link_dir,
-                flow,
-                seq,
-                is_data,
-                cause,
-            } => {
+            TraceEvent::Drop { link_dir, flow, seq, is_data, cause } => {
                 let d = &mut self.drops;
                 d.time_ns.push(t);
                 d.link_dir.push(link_dir);

@@ -88,9 +88,14 @@ pub enum ErrorModelConfig {
         good_mean: f64,
         /// Mean duration of the bad state, in `unit`s (packets or seconds).
         bad_mean: f64,
-        /// Unit of `good_mean` and `bad_mean`: packets (the default) or seconds.
+        /// Unit of `good_mean` and `bad_mean`: packets (the default),
+        /// seconds, or packet times.
         #[serde(default)]
         unit: StateUnit,
+        /// With unit `packet_times`: the packet size, in bytes, whose
+        /// transmission time on this link direction is the unit.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        packet_bytes: Option<u32>,
     },
     /// Two-state Markov chain with one transition per frame (Yun 2009, Sec.
     /// 5.4): frames in the bad state are lost, in the good state they pass.
@@ -133,6 +138,11 @@ pub enum StateUnit {
     Packets,
     /// Durations are simulated time, in seconds.
     Seconds,
+    /// Durations are counted in transmission times of a `packet_bytes`
+    /// packet on this link direction: the state runs in time, so the channel
+    /// keeps changing while the sender is silent. The link converts this to
+    /// `seconds` with its own rate ([`ErrorModelConfig::resolve_packet_times`]).
+    PacketTimes,
 }
 
 fn check_probability(field: &str, p: f64) -> Result<(), (String, String)> {
@@ -161,33 +171,55 @@ fn check_positive(field: &str, x: f64) -> Result<(), (String, String)> {
 }
 
 impl ErrorModelConfig {
+    /// Turn `packet_times` durations into seconds, given the transmission
+    /// time in ns of a packet of a given size on the link direction.
+    pub fn resolve_packet_times(&self, tx_time_ns: impl Fn(u32) -> u64) -> ErrorModelConfig {
+        match self {
+            ErrorModelConfig::TwoState {
+                good_mean,
+                bad_mean,
+                unit: StateUnit::PacketTimes,
+                packet_bytes: Some(size),
+            } => {
+                let unit_s = tx_time_ns(*size) as f64 * 1e-9;
+                ErrorModelConfig::TwoState {
+                    good_mean: good_mean * unit_s,
+                    bad_mean: bad_mean * unit_s,
+                    unit: StateUnit::Seconds,
+                    packet_bytes: None,
+                }
+            }
+            other => other.clone(),
+        }
+    }
+
     /// Checks the values serde cannot: `Err((field, reason))` names the first
     /// offending field of this model; the caller prefixes its path.
     pub fn validate(&self) -> Result<(), (String, String)> {
         match self {
             ErrorModelConfig::None | ErrorModelConfig::List { .. } => Ok(()),
-            ErrorModelConfig::ExponentialBytes { mean_bytes } => {
-                check_non_negative("mean_bytes", *mean_bytes)
-            }
+            ErrorModelConfig::ExponentialBytes { mean_bytes } => check_non_negative("mean_bytes", *mean_bytes),
             ErrorModelConfig::Bernoulli { p } => check_probability("p", *p),
-            ErrorModelConfig::TwoState {
-                good_mean,
-                bad_mean,
-                unit: _,
-            } => {
+            ErrorModelConfig::TwoState { good_mean, bad_mean, unit, packet_bytes } => {
                 // A zero mean would make a state last no time at all and the
                 // flip loop spin forever.
                 check_positive("good_mean", *good_mean)?;
-                check_positive("bad_mean", *bad_mean)
+                check_positive("bad_mean", *bad_mean)?;
+                match (unit, packet_bytes) {
+                    (StateUnit::PacketTimes, None | Some(0)) => {
+                        Err(("packet_bytes".to_string(), "must be given (>= 1) with unit packet_times".to_string()))
+                    }
+                    (StateUnit::Packets | StateUnit::Seconds, Some(_)) => {
+                        Err(("packet_bytes".to_string(), "is only meaningful with unit packet_times".to_string()))
+                    }
+                    _ => Ok(()),
+                }
             }
             ErrorModelConfig::Markov { p_gb, p_bb } => {
                 check_probability("p_gb", *p_gb)?;
                 check_probability("p_bb", *p_bb)
             }
-            ErrorModelConfig::Burst {
-                mean_bytes,
-                burst_packets,
-            } => {
+            ErrorModelConfig::Burst { mean_bytes, burst_packets } => {
                 check_non_negative("mean_bytes", *mean_bytes)?;
                 if *burst_packets == 0 {
                     return Err(("burst_packets".to_string(), "must be >= 1".to_string()));
@@ -209,10 +241,7 @@ struct ByteErrors {
 
 impl ByteErrors {
     fn new(mean_bytes: f64, rng: &mut RngStream) -> ByteErrors {
-        ByteErrors {
-            mean_bytes,
-            to_next_error_bytes: rng.exponential(mean_bytes),
-        }
+        ByteErrors { mean_bytes, to_next_error_bytes: rng.exponential(mean_bytes) }
     }
 
     /// Moves the stream past a packet of `size_bytes`; true if an error fell
@@ -318,8 +347,7 @@ impl ErrorModel {
         let state = match cfg {
             ErrorModelConfig::None => State::None,
             // Zero mean is the scenarios' spelling of "error-free".
-            ErrorModelConfig::ExponentialBytes { mean_bytes }
-            | ErrorModelConfig::Burst { mean_bytes, .. }
+            ErrorModelConfig::ExponentialBytes { mean_bytes } | ErrorModelConfig::Burst { mean_bytes, .. }
                 if *mean_bytes <= 0.0 =>
             {
                 State::None
@@ -329,11 +357,7 @@ impl ErrorModel {
                 State::ExponentialBytes { rng, bytes }
             }
             ErrorModelConfig::Bernoulli { p } => State::Bernoulli { rng, p: *p },
-            ErrorModelConfig::TwoState {
-                good_mean,
-                bad_mean,
-                unit: StateUnit::Packets,
-            } => {
+            ErrorModelConfig::TwoState { good_mean, bad_mean, unit: StateUnit::Packets, .. } => {
                 let remaining_pkts = rng.exponential(*good_mean);
                 State::TwoStatePackets {
                     rng,
@@ -343,31 +367,16 @@ impl ErrorModel {
                     remaining_pkts,
                 }
             }
-            ErrorModelConfig::TwoState {
-                good_mean,
-                bad_mean,
-                unit: StateUnit::Seconds,
-            } => {
+            ErrorModelConfig::TwoState { good_mean, bad_mean, unit: StateUnit::Seconds, .. } => {
                 let good_mean_ns = good_mean * 1e9;
                 let next_flip_ns = exponential_ns(&mut rng, good_mean_ns);
-                State::TwoStateSeconds {
-                    rng,
-                    good_mean_ns,
-                    bad_mean_ns: bad_mean * 1e9,
-                    bad: false,
-                    next_flip_ns,
-                }
+                State::TwoStateSeconds { rng, good_mean_ns, bad_mean_ns: bad_mean * 1e9, bad: false, next_flip_ns }
             }
-            ErrorModelConfig::Markov { p_gb, p_bb } => State::Markov {
-                rng,
-                p_gb: *p_gb,
-                p_bb: *p_bb,
-                bad: false,
-            },
-            ErrorModelConfig::Burst {
-                mean_bytes,
-                burst_packets,
-            } => {
+            ErrorModelConfig::TwoState { unit: StateUnit::PacketTimes, .. } => {
+                panic!("two_state packet_times must be resolved with the link's rate first")
+            }
+            ErrorModelConfig::Markov { p_gb, p_bb } => State::Markov { rng, p_gb: *p_gb, p_bb: *p_bb, bad: false },
+            ErrorModelConfig::Burst { mean_bytes, burst_packets } => {
                 let bytes = ByteErrors::new(*mean_bytes, &mut rng);
                 State::Burst {
                     rng,
@@ -385,13 +394,7 @@ impl ErrorModel {
                 seqs.sort_unstable();
                 seqs.dedup();
                 let seq_seen = vec![false; seqs.len()];
-                State::List {
-                    index: 0,
-                    packets,
-                    next_packet: 0,
-                    seqs,
-                    seq_seen,
-                }
+                State::List { index: 0, packets, next_packet: 0, seqs, seq_seen }
             }
         };
         ErrorModel { state }
@@ -412,32 +415,16 @@ impl ErrorModel {
             State::None => false,
             State::ExponentialBytes { rng, bytes } => bytes.crosses(pkt.size_bytes, rng),
             State::Bernoulli { rng, p } => rng.bernoulli(*p),
-            State::TwoStatePackets {
-                rng,
-                good_mean_pkts,
-                bad_mean_pkts,
-                bad,
-                remaining_pkts,
-            } => {
+            State::TwoStatePackets { rng, good_mean_pkts, bad_mean_pkts, bad, remaining_pkts } => {
                 while *remaining_pkts <= 0.0 {
                     *bad = !*bad;
-                    let mean = if *bad {
-                        *bad_mean_pkts
-                    } else {
-                        *good_mean_pkts
-                    };
+                    let mean = if *bad { *bad_mean_pkts } else { *good_mean_pkts };
                     *remaining_pkts = rng.exponential(mean);
                 }
                 *remaining_pkts -= 1.0;
                 *bad
             }
-            State::TwoStateSeconds {
-                rng,
-                good_mean_ns,
-                bad_mean_ns,
-                bad,
-                next_flip_ns,
-            } => {
+            State::TwoStateSeconds { rng, good_mean_ns, bad_mean_ns, bad, next_flip_ns } => {
                 // A flip at exactly `now` has happened: the packet sees the
                 // new state.
                 while *next_flip_ns <= now.ns() {
@@ -447,24 +434,14 @@ impl ErrorModel {
                 }
                 *bad
             }
-            State::Markov {
-                rng,
-                p_gb,
-                p_bb,
-                bad,
-            } => {
+            State::Markov { rng, p_gb, p_bb, bad } => {
                 // Transition first, then the frame takes the new state's fate
                 // (Yun 2009: "state transitions occur per frame transmission").
                 let p_to_bad = if *bad { *p_bb } else { *p_gb };
                 *bad = rng.bernoulli(p_to_bad);
                 *bad
             }
-            State::Burst {
-                rng,
-                bytes,
-                burst_packets,
-                burst_left,
-            } => {
+            State::Burst { rng, bytes, burst_packets, burst_left } => {
                 // The byte stream moves on even through destroyed packets;
                 // errors inside them are absorbed by the burst.
                 let hit = bytes.crosses(pkt.size_bytes, rng);
@@ -478,13 +455,7 @@ impl ErrorModel {
                     false
                 }
             }
-            State::List {
-                index,
-                packets,
-                next_packet,
-                seqs,
-                seq_seen,
-            } => {
+            State::List { index, packets, next_packet, seqs, seq_seen } => {
                 let i = *index;
                 *index += 1;
                 while *next_packet < packets.len() && packets[*next_packet] < i {
@@ -520,21 +491,14 @@ mod tests {
             src: 0,
             dst: 1,
             size_bytes,
-            tcp: TcpHeader {
-                seq,
-                len,
-                ..TcpHeader::default()
-            },
+            tcp: TcpHeader { seq, len, ..TcpHeader::default() },
         }
     }
 
     fn ack(size_bytes: u32, ack_no: u64) -> Packet {
         Packet {
             kind: PacketKind::Ack,
-            tcp: TcpHeader {
-                ack: ack_no,
-                ..TcpHeader::default()
-            },
+            tcp: TcpHeader { ack: ack_no, ..TcpHeader::default() },
             ..data(size_bytes, 0, 0)
         }
     }
@@ -585,36 +549,20 @@ mod tests {
 
     fn assert_within_5pct(what: &str, measured: f64, expected: f64) {
         let rel = (measured - expected).abs() / expected;
-        println!(
-            "{what}: measured {measured:.6}, expected {expected:.6}, off {:.2}%",
-            rel * 100.0
-        );
-        assert!(
-            rel < 0.05,
-            "{what}: measured {measured}, expected {expected}"
-        );
+        println!("{what}: measured {measured:.6}, expected {expected:.6}, off {:.2}%", rel * 100.0);
+        assert!(rel < 0.05, "{what}: measured {measured}, expected {expected}");
     }
 
     #[test]
     fn exponential_bytes_loses_one_minus_exp_of_size_over_mean() {
         // Seed 000 Sec. IV-A: one error every 64 kbytes on 1400-byte data.
-        let cfg = ErrorModelConfig::ExponentialBytes {
-            mean_bytes: 65536.0,
-        };
+        let cfg = ErrorModelConfig::ExponentialBytes { mean_bytes: 65536.0 };
         let l = run(&mut model(cfg.clone(), 1), 2_000_000, 1440, 1);
-        assert_within_5pct(
-            "exponential_bytes 1440 B loss rate",
-            l.loss_rate(),
-            1.0 - (-1440.0f64 / 65536.0).exp(),
-        );
+        assert_within_5pct("exponential_bytes 1440 B loss rate", l.loss_rate(), 1.0 - (-1440.0f64 / 65536.0).exp());
         // Acks lose about 36 times less often: 20 M packets give ~12,000
         // losses, a relative standard error under 1%.
         let l = run(&mut model(cfg, 2), 20_000_000, 40, 1);
-        assert_within_5pct(
-            "exponential_bytes 40 B loss rate",
-            l.loss_rate(),
-            1.0 - (-40.0f64 / 65536.0).exp(),
-        );
+        assert_within_5pct("exponential_bytes 40 B loss rate", l.loss_rate(), 1.0 - (-40.0f64 / 65536.0).exp());
     }
 
     #[test]
@@ -622,13 +570,7 @@ mod tests {
         let mut m = model(ErrorModelConfig::ExponentialBytes { mean_bytes: 0.0 }, 1);
         assert!(m.is_none());
         assert_eq!(run(&mut m, 100_000, 1440, 1).lost, 0);
-        let mut m = model(
-            ErrorModelConfig::Burst {
-                mean_bytes: 0.0,
-                burst_packets: 4,
-            },
-            1,
-        );
+        let mut m = model(ErrorModelConfig::Burst { mean_bytes: 0.0, burst_packets: 4 }, 1);
         assert_eq!(run(&mut m, 100_000, 1440, 1).lost, 0);
     }
 
@@ -641,21 +583,12 @@ mod tests {
         // a relative standard error of 0.7%.
         let mut m = model(ErrorModelConfig::ExponentialBytes { mean_bytes: 1000.0 }, 3);
         let l = run(&mut m, 20_000_000, 1, 1);
-        assert_within_5pct(
-            "exponential_bytes errors per byte",
-            l.loss_rate(),
-            1.0 / 1000.0,
-        );
+        assert_within_5pct("exponential_bytes errors per byte", l.loss_rate(), 1.0 / 1000.0);
     }
 
     #[test]
     fn bernoulli_loses_p() {
-        let l = run(
-            &mut model(ErrorModelConfig::Bernoulli { p: 0.02 }, 1),
-            2_000_000,
-            1440,
-            1,
-        );
+        let l = run(&mut model(ErrorModelConfig::Bernoulli { p: 0.02 }, 1), 2_000_000, 1440, 1);
         assert_within_5pct("bernoulli loss rate", l.loss_rate(), 0.02);
     }
 
@@ -663,21 +596,14 @@ mod tests {
     fn two_state_packets_matches_the_ns2_discretisation() {
         // Seed 002 Table I, data direction at BER 1e-5: good 100, bad 8.
         let (good, bad) = (100.0f64, 8.0f64);
-        let cfg = ErrorModelConfig::TwoState {
-            good_mean: good,
-            bad_mean: bad,
-            unit: StateUnit::Packets,
-        };
+        let cfg =
+            ErrorModelConfig::TwoState { good_mean: good, bad_mean: bad, unit: StateUnit::Packets, packet_bytes: None };
         let l = run(&mut model(cfg, 1), 2_000_000, 1024, 1);
         // Each state lasts ceil(X) packets, X ~ Exp(mean):
         // E[ceil(X)] = sum_{k>=0} P(X > k) = 1 / (1 - exp(-1/mean)).
         let runs = |mean: f64| 1.0 / (1.0 - (-1.0 / mean).exp());
         let (e_good, e_bad) = (runs(good), runs(bad));
-        assert_within_5pct(
-            "two_state packets loss rate",
-            l.loss_rate(),
-            e_bad / (e_good + e_bad),
-        );
+        assert_within_5pct("two_state packets loss rate", l.loss_rate(), e_bad / (e_good + e_bad));
         // Good states last at least one packet, so bad states never merge.
         assert_within_5pct("two_state packets mean loss run", l.mean_run(), e_bad);
     }
@@ -685,35 +611,19 @@ mod tests {
     #[test]
     fn two_state_seconds_loses_the_bad_time_fraction() {
         let (good, bad) = (0.1f64, 0.008f64);
-        let cfg = ErrorModelConfig::TwoState {
-            good_mean: good,
-            bad_mean: bad,
-            unit: StateUnit::Seconds,
-        };
+        let cfg =
+            ErrorModelConfig::TwoState { good_mean: good, bad_mean: bad, unit: StateUnit::Seconds, packet_bytes: None };
         // One packet every millisecond for 2,000 s: ~18,500 good/bad cycles.
         let l = run(&mut model(cfg, 1), 2_000_000, 1024, 1_000_000);
-        assert_within_5pct(
-            "two_state seconds loss rate",
-            l.loss_rate(),
-            bad / (good + bad),
-        );
+        assert_within_5pct("two_state seconds loss rate", l.loss_rate(), bad / (good + bad));
     }
 
     #[test]
     fn markov_matches_its_stationary_law() {
         // Seed 004 Fig. 18: p_gb 0.01, p_bb from 0.1 to 0.5.
         let (p_gb, p_bb) = (0.01f64, 0.3f64);
-        let l = run(
-            &mut model(ErrorModelConfig::Markov { p_gb, p_bb }, 1),
-            2_000_000,
-            1500,
-            1,
-        );
-        assert_within_5pct(
-            "markov loss rate",
-            l.loss_rate(),
-            p_gb / (p_gb + 1.0 - p_bb),
-        );
+        let l = run(&mut model(ErrorModelConfig::Markov { p_gb, p_bb }, 1), 2_000_000, 1500, 1);
+        assert_within_5pct("markov loss rate", l.loss_rate(), p_gb / (p_gb + 1.0 - p_bb));
         assert_within_5pct("markov mean loss run", l.mean_run(), 1.0 / (1.0 - p_bb));
     }
 
@@ -721,10 +631,7 @@ mod tests {
     fn burst_destroys_burst_packets_per_error() {
         // Seed 000 Table V: one error every 64 kbytes, four packets destroyed.
         let (mean, b) = (65536.0f64, 4u32);
-        let cfg = ErrorModelConfig::Burst {
-            mean_bytes: mean,
-            burst_packets: b,
-        };
+        let cfg = ErrorModelConfig::Burst { mean_bytes: mean, burst_packets: b };
         let mut m = model(cfg, 1);
         let n = 2_000_000;
         let pkt = data(1440, 0, 1400);
@@ -749,11 +656,7 @@ mod tests {
         let q = 1.0 - (-1440.0 / mean).exp();
         let bf = f64::from(b);
         let starts = (l.lost / u64::from(b)) as f64;
-        assert_within_5pct(
-            "burst starts per packet",
-            starts / n as f64,
-            q / (1.0 + (bf - 1.0) * q),
-        );
+        assert_within_5pct("burst starts per packet", starts / n as f64, q / (1.0 + (bf - 1.0) * q));
         // A run goes on with another burst when the packet right after a
         // burst is hit (probability q): the mean run is B / (1 - q), 2% above B.
         assert_within_5pct("burst mean loss run (merged)", l.mean_run(), bf / (1.0 - q));
@@ -762,10 +665,7 @@ mod tests {
 
     #[test]
     fn list_drops_chosen_indices_and_first_transmissions_of_seqs() {
-        let cfg = ErrorModelConfig::List {
-            packets: vec![7, 0, 3, 3],
-            seqs: vec![2800, 1400],
-        };
+        let cfg = ErrorModelConfig::List { packets: vec![7, 0, 3, 3], seqs: vec![2800, 1400] };
         let mut m = model(cfg, 1);
         let t = Time::ZERO;
         let script: [(Packet, bool); 10] = [
@@ -789,10 +689,7 @@ mod tests {
     fn list_index_and_seq_on_the_same_packet_consume_the_seq() {
         // The first transmission of seq 0 is dropped by index; the second one
         // is a retransmission and passes.
-        let cfg = ErrorModelConfig::List {
-            packets: vec![0],
-            seqs: vec![0],
-        };
+        let cfg = ErrorModelConfig::List { packets: vec![0], seqs: vec![0] };
         let mut m = model(cfg, 1);
         assert!(m.corrupts(Time::ZERO, &data(1440, 0, 1400)));
         assert!(!m.corrupts(Time::ZERO, &data(1440, 0, 1400)));
@@ -800,37 +697,24 @@ mod tests {
 
     fn stochastic_configs() -> Vec<ErrorModelConfig> {
         vec![
-            ErrorModelConfig::ExponentialBytes {
-                mean_bytes: 16384.0,
-            },
+            ErrorModelConfig::ExponentialBytes { mean_bytes: 16384.0 },
             ErrorModelConfig::Bernoulli { p: 0.05 },
-            ErrorModelConfig::TwoState {
-                good_mean: 20.0,
-                bad_mean: 3.0,
-                unit: StateUnit::Packets,
-            },
+            ErrorModelConfig::TwoState { good_mean: 20.0, bad_mean: 3.0, unit: StateUnit::Packets, packet_bytes: None },
             ErrorModelConfig::TwoState {
                 good_mean: 0.02,
                 bad_mean: 0.003,
                 unit: StateUnit::Seconds,
+                packet_bytes: None,
             },
-            ErrorModelConfig::Markov {
-                p_gb: 0.05,
-                p_bb: 0.3,
-            },
-            ErrorModelConfig::Burst {
-                mean_bytes: 16384.0,
-                burst_packets: 3,
-            },
+            ErrorModelConfig::Markov { p_gb: 0.05, p_bb: 0.3 },
+            ErrorModelConfig::Burst { mean_bytes: 16384.0, burst_packets: 3 },
         ]
     }
 
     fn verdicts(cfg: &ErrorModelConfig, seed: u64) -> Vec<bool> {
         let mut m = ErrorModel::new(cfg, RngStream::new(seed, "link:wireless:bs->mh:error"));
         let pkt = data(1440, 0, 1400);
-        (0..20_000)
-            .map(|i| m.corrupts(Time::from_ns(i * 1_000_000), &pkt))
-            .collect()
+        (0..20_000).map(|i| m.corrupts(Time::from_ns(i * 1_000_000), &pkt)).collect()
     }
 
     #[test]
@@ -845,25 +729,12 @@ mod tests {
     #[test]
     fn validate_names_the_bad_field() {
         use ErrorModelConfig as C;
-        let two_state = |good_mean, bad_mean| C::TwoState {
-            good_mean,
-            bad_mean,
-            unit: StateUnit::Packets,
-        };
+        let two_state =
+            |good_mean, bad_mean| C::TwoState { good_mean, bad_mean, unit: StateUnit::Packets, packet_bytes: None };
         let cases: Vec<(C, &str)> = vec![
             (C::ExponentialBytes { mean_bytes: -1.0 }, "mean_bytes"),
-            (
-                C::ExponentialBytes {
-                    mean_bytes: f64::NAN,
-                },
-                "mean_bytes",
-            ),
-            (
-                C::ExponentialBytes {
-                    mean_bytes: f64::INFINITY,
-                },
-                "mean_bytes",
-            ),
+            (C::ExponentialBytes { mean_bytes: f64::NAN }, "mean_bytes"),
+            (C::ExponentialBytes { mean_bytes: f64::INFINITY }, "mean_bytes"),
             (C::Bernoulli { p: -0.1 }, "p"),
             (C::Bernoulli { p: 1.5 }, "p"),
             (C::Bernoulli { p: f64::NAN }, "p"),
@@ -871,39 +742,13 @@ mod tests {
             (two_state(-3.0, 8.0), "good_mean"),
             (two_state(100.0, 0.0), "bad_mean"),
             (two_state(100.0, f64::NAN), "bad_mean"),
-            (
-                C::Markov {
-                    p_gb: 1.01,
-                    p_bb: 0.3,
-                },
-                "p_gb",
-            ),
-            (
-                C::Markov {
-                    p_gb: 0.01,
-                    p_bb: -0.3,
-                },
-                "p_bb",
-            ),
-            (
-                C::Burst {
-                    mean_bytes: -5.0,
-                    burst_packets: 4,
-                },
-                "mean_bytes",
-            ),
-            (
-                C::Burst {
-                    mean_bytes: 65536.0,
-                    burst_packets: 0,
-                },
-                "burst_packets",
-            ),
+            (C::Markov { p_gb: 1.01, p_bb: 0.3 }, "p_gb"),
+            (C::Markov { p_gb: 0.01, p_bb: -0.3 }, "p_bb"),
+            (C::Burst { mean_bytes: -5.0, burst_packets: 4 }, "mean_bytes"),
+            (C::Burst { mean_bytes: 65536.0, burst_packets: 0 }, "burst_packets"),
         ];
         for (cfg, field) in cases {
-            let (got, reason) = cfg
-                .validate()
-                .expect_err(&format!("{cfg:?} should be rejected"));
+            let (got, reason) = cfg.validate().expect_err(&format!("{cfg:?} should be rejected"));
             assert_eq!(got, field, "{cfg:?}: {reason}");
             assert!(!reason.is_empty());
         }
@@ -912,12 +757,36 @@ mod tests {
         }
         C::None.validate().unwrap();
         C::ExponentialBytes { mean_bytes: 0.0 }.validate().unwrap();
-        C::Markov {
-            p_gb: 0.0,
-            p_bb: 1.0,
-        }
-        .validate()
-        .unwrap();
+        C::Markov { p_gb: 0.0, p_bb: 1.0 }.validate().unwrap();
+    }
+
+    #[test]
+    fn packet_times_resolve_to_seconds_with_the_link_rate() {
+        let c = ErrorModelConfig::TwoState {
+            good_mean: 100.0,
+            bad_mean: 8.0,
+            unit: StateUnit::PacketTimes,
+            packet_bytes: Some(1024),
+        };
+        assert!(c.validate().is_ok());
+        // 1024 bytes at 0.8 Mb/s take 10.24 ms.
+        let r = c.resolve_packet_times(|size| u64::from(size) * 8 * 1_000_000_000 / 800_000);
+        assert_eq!(
+            r,
+            ErrorModelConfig::TwoState {
+                good_mean: 100.0 * 0.01024,
+                bad_mean: 8.0 * 0.01024,
+                unit: StateUnit::Seconds,
+                packet_bytes: None,
+            }
+        );
+        let missing = ErrorModelConfig::TwoState {
+            good_mean: 1.0,
+            bad_mean: 1.0,
+            unit: StateUnit::PacketTimes,
+            packet_bytes: None,
+        };
+        assert_eq!(missing.validate().unwrap_err().0, "packet_bytes");
     }
 
     #[test]
@@ -929,40 +798,26 @@ mod tests {
             ErrorModelConfig::TwoState {
                 good_mean: 100.0,
                 bad_mean: 8.0,
-                unit: StateUnit::Packets
+                unit: StateUnit::Packets,
+                packet_bytes: None,
             }
         );
-        let c: ErrorModelConfig =
-            serde_json::from_str(r#"{"model":"list","seqs":[1400]}"#).unwrap();
-        assert_eq!(
-            c,
-            ErrorModelConfig::List {
-                packets: vec![],
-                seqs: vec![1400]
-            }
-        );
+        let c: ErrorModelConfig = serde_json::from_str(r#"{"model":"list","seqs":[1400]}"#).unwrap();
+        assert_eq!(c, ErrorModelConfig::List { packets: vec![], seqs: vec![1400] });
         let c: ErrorModelConfig = serde_json::from_str(r#"{"model":"none"}"#).unwrap();
         assert_eq!(c, ErrorModelConfig::None);
-        let bad = serde_json::from_str::<ErrorModelConfig>(
-            r#"{"model":"exponential_bytes","mean_bytes":65536,"mean":1}"#,
-        );
+        let bad =
+            serde_json::from_str::<ErrorModelConfig>(r#"{"model":"exponential_bytes","mean_bytes":65536,"mean":1}"#);
         assert!(bad.is_err(), "unknown field accepted: {bad:?}");
-        let round = ErrorModelConfig::Burst {
-            mean_bytes: 65536.0,
-            burst_packets: 4,
-        };
-        let back: ErrorModelConfig =
-            serde_json::from_str(&serde_json::to_string(&round).unwrap()).unwrap();
+        let round = ErrorModelConfig::Burst { mean_bytes: 65536.0, burst_packets: 4 };
+        let back: ErrorModelConfig = serde_json::from_str(&serde_json::to_string(&round).unwrap()).unwrap();
         assert_eq!(back, round);
     }
 
     #[test]
     fn schema_documents_units() {
         let schema = serde_json::to_string(&schemars::schema_for!(ErrorModelConfig)).unwrap();
-        assert!(
-            schema.contains("Mean distance between successive errors, in bytes"),
-            "{schema}"
-        );
+        assert!(schema.contains("Mean distance between successive errors, in bytes"), "{schema}");
         assert!(schema.contains("two_state"), "{schema}");
     }
 }

@@ -119,23 +119,22 @@ pub struct Link {
 
 impl Link {
     pub fn new(duplex: Duplex, ab: LinkDir, ba: LinkDir) -> Link {
-        Link {
-            dirs: [ab, ba],
-            duplex,
-            last_served: 1,
-        }
+        Link { dirs: [ab, ba], duplex, last_served: 1 }
     }
 
     pub fn duplex(&self) -> Duplex {
         self.duplex
     }
 
-    /// Queue `pkt` for direction `dir`; a full queue hands it back.
-    pub fn enqueue(&mut self, dir: usize, pkt: Packet) -> Result<(), Packet> {
+    /// Queue `pkt` for direction `dir`; false if a full queue dropped it.
+    #[must_use]
+    pub fn enqueue(&mut self, dir: usize, pkt: Packet) -> bool {
         let d = &mut self.dirs[dir];
-        d.queue
-            .enqueue(pkt)
-            .inspect_err(|_| d.stats.drops_queue += 1)
+        let queued = d.queue.enqueue(pkt);
+        if !queued {
+            d.stats.drops_queue += 1;
+        }
+        queued
     }
 
     fn idle(&self, dir: usize) -> bool {
@@ -146,14 +145,13 @@ impl Link {
     }
 
     /// Start the next frame if a transmitter is idle and a frame waits.
-    /// Returns the direction and when its transmission ends; call again until
-    /// `None` (a full-duplex link may start both directions).
-    pub fn start_transmission(&mut self, now: Time) -> Option<(usize, Time)> {
+    /// Returns the direction, when its transmission ends and (a copy of) the
+    /// frame's packet; call again until `None` (a full-duplex link may start
+    /// both directions).
+    pub fn start_transmission(&mut self, now: Time) -> Option<(usize, Time, Packet)> {
         // Take turns: look first at the direction not served last.
         let first = 1 - self.last_served;
-        let dir = [first, 1 - first]
-            .into_iter()
-            .find(|&d| self.idle(d) && !self.dirs[d].queue.is_empty())?;
+        let dir = [first, 1 - first].into_iter().find(|&d| self.idle(d) && !self.dirs[d].queue.is_empty())?;
         self.last_served = dir;
         let d = &mut self.dirs[dir];
         let pkt = d.queue.dequeue().expect("checked non-empty");
@@ -161,7 +159,7 @@ impl Link {
         d.stats.packets_sent += 1;
         d.stats.bytes_sent += u64::from(pkt.size_bytes);
         d.on_medium = Some(InFlight { pkt, corrupted });
-        Some((dir, now.plus_ns(d.params.tx_time_ns(pkt.size_bytes))))
+        Some((dir, now.plus_ns(d.params.tx_time_ns(pkt.size_bytes)), pkt))
     }
 
     /// The frame on the medium in direction `dir` is fully sent: it starts
@@ -182,10 +180,7 @@ impl Link {
         } else {
             d.stats.delivered += 1;
         }
-        Arrival {
-            pkt: f.pkt,
-            corrupted: f.corrupted,
-        }
+        Arrival { pkt: f.pkt, corrupted: f.corrupted }
     }
 
     pub fn in_flight(&self) -> usize {
@@ -204,23 +199,12 @@ mod tests {
             delay_ns: 1_000,
             frame_overhead_bytes: 0,
             frame_overhead_ns: 0,
-            queue: QueueLimit {
-                packets: Some(10),
-                bytes: None,
-            },
+            queue: QueueLimit { packets: Some(10), bytes: None },
         }
     }
 
     fn pkt(uid: u64, size: u32) -> Packet {
-        Packet {
-            uid,
-            flow: 0,
-            kind: PacketKind::Data,
-            src: 0,
-            dst: 1,
-            size_bytes: size,
-            tcp: TcpHeader::default(),
-        }
+        Packet { uid, flow: 0, kind: PacketKind::Data, src: 0, dst: 1, size_bytes: size, tcp: TcpHeader::default() }
     }
 
     #[test]
@@ -239,8 +223,8 @@ mod tests {
             LinkDir::new(params(1_000_000), ErrorModel::none()),
             LinkDir::new(params(1_000_000), ErrorModel::none()),
         );
-        l.enqueue(0, pkt(1, 125)).unwrap();
-        l.enqueue(1, pkt(2, 125)).unwrap();
+        assert!(l.enqueue(0, pkt(1, 125)));
+        assert!(l.enqueue(1, pkt(2, 125)));
         let a = l.start_transmission(Time::ZERO).unwrap();
         let b = l.start_transmission(Time::ZERO).unwrap();
         assert_eq!((a.1, b.1), (Time(1_000_000), Time(1_000_000)));
@@ -256,17 +240,14 @@ mod tests {
             LinkDir::new(params(1_000_000), ErrorModel::none()),
         );
         for i in 0..3 {
-            l.enqueue(0, pkt(i, 125)).unwrap();
+            assert!(l.enqueue(0, pkt(i, 125)));
         }
-        l.enqueue(1, pkt(10, 125)).unwrap();
-        let (d0, t0) = l.start_transmission(Time::ZERO).unwrap();
-        assert!(
-            l.start_transmission(Time::ZERO).is_none(),
-            "one frame at a time"
-        );
+        assert!(l.enqueue(1, pkt(10, 125)));
+        let (d0, t0, _) = l.start_transmission(Time::ZERO).unwrap();
+        assert!(l.start_transmission(Time::ZERO).is_none(), "one frame at a time");
         let arrive = l.finish_transmission(t0, d0);
         assert_eq!(arrive, Time(1_001_000));
-        let (d1, _) = l.start_transmission(t0).unwrap();
+        let (d1, _, _) = l.start_transmission(t0).unwrap();
         assert_ne!(d0, d1, "the other direction gets the next turn");
         assert_eq!(l.take_arrival(d0).pkt.uid, if d0 == 0 { 0 } else { 10 });
     }
@@ -279,7 +260,7 @@ mod tests {
             LinkDir::new(params(1_000_000), ErrorModel::none()),
         );
         for i in 0..11 {
-            let _ = l.enqueue(0, pkt(i, 100));
+            let _queued = l.enqueue(0, pkt(i, 100));
         }
         assert_eq!(l.dirs[0].stats.drops_queue, 1);
         assert_eq!(l.in_flight(), 10);

@@ -23,27 +23,21 @@ pub struct DropTail {
 impl DropTail {
     pub fn new(limit: QueueLimit) -> DropTail {
         let cap = limit.packets.unwrap_or(64).min(4096) as usize;
-        DropTail {
-            limit,
-            packets: VecDeque::with_capacity(cap),
-            bytes: 0,
-        }
+        DropTail { limit, packets: VecDeque::with_capacity(cap), bytes: 0 }
     }
 
-    /// Add `pkt` at the tail, or hand it back if the queue is full.
-    pub fn enqueue(&mut self, pkt: Packet) -> Result<(), Packet> {
+    /// Add `pkt` at the tail; false if the queue is full and refused it.
+    #[must_use]
+    pub fn enqueue(&mut self, pkt: Packet) -> bool {
         let size = u64::from(pkt.size_bytes);
-        let over_count = self
-            .limit
-            .packets
-            .is_some_and(|n| self.packets.len() >= n as usize);
+        let over_count = self.limit.packets.is_some_and(|n| self.packets.len() >= n as usize);
         let over_bytes = self.limit.bytes.is_some_and(|b| self.bytes + size > b);
         if over_count || over_bytes {
-            return Err(pkt);
+            return false;
         }
         self.bytes += size;
         self.packets.push_back(pkt);
-        Ok(())
+        true
     }
 
     pub fn dequeue(&mut self) -> Option<Packet> {
@@ -69,39 +63,25 @@ mod tests {
     use lasthop_core::{PacketKind, TcpHeader};
 
     fn pkt(size: u32) -> Packet {
-        Packet {
-            uid: 0,
-            flow: 0,
-            kind: PacketKind::Data,
-            src: 0,
-            dst: 1,
-            size_bytes: size,
-            tcp: TcpHeader::default(),
-        }
+        Packet { uid: 0, flow: 0, kind: PacketKind::Data, src: 0, dst: 1, size_bytes: size, tcp: TcpHeader::default() }
     }
 
     #[test]
     fn packet_limit_drops_the_arrival() {
-        let mut q = DropTail::new(QueueLimit {
-            packets: Some(2),
-            bytes: None,
-        });
-        assert!(q.enqueue(pkt(100)).is_ok());
-        assert!(q.enqueue(pkt(100)).is_ok());
-        assert!(q.enqueue(pkt(100)).is_err());
+        let mut q = DropTail::new(QueueLimit { packets: Some(2), bytes: None });
+        assert!(q.enqueue(pkt(100)));
+        assert!(q.enqueue(pkt(100)));
+        assert!(!q.enqueue(pkt(100)));
         assert_eq!(q.dequeue().unwrap().size_bytes, 100);
-        assert!(q.enqueue(pkt(100)).is_ok());
+        assert!(q.enqueue(pkt(100)));
     }
 
     #[test]
     fn byte_limit_counts_sizes() {
-        let mut q = DropTail::new(QueueLimit {
-            packets: None,
-            bytes: Some(1500),
-        });
-        assert!(q.enqueue(pkt(1000)).is_ok());
-        assert!(q.enqueue(pkt(600)).is_err());
-        assert!(q.enqueue(pkt(500)).is_ok());
+        let mut q = DropTail::new(QueueLimit { packets: None, bytes: Some(1500) });
+        assert!(q.enqueue(pkt(1000)));
+        assert!(!q.enqueue(pkt(600)));
+        assert!(q.enqueue(pkt(500)));
         assert_eq!(q.bytes(), 1500);
     }
 }

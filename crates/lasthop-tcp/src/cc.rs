@@ -54,19 +54,9 @@ pub struct CongestionControl {
 }
 
 impl CongestionControl {
-    pub fn new(
-        algo: CcAlgorithm,
-        mss_bytes: u32,
-        initial_cwnd_segments: u32,
-        ssthresh_bytes: u64,
-    ) -> Self {
+    pub fn new(algo: CcAlgorithm, mss_bytes: u32, initial_cwnd_segments: u32, ssthresh_bytes: u64) -> Self {
         let mss = u64::from(mss_bytes);
-        CongestionControl {
-            algo,
-            mss,
-            cwnd: mss * u64::from(initial_cwnd_segments.max(1)),
-            ssthresh: ssthresh_bytes,
-        }
+        CongestionControl { algo, mss, cwnd: mss * u64::from(initial_cwnd_segments.max(1)), ssthresh: ssthresh_bytes }
     }
 
     pub fn cwnd(&self) -> u64 {
@@ -93,9 +83,7 @@ impl CongestionControl {
         let half = (ev.flight_bytes / 2) / self.mss * self.mss;
         self.ssthresh = half.max(2 * self.mss);
         self.cwnd = match (ev.kind, self.algo) {
-            (CongestionKind::Timeout, _) | (CongestionKind::FastRetransmit, CcAlgorithm::Tahoe) => {
-                self.mss
-            }
+            (CongestionKind::Timeout, _) | (CongestionKind::FastRetransmit, CcAlgorithm::Tahoe) => self.mss,
             (CongestionKind::FastRetransmit, CcAlgorithm::Reno) => {
                 self.ssthresh + u64::from(dupack_threshold) * self.mss
             }
@@ -129,11 +117,7 @@ mod tests {
     use super::*;
 
     fn ev(kind: CongestionKind, cause: LossCause, flight: u64) -> CongestionEvent {
-        CongestionEvent {
-            kind,
-            cause,
-            flight_bytes: flight,
-        }
+        CongestionEvent { kind, cause, flight_bytes: flight }
     }
 
     #[test]
@@ -150,14 +134,7 @@ mod tests {
     #[test]
     fn loss_responses_differ_only_on_fast_retransmit() {
         let mut reno = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30);
-        reno.on_congestion(
-            &ev(
-                CongestionKind::FastRetransmit,
-                LossCause::Congestion,
-                10_000,
-            ),
-            3,
-        );
+        reno.on_congestion(&ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000), 3);
         assert_eq!((reno.cwnd(), reno.ssthresh()), (8000, 5000));
         reno.on_dupack_in_recovery();
         assert_eq!(reno.cwnd(), 9000);
@@ -165,49 +142,24 @@ mod tests {
         assert_eq!(reno.cwnd(), 5000);
 
         let mut tahoe = CongestionControl::new(CcAlgorithm::Tahoe, 1000, 10, 1 << 30);
-        tahoe.on_congestion(
-            &ev(
-                CongestionKind::FastRetransmit,
-                LossCause::Congestion,
-                10_000,
-            ),
-            3,
-        );
+        tahoe.on_congestion(&ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000), 3);
         assert_eq!((tahoe.cwnd(), tahoe.ssthresh()), (1000, 5000));
 
         reno.on_congestion(&ev(CongestionKind::Timeout, LossCause::Congestion, 3000), 3);
-        assert_eq!(
-            (reno.cwnd(), reno.ssthresh()),
-            (1000, 2000),
-            "2 SMSS floor, 1 SMSS loss window"
-        );
+        assert_eq!((reno.cwnd(), reno.ssthresh()), (1000, 2000), "2 SMSS floor, 1 SMSS loss window");
     }
 
     #[test]
     fn corruption_leaves_the_window_alone() {
         let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30);
-        cc.on_congestion(
-            &ev(
-                CongestionKind::FastRetransmit,
-                LossCause::Corruption,
-                10_000,
-            ),
-            3,
-        );
+        cc.on_congestion(&ev(CongestionKind::FastRetransmit, LossCause::Corruption, 10_000), 3);
         assert_eq!(cc.cwnd(), 10_000);
     }
 
     #[test]
     fn partial_ack_deflation() {
         let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30);
-        cc.on_congestion(
-            &ev(
-                CongestionKind::FastRetransmit,
-                LossCause::Congestion,
-                10_000,
-            ),
-            3,
-        );
+        cc.on_congestion(&ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000), 3);
         cc.on_partial_ack(3000);
         assert_eq!(cc.cwnd(), 8000 - 3000 + 1000);
     }

@@ -24,10 +24,11 @@ impl Variant {
 }
 
 /// How the retransmission timeout is computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RtoMode {
     /// RFC 6298 with Karn's algorithm and exponential backoff.
+    #[default]
     Rfc6298,
     /// 4.4BSD / BSD/OS 2.1: RTT measured in 500 ms ticks, the timer counted
     /// down at a coarse 500 ms tick, minimum of two ticks.
@@ -86,17 +87,10 @@ pub enum AckPolicy {
     Immediate,
     /// RFC 5681 4.2: an ack for at least every second full-sized segment and
     /// within `timeout_ns` of an unacknowledged segment.
-    Delayed {
-        every_segments: u32,
-        timeout_ns: u64,
-    },
+    Delayed { every_segments: u32, timeout_ns: u64 },
     /// 4.4BSD: as `Delayed`, but the pending ack goes out at the next tick of
     /// the host's 200 ms fast timer rather than a fixed delay after arrival.
-    BsdDelayed {
-        every_segments: u32,
-        tick_ns: u64,
-        tick_phase_ns: u64,
-    },
+    BsdDelayed { every_segments: u32, tick_ns: u64, tick_phase_ns: u64 },
 }
 
 /// Everything a sender needs.

@@ -85,38 +85,24 @@ impl Receiver {
         } else {
             self.on_in_order(now, hdr.len);
         }
-        Some(Delivery {
-            start,
-            end: self.rcv_nxt,
-        })
+        Some(Delivery { start, end: self.rcv_nxt })
     }
 
     fn on_in_order(&mut self, now: Time, len: u32) {
         match self.cfg.ack_policy {
             AckPolicy::Immediate => self.ack_now = true,
-            AckPolicy::Delayed {
-                every_segments,
-                timeout_ns,
-            } => {
+            AckPolicy::Delayed { every_segments, timeout_ns } => {
                 self.count_for_delack(len, every_segments);
                 if !self.ack_now && self.delack_at == Time::NEVER {
                     self.delack_at = now.plus_ns(timeout_ns);
                 }
             }
-            AckPolicy::BsdDelayed {
-                every_segments,
-                tick_ns,
-                tick_phase_ns,
-            } => {
+            AckPolicy::BsdDelayed { every_segments, tick_ns, tick_phase_ns } => {
                 self.count_for_delack(len, every_segments);
                 if !self.ack_now && self.delack_at == Time::NEVER {
                     // The next tick of tcp_fasttimo strictly after now.
                     let phase = tick_phase_ns % tick_ns;
-                    let k = if now.ns() < phase {
-                        0
-                    } else {
-                        (now.ns() - phase) / tick_ns + 1
-                    };
+                    let k = if now.ns() < phase { 0 } else { (now.ns() - phase) / tick_ns + 1 };
                     self.delack_at = Time(phase + k * tick_ns);
                 }
             }
@@ -178,19 +164,11 @@ mod tests {
     use lasthop_core::time::NS_PER_MS;
 
     fn seg(seq: u64, len: u32) -> TcpHeader {
-        TcpHeader {
-            seq,
-            len,
-            ..TcpHeader::default()
-        }
+        TcpHeader { seq, len, ..TcpHeader::default() }
     }
 
     fn rx(policy: AckPolicy) -> Receiver {
-        Receiver::new(ReceiverConfig {
-            recv_buffer_bytes: 32768,
-            mss_bytes: 1000,
-            ack_policy: policy,
-        })
+        Receiver::new(ReceiverConfig { recv_buffer_bytes: 32768, mss_bytes: 1000, ack_policy: policy })
     }
 
     #[test]
@@ -200,28 +178,10 @@ mod tests {
         assert_eq!(r.on_segment(t, &seg(2000, 1000)), None);
         assert_eq!(r.on_segment(t, &seg(4000, 1000)), None);
         assert_eq!(r.out_of_order(), &[(2000, 3000), (4000, 5000)]);
-        assert_eq!(
-            r.on_segment(t, &seg(0, 1000)),
-            Some(Delivery {
-                start: 0,
-                end: 1000
-            })
-        );
+        assert_eq!(r.on_segment(t, &seg(0, 1000)), Some(Delivery { start: 0, end: 1000 }));
         assert_eq!(r.poll_transmit(t).unwrap().ack, 1000);
-        assert_eq!(
-            r.on_segment(t, &seg(1000, 1000)),
-            Some(Delivery {
-                start: 1000,
-                end: 3000
-            })
-        );
-        assert_eq!(
-            r.on_segment(t, &seg(3000, 1000)),
-            Some(Delivery {
-                start: 3000,
-                end: 5000
-            })
-        );
+        assert_eq!(r.on_segment(t, &seg(1000, 1000)), Some(Delivery { start: 1000, end: 3000 }));
+        assert_eq!(r.on_segment(t, &seg(3000, 1000)), Some(Delivery { start: 3000, end: 5000 }));
         assert_eq!(r.on_segment(t, &seg(0, 1000)), None, "duplicate");
         assert!(r.out_of_order().is_empty());
         assert_eq!(r.poll_transmit(t).unwrap().ack, 5000);
@@ -239,10 +199,7 @@ mod tests {
 
     #[test]
     fn delayed_acks_every_second_segment_or_after_timeout() {
-        let mut r = rx(AckPolicy::Delayed {
-            every_segments: 2,
-            timeout_ns: 200 * NS_PER_MS,
-        });
+        let mut r = rx(AckPolicy::Delayed { every_segments: 2, timeout_ns: 200 * NS_PER_MS });
         r.on_segment(Time::from_ms(10), &seg(0, 1000));
         assert!(r.poll_transmit(Time::from_ms(10)).is_none());
         assert_eq!(r.poll_at(), Time::from_ms(210));
@@ -260,11 +217,8 @@ mod tests {
 
     #[test]
     fn bsd_delayed_ack_waits_for_the_fast_tick() {
-        let policy = AckPolicy::BsdDelayed {
-            every_segments: 2,
-            tick_ns: 200 * NS_PER_MS,
-            tick_phase_ns: 50 * NS_PER_MS,
-        };
+        let policy =
+            AckPolicy::BsdDelayed { every_segments: 2, tick_ns: 200 * NS_PER_MS, tick_phase_ns: 50 * NS_PER_MS };
         let mut r = rx(policy);
         r.on_segment(Time::from_ms(60), &seg(0, 1000));
         assert_eq!(r.poll_at(), Time::from_ms(250));

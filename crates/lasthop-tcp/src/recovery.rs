@@ -47,14 +47,7 @@ pub struct LossRecovery {
 
 impl LossRecovery {
     pub fn new(variant: Variant, dupack_threshold: u32) -> LossRecovery {
-        LossRecovery {
-            variant,
-            dupack_threshold,
-            dupacks: 0,
-            in_recovery: false,
-            partial_acks_seen: 0,
-            recover: None,
-        }
+        LossRecovery { variant, dupack_threshold, dupacks: 0, in_recovery: false, partial_acks_seen: 0, recover: None }
     }
 
     pub fn in_recovery(&self) -> bool {
@@ -77,9 +70,7 @@ impl LossRecovery {
         match self.variant {
             Variant::Newreno if self.recover.is_some_and(|r| ack < r) => {
                 self.partial_acks_seen += 1;
-                AckVerdict::PartialAck {
-                    first: self.partial_acks_seen == 1,
-                }
+                AckVerdict::PartialAck { first: self.partial_acks_seen == 1 }
             }
             _ => {
                 self.in_recovery = false;

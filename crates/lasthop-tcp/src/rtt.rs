@@ -38,23 +38,14 @@ pub struct RttEstimator {
 
 impl RttEstimator {
     pub fn new(cfg: RtoConfig) -> RttEstimator {
-        RttEstimator {
-            cfg,
-            srtt_ns: None,
-            rttvar_ns: 0,
-            bsd_srtt: 0,
-            bsd_rttvar: 0,
-            backoff: 0,
-        }
+        RttEstimator { cfg, srtt_ns: None, rttvar_ns: 0, bsd_srtt: 0, bsd_rttvar: 0, backoff: 0 }
     }
 
     /// Smoothed RTT in ns, if any sample was taken.
     pub fn srtt_ns(&self) -> Option<u64> {
         match self.cfg.mode {
             RtoMode::Rfc6298 => self.srtt_ns,
-            RtoMode::Bsd => {
-                (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.cfg.tick_ns / 8)
-            }
+            RtoMode::Bsd => (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.cfg.tick_ns / 8),
         }
     }
 
@@ -129,8 +120,7 @@ impl RttEstimator {
                     Some(srtt) => srtt + self.cfg.granularity_ns.max(4 * self.rttvar_ns),
                 };
                 let base = base.clamp(self.cfg.min_ns, self.cfg.max_ns);
-                base.saturating_mul(1u64 << self.backoff.min(20))
-                    .min(self.cfg.max_ns)
+                base.saturating_mul(1u64 << self.backoff.min(20)).min(self.cfg.max_ns)
             }
             RtoMode::Bsd => self.bsd_rto_ticks() * self.cfg.tick_ns,
         }
@@ -170,10 +160,7 @@ mod tests {
 
     #[test]
     fn rfc6298_first_sample_and_update() {
-        let mut r = RttEstimator::new(RtoConfig {
-            min_ns: 0,
-            ..RtoConfig::rfc6298()
-        });
+        let mut r = RttEstimator::new(RtoConfig { min_ns: 0, ..RtoConfig::rfc6298() });
         assert_eq!(r.rto_ns(), 1_000 * NS_PER_MS, "initial RTO is 1 s (2.1)");
         r.on_sample(Time::ZERO, Time::from_ms(100));
         // 2.2: SRTT = R, RTTVAR = R/2, RTO = SRTT + 4 RTTVAR = 300 ms.
@@ -195,21 +182,13 @@ mod tests {
         }
         assert_eq!(r.rto_ns(), 60_000 * NS_PER_MS, "max 60 s");
         r.on_sample(Time::ZERO, Time::from_ms(10));
-        assert_eq!(
-            r.rto_ns(),
-            1_000 * NS_PER_MS,
-            "a new sample resets the backoff"
-        );
+        assert_eq!(r.rto_ns(), 1_000 * NS_PER_MS, "a new sample resets the backoff");
     }
 
     #[test]
     fn bsd_lan_rtt_settles_at_three_ticks() {
         let mut r = RttEstimator::new(RtoConfig::bsd());
-        assert_eq!(
-            r.rto_ns(),
-            6_000 * NS_PER_MS,
-            "initial t_rxtcur is 12 ticks"
-        );
+        assert_eq!(r.rto_ns(), 6_000 * NS_PER_MS, "initial t_rxtcur is 12 ticks");
         // A 20 ms RTT that crosses no tick: t_rtt = 1.
         r.on_sample(Time::from_ms(100), Time::from_ms(120));
         // srtt = 8, rttvar = 2 -> (8 >> 3) + 2 = 3 ticks.
@@ -229,10 +208,7 @@ mod tests {
         r.on_timeout();
         assert_eq!(r.rto_ns(), 3_000 * NS_PER_MS, "tcp_backoff[1] = 2");
         // The minimum clamps: with a 4-tick minimum the same estimator gives 4.
-        let mut r = RttEstimator::new(RtoConfig {
-            min_ns: 2_000 * NS_PER_MS,
-            ..RtoConfig::bsd()
-        });
+        let mut r = RttEstimator::new(RtoConfig { min_ns: 2_000 * NS_PER_MS, ..RtoConfig::bsd() });
         for _ in 0..20 {
             r.on_sample(Time::from_ms(100), Time::from_ms(120));
         }
@@ -241,10 +217,7 @@ mod tests {
 
     #[test]
     fn bsd_ticks_follow_the_phase() {
-        let cfg = RtoConfig {
-            tick_phase_ns: 200 * NS_PER_MS,
-            ..RtoConfig::bsd()
-        };
+        let cfg = RtoConfig { tick_phase_ns: 200 * NS_PER_MS, ..RtoConfig::bsd() };
         let mut r = RttEstimator::new(cfg);
         for _ in 0..20 {
             r.on_sample(Time::from_ms(100), Time::from_ms(120));

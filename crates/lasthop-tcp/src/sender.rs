@@ -80,12 +80,7 @@ impl Sender {
             snd_nxt: 0,
             snd_max: 0,
             rwnd: cfg.send_buffer_bytes,
-            cc: CongestionControl::new(
-                algo,
-                cfg.mss_bytes,
-                cfg.initial_cwnd_segments,
-                cfg.initial_ssthresh_bytes,
-            ),
+            cc: CongestionControl::new(algo, cfg.mss_bytes, cfg.initial_cwnd_segments, cfg.initial_ssthresh_bytes),
             recovery: LossRecovery::new(cfg.variant, cfg.dupack_threshold),
             rtt: RttEstimator::new(cfg.rto),
             rto_at: Time::NEVER,
@@ -150,11 +145,7 @@ impl Sender {
     fn trace_window(&self, now: Time, trace: &mut Trace) {
         trace.record(
             now,
-            TraceEvent::Window {
-                flow: self.flow,
-                cwnd_bytes: self.cc.cwnd(),
-                ssthresh_bytes: self.cc.ssthresh(),
-            },
+            TraceEvent::Window { flow: self.flow, cwnd_bytes: self.cc.cwnd(), ssthresh_bytes: self.cc.ssthresh() },
         );
     }
 
@@ -174,11 +165,7 @@ impl Sender {
             if self.snd_nxt >= end {
                 return None;
             }
-            let win = self
-                .cc
-                .cwnd()
-                .min(self.rwnd)
-                .min(self.cfg.send_buffer_bytes);
+            let win = self.cc.cwnd().min(self.rwnd).min(self.cfg.send_buffer_bytes);
             let limit = self.snd_una + win;
             if self.snd_nxt >= limit {
                 return None;
@@ -204,21 +191,8 @@ impl Sender {
         if self.rto_at == Time::NEVER {
             self.arm_rto(now);
         }
-        trace.record(
-            now,
-            TraceEvent::SegmentSent {
-                flow: self.flow,
-                seq,
-                len: len as u32,
-                retransmit,
-            },
-        );
-        Some(TcpHeader {
-            seq,
-            len: len as u32,
-            is_retransmit: retransmit,
-            ..TcpHeader::default()
-        })
+        trace.record(now, TraceEvent::SegmentSent { flow: self.flow, seq, len: len as u32, retransmit });
+        Some(TcpHeader { seq, len: len as u32, is_retransmit: retransmit, ..TcpHeader::default() })
     }
 
     /// An ack arrived.
@@ -226,13 +200,7 @@ impl Sender {
         if self.stopped {
             return;
         }
-        trace.record(
-            now,
-            TraceEvent::AckReceived {
-                flow: self.flow,
-                ack: hdr.ack,
-            },
-        );
+        trace.record(now, TraceEvent::AckReceived { flow: self.flow, ack: hdr.ack });
         self.rwnd = u64::from(hdr.wnd_bytes);
         let ack = hdr.ack.min(self.snd_max);
         let before = (self.cc.cwnd(), self.cc.ssthresh());
@@ -251,13 +219,7 @@ impl Sender {
                     self.cc.on_partial_ack(acked);
                     self.pending_rexmit = Some(self.snd_una);
                     self.stats.partial_acks += 1;
-                    trace.record(
-                        now,
-                        TraceEvent::Sender {
-                            flow: self.flow,
-                            kind: SenderEventKind::PartialAck,
-                        },
-                    );
+                    trace.record(now, TraceEvent::Sender { flow: self.flow, kind: SenderEventKind::PartialAck });
                     // RFC 6582 3.2 step 5: reset the timer on the first partial ack only.
                     if first {
                         self.arm_rto(now);
@@ -265,13 +227,7 @@ impl Sender {
                 }
                 AckVerdict::RecoveryExit => {
                     self.cc.on_recovery_exit();
-                    trace.record(
-                        now,
-                        TraceEvent::Sender {
-                            flow: self.flow,
-                            kind: SenderEventKind::RecoveryExit,
-                        },
-                    );
+                    trace.record(now, TraceEvent::Sender { flow: self.flow, kind: SenderEventKind::RecoveryExit });
                     self.arm_rto(now);
                 }
                 _ => {
@@ -296,13 +252,7 @@ impl Sender {
 
     fn fast_retransmit(&mut self, now: Time, trace: &mut Trace) {
         self.stats.fast_retransmits += 1;
-        trace.record(
-            now,
-            TraceEvent::Sender {
-                flow: self.flow,
-                kind: SenderEventKind::FastRetransmit,
-            },
-        );
+        trace.record(now, TraceEvent::Sender { flow: self.flow, kind: SenderEventKind::FastRetransmit });
         let ev = CongestionEvent {
             kind: CongestionKind::FastRetransmit,
             cause: LossCause::Congestion,
@@ -329,13 +279,7 @@ impl Sender {
             return;
         }
         self.stats.timeouts += 1;
-        trace.record(
-            now,
-            TraceEvent::Sender {
-                flow: self.flow,
-                kind: SenderEventKind::Timeout,
-            },
-        );
+        trace.record(now, TraceEvent::Sender { flow: self.flow, kind: SenderEventKind::Timeout });
         let ev = CongestionEvent {
             kind: CongestionKind::Timeout,
             cause: LossCause::Congestion,

@@ -1,0 +1,171 @@
+//! PyO3 bindings: the module `lasthop._core`. Bindings only; every behaviour
+//! lives in the Rust crates, every convenience in the Python package.
+//!
+//! Trace columns cross the boundary as raw little-endian buffers with their
+//! numpy dtype, so the Python side builds Arrow arrays without a per-row loop.
+
+use lasthop_core::trace::{DropCause, SenderEventKind};
+use lasthop_sim::{embedded, Format, Scenario};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+create_exception!(
+    _core,
+    ScenarioError,
+    PyValueError,
+    "An invalid scenario or override: one line `FIELD.PATH: reason`."
+);
+
+/// What one run produced.
+#[pyclass(module = "lasthop._core", frozen)]
+struct RunOutput {
+    /// JSON text of the run's summary.
+    #[pyo3(get)]
+    summary_json: String,
+    out: lasthop_sim::RunOutput,
+}
+
+fn le_bytes<T: Copy, const N: usize>(xs: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(xs.len() * N);
+    for x in xs {
+        v.extend_from_slice(&f(*x));
+    }
+    v
+}
+
+fn col_u64<'py>(py: Python<'py>, xs: &[u64]) -> (&'static str, Bound<'py, PyBytes>) {
+    ("<u8", PyBytes::new(py, &le_bytes(xs, u64::to_le_bytes)))
+}
+fn col_u32<'py>(py: Python<'py>, xs: &[u32]) -> (&'static str, Bound<'py, PyBytes>) {
+    ("<u4", PyBytes::new(py, &le_bytes(xs, u32::to_le_bytes)))
+}
+fn col_bool<'py>(py: Python<'py>, xs: &[bool]) -> (&'static str, Bound<'py, PyBytes>) {
+    ("|b1", PyBytes::new(py, &xs.iter().map(|b| u8::from(*b)).collect::<Vec<u8>>()))
+}
+
+fn event_name(k: SenderEventKind) -> &'static str {
+    match k {
+        SenderEventKind::FastRetransmit => "fast_retransmit",
+        SenderEventKind::Timeout => "timeout",
+        SenderEventKind::PartialAck => "partial_ack",
+        SenderEventKind::RecoveryExit => "recovery_exit",
+    }
+}
+
+#[pymethods]
+impl RunOutput {
+    /// Trace tables by name: column -> (dtype, bytes) or list[str].
+    fn tables<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let t = &self.out.trace;
+        let all = PyDict::new(py);
+
+        let w = PyDict::new(py);
+        w.set_item("time_ns", col_u64(py, &t.window.time_ns))?;
+        w.set_item("flow", col_u32(py, &t.window.flow))?;
+        w.set_item("cwnd_bytes", col_u64(py, &t.window.cwnd_bytes))?;
+        w.set_item("ssthresh_bytes", col_u64(py, &t.window.ssthresh_bytes))?;
+        all.set_item("window", w)?;
+
+        let s = PyDict::new(py);
+        s.set_item("time_ns", col_u64(py, &t.sent.time_ns))?;
+        s.set_item("flow", col_u32(py, &t.sent.flow))?;
+        s.set_item("seq", col_u64(py, &t.sent.seq))?;
+        s.set_item("len", col_u32(py, &t.sent.len))?;
+        s.set_item("retransmit", col_bool(py, &t.sent.retransmit))?;
+        all.set_item("sent", s)?;
+
+        let a = PyDict::new(py);
+        a.set_item("time_ns", col_u64(py, &t.acks.time_ns))?;
+        a.set_item("flow", col_u32(py, &t.acks.flow))?;
+        a.set_item("ack", col_u64(py, &t.acks.ack))?;
+        all.set_item("acks", a)?;
+
+        let e = PyDict::new(py);
+        e.set_item("time_ns", col_u64(py, &t.events.time_ns))?;
+        e.set_item("flow", col_u32(py, &t.events.flow))?;
+        e.set_item("kind", PyList::new(py, t.events.kind.iter().map(|k| event_name(*k)))?)?;
+        all.set_item("events", e)?;
+
+        let d = PyDict::new(py);
+        let names = &self.out.link_dir_names;
+        d.set_item("time_ns", col_u64(py, &t.drops.time_ns))?;
+        d.set_item("link", PyList::new(py, t.drops.link_dir.iter().map(|i| names[*i as usize].as_str()))?)?;
+        d.set_item("flow", col_u32(py, &t.drops.flow))?;
+        d.set_item("seq", col_u64(py, &t.drops.seq))?;
+        d.set_item("is_data", col_bool(py, &t.drops.is_data))?;
+        let causes = t.drops.cause.iter().map(|c| match c {
+            DropCause::Error => "error",
+            DropCause::Queue => "queue",
+        });
+        d.set_item("cause", PyList::new(py, causes)?)?;
+        all.set_item("drops", d)?;
+        Ok(all)
+    }
+}
+
+fn load(text: &str, sets: &[String], origin: &str, fmt: &str) -> PyResult<Scenario> {
+    let fmt = Format::parse(fmt).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    Scenario::load(text, fmt, sets, origin).map_err(|e| ScenarioError::new_err(e.to_string()))
+}
+
+/// Run a scenario text with one seed.
+#[pyfunction]
+#[pyo3(signature = (text, seed, sets, trace, origin, fmt))]
+fn run(
+    py: Python<'_>,
+    text: &str,
+    seed: u64,
+    sets: Vec<String>,
+    trace: bool,
+    origin: &str,
+    fmt: &str,
+) -> PyResult<RunOutput> {
+    let sc = load(text, &sets, origin, fmt)?;
+    let out = py.detach(|| lasthop_sim::run(&sc, seed, trace)).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let summary_json = serde_json::to_string(&out.summary).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    Ok(RunOutput { summary_json, out })
+}
+
+/// Check a scenario and its overrides without running it.
+#[pyfunction]
+fn validate(text: &str, sets: Vec<String>, origin: &str, fmt: &str) -> PyResult<()> {
+    load(text, &sets, origin, fmt).map(|_| ())
+}
+
+/// The JSON Schema of scenario files.
+#[pyfunction]
+fn schema() -> String {
+    lasthop_sim::scenario::json_schema()
+}
+
+/// The scenarios compiled into the module, by name.
+#[pyfunction]
+fn embedded_scenarios<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, text) in embedded::SCENARIOS {
+        d.set_item(name, text)?;
+    }
+    Ok(d)
+}
+
+/// Time `repeats` runs of the benchmark scenario; JSON text.
+#[pyfunction(name = "bench")]
+fn bench_fn(py: Python<'_>, repeats: u32) -> PyResult<String> {
+    let r = py.detach(|| lasthop_sim::bench::bench(repeats));
+    serde_json::to_string(&r).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add_class::<RunOutput>()?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
+    m.add_function(wrap_pyfunction!(embedded_scenarios, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_fn, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,13 @@
+//! The scenarios of `scenarios/`, compiled in so that the reproduction runs
+//! on a fresh install without the source tree.
+
+/// (name, TOML text) of every checked-in scenario.
+pub const SCENARIOS: &[(&str, &str)] = &[
+    ("balakrishnan97/lan", include_str!("../../../scenarios/balakrishnan97/lan.toml")),
+    ("balakrishnan97/wan", include_str!("../../../scenarios/balakrishnan97/wan.toml")),
+    ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),
+];
+
+pub fn get(name: &str) -> Option<&'static str> {
+    SCENARIOS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}

@@ -1,0 +1,326 @@
+//! From scenario text to a typed [`ScenarioFile`]: parse, apply parameter
+//! overrides, merge the selected cases, apply field overrides, substitute
+//! `${param}` references, deserialize with the field path of any error.
+//!
+//! Every failure is a [`ScenarioError`]: one line naming the field path and
+//! the reason, which the CLI prints as it is.
+
+use super::schema::ScenarioFile;
+use super::ScenarioError;
+use toml::{Table, Value};
+
+/// The text's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Toml,
+    Json,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Result<Format, ScenarioError> {
+        match s {
+            "toml" => Ok(Format::Toml),
+            "json" => Ok(Format::Json),
+            other => Err(ScenarioError::new("format", format!("unknown format '{other}' (toml, json)"))),
+        }
+    }
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
+}
+
+fn parse_text(text: &str, fmt: Format, origin: &str) -> Result<Table, ScenarioError> {
+    match fmt {
+        Format::Toml => text.parse::<Table>().map_err(|e| {
+            let at = e.span().map(|s| line_col(text, s.start));
+            let msg = e.message().replace('\n', " ");
+            let reason = match at {
+                Some((l, c)) => format!("TOML syntax error at line {l}, column {c}: {msg}"),
+                None => format!("TOML syntax error: {msg}"),
+            };
+            ScenarioError::new(origin, reason)
+        }),
+        Format::Json => {
+            let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+                ScenarioError::new(
+                    origin,
+                    format!("JSON syntax error at line {}, column {}: {e}", e.line(), e.column()),
+                )
+            })?;
+            match Value::try_from(v) {
+                Ok(Value::Table(t)) => Ok(t),
+                Ok(_) => Err(ScenarioError::new(origin, "a scenario must be a table")),
+                Err(e) => Err(ScenarioError::new(origin, format!("cannot be represented: {e}"))),
+            }
+        }
+    }
+}
+
+/// One `--set` override.
+struct SetOp {
+    path: String,
+    value: Value,
+    /// The text after `=`, for parameters whose default is a string.
+    raw: String,
+}
+
+fn parse_set(s: &str) -> Result<SetOp, ScenarioError> {
+    let Some((path, raw)) = s.split_once('=') else {
+        return Err(ScenarioError::new("--set", format!("expected NAME=VALUE or a.b.c=VALUE, got '{s}'")));
+    };
+    let path = path.trim();
+    if path.is_empty() || path.split('.').any(str::is_empty) {
+        return Err(ScenarioError::new("--set", format!("bad path '{path}'")));
+    }
+    // A TOML value if it parses as one (`10`, `1.5`, `"x"`, `true`, `[1, 2]`),
+    // otherwise the text itself (`--set scheme=e2e-newreno`).
+    let value = format!("v = {raw}")
+        .parse::<Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| Value::String(raw.to_string()));
+    Ok(SetOp { path: path.to_string(), value, raw: raw.to_string() })
+}
+
+fn set_path(doc: &mut Table, path: &str, value: Value) -> Result<(), ScenarioError> {
+    let parts: Vec<&str> = path.split('.').collect();
+    let err = |reason: String| ScenarioError::new(format!("--set {path}"), reason);
+    let mut cur: &mut Value = doc.entry(parts[0]).or_insert_with(|| Value::Table(Table::new()));
+    for (i, part) in parts.iter().enumerate().skip(1) {
+        let prefix = parts[..i].join(".");
+        cur = match cur {
+            Value::Table(t) => t.entry(*part).or_insert_with(|| Value::Table(Table::new())),
+            Value::Array(a) => {
+                let idx: usize =
+                    part.parse().map_err(|_| err(format!("'{prefix}' is a list: expected an index, got '{part}'")))?;
+                let len = a.len();
+                a.get_mut(idx).ok_or_else(|| err(format!("index {idx} out of range ('{prefix}' has {len})")))?
+            }
+            _ => return Err(err(format!("'{prefix}' is a value, not a table"))),
+        };
+    }
+    *cur = value;
+    Ok(())
+}
+
+fn deep_merge(into: &mut Table, from: &Table) {
+    for (k, v) in from {
+        match (into.get_mut(k), v) {
+            (Some(Value::Table(a)), Value::Table(b)) => deep_merge(a, b),
+            _ => {
+                into.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+fn value_key(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Replace `${name}` references in every value outside `params` and `cases`.
+fn substitute(v: &mut Value, params: &Table, path: &str) -> Result<(), ScenarioError> {
+    match v {
+        Value::String(s) if s.contains("${") => {
+            if let Some(name) = s.strip_prefix("${").and_then(|r| r.strip_suffix('}')) {
+                if !name.contains("${") && !name.contains('}') {
+                    *v = params.get(name).cloned().ok_or_else(|| unknown_param(path, name, params))?;
+                    return Ok(());
+                }
+            }
+            let mut out = String::new();
+            let mut rest = s.as_str();
+            while let Some(i) = rest.find("${") {
+                out.push_str(&rest[..i]);
+                let end =
+                    rest[i..].find('}').ok_or_else(|| ScenarioError::new(path, format!("unclosed '${{' in '{s}'")))?;
+                let name = &rest[i + 2..i + end];
+                let val = params.get(name).ok_or_else(|| unknown_param(path, name, params))?;
+                out.push_str(&value_key(val));
+                rest = &rest[i + end + 1..];
+            }
+            out.push_str(rest);
+            *v = Value::String(out);
+        }
+        Value::Table(t) => {
+            for (k, x) in t.iter_mut() {
+                substitute(x, params, &join(path, k))?;
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter_mut().enumerate() {
+                substitute(x, params, &format!("{path}[{i}]"))?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn unknown_param(path: &str, name: &str, params: &Table) -> ScenarioError {
+    let known: Vec<&str> = params.keys().map(String::as_str).collect();
+    ScenarioError::new(path, format!("unknown parameter '{name}' (params: {})", known.join(", ")))
+}
+
+/// Parse and resolve a scenario text into its typed form.
+pub fn load_file(text: &str, fmt: Format, sets: &[String], origin: &str) -> Result<ScenarioFile, ScenarioError> {
+    let mut doc = parse_text(text, fmt, origin)?;
+    let ops = sets.iter().map(|s| parse_set(s)).collect::<Result<Vec<_>, _>>()?;
+    let mut params = match doc.get("params") {
+        None => Table::new(),
+        Some(Value::Table(t)) => t.clone(),
+        Some(_) => return Err(ScenarioError::new("params", "must be a table")),
+    };
+    let mut field_ops = Vec::new();
+    for op in ops {
+        if !op.path.contains('.') && params.contains_key(&op.path) {
+            // A parameter keeps the type of its default when that is a
+            // string: `--set ber=1e-5` means the text "1e-5", not 0.00001.
+            let value = match (&params[&op.path], op.value) {
+                (Value::String(_), Value::String(s)) => Value::String(s),
+                (Value::String(_), _) => Value::String(op.raw.trim().to_string()),
+                (_, v) => v,
+            };
+            params.insert(op.path, value);
+        } else {
+            field_ops.push(op);
+        }
+    }
+    if let Some(cases) = doc.get("cases").cloned() {
+        let Value::Table(cases) = cases else {
+            return Err(ScenarioError::new("cases", "must be a table"));
+        };
+        for (param, choices) in &cases {
+            let Value::Table(choices) = choices else {
+                return Err(ScenarioError::new(format!("cases.{param}"), "must be a table of values"));
+            };
+            let Some(value) = params.get(param) else {
+                return Err(ScenarioError::new(format!("cases.{param}"), format!("no parameter named '{param}'")));
+            };
+            let key = value_key(value);
+            match choices.get(&key) {
+                Some(Value::Table(patch)) => deep_merge(&mut doc, patch),
+                Some(_) => {
+                    return Err(ScenarioError::new(format!("cases.{param}.{key}"), "must be a table"));
+                }
+                None => {
+                    let known: Vec<&str> = choices.keys().map(String::as_str).collect();
+                    return Err(ScenarioError::new(
+                        format!("params.{param}"),
+                        format!("'{key}' is not one of its cases ({})", known.join(", ")),
+                    ));
+                }
+            }
+        }
+    }
+    for op in field_ops {
+        set_path(&mut doc, &op.path, op.value)?;
+    }
+    for (k, v) in doc.iter_mut() {
+        if k != "params" && k != "cases" {
+            substitute(v, &params, k)?;
+        }
+    }
+    doc.insert("params".into(), Value::Table(params));
+    let de = Value::Table(doc);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." { origin.to_string() } else { path };
+        ScenarioError::new(path, e.into_inner().to_string().replace('\n', " "))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINI: &str = r#"
+name = "mini"
+[params]
+rate = 1e6
+kind = "reno"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[links]]
+name = "l"
+a = "a"
+b = "b"
+bandwidth_bps = "${rate}"
+[[flows]]
+name = "f"
+from = "a"
+to = "b"
+bytes = 1000
+description = "x"
+"#;
+
+    #[test]
+    fn params_substitute_with_their_type_and_sets_override() {
+        let text = MINI.replace("description = \"x\"\n", "");
+        let f = load_file(&text, Format::Toml, &[], "mini.toml").unwrap();
+        assert_eq!(f.links[0].bandwidth_bps, 1e6);
+        let f = load_file(&text, Format::Toml, &["rate=2e6".into(), "flows.0.bytes=5".into()], "m").unwrap();
+        assert_eq!(f.links[0].bandwidth_bps, 2e6);
+        assert_eq!(f.flows[0].bytes, Some(5));
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let e = load_file(MINI, Format::Toml, &[], "mini.toml").unwrap_err();
+        assert_eq!(e.path, "flows[0].description");
+        assert!(e.reason.contains("unknown field `description`"), "{e}");
+        let e = load_file("name = ", Format::Toml, &[], "bad.toml").unwrap_err();
+        assert_eq!(e.path, "bad.toml");
+        assert!(e.reason.starts_with("TOML syntax error at line 1"), "{e}");
+        let text = MINI.replace("description = \"x\"\n", "");
+        let e = load_file(&text, Format::Toml, &["flows.0.tcp.variant=vegas".into()], "m").unwrap_err();
+        assert_eq!(e.path, "flows[0].tcp.variant");
+        let e = load_file(&text, Format::Toml, &["nonsense".into()], "m").unwrap_err();
+        assert_eq!(e.path, "--set");
+        let e = load_file(&text, Format::Toml, &["flows.3.bytes=1".into()], "m").unwrap_err();
+        assert!(e.reason.contains("out of range"), "{e}");
+        let e = load_file(&text.replace("${rate}", "${nope}"), Format::Toml, &[], "m").unwrap_err();
+        assert_eq!(e.path, "links[0].bandwidth_bps");
+        assert!(e.reason.contains("unknown parameter 'nope'"));
+    }
+
+    #[test]
+    fn cases_merge_for_the_selected_value() {
+        let text =
+            MINI.replace("description = \"x\"\n", "") + "[cases.kind.reno.flows]\n[cases.kind.tahoe]\nstop_s = 7\n";
+        // Merging a table named like an array would replace it: use a scalar.
+        let text = text.replace("[cases.kind.reno.flows]\n", "[cases.kind.reno]\nstop_s = 3\n");
+        let f = load_file(&text, Format::Toml, &[], "m").unwrap();
+        assert_eq!(f.stop_s, 3.0);
+        let f = load_file(&text, Format::Toml, &["kind=tahoe".into()], "m").unwrap();
+        assert_eq!(f.stop_s, 7.0);
+        let e = load_file(&text, Format::Toml, &["kind=vegas".into()], "m").unwrap_err();
+        assert_eq!(e.path, "params.kind");
+    }
+
+    #[test]
+    fn json_text_is_accepted() {
+        let j = r#"{"name":"j","nodes":[{"name":"a"},{"name":"b"}],
+            "links":[{"name":"l","a":"a","b":"b","bandwidth_bps":1000000}],
+            "flows":[{"name":"f","from":"a","to":"b","bytes":10}]}"#;
+        let f = load_file(j, Format::Json, &[], "j").unwrap();
+        assert_eq!(f.flows[0].bytes, Some(10));
+    }
+}

@@ -1,0 +1,363 @@
+//! Validation: from the typed file to the resolved model the simulator
+//! builds from. Every check names the field path it rejects. Templates are
+//! expanded here into the general form, so nothing downstream knows them.
+
+use super::schema::{AckPolicySpec, DirSpec, DuplexSpec, FlowSpec, LinkSpec, ScenarioFile, Template};
+use super::ScenarioError;
+use crate::schemes;
+use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
+use lasthop_core::Time;
+use lasthop_net::error::ErrorModelConfig;
+use lasthop_net::link::{DirParams, Duplex};
+use lasthop_net::queue::QueueLimit;
+use lasthop_tcp::{AckPolicy, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant};
+
+/// Default DropTail limit when a link gives none (ns-2's default of 50).
+pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
+
+#[derive(Clone, Debug)]
+pub struct DirModel {
+    pub params: DirParams,
+    pub error: ErrorModelConfig,
+}
+
+#[derive(Clone, Debug)]
+pub struct LinkModel {
+    pub name: String,
+    /// End node indices: direction 0 is a→b, direction 1 is b→a.
+    pub ends: [u16; 2],
+    pub duplex: Duplex,
+    pub dirs: [DirModel; 2],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    /// Send this many bytes, then finish.
+    Bulk { bytes: u64 },
+    /// Send without end for this long, in ns.
+    Timed { duration_ns: u64 },
+}
+
+#[derive(Clone, Debug)]
+pub struct FlowModel {
+    pub name: String,
+    pub from: u16,
+    pub to: u16,
+    pub start: Time,
+    pub workload: Workload,
+    pub scheme: Option<String>,
+    /// Tick phases are drawn per host at build time; these hold zero phases.
+    pub sender: SenderConfig,
+    pub receiver: ReceiverConfig,
+    pub header_bytes: u32,
+    pub ack_bytes: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub name: String,
+    pub nodes: Vec<String>,
+    pub links: Vec<LinkModel>,
+    pub flows: Vec<FlowModel>,
+    pub stop: Time,
+    /// `next_hop[node][dst]` = (link, direction) to forward on.
+    pub next_hop: Vec<Vec<Option<(u32, u8)>>>,
+}
+
+fn check(ok: bool, path: impl Into<String>, reason: &str) -> Result<(), ScenarioError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(ScenarioError::new(path, reason))
+    }
+}
+
+fn positive(x: f64, path: &str) -> Result<(), ScenarioError> {
+    check(x.is_finite() && x > 0.0, path, &format!("must be a positive number, got {x}"))
+}
+
+fn non_negative(x: f64, path: &str) -> Result<(), ScenarioError> {
+    check(x.is_finite() && x >= 0.0, path, &format!("must be >= 0, got {x}"))
+}
+
+fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str) -> Result<DirModel, ScenarioError> {
+    let o = o.cloned().unwrap_or_default();
+    let side = |f: &str| format!("{path}.{f}");
+    let bw = o.bandwidth_bps.unwrap_or(l.bandwidth_bps);
+    positive(bw, &side("bandwidth_bps"))?;
+    let delay = o.delay_ms.unwrap_or(l.delay_ms);
+    non_negative(delay, &side("delay_ms"))?;
+    let ovh_us = o.frame_overhead_us.unwrap_or(l.frame_overhead_us);
+    non_negative(ovh_us, &side("frame_overhead_us"))?;
+    let qp = o.queue_packets.or(l.queue_packets);
+    let qb = o.queue_bytes.or(l.queue_bytes);
+    check(qp != Some(0), side("queue_packets"), "must be at least 1")?;
+    check(qb != Some(0), side("queue_bytes"), "must be at least 1")?;
+    let queue = if qp.is_none() && qb.is_none() {
+        QueueLimit { packets: Some(DEFAULT_QUEUE_PACKETS), bytes: None }
+    } else {
+        QueueLimit { packets: qp, bytes: qb }
+    };
+    let error = o.error.unwrap_or_else(|| l.error.clone());
+    error.validate().map_err(|(field, reason)| ScenarioError::new(side(&format!("error.{field}")), reason))?;
+    let params = DirParams {
+        bandwidth_bps: bw.round().max(1.0) as u64,
+        delay_ns: (delay * NS_PER_MS as f64).round() as u64,
+        frame_overhead_bytes: o.frame_overhead_bytes.unwrap_or(l.frame_overhead_bytes),
+        frame_overhead_ns: (ovh_us * NS_PER_US as f64).round() as u64,
+        queue,
+    };
+    let error = error.resolve_packet_times(|size| params.tx_time_ns(size));
+    Ok(DirModel { params, error })
+}
+
+struct NamedLink<'a> {
+    path: String,
+    name: String,
+    a: String,
+    b: String,
+    spec: &'a LinkSpec,
+}
+
+fn expand_topology(f: &ScenarioFile) -> Result<(Vec<String>, Vec<NamedLink<'_>>), ScenarioError> {
+    fn template_links<'a>(
+        names: [&str; 3],
+        pairs: [(&str, &'a LinkSpec); 2],
+    ) -> Result<(Vec<String>, Vec<NamedLink<'a>>), ScenarioError> {
+        let mut links = Vec::new();
+        for (i, (lname, spec)) in pairs.into_iter().enumerate() {
+            let path = format!("topology.{lname}");
+            for (field, v) in [("name", &spec.name), ("a", &spec.a), ("b", &spec.b)] {
+                check(v.is_none(), format!("{path}.{field}"), "is set by the template; remove it")?;
+            }
+            links.push(NamedLink {
+                path,
+                name: lname.to_string(),
+                a: names[i].to_string(),
+                b: names[i + 1].to_string(),
+                spec,
+            });
+        }
+        Ok((names.iter().map(|s| s.to_string()).collect(), links))
+    }
+    match &f.topology {
+        Some(t) => {
+            check(
+                f.nodes.is_empty() && f.links.is_empty(),
+                "topology",
+                "give a template or nodes and links, not both",
+            )?;
+            match t {
+                Template::WirelessLastHop { wired, wireless } => {
+                    template_links(["fh", "bs", "mh"], [("wired", wired), ("wireless", wireless)])
+                }
+                Template::TwoLinkPath { first, second } => {
+                    template_links(["src", "mid", "dst"], [("first", first), ("second", second)])
+                }
+            }
+        }
+        None => {
+            check(!f.nodes.is_empty(), "nodes", "a scenario needs a topology template or nodes and links")?;
+            let nodes: Vec<String> = f.nodes.iter().map(|n| n.name.clone()).collect();
+            let mut links = Vec::new();
+            for (i, l) in f.links.iter().enumerate() {
+                let path = format!("links[{i}]");
+                let get = |v: &Option<String>, field: &str| {
+                    v.clone().ok_or_else(|| ScenarioError::new(format!("{path}.{field}"), "is required"))
+                };
+                links.push(NamedLink {
+                    name: get(&l.name, "name")?,
+                    a: get(&l.a, "a")?,
+                    b: get(&l.b, "b")?,
+                    path,
+                    spec: l,
+                });
+            }
+            Ok((nodes, links))
+        }
+    }
+}
+
+fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>) -> Result<FlowModel, ScenarioError> {
+    let p = |f: &str| format!("flows[{i}].{f}");
+    let from =
+        node_index(&fl.from).ok_or_else(|| ScenarioError::new(p("from"), format!("no node named '{}'", fl.from)))?;
+    let to = node_index(&fl.to).ok_or_else(|| ScenarioError::new(p("to"), format!("no node named '{}'", fl.to)))?;
+    check(from != to, p("to"), "must differ from `from`")?;
+    non_negative(fl.start_s, &p("start_s"))?;
+    let workload = match (fl.bytes, fl.duration_s) {
+        (Some(b), None) => {
+            check(b > 0, p("bytes"), "must be at least 1")?;
+            Workload::Bulk { bytes: b }
+        }
+        (None, Some(d)) => {
+            positive(d, &p("duration_s"))?;
+            Workload::Timed { duration_ns: secs_to_ns(d) }
+        }
+        _ => return Err(ScenarioError::new(format!("flows[{i}]"), "give exactly one of `bytes` and `duration_s`")),
+    };
+    let t = &fl.tcp;
+    let variant = match (&fl.scheme, t.variant) {
+        (Some(name), None) => {
+            schemes::find(name)
+                .ok_or_else(|| {
+                    ScenarioError::new(
+                        p("scheme"),
+                        format!("unknown scheme '{name}' (known: {})", schemes::names().join(", ")),
+                    )
+                })?
+                .variant
+        }
+        (Some(_), Some(_)) => {
+            return Err(ScenarioError::new(p("tcp.variant"), "conflicts with `scheme`, which sets the variant"))
+        }
+        (None, v) => v.unwrap_or(Variant::Reno),
+    };
+    check(t.mss_bytes > 0, p("tcp.mss_bytes"), "must be at least 1")?;
+    check(
+        t.socket_buffer_bytes >= u64::from(t.mss_bytes),
+        p("tcp.socket_buffer_bytes"),
+        "must hold at least one segment (mss_bytes)",
+    )?;
+    check(t.socket_buffer_bytes <= u64::from(u32::MAX), p("tcp.socket_buffer_bytes"), "must fit a 32-bit window")?;
+    check(t.initial_cwnd_segments > 0, p("tcp.initial_cwnd_segments"), "must be at least 1")?;
+    check(t.dupack_threshold > 0, p("tcp.dupack_threshold"), "must be at least 1")?;
+    check(t.ack_bytes > 0, p("tcp.ack_bytes"), "must be at least 1")?;
+    let mut rto = match t.rto.mode {
+        RtoMode::Rfc6298 => RtoConfig::rfc6298(),
+        RtoMode::Bsd => RtoConfig::bsd(),
+    };
+    if let Some(ms) = t.rto.min_ms {
+        non_negative(ms, &p("tcp.rto.min_ms"))?;
+        rto.min_ns = (ms * NS_PER_MS as f64).round() as u64;
+    }
+    if let Some(s) = t.rto.max_s {
+        positive(s, &p("tcp.rto.max_s"))?;
+        rto.max_ns = secs_to_ns(s);
+    }
+    if let Some(s) = t.rto.initial_s {
+        positive(s, &p("tcp.rto.initial_s"))?;
+        rto.initial_ns = secs_to_ns(s);
+    }
+    if let Some(ms) = t.rto.granularity_ms {
+        non_negative(ms, &p("tcp.rto.granularity_ms"))?;
+        rto.granularity_ns = (ms * NS_PER_MS as f64).round() as u64;
+    }
+    check(rto.min_ns <= rto.max_ns, p("tcp.rto.min_ms"), "must not exceed max_s")?;
+    positive(t.ack.delay_ms, &p("tcp.ack.delay_ms"))?;
+    check(t.ack.every_segments > 0, p("tcp.ack.every_segments"), "must be at least 1")?;
+    let delay_ns = (t.ack.delay_ms * NS_PER_MS as f64).round() as u64;
+    let ack_policy = match t.ack.policy {
+        AckPolicySpec::Immediate => AckPolicy::Immediate,
+        AckPolicySpec::Delayed => AckPolicy::Delayed { every_segments: t.ack.every_segments, timeout_ns: delay_ns },
+        AckPolicySpec::BsdDelayed => {
+            AckPolicy::BsdDelayed { every_segments: t.ack.every_segments, tick_ns: delay_ns, tick_phase_ns: 0 }
+        }
+    };
+    Ok(FlowModel {
+        name: fl.name.clone(),
+        from,
+        to,
+        start: Time::from_secs_f64(fl.start_s),
+        workload,
+        scheme: fl.scheme.clone(),
+        sender: SenderConfig {
+            variant,
+            mss_bytes: t.mss_bytes,
+            send_buffer_bytes: t.socket_buffer_bytes,
+            initial_cwnd_segments: t.initial_cwnd_segments,
+            initial_ssthresh_bytes: t.initial_ssthresh_bytes.unwrap_or(u64::from(u32::MAX)),
+            dupack_threshold: t.dupack_threshold,
+            total_bytes: match workload {
+                Workload::Bulk { bytes } => Some(bytes),
+                Workload::Timed { .. } => None,
+            },
+            rto,
+        },
+        receiver: ReceiverConfig { recv_buffer_bytes: t.socket_buffer_bytes, mss_bytes: t.mss_bytes, ack_policy },
+        header_bytes: t.header_bytes,
+        ack_bytes: t.ack_bytes,
+    })
+}
+
+impl Model {
+    pub fn from_file(f: &ScenarioFile) -> Result<Model, ScenarioError> {
+        positive(f.stop_s, "stop_s")?;
+        let (nodes, named) = expand_topology(f)?;
+        check(nodes.len() < u16::MAX as usize, "nodes", "too many nodes")?;
+        for (i, n) in nodes.iter().enumerate() {
+            check(!n.is_empty(), format!("nodes[{i}].name"), "must not be empty")?;
+            check(!nodes[..i].contains(n), format!("nodes[{i}].name"), &format!("duplicate node '{n}'"))?;
+        }
+        let node_index = |name: &str| nodes.iter().position(|n| n == name).map(|i| i as u16);
+        let mut links = Vec::new();
+        for (i, l) in named.iter().enumerate() {
+            check(!named[..i].iter().any(|o| o.name == l.name), format!("{}.name", l.path), "duplicate link name")?;
+            let a = node_index(&l.a)
+                .ok_or_else(|| ScenarioError::new(format!("{}.a", l.path), format!("no node named '{}'", l.a)))?;
+            let b = node_index(&l.b)
+                .ok_or_else(|| ScenarioError::new(format!("{}.b", l.path), format!("no node named '{}'", l.b)))?;
+            check(a != b, format!("{}.b", l.path), "a link must join two different nodes")?;
+            let ab = dir_params(l.spec, l.spec.ab.as_ref(), &l.path)?;
+            let ba = dir_params(l.spec, l.spec.ba.as_ref(), &l.path)?;
+            let duplex = match l.spec.duplex {
+                DuplexSpec::Full => Duplex::Full,
+                DuplexSpec::Half => Duplex::Half,
+            };
+            links.push(LinkModel { name: l.name.clone(), ends: [a, b], duplex, dirs: [ab, ba] });
+        }
+        check(!f.flows.is_empty(), "flows", "a scenario needs at least one flow")?;
+        let mut flows = Vec::new();
+        for (i, fl) in f.flows.iter().enumerate() {
+            check(!f.flows[..i].iter().any(|o| o.name == fl.name), format!("flows[{i}].name"), "duplicate flow name")?;
+            flows.push(flow_model(fl, i, &node_index)?);
+        }
+        let next_hop = routes(nodes.len(), &links);
+        for (i, fl) in flows.iter().enumerate() {
+            let reachable = next_hop[fl.from as usize][fl.to as usize].is_some()
+                && next_hop[fl.to as usize][fl.from as usize].is_some();
+            check(
+                reachable,
+                format!("flows[{i}].to"),
+                &format!("no route between '{}' and '{}'", f.flows[i].from, f.flows[i].to),
+            )?;
+        }
+        Ok(Model { name: f.name.clone(), nodes, links, flows, stop: Time::from_secs_f64(f.stop_s), next_hop })
+    }
+
+    /// "a->b" name of a link direction.
+    pub fn dir_name(&self, link: usize, dir: usize) -> String {
+        let l = &self.links[link];
+        let (from, to) = (l.ends[dir], l.ends[1 - dir]);
+        format!("{}->{}", self.nodes[from as usize], self.nodes[to as usize])
+    }
+}
+
+/// Static shortest-hop routes, ties broken by link order (deterministic).
+fn routes(n: usize, links: &[LinkModel]) -> Vec<Vec<Option<(u32, u8)>>> {
+    let mut next = vec![vec![None; n]; n];
+    for (src, row) in next.iter_mut().enumerate() {
+        // BFS from src; the first hop of each reached node is inherited.
+        let mut first: Vec<Option<(u32, u8)>> = vec![None; n];
+        let mut seen = vec![false; n];
+        seen[src] = true;
+        let mut frontier = std::collections::VecDeque::from([src]);
+        while let Some(u) = frontier.pop_front() {
+            for (li, l) in links.iter().enumerate() {
+                for dir in 0..2 {
+                    if l.ends[dir] as usize != u {
+                        continue;
+                    }
+                    let v = l.ends[1 - dir] as usize;
+                    if !seen[v] {
+                        seen[v] = true;
+                        first[v] = if u == src { Some((li as u32, dir as u8)) } else { first[u] };
+                        frontier.push_back(v);
+                    }
+                }
+            }
+        }
+        *row = first;
+    }
+    next
+}

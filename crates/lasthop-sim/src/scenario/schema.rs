@@ -1,0 +1,274 @@
+//! The scenario file format: these serde types are its single source of
+//! truth; `lasthop schema` prints the JSON Schema generated from them.
+//!
+//! Units are in field names (`_bps`, `_ms`, `_s`, `_bytes`). Unknown fields are
+//! errors, so a typo never silently falls back to a default.
+
+use lasthop_net::error::ErrorModelConfig;
+use lasthop_tcp::Variant;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A lasthop scenario: a topology, its links' models, and the flows that run over it.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Short name, printed with results.
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Where the scenario comes from (paper, section, figure).
+    #[serde(default)]
+    pub source: String,
+    /// Named parameters with their defaults. Any string value elsewhere that
+    /// is exactly `"${name}"` is replaced by the parameter's value; `--set
+    /// name=value` overrides it.
+    #[serde(default)]
+    pub params: BTreeMap<String, serde_json::Value>,
+    /// Per-parameter cases: `[cases.P."V"]` holds a table merged into the
+    /// scenario when parameter P has value V (e.g. the error-model settings
+    /// of each bit-error rate of a published table).
+    #[serde(default)]
+    pub cases: BTreeMap<String, BTreeMap<String, serde_json::Value>>,
+    /// Simulated time after which the run stops even if flows are unfinished, in seconds.
+    #[serde(default = "default_stop_s")]
+    pub stop_s: f64,
+    /// A named topology template; the alternative to `nodes` and `links`.
+    #[serde(default)]
+    pub topology: Option<Template>,
+    /// Nodes of the general form.
+    #[serde(default)]
+    pub nodes: Vec<NodeSpec>,
+    /// Links of the general form.
+    #[serde(default)]
+    pub links: Vec<LinkSpec>,
+    /// The transfers.
+    pub flows: Vec<FlowSpec>,
+}
+
+fn default_stop_s() -> f64 {
+    3600.0
+}
+
+/// Topology templates for the papers' shapes.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "template", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Template {
+    /// Fixed host `fh` — base station `bs` — mobile host `mh`, with links
+    /// `wired` (fh–bs) and `wireless` (bs–mh) (seed 000 Fig. 2, seed 002 Fig. 1).
+    WirelessLastHop { wired: LinkSpec, wireless: LinkSpec },
+    /// `src` — `mid` — `dst` with links `first` and `second`.
+    TwoLinkPath { first: LinkSpec, second: LinkSpec },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    pub name: String,
+}
+
+/// Whether the two directions of a link have a medium each or share one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DuplexSpec {
+    #[default]
+    Full,
+    /// One frame at a time for both directions (a shared radio channel).
+    Half,
+}
+
+/// A link between nodes `a` and `b`. Its settings apply to both directions;
+/// `ab` and `ba` override them for one direction.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// Link name (general form only; templates name their links).
+    pub name: Option<String>,
+    /// First end node (general form only).
+    pub a: Option<String>,
+    /// Second end node (general form only).
+    pub b: Option<String>,
+    /// Raw bit rate of each direction, in bit/s.
+    pub bandwidth_bps: f64,
+    /// One-way propagation delay, in milliseconds.
+    #[serde(default)]
+    pub delay_ms: f64,
+    #[serde(default)]
+    pub duplex: DuplexSpec,
+    /// DropTail limit in packets waiting (default 50 when no limit is given).
+    pub queue_packets: Option<u32>,
+    /// DropTail limit in bytes waiting.
+    pub queue_bytes: Option<u64>,
+    /// Extra bytes per frame on the medium (link-layer header and trailer).
+    #[serde(default)]
+    pub frame_overhead_bytes: u32,
+    /// Extra medium time per frame, in microseconds (preamble, gaps, contention).
+    #[serde(default)]
+    pub frame_overhead_us: f64,
+    /// Error model of both directions.
+    #[serde(default)]
+    pub error: ErrorModelConfig,
+    /// Overrides for the a→b direction.
+    pub ab: Option<DirSpec>,
+    /// Overrides for the b→a direction.
+    pub ba: Option<DirSpec>,
+}
+
+/// Per-direction overrides of a link's settings.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DirSpec {
+    pub bandwidth_bps: Option<f64>,
+    pub delay_ms: Option<f64>,
+    pub queue_packets: Option<u32>,
+    pub queue_bytes: Option<u64>,
+    pub frame_overhead_bytes: Option<u32>,
+    pub frame_overhead_us: Option<f64>,
+    pub error: Option<ErrorModelConfig>,
+}
+
+/// One TCP transfer from `from` to `to`.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    pub name: String,
+    /// Sending node.
+    pub from: String,
+    /// Receiving node.
+    pub to: String,
+    /// When the application starts writing, in seconds.
+    #[serde(default)]
+    pub start_s: f64,
+    /// Bytes to transfer (a bulk transfer); exclusive with `duration_s`.
+    pub bytes: Option<u64>,
+    /// How long an unbounded transfer runs, in seconds; exclusive with `bytes`.
+    pub duration_s: Option<f64>,
+    /// A scheme of the source documents by its paper name (e.g. `e2e`,
+    /// `e2e-newreno`); it chooses the TCP variant.
+    pub scheme: Option<String>,
+    #[serde(default)]
+    pub tcp: TcpSpec,
+}
+
+/// TCP settings of a flow.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    /// Sender variant (default `reno`); a flow's `scheme` sets it instead.
+    pub variant: Option<Variant>,
+    /// Maximum segment size (payload), in bytes.
+    #[serde(default = "default_mss")]
+    pub mss_bytes: u32,
+    /// IP + TCP header bytes added to each data segment on the wire.
+    #[serde(default = "default_header")]
+    pub header_bytes: u32,
+    /// Size of a pure ack on the wire, in bytes.
+    #[serde(default = "default_header")]
+    pub ack_bytes: u32,
+    /// Socket buffer of both ends, in bytes: caps the sender's outstanding
+    /// data and is the receiver's advertised window.
+    #[serde(default = "default_buffer")]
+    pub socket_buffer_bytes: u64,
+    /// Initial congestion window, in segments.
+    #[serde(default = "default_one")]
+    pub initial_cwnd_segments: u32,
+    /// Initial slow-start threshold, in bytes (default: unlimited).
+    pub initial_ssthresh_bytes: Option<u64>,
+    /// Duplicate acks that trigger fast retransmit.
+    #[serde(default = "default_dupthresh")]
+    pub dupack_threshold: u32,
+    #[serde(default)]
+    pub rto: RtoSpec,
+    #[serde(default)]
+    pub ack: AckSpec,
+}
+
+impl Default for TcpSpec {
+    fn default() -> Self {
+        TcpSpec {
+            variant: None,
+            mss_bytes: default_mss(),
+            header_bytes: default_header(),
+            ack_bytes: default_header(),
+            socket_buffer_bytes: default_buffer(),
+            initial_cwnd_segments: 1,
+            initial_ssthresh_bytes: None,
+            dupack_threshold: default_dupthresh(),
+            rto: RtoSpec::default(),
+            ack: AckSpec::default(),
+        }
+    }
+}
+
+fn default_mss() -> u32 {
+    1460
+}
+fn default_header() -> u32 {
+    40
+}
+fn default_buffer() -> u64 {
+    65535
+}
+fn default_one() -> u32 {
+    1
+}
+fn default_dupthresh() -> u32 {
+    3
+}
+
+/// Retransmission-timer settings; unset fields take the mode's defaults.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RtoSpec {
+    /// `rfc6298` (default) or `bsd` (500 ms ticks, BSD/OS 2.1).
+    #[serde(default)]
+    pub mode: lasthop_tcp::RtoMode,
+    /// Minimum RTO, in ms (RFC 6298: 1000; BSD: 1000 = two ticks).
+    pub min_ms: Option<f64>,
+    /// Maximum RTO, in seconds (RFC 6298: 60; BSD: 64).
+    pub max_s: Option<f64>,
+    /// RTO before the first sample, in seconds (RFC 6298: 1; BSD: 6).
+    pub initial_s: Option<f64>,
+    /// RFC 6298 clock granularity G, in ms (default 1).
+    pub granularity_ms: Option<f64>,
+}
+
+/// When the receiver acks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AckPolicySpec {
+    /// An ack per segment (ns-2's TCPSink).
+    #[default]
+    Immediate,
+    /// Every `every_segments` full segments or `delay_ms` after the first unacked one.
+    Delayed,
+    /// As `delayed`, but the timer is the host's 200 ms fast tick (4.4BSD).
+    BsdDelayed,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AckSpec {
+    #[serde(default)]
+    pub policy: AckPolicySpec,
+    /// Full-sized segments per delayed ack.
+    #[serde(default = "default_two")]
+    pub every_segments: u32,
+    /// Delayed-ack timeout (or BSD fast-tick period), in ms.
+    #[serde(default = "default_delack_ms")]
+    pub delay_ms: f64,
+}
+
+impl Default for AckSpec {
+    fn default() -> Self {
+        AckSpec { policy: AckPolicySpec::Immediate, every_segments: 2, delay_ms: 200.0 }
+    }
+}
+
+fn default_two() -> u32 {
+    2
+}
+fn default_delack_ms() -> f64 {
+    200.0
+}

@@ -1,0 +1,424 @@
+//! The simulator: wires a [`Model`] into links and endpoints and drives them
+//! from the event queue.
+//!
+//! Packets move node to node along static routes. At a node that is not the
+//! packet's destination, the packet is queued on the next link at once (no
+//! processing delay). At its destination a data segment goes to the flow's
+//! receiver and an ack to the flow's sender; whatever they answer through
+//! `poll_transmit` is sent at the same instant.
+//!
+//! Invariants are checked at the end of every run (and the run fails if one
+//! does not hold): every packet created was delivered, dropped or is still in
+//! flight; the receiving application got bytes 0..N once each and in order;
+//! time never went backwards (the scheduler refuses to run it back).
+
+use crate::metrics::{CoverSet, FlowSummary, LinkSummary, RunSummary};
+use crate::scenario::model::{Model, Workload};
+use crate::scheduler::{Event, Scheduler};
+use lasthop_core::rng::RngStream;
+use lasthop_core::time::NS_PER_S;
+use lasthop_core::trace::{DropCause, Trace, TraceEvent};
+use lasthop_core::{Packet, PacketKind, TcpHeader, Time};
+use lasthop_net::error::ErrorModel;
+use lasthop_net::link::{Link, LinkDir};
+use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
+
+/// Per-flow state of a run.
+struct FlowState {
+    sender: Sender,
+    receiver: Receiver,
+    /// When each endpoint's wake-up is armed (0 = sender, 1 = receiver).
+    armed: [Time; 2],
+    /// The next byte the application must receive: deliveries must start here.
+    app_next: u64,
+    /// Bytes delivered when a timed flow stopped.
+    delivered_at_stop: Option<u64>,
+    done_at: Option<Time>,
+    finished: bool,
+}
+
+/// Counters for the packet-conservation invariant.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Conservation {
+    pub created: u64,
+    pub delivered: u64,
+    pub dropped: u64,
+}
+
+pub struct World<'m> {
+    model: &'m Model,
+    seed: u64,
+    sched: Scheduler,
+    links: Vec<Link>,
+    flows: Vec<FlowState>,
+    pub trace: Trace,
+    next_uid: u64,
+    pub conservation: Conservation,
+    /// Per (flow, link direction): byte ranges that crossed it.
+    cover: Vec<CoverSet>,
+    dir_payload_sent: Vec<u64>,
+    dir_useful: Vec<u64>,
+    active_flows: usize,
+    violations: Vec<String>,
+}
+
+/// Per-host tick phase, uniform in [0, tick), from the host's own stream.
+fn tick_phase(seed: u64, node: &str, timer: &str, tick_ns: u64) -> u64 {
+    let mut r = RngStream::new(seed, &format!("node:{node}:{timer}"));
+    (r.uniform() * tick_ns as f64) as u64 % tick_ns.max(1)
+}
+
+impl<'m> World<'m> {
+    pub fn new(model: &'m Model, seed: u64, trace: bool) -> World<'m> {
+        let links: Vec<Link> = model
+            .links
+            .iter()
+            .enumerate()
+            .map(|(li, l)| {
+                let dir = |d: usize| {
+                    let name = format!("link:{}:{}:error", l.name, model.dir_name(li, d));
+                    LinkDir::new(l.dirs[d].params, ErrorModel::new(&l.dirs[d].error, RngStream::new(seed, &name)))
+                };
+                Link::new(l.duplex, dir(0), dir(1))
+            })
+            .collect();
+        let flows = model
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let mut scfg = f.sender;
+                if scfg.rto.mode == RtoMode::Bsd {
+                    scfg.rto.tick_phase_ns =
+                        tick_phase(seed, &model.nodes[f.from as usize], "slowtimo", scfg.rto.tick_ns);
+                }
+                let mut rcfg = f.receiver;
+                if let AckPolicy::BsdDelayed { tick_ns, ref mut tick_phase_ns, .. } = rcfg.ack_policy {
+                    *tick_phase_ns = tick_phase(seed, &model.nodes[f.to as usize], "fasttimo", tick_ns);
+                }
+                FlowState {
+                    sender: Sender::new(scfg, i as u32),
+                    receiver: Receiver::new(rcfg),
+                    armed: [Time::NEVER; 2],
+                    app_next: 0,
+                    delivered_at_stop: None,
+                    done_at: None,
+                    finished: false,
+                }
+            })
+            .collect();
+        let n_dirs = 2 * model.links.len();
+        World {
+            model,
+            seed,
+            sched: Scheduler::new(2 * model.flows.len()),
+            links,
+            flows,
+            trace: Trace::new(trace),
+            next_uid: 0,
+            conservation: Conservation::default(),
+            cover: vec![CoverSet::default(); n_dirs * model.flows.len()],
+            dir_payload_sent: vec![0; n_dirs],
+            dir_useful: vec![0; n_dirs],
+            active_flows: model.flows.len(),
+            violations: Vec::new(),
+        }
+    }
+
+    pub fn now(&self) -> Time {
+        self.sched.now()
+    }
+
+    /// Run to completion (every flow finished) or to the scenario's stop time.
+    pub fn run(&mut self) {
+        for (i, f) in self.model.flows.iter().enumerate() {
+            self.sched.schedule(f.start, Event::FlowStart { flow: i as u32 });
+            if let Workload::Timed { duration_ns } = f.workload {
+                self.sched.schedule(f.start.plus_ns(duration_ns), Event::FlowStop { flow: i as u32 });
+            }
+        }
+        while self.active_flows > 0 {
+            match self.sched.peek_time() {
+                Some(t) if t <= self.model.stop => {}
+                _ => break,
+            }
+            let Some((now, ev)) = self.sched.pop() else { break };
+            match ev {
+                Event::TxDone { link, dir } => {
+                    let arrive = self.links[link as usize].finish_transmission(now, dir as usize);
+                    self.sched.schedule(arrive, Event::Arrive { link, dir });
+                    self.start_link(link as usize);
+                }
+                Event::Arrive { link, dir } => self.on_arrival(link as usize, dir as usize),
+                Event::Wake { endpoint } => self.on_wake(endpoint),
+                Event::FlowStart { flow } => {
+                    let f = &mut self.flows[flow as usize];
+                    f.sender.start(now, &mut self.trace);
+                    self.flush_sender(flow as usize);
+                }
+                Event::FlowStop { flow } => {
+                    let f = &mut self.flows[flow as usize];
+                    f.sender.stop();
+                    f.delivered_at_stop = Some(f.app_next);
+                    self.finish(flow as usize);
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, flow: usize) {
+        let f = &mut self.flows[flow];
+        if !f.finished {
+            f.finished = true;
+            self.active_flows -= 1;
+        }
+    }
+
+    fn start_link(&mut self, li: usize) {
+        let now = self.sched.now();
+        while let Some((dir, done, pkt)) = self.links[li].start_transmission(now) {
+            self.account_tx(2 * li + dir, &pkt);
+            self.sched.schedule(done, Event::TxDone { link: li as u32, dir: dir as u8 });
+        }
+    }
+
+    /// Goodput accounting when a data frame goes on a link direction.
+    fn account_tx(&mut self, ld: usize, pkt: &Packet) {
+        if pkt.is_data() && pkt.tcp.len > 0 {
+            self.dir_payload_sent[ld] += u64::from(pkt.tcp.len);
+            let c = &mut self.cover[pkt.flow as usize * self.dir_payload_sent.len() + ld];
+            self.dir_useful[ld] += c.insert(pkt.tcp.seq, pkt.seq_end());
+        }
+    }
+
+    /// Put `pkt` on the next hop from `node` toward its destination.
+    fn forward(&mut self, node: u16, pkt: Packet) {
+        let (li, dir) = self.model.next_hop[node as usize][pkt.dst as usize].expect("routes validated at load");
+        let (li, dir) = (li as usize, dir as usize);
+        if self.links[li].enqueue(dir, pkt) {
+            self.start_link(li);
+        } else {
+            self.drop(2 * li + dir, &pkt, DropCause::Queue);
+        }
+    }
+
+    fn drop(&mut self, ld: usize, p: &Packet, cause: DropCause) {
+        self.conservation.dropped += 1;
+        let ev = TraceEvent::Drop { link_dir: ld as u32, flow: p.flow, seq: p.tcp.seq, is_data: p.is_data(), cause };
+        self.trace.record(self.sched.now(), ev);
+    }
+
+    fn on_arrival(&mut self, li: usize, dir: usize) {
+        let a = self.links[li].take_arrival(dir);
+        if a.corrupted {
+            self.drop(2 * li + dir, &a.pkt, DropCause::Error);
+            return;
+        }
+        let node = self.model.links[li].ends[1 - dir];
+        if node == a.pkt.dst {
+            self.conservation.delivered += 1;
+            self.deliver(a.pkt);
+        } else {
+            self.forward(node, a.pkt);
+        }
+    }
+
+    fn deliver(&mut self, pkt: Packet) {
+        let now = self.sched.now();
+        let fi = pkt.flow as usize;
+        let f = &mut self.flows[fi];
+        match pkt.kind {
+            PacketKind::Data => {
+                if let Some(d) = f.receiver.on_segment(now, &pkt.tcp) {
+                    if d.start != f.app_next {
+                        self.violations.push(format!(
+                            "flow {fi}: delivery [{}, {}) does not start at {}",
+                            d.start, d.end, f.app_next
+                        ));
+                    }
+                    f.app_next = d.end;
+                    if let Workload::Bulk { bytes } = self.model.flows[fi].workload {
+                        if d.end >= bytes && f.done_at.is_none() {
+                            f.done_at = Some(now);
+                            self.finish(fi);
+                        }
+                    }
+                }
+                self.flush_receiver(fi);
+            }
+            PacketKind::Ack => {
+                f.sender.on_ack(now, &pkt.tcp, &mut self.trace);
+                self.flush_sender(fi);
+            }
+        }
+    }
+
+    fn on_wake(&mut self, endpoint: u32) {
+        let now = self.sched.now();
+        let (fi, side) = ((endpoint / 2) as usize, (endpoint % 2) as usize);
+        self.flows[fi].armed[side] = Time::NEVER;
+        if side == 0 {
+            self.flows[fi].sender.on_timer(now, &mut self.trace);
+            self.flush_sender(fi);
+        } else {
+            self.flows[fi].receiver.on_timer(now);
+            self.flush_receiver(fi);
+        }
+    }
+
+    fn new_packet(&mut self, fi: usize, kind: PacketKind, tcp: TcpHeader) -> Packet {
+        let fm = &self.model.flows[fi];
+        let (src, dst, size) = match kind {
+            PacketKind::Data => (fm.from, fm.to, fm.header_bytes + tcp.len),
+            PacketKind::Ack => (fm.to, fm.from, fm.ack_bytes),
+        };
+        self.next_uid += 1;
+        self.conservation.created += 1;
+        Packet { uid: self.next_uid - 1, flow: fi as u32, kind, src, dst, size_bytes: size, tcp }
+    }
+
+    fn flush_sender(&mut self, fi: usize) {
+        let now = self.sched.now();
+        while let Some(tcp) = self.flows[fi].sender.poll_transmit(now, &mut self.trace) {
+            let pkt = self.new_packet(fi, PacketKind::Data, tcp);
+            self.forward(pkt.src, pkt);
+        }
+        let want = self.flows[fi].sender.poll_at();
+        self.rearm(fi, 0, want);
+    }
+
+    fn flush_receiver(&mut self, fi: usize) {
+        let now = self.sched.now();
+        while let Some(tcp) = self.flows[fi].receiver.poll_transmit(now) {
+            let pkt = self.new_packet(fi, PacketKind::Ack, tcp);
+            self.forward(pkt.src, pkt);
+        }
+        let want = self.flows[fi].receiver.poll_at();
+        self.rearm(fi, 1, want);
+    }
+
+    /// Arm an endpoint's wake-up only when it wants it earlier than armed: a
+    /// later want is served by the early wake-up, which re-arms.
+    fn rearm(&mut self, fi: usize, side: usize, want: Time) {
+        if want < self.flows[fi].armed[side] {
+            let at = want.max(self.sched.now());
+            self.flows[fi].armed[side] = at;
+            let endpoint = (2 * fi + side) as u32;
+            self.sched.set_timer(endpoint, at, Event::Wake { endpoint });
+        }
+    }
+
+    /// Packets still in queues, on a medium or propagating.
+    pub fn in_flight(&self) -> u64 {
+        self.links.iter().map(|l| l.in_flight() as u64).sum()
+    }
+
+    /// The run's invariants; an error describes the first that fails.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        if let Some(v) = self.violations.first() {
+            return Err(v.clone());
+        }
+        let c = self.conservation;
+        let in_flight = self.in_flight();
+        if c.created != c.delivered + c.dropped + in_flight {
+            return Err(format!(
+                "packets not conserved: created {} != delivered {} + dropped {} + in flight {in_flight}",
+                c.created, c.delivered, c.dropped
+            ));
+        }
+        let link_drops: u64 =
+            self.links.iter().flat_map(|l| l.dirs.iter()).map(|d| d.stats.drops_error + d.stats.drops_queue).sum();
+        if link_drops != c.dropped {
+            return Err(format!("link drop counters {link_drops} != dropped packets {}", c.dropped));
+        }
+        for (i, (f, m)) in self.flows.iter().zip(&self.model.flows).enumerate() {
+            if f.app_next != f.receiver.rcv_nxt() {
+                return Err(format!(
+                    "flow {i}: application has {} bytes, receiver {}",
+                    f.app_next,
+                    f.receiver.rcv_nxt()
+                ));
+            }
+            if let Workload::Bulk { bytes } = m.workload {
+                if f.done_at.is_some() && f.app_next != bytes {
+                    return Err(format!("flow {i}: delivered {} of exactly {bytes} bytes", f.app_next));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn summary(&self) -> RunSummary {
+        let end = self.sched.now();
+        let secs = |ns: u64| ns as f64 / NS_PER_S as f64;
+        let flows = self
+            .flows
+            .iter()
+            .zip(&self.model.flows)
+            .map(|(f, m)| {
+                let st = f.sender.stats();
+                let (bytes, elapsed_ns, completed) = match m.workload {
+                    Workload::Bulk { .. } => {
+                        let until = f.done_at.unwrap_or(end);
+                        (f.app_next, until.since(m.start), f.done_at.is_some())
+                    }
+                    Workload::Timed { duration_ns } => {
+                        let b = f.delivered_at_stop.unwrap_or(f.app_next);
+                        let ran = f.delivered_at_stop.is_some();
+                        (b, if ran { duration_ns } else { end.since(m.start) }, ran)
+                    }
+                };
+                let t = secs(elapsed_ns);
+                FlowSummary {
+                    name: m.name.clone(),
+                    mss_bytes: m.sender.mss_bytes,
+                    bytes_delivered: bytes,
+                    throughput_bps: if t > 0.0 { bytes as f64 * 8.0 / t } else { 0.0 },
+                    transfer_time_s: t,
+                    retransmits: st.retransmits,
+                    timeouts: st.timeouts,
+                    fast_retransmits: st.fast_retransmits,
+                    completed,
+                }
+            })
+            .collect();
+        let mut links = Vec::new();
+        for (li, l) in self.links.iter().enumerate() {
+            for d in 0..2 {
+                let s = l.dirs[d].stats;
+                let ld = 2 * li + d;
+                let sent = self.dir_payload_sent[ld];
+                links.push(LinkSummary {
+                    name: self.model.links[li].name.clone(),
+                    direction: self.model.dir_name(li, d),
+                    goodput: (sent > 0).then(|| self.dir_useful[ld] as f64 / sent as f64),
+                    drops_error: s.drops_error,
+                    drops_queue: s.drops_queue,
+                    packets_sent: s.packets_sent,
+                    bytes_sent: s.bytes_sent,
+                });
+            }
+        }
+        RunSummary {
+            seed: self.seed,
+            scenario: self.model.name.clone(),
+            sim_time_s: end.as_secs_f64(),
+            events: self.sched.events_processed,
+            flows,
+            links,
+        }
+    }
+
+    /// Names of link directions, indexed as in drop traces (2·link + dir).
+    pub fn link_dir_names(&self) -> Vec<String> {
+        (0..self.links.len())
+            .flat_map(|li| (0..2).map(move |d| (li, d)))
+            .map(|(li, d)| format!("{}:{}", self.model.links[li].name, self.model.dir_name(li, d)))
+            .collect()
+    }
+
+    /// Sender of flow `i`, for tests and traces.
+    pub fn sender(&self, i: usize) -> &Sender {
+        &self.flows[i].sender
+    }
+}

@@ -1,0 +1,44 @@
+"""Type stub of ``lasthop._core``, the PyO3 module built from crates/lasthop-py.
+
+The public API lives in ``lasthop`` (``python/lasthop/__init__.py``); this module is the
+thin boundary to the Rust engine. Scenario text goes in, JSON summaries and raw columnar
+trace buffers come out.
+"""
+
+__version__: str
+
+class ScenarioError(ValueError):
+    """An invalid scenario or override; the message is one line ``FIELD.PATH: reason``."""
+
+class RunOutput:
+    """What one simulation run produced."""
+
+    summary_json: str
+    """JSON text of the run's summary: seed, scenario, sim_time_s, events, flows, links."""
+
+    def tables(self) -> dict[str, dict[str, tuple[str, bytes] | list[str]]]:
+        """Trace tables by name (``window``, ``sent``, ``acks``, ``events``, ``drops``).
+
+        Each table maps a column name to either ``(numpy dtype string, little-endian raw
+        bytes)`` for numeric and boolean columns, or a ``list[str]`` for string columns.
+        """
+
+def run(text: str, seed: int, sets: list[str], trace: bool, origin: str, fmt: str) -> RunOutput:
+    """Run the scenario ``text`` (``fmt`` is ``"toml"`` or ``"json"``) with ``seed``.
+
+    ``sets`` holds ``"name=value"`` / ``"a.b.c=value"`` overrides; ``origin`` is the file
+    name used in messages. Raises ``ScenarioError`` for an invalid scenario or override.
+    """
+
+def validate(text: str, sets: list[str], origin: str, fmt: str) -> None:
+    """Check a scenario and its overrides without running it; raises ``ScenarioError``."""
+
+def schema() -> str:
+    """The JSON Schema of scenarios, as JSON text."""
+
+def embedded_scenarios() -> dict[str, str]:
+    """The scenarios compiled into the module, by name (``"balakrishnan97/lan"``) -> TOML."""
+
+def bench(repeats: int) -> str:
+    """Time ``repeats`` runs of the benchmark scenario; JSON text with ``events_per_s``,
+    ``ms_per_run``, ``events_per_run``, ``runs`` and ``scenario``."""

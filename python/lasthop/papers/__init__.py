@@ -1,0 +1,1 @@
+"""The source documents' experiments: their published figures and their reproductions."""

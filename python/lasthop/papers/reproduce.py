@@ -1,0 +1,219 @@
+"""Reproductions of the source documents' headline tables, beside the published numbers.
+
+- ``balakrishnan97-baseline``: the 1997 testbeds (LAN 8 KB and 32 KB socket buffers,
+  WAN 32 KB) without errors (the peak throughput the paper calibrates against, Sec. IV-A)
+  and with one bit error per 64 KB under plain TCP Reno (Table III, "E2E").
+- ``elaarag02``: ElAarag's Table I, TCP Tahoe at BER 1e-5 and 1e-6.
+
+Every cell is the mean over seeds 1..N. Runs go to a process pool over all cores; the
+results are put back in job order, so the output never depends on scheduling.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Final
+
+from lasthop import _core
+from lasthop.papers import published
+
+WHICH: Final = ("all", "balakrishnan97-baseline", "elaarag02")
+"""What ``lasthop reproduce`` can reproduce."""
+
+WIRELESS: Final = ("wireless", "bs->mh")
+"""(link, direction) whose goodput the papers call wireless goodput: data into the MH."""
+WIRED: Final = ("wired", "fh->bs")
+"""(link, direction) of the wired goodput: data from the fixed host to the base station."""
+
+_BALAKRISHNAN_SETTINGS: Final = (
+    # (setting, embedded scenario, testbed, socket buffer in bytes)
+    ("lan-8k", "balakrishnan97/lan", "lan", 8192),
+    ("lan-32k", "balakrishnan97/lan", "lan", 32768),
+    ("wan-32k", "balakrishnan97/wan", "wan", 32768),
+)
+_ELAARAG_BERS: Final = ("1e-5", "1e-6")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One run: an embedded scenario, its overrides and a seed."""
+
+    scenario: str
+    sets: tuple[str, ...]
+    seed: int
+
+
+def run_job(job: Job) -> tuple[bool, str]:
+    """Run ``job`` without traces: ``(True, summary JSON)`` or ``(False, error message)``.
+
+    Errors travel back as text, not as exceptions, so nothing depends on pickling the
+    extension module's exception type across processes.
+    """
+    try:
+        text = _core.embedded_scenarios()[job.scenario]
+        output = _core.run(text, job.seed, list(job.sets), False, job.scenario, "toml")
+    except _core.ScenarioError as e:
+        return False, str(e)
+    except KeyError:
+        return False, f"{job.scenario}: no such embedded scenario"
+    return True, output.summary_json
+
+
+def run_jobs(jobs: Sequence[Job], workers: int | None = None) -> list[dict[str, Any]]:
+    """The summaries of ``jobs``, in job order; ``ScenarioError`` if any run failed."""
+    if not jobs:
+        return []
+    workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
+    if workers == 1:
+        results = [run_job(job) for job in jobs]
+    else:
+        chunksize = max(1, len(jobs) // (4 * workers))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(run_job, jobs, chunksize=chunksize))
+    summaries = []
+    for ok, payload in results:
+        if not ok:
+            raise _core.ScenarioError(payload)
+        summaries.append(json.loads(payload))
+    return summaries
+
+
+@dataclass(frozen=True)
+class _Experiment:
+    """One cell to measure: a scenario with overrides, averaged over seeds."""
+
+    table: str
+    setting: str
+    scheme: str
+    scenario: str
+    sets: tuple[str, ...]
+    unit: str  # "mbps" or "pps"
+    published: float | None
+
+
+def _experiments(which: str) -> list[_Experiment]:
+    if which not in WHICH:
+        raise ValueError(f"which: expected one of {', '.join(WHICH)}, got {which!r}")
+    experiments: list[_Experiment] = []
+    if which in ("all", "balakrishnan97-baseline"):
+        e2e = published.BALAKRISHNAN97_TABLE_III["e2e"]
+        for setting, scenario, testbed, buffer_bytes in _BALAKRISHNAN_SETTINGS:
+            base = ("scheme=e2e", f"socket_buffer_bytes={buffer_bytes}")
+            experiments.append(
+                _Experiment(
+                    table="balakrishnan97:peak",
+                    setting=setting,
+                    scheme="e2e",
+                    scenario=scenario,
+                    sets=(*base, "error_every_bytes=0"),
+                    unit="mbps",
+                    published=published.BALAKRISHNAN97_PEAK_MBPS[testbed],
+                )
+            )
+            cell = e2e[setting]
+            experiments.append(
+                _Experiment(
+                    table="balakrishnan97:III",
+                    setting=setting,
+                    scheme="e2e",
+                    scenario=scenario,
+                    sets=(*base, f"error_every_bytes={published.BALAKRISHNAN97_ERROR_EVERY_BYTES}"),
+                    unit="mbps",
+                    published=cell.throughput_mbps if cell else None,
+                )
+            )
+    if which in ("all", "elaarag02"):
+        for ber in _ELAARAG_BERS:
+            experiments.append(
+                _Experiment(
+                    table="elaarag02:I",
+                    setting=f"ber={ber}",
+                    scheme="tahoe",
+                    scenario="elaarag02/table1",
+                    # Quoted: the parameter and its cases are keyed by the string "1e-5".
+                    sets=(f'ber="{ber}"',),
+                    unit="pps",
+                    published=published.ELAARAG02_TABLE_I[ber].throughput_pps,
+                )
+            )
+    return experiments
+
+
+def reproduce(
+    which: str = "all", seeds: int = 10, workers: int | None = None
+) -> list[dict[str, Any]]:
+    """Run ``which`` over seeds 1..``seeds`` and return its cells, in a fixed order:
+    ``{"table", "setting", "scheme", "throughput_mbps" | "throughput_pps", "published",
+    "ratio", "wireless_goodput_pct", "wired_goodput_pct"}``."""
+    if seeds < 1:
+        raise ValueError(f"seeds: must be at least 1, got {seeds}")
+    experiments = _experiments(which)
+    jobs = [Job(e.scenario, e.sets, seed) for e in experiments for seed in range(1, seeds + 1)]
+    summaries = run_jobs(jobs, workers)
+    cells = []
+    for i, experiment in enumerate(experiments):
+        runs = summaries[i * seeds : (i + 1) * seeds]
+        cells.append(_cell(experiment, runs))
+    return cells
+
+
+def _cell(experiment: _Experiment, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    if experiment.unit == "mbps":
+        key, digits = "throughput_mbps", 4
+        throughput = _mean([run["flows"][0]["throughput_bps"] / 1e6 for run in runs])
+    else:
+        key, digits = "throughput_pps", 3
+        throughput = _mean([_packets_per_s(run) for run in runs])
+    ratio = throughput / experiment.published if experiment.published else None
+    return {
+        "table": experiment.table,
+        "setting": experiment.setting,
+        "scheme": experiment.scheme,
+        key: _round(throughput, digits),
+        "published": experiment.published,
+        "ratio": _round(ratio, 3),
+        "wireless_goodput_pct": _round(_mean_goodput_pct(runs, WIRELESS), 2),
+        "wired_goodput_pct": _round(_mean_goodput_pct(runs, WIRED), 2),
+    }
+
+
+def _packets_per_s(run: dict[str, Any]) -> float:
+    """Packets per second at the receiver, as ElAarag counts throughput."""
+    flow = run["flows"][0]
+    sim_time_s = float(run["sim_time_s"])
+    if sim_time_s <= 0:
+        return 0.0
+    return float(flow["bytes_delivered"]) / sim_time_s / float(flow["mss_bytes"])
+
+
+def _mean_goodput_pct(runs: list[dict[str, Any]], which: tuple[str, str]) -> float | None:
+    """Mean goodput of one link direction in percent; ``None`` if it is missing or
+    undefined (no data crossed it) in any run."""
+    name, direction = which
+    values = []
+    for run in runs:
+        goodput = next(
+            (
+                link.get("goodput")
+                for link in run["links"]
+                if link.get("name") == name and link.get("direction") == direction
+            ),
+            None,
+        )
+        if goodput is None:
+            return None
+        values.append(100.0 * float(goodput))
+    return _mean(values)
+
+
+def _mean(values: list[float]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)

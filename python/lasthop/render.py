@@ -1,0 +1,156 @@
+"""Rich tables for ``--format table``: what a person reads. ``--format json`` is what
+programs read; the two carry the same numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.table import Table
+
+from lasthop.papers import published
+
+
+def flows_table(flows: Sequence[Mapping[str, Any]], title: str) -> Table:
+    """Per-flow metrics: throughput, transfer time, retransmissions, timeouts."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("flow")
+    for header in (
+        "throughput Mb/s",
+        "transfer time s",
+        "retransmits",
+        "timeouts",
+        "fast retransmits",
+    ):
+        table.add_column(header, justify="right")
+    for flow in flows:
+        table.add_row(
+            str(flow.get("name", "")),
+            _fixed(_scaled(flow.get("throughput_bps"), 1e-6), 3),
+            _fixed(flow.get("transfer_time_s"), 3),
+            _count(flow.get("retransmits")),
+            _count(flow.get("timeouts")),
+            _count(flow.get("fast_retransmits")),
+        )
+    return table
+
+
+def links_table(links: Sequence[Mapping[str, Any]], title: str) -> Table:
+    """Per-link-direction metrics: goodput and drops by cause."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("link")
+    table.add_column("direction")
+    for header in ("goodput %", "drops error", "drops queue"):
+        table.add_column(header, justify="right")
+    for link in links:
+        table.add_row(
+            str(link.get("name", "")),
+            str(link.get("direction", "")),
+            _fixed(_scaled(link.get("goodput"), 100.0), 2),
+            _count(link.get("drops_error")),
+            _count(link.get("drops_queue")),
+        )
+    return table
+
+
+def bench_table(result: Mapping[str, Any]) -> Table:
+    """The benchmark's figures, one per row."""
+    table = Table(title="lasthop bench", title_justify="left")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for key, value in result.items():
+        if isinstance(value, float):
+            text = f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3f}"
+        elif isinstance(value, int):
+            text = f"{value:,}"
+        else:
+            text = str(value)
+        table.add_row(key, text)
+    return table
+
+
+def balakrishnan_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
+    """The 1997 baseline: error-free peak and E2E (TCP Reno) at one error per 64 KB, per
+    setting, beside the published figures."""
+    table = Table(
+        title=f"Balakrishnan et al. 1997: peak and Table III E2E (TCP Reno), {seeds} seeds",
+        title_justify="left",
+        caption=published.BALAKRISHNAN97_SOURCE,
+        caption_justify="left",
+    )
+    table.add_column("setting")
+    for header in (
+        "error-free\nMb/s",
+        "paper\npeak",
+        "ratio",
+        "E2E Mb/s\n1 err/64 KB",
+        "wireless\ngoodput %",
+        "wired\ngoodput %",
+        "paper E2E\nMb/s (wl %, wd %)",
+        "ratio",
+    ):
+        table.add_column(header, justify="right")
+    peaks = {c["setting"]: c for c in cells if c["table"] == "balakrishnan97:peak"}
+    e2e = {c["setting"]: c for c in cells if c["table"] == "balakrishnan97:III"}
+    for setting in published.SETTINGS:
+        peak, lossy = peaks.get(setting), e2e.get(setting)
+        if peak is None or lossy is None:
+            continue
+        paper = published.BALAKRISHNAN97_TABLE_III["e2e"][setting]
+        paper_text = (
+            "-"
+            if paper is None
+            else f"{paper.throughput_mbps:.2f} ({paper.wireless_goodput_pct:.1f}, "
+            f"{paper.wired_goodput_pct:.1f})"
+        )
+        table.add_row(
+            setting,
+            _fixed(peak["throughput_mbps"], 3),
+            _fixed(peak["published"], 2),
+            _fixed(peak["ratio"], 2),
+            _fixed(lossy["throughput_mbps"], 3),
+            _fixed(lossy["wireless_goodput_pct"], 1),
+            _fixed(lossy["wired_goodput_pct"], 1),
+            paper_text,
+            _fixed(lossy["ratio"], 2),
+        )
+    return table
+
+
+def elaarag_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
+    """ElAarag's Table I: TCP Tahoe throughput in packets/s at two bit error rates."""
+    table = Table(
+        title=f"ElAarag 2002 Table I (TCP Tahoe), mean of {seeds} seeds",
+        title_justify="left",
+        caption=published.ELAARAG02_SOURCE,
+        caption_justify="left",
+    )
+    table.add_column("setting")
+    for header in ("throughput pkts/s", "paper", "ratio"):
+        table.add_column(header, justify="right")
+    for cell in cells:
+        if cell["table"] != "elaarag02:I":
+            continue
+        table.add_row(
+            str(cell["setting"]),
+            _fixed(cell["throughput_pps"], 3),
+            _fixed(cell["published"], 3),
+            _fixed(cell["ratio"], 2),
+        )
+    return table
+
+
+def _scaled(value: Any, factor: float) -> float | None:
+    return None if value is None else float(value) * factor
+
+
+def _fixed(value: Any, digits: int) -> str:
+    return "-" if value is None else f"{float(value):.{digits}f}"
+
+
+def _count(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.1f}"  # a mean over seeds
+    return str(int(value))

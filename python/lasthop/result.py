@@ -1,0 +1,182 @@
+"""The result of one run: its summary and its trace tables as Arrow tables.
+
+The core hands each numeric column over as one little-endian buffer with its numpy dtype;
+here it becomes a numpy view (``numpy.frombuffer``, no copy, no per-row Python loop) and
+then an Arrow array, so ``.to_pandas()`` and ``polars.from_arrow()`` work directly.
+Tables are built on first access: a run read only for its summary never pays for them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+import numpy as np
+import pyarrow as pa
+
+from lasthop import _core
+
+TABLE_SCHEMAS: Final[dict[str, list[tuple[str, Any]]]] = {
+    # cwnd and ssthresh of each flow's sender, sampled whenever either changes.
+    "window": [
+        ("time_ns", pa.uint64()),
+        ("flow", pa.uint32()),
+        ("cwnd_bytes", pa.uint64()),
+        ("ssthresh_bytes", pa.uint64()),
+    ],
+    # Every data segment a sender put on the wire (the time-sequence plot).
+    "sent": [
+        ("time_ns", pa.uint64()),
+        ("flow", pa.uint32()),
+        ("seq", pa.uint64()),
+        ("len", pa.uint32()),
+        ("retransmit", pa.bool_()),
+    ],
+    # Every cumulative ack a sender received.
+    "acks": [
+        ("time_ns", pa.uint64()),
+        ("flow", pa.uint32()),
+        ("ack", pa.uint64()),
+    ],
+    # Loss-recovery events: fast_retransmit, timeout, partial_ack, recovery_exit.
+    "events": [
+        ("time_ns", pa.uint64()),
+        ("flow", pa.uint32()),
+        ("kind", pa.string()),
+    ],
+    # Packets lost on a link, by cause: error (corruption) or queue (overflow).
+    "drops": [
+        ("time_ns", pa.uint64()),
+        ("link", pa.string()),
+        ("flow", pa.uint32()),
+        ("seq", pa.uint64()),
+        ("is_data", pa.bool_()),
+        ("cause", pa.string()),
+    ],
+}
+"""The documented trace tables, their columns in order and their Arrow types."""
+
+TABLE_NAMES: Final[tuple[str, ...]] = tuple(TABLE_SCHEMAS)
+
+
+class RunResult:
+    """One run of a scenario: ``summary`` (a dict, as ``lasthop run --format json`` prints
+    it) and the trace tables ``window``, ``sent``, ``acks``, ``events`` and ``drops`` as
+    ``pyarrow.Table`` (empty when the run was made with ``trace=False``)."""
+
+    def __init__(self, output: _core.RunOutput) -> None:
+        self._output = output
+        self.summary: dict[str, Any] = json.loads(output.summary_json)
+        self._raw: dict[str, dict[str, tuple[str, bytes] | list[str]]] | None = None
+        self._built: dict[str, pa.Table] = {}
+
+    def __repr__(self) -> str:
+        return (
+            f"RunResult(scenario={self.scenario!r}, seed={self.seed}, "
+            f"flows={len(self.flows)}, links={len(self.links)})"
+        )
+
+    @property
+    def seed(self) -> int:
+        """The run's seed."""
+        seed: int = self.summary["seed"]
+        return seed
+
+    @property
+    def scenario(self) -> str:
+        """The scenario's name as the core reports it."""
+        return str(self.summary.get("scenario", ""))
+
+    @property
+    def flows(self) -> list[dict[str, Any]]:
+        """Per-flow metrics: throughput_bps, transfer_time_s, retransmits, timeouts, ..."""
+        flows: list[dict[str, Any]] = self.summary["flows"]
+        return flows
+
+    @property
+    def links(self) -> list[dict[str, Any]]:
+        """Per-link-direction metrics: goodput (0..1 or None), drops_error, drops_queue, ..."""
+        links: list[dict[str, Any]] = self.summary["links"]
+        return links
+
+    def flow(self, name: str) -> dict[str, Any]:
+        """The metrics of the flow called ``name``; ``KeyError`` if there is none."""
+        for flow in self.flows:
+            if flow["name"] == name:
+                return flow
+        raise KeyError(name)
+
+    def link(self, name: str, direction: str) -> dict[str, Any]:
+        """The metrics of link ``name`` in ``direction`` (like ``"bs->mh"``); ``KeyError``
+        if there is none."""
+        for link in self.links:
+            if link["name"] == name and link["direction"] == direction:
+                return link
+        raise KeyError(f"{name} {direction}")
+
+    def to_json(self) -> str:
+        """The summary as ``lasthop run --format json`` prints it (without the newline)."""
+        return json.dumps(self.summary, indent=2, sort_keys=False)
+
+    def table(self, name: str) -> pa.Table:
+        """The trace table ``name`` (one of :data:`TABLE_NAMES`), built on first access."""
+        if name not in TABLE_SCHEMAS:
+            raise KeyError(f"no table {name!r}; tables are {', '.join(TABLE_NAMES)}")
+        table = self._built.get(name)
+        if table is None:
+            if self._raw is None:
+                self._raw = self._output.tables()
+            table = build_table(name, self._raw.get(name))
+            self._built[name] = table
+        return table
+
+    @property
+    def window(self) -> pa.Table:
+        """cwnd and ssthresh over time: time_ns, flow, cwnd_bytes, ssthresh_bytes."""
+        return self.table("window")
+
+    @property
+    def sent(self) -> pa.Table:
+        """Data segments sent: time_ns, flow, seq, len, retransmit."""
+        return self.table("sent")
+
+    @property
+    def acks(self) -> pa.Table:
+        """Acks received by senders: time_ns, flow, ack."""
+        return self.table("acks")
+
+    @property
+    def events(self) -> pa.Table:
+        """Loss-recovery events: time_ns, flow, kind."""
+        return self.table("events")
+
+    @property
+    def drops(self) -> pa.Table:
+        """Packets dropped on links: time_ns, link, flow, seq, is_data, cause."""
+        return self.table("drops")
+
+
+def build_table(name: str, columns: dict[str, tuple[str, bytes] | list[str]] | None) -> pa.Table:
+    """An Arrow table from the core's raw columns: the documented columns first, in their
+    documented order, then any others the core added. A missing table is an empty one."""
+    schema = TABLE_SCHEMAS[name]
+    if not columns:
+        return pa.table({col: pa.array([], type=typ) for col, typ in schema})
+    documented = [col for col, _ in schema]
+    missing = [col for col in documented if col not in columns]
+    if missing:
+        raise RuntimeError(f"lasthop._core table {name!r} lacks columns {missing}")
+    order = documented + [col for col in columns if col not in documented]
+    arrays = [_column(columns[col]) for col in order]
+    return pa.Table.from_arrays(arrays, names=order)
+
+
+def _column(data: tuple[str, bytes] | list[str]) -> pa.Array:
+    if isinstance(data, tuple):
+        dtype, raw = data
+        values = np.frombuffer(raw, dtype=np.dtype(dtype))
+        if not values.dtype.isnative:
+            # Arrow holds native byte order only; the core sends little-endian.
+            values = values.astype(values.dtype.newbyteorder("="))
+        return pa.array(values)
+    return pa.array(data, type=pa.string())

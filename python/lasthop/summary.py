@@ -1,0 +1,50 @@
+"""Summaries of runs: the mean over seeds that ``lasthop run --seeds N`` prints."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+
+def mean_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The field-by-field mean of records describing the same thing in different runs.
+
+    Numbers are averaged (as floats, summed in run order so the result does not depend on
+    anything but the inputs); a field that is ``None`` in any run is ``None`` (a link no
+    data crossed has no goodput); booleans are true only if true in every run; other
+    fields (``name``, ``direction``) are kept and must agree across runs.
+    """
+    if not records:
+        raise ValueError("no records to average")
+    mean: dict[str, Any] = {}
+    for key, first in records[0].items():
+        values = [record.get(key) for record in records]
+        if isinstance(first, bool):
+            mean[key] = all(bool(v) for v in values)
+        elif any(v is None for v in values):
+            mean[key] = None
+        elif all(_is_number(v) for v in values):
+            mean[key] = math.fsum(cast(list[float], values)) / len(values)
+        elif all(v == first for v in values):
+            mean[key] = first
+        else:
+            raise ValueError(f"{key}: differs between runs ({first!r} and others)")
+    return mean
+
+
+def mean_summary(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``{"flows": [...], "links": [...]}``: each flow and link direction averaged over
+    ``runs`` (summaries of the same scenario with different seeds)."""
+    mean: dict[str, Any] = {}
+    for section in ("flows", "links"):
+        lists = [run[section] for run in runs]
+        counts = {len(items) for items in lists}
+        if len(counts) != 1:
+            raise ValueError(f"{section}: runs disagree on the number of entries")
+        mean[section] = [mean_records(entries) for entries in zip(*lists, strict=True)]
+    return mean
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

@@ -1,0 +1,136 @@
+"""The Python API: lasthop.run and its Arrow-backed result tables (issue 2, item 8)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+from helpers import GENERAL_DICT, GENERAL_TOML, lasthop_cli
+
+import lasthop
+from lasthop.result import TABLE_SCHEMAS
+
+
+@pytest.fixture(scope="module")
+def lan() -> lasthop.RunResult:
+    return lasthop.run("balakrishnan97/lan", seed=1)
+
+
+def test_summary(lan: lasthop.RunResult) -> None:
+    assert lan.seed == 1
+    assert lan.summary["seed"] == 1
+    assert lan.flows and lan.links
+    flow = lan.flows[0]
+    for key in ("name", "mss_bytes", "throughput_bps", "transfer_time_s", "retransmits"):
+        assert key in flow
+    for key in ("timeouts", "fast_retransmits", "bytes_delivered", "completed"):
+        assert key in flow
+    for link in lan.links:
+        for key in ("name", "direction", "goodput", "drops_error", "drops_queue"):
+            assert key in link
+        assert link["goodput"] is None or 0.0 <= link["goodput"] <= 1.0
+    assert json.loads(lan.to_json()) == lan.summary
+
+
+@pytest.mark.parametrize("name", list(TABLE_SCHEMAS))
+def test_tables_are_arrow_with_documented_columns(lan: lasthop.RunResult, name: str) -> None:
+    table = getattr(lan, name)
+    assert isinstance(table, pa.Table)
+    documented = TABLE_SCHEMAS[name]
+    assert table.column_names[: len(documented)] == [col for col, _ in documented]
+    for col, typ in documented:
+        assert table.schema.field(col).type == typ, (name, col)
+    frame = table.to_pandas()
+    assert isinstance(frame, pd.DataFrame)
+    assert len(frame) == table.num_rows
+    assert table is getattr(lan, name), "tables are built once"
+
+
+def test_an_8mb_transfer_leaves_traces(lan: lasthop.RunResult) -> None:
+    assert lan.sent.num_rows > 0
+    assert lan.acks.num_rows > 0
+    assert lan.window.num_rows > 0
+
+
+def test_sent_time_stamps_never_go_back(lan: lasthop.RunResult) -> None:
+    times = lan.sent.column("time_ns").to_numpy()
+    assert np.all(np.diff(times.astype(np.int64)) >= 0)
+
+
+def test_event_kinds_and_drop_causes(lan: lasthop.RunResult) -> None:
+    kinds = set(lan.events.column("kind").to_pylist())
+    assert kinds <= {"fast_retransmit", "timeout", "partial_ack", "recovery_exit"}
+    causes = set(lan.drops.column("cause").to_pylist())
+    assert causes <= {"error", "queue"}
+
+
+def test_trace_does_not_change_the_run(lan: lasthop.RunResult) -> None:
+    quiet = lasthop.run("balakrishnan97/lan", seed=1, trace=False)
+    assert quiet.summary == lan.summary
+    for name in TABLE_SCHEMAS:
+        assert isinstance(quiet.table(name), pa.Table)
+
+
+def test_api_json_is_the_cli_json(lan: lasthop.RunResult) -> None:
+    proc = lasthop_cli("run", "balakrishnan97/lan", "--seed", "1", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == lan.to_json() + "\n"
+
+
+def test_dict_scenario() -> None:
+    result = lasthop.run(GENERAL_DICT, seed=3)
+    flow = result.flow("f")
+    assert flow["bytes_delivered"] == 100000
+    assert flow["completed"] is True
+    assert result.sent.num_rows > 0
+
+
+def test_path_text_and_dict_agree(tmp_path: Path) -> None:
+    path = tmp_path / "general.toml"
+    path.write_text(GENERAL_TOML, encoding="utf-8")
+    by_path = lasthop.run(path, seed=5, trace=False)
+    by_str = lasthop.run(str(path), seed=5, trace=False)
+    by_text = lasthop.run(GENERAL_TOML, seed=5, trace=False)
+    by_dict = lasthop.run(GENERAL_DICT, seed=5, trace=False)
+    for other in (by_str, by_text, by_dict):
+        assert other.flows == by_path.flows
+        assert other.links == by_path.links
+
+
+def test_set_as_list_or_mapping() -> None:
+    as_list = lasthop.run("balakrishnan97/lan", set=["socket_buffer_bytes=8192"], trace=False)
+    as_map = lasthop.run("balakrishnan97/lan", set={"socket_buffer_bytes": 8192}, trace=False)
+    assert as_list.summary == as_map.summary
+
+
+def test_scenario_error_for_a_bad_dict() -> None:
+    bad = json.loads(json.dumps(GENERAL_DICT))
+    bad["links"][0]["b"] = "zz"
+    with pytest.raises(lasthop.ScenarioError, match="zz"):
+        lasthop.run(bad)
+    with pytest.raises(lasthop.ScenarioError, match="zz"):
+        lasthop.validate(bad)
+    assert issubclass(lasthop.ScenarioError, ValueError)
+
+
+def test_scenario_error_for_a_bad_set() -> None:
+    with pytest.raises(lasthop.ScenarioError, match="PATH=VALUE"):
+        lasthop.run("balakrishnan97/lan", set=["socket_buffer_bytes"])
+
+
+def test_missing_scenario_file(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        lasthop.run(tmp_path / "nope.toml")
+    with pytest.raises(FileNotFoundError):
+        lasthop.run("no/such/scenario")
+
+
+def test_version_schema_and_embedded_names() -> None:
+    assert isinstance(lasthop.__version__, str) and lasthop.__version__
+    assert isinstance(lasthop.schema(), dict)
+    names = lasthop.embedded_names()
+    assert {"balakrishnan97/lan", "balakrishnan97/wan", "elaarag02/table1"} <= set(names)

@@ -1,0 +1,39 @@
+"""The mean over seeds that ``lasthop run --seeds N`` prints (pure Python)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lasthop.summary import mean_records, mean_summary
+
+
+def run(seed: int, throughput: float, goodput: float | None) -> dict[str, object]:
+    return {
+        "seed": seed,
+        "flows": [{"name": "f", "throughput_bps": throughput, "timeouts": seed, "completed": True}],
+        "links": [{"name": "wireless", "direction": "bs->mh", "goodput": goodput}],
+    }
+
+
+def test_numbers_are_averaged_names_kept() -> None:
+    mean = mean_summary([run(1, 1.0e6, 0.9), run(2, 2.0e6, 0.8), run(3, 3.0e6, 0.7)])
+    assert mean["flows"] == [
+        {"name": "f", "throughput_bps": 2.0e6, "timeouts": 2.0, "completed": True}
+    ]
+    assert mean["links"][0]["name"] == "wireless"
+    assert mean["links"][0]["direction"] == "bs->mh"
+    assert mean["links"][0]["goodput"] == pytest.approx(0.8)
+
+
+def test_goodput_is_null_if_any_run_has_none() -> None:
+    mean = mean_summary([run(1, 1.0, 0.9), run(2, 1.0, None)])
+    assert mean["links"][0]["goodput"] is None
+
+
+def test_booleans_hold_only_if_they_hold_in_every_run() -> None:
+    assert mean_records([{"completed": True}, {"completed": False}]) == {"completed": False}
+
+
+def test_disagreeing_names_are_an_error() -> None:
+    with pytest.raises(ValueError, match="name"):
+        mean_records([{"name": "a"}, {"name": "b"}])
