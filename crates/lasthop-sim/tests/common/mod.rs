@@ -1,0 +1,61 @@
+//! Helpers shared by the simulator's integration tests. Every run goes
+//! through `lasthop_sim::run`, which checks the run's invariants (packet
+//! conservation, in-order exactly-once delivery, monotonic time) and fails
+//! on any violation, so each simulation test checks them.
+
+#![allow(dead_code)]
+
+use lasthop_sim::{embedded, run, Format, RunSummary, Scenario};
+
+pub fn load(text: &str, sets: &[&str]) -> Scenario {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Scenario::load(text, Format::Toml, &sets, "test").unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn run_text(text: &str, sets: &[&str], seed: u64) -> RunSummary {
+    run(&load(text, sets), seed, false).unwrap_or_else(|e| panic!("{e}")).summary
+}
+
+pub fn run_embedded(name: &str, sets: &[&str], seed: u64) -> RunSummary {
+    run_text(embedded::get(name).expect("embedded scenario"), sets, seed)
+}
+
+pub fn mean(xs: impl IntoIterator<Item = f64>) -> f64 {
+    let v: Vec<f64> = xs.into_iter().collect();
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// A two-link path src -> mid -> dst with round numbers: 8 Mb/s links (a
+/// 1000-byte segment takes 1 ms), 10 ms each way per link, queues of 100.
+/// `drops` is a TOML error model for the second link's data direction.
+pub fn path(variant: &str, bytes: u64, drops: &str, cwnd: u32) -> String {
+    format!(
+        r#"
+name = "path"
+[topology]
+template = "two_link_path"
+[topology.first]
+bandwidth_bps = 8e6
+delay_ms = 10.0
+queue_packets = 100
+[topology.second]
+bandwidth_bps = 8e6
+delay_ms = 10.0
+queue_packets = 100
+[topology.second.ab]
+error = {drops}
+[[flows]]
+name = "f"
+from = "src"
+to = "dst"
+bytes = {bytes}
+[flows.tcp]
+variant = "{variant}"
+mss_bytes = 1000
+header_bytes = 0
+ack_bytes = 40
+socket_buffer_bytes = 100000
+initial_cwnd_segments = {cwnd}
+"#
+    )
+}

@@ -1,0 +1,83 @@
+//! Bad input: each gets one line naming the field and the reason.
+
+mod common;
+use lasthop_sim::{embedded, Format, Scenario, ScenarioError};
+
+fn err(text: &str, sets: &[&str]) -> ScenarioError {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    let e = Scenario::load(text, Format::Toml, &sets, "s.toml").expect_err("must be rejected");
+    assert!(!e.to_string().contains('\n'), "one line: {e}");
+    e
+}
+
+fn lan() -> &'static str {
+    embedded::get("balakrishnan97/lan").unwrap()
+}
+
+#[test]
+fn malformed_toml() {
+    let e = err("name = \"x\"\n[topology\n", &[]);
+    assert_eq!(e.path, "s.toml");
+    assert!(e.reason.starts_with("TOML syntax error at line 2"), "{e}");
+}
+
+#[test]
+fn unknown_field() {
+    let e = err(&lan().replace("bytes = 8388608", "bytes = 8388608\nbites = 3"), &[]);
+    assert_eq!(e.path, "flows[0].bites");
+    assert!(e.reason.contains("unknown field"), "{e}");
+}
+
+#[test]
+fn negative_bandwidth() {
+    let e = err(lan(), &["topology.wireless.bandwidth_bps=-2e6"]);
+    assert_eq!(e.path, "topology.wireless.bandwidth_bps");
+    assert!(e.reason.contains("positive"), "{e}");
+}
+
+#[test]
+fn unknown_tcp_variant_and_scheme() {
+    let e = err(lan(), &["flows.0.tcp.variant=vegas"]);
+    assert_eq!(e.path, "flows[0].tcp.variant");
+    assert!(e.reason.contains("unknown variant `vegas`"), "{e}");
+    let e = err(lan(), &["scheme=e2e-psychic"]);
+    assert_eq!(e.path, "flows[0].scheme");
+    assert!(e.reason.contains("unknown scheme 'e2e-psychic'"), "{e}");
+}
+
+#[test]
+fn link_to_a_missing_node() {
+    let text = r#"
+name = "m"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[links]]
+name = "l"
+a = "a"
+b = "zz"
+bandwidth_bps = 1e6
+[[flows]]
+name = "f"
+from = "a"
+to = "b"
+bytes = 1000
+"#;
+    let e = err(text, &[]);
+    assert_eq!(e.to_string(), "links[0].b: no node named 'zz'");
+}
+
+#[test]
+fn other_semantic_errors_name_their_field() {
+    assert_eq!(err(lan(), &["error_every_bytes=-1"]).path, "topology.wireless.error.mean_bytes");
+    assert_eq!(err(lan(), &["flows.0.bytes=0"]).path, "flows[0].bytes");
+    assert_eq!(err(lan(), &["socket_buffer_bytes=100"]).path, "flows[0].tcp.socket_buffer_bytes");
+    assert_eq!(err(lan(), &["flows.0.to=fh"]).path, "flows[0].to");
+    assert_eq!(err(lan(), &["topology.wired.delay_ms=nan"]).path, "topology.wired.delay_ms");
+    assert_eq!(err(lan(), &["stop_s=0"]).path, "stop_s");
+    assert_eq!(err(lan(), &["flows.0.duration_s=3"]).path, "flows[0]");
+    assert_eq!(err(lan(), &["bogus"]).path, "--set");
+    let e = err(embedded::get("elaarag02/table1").unwrap(), &["ber=1e-4"]);
+    assert_eq!(e.path, "params.ber");
+}
