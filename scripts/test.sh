@@ -12,6 +12,8 @@ cargo clippy --workspace --all-targets -- -D warnings
 python3 -m ruff check python tests
 python3 -m ruff format --check python tests
 python3 -m mypy
+# The stub of the compiled module must match what it exports.
+python3 -m mypy.stubtest lasthop._core
 
 echo "== Rust tests"
 cargo test --workspace --exclude lasthop-py

@@ -134,3 +134,24 @@ def test_version_schema_and_embedded_names() -> None:
     assert isinstance(lasthop.schema(), dict)
     names = lasthop.embedded_names()
     assert {"balakrishnan97/lan", "balakrishnan97/wan", "elaarag02/table1"} <= set(names)
+
+
+def test_bench_reports_its_figures() -> None:
+    """`lasthop bench` runs the 8 MB LAN benchmark and reports what issue 2 asks for."""
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "lasthop", "bench", "--repeats", "10", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(out.stdout)
+    assert result["runs"] == 10
+    # The 8 MB transfer is some 6000 data packets and 3000 acks over two links.
+    assert 30_000 < result["events_per_run"] < 60_000
+    for key in ("events_per_s", "ms_per_run", "events_per_s_median", "ms_per_run_median"):
+        assert result[key] > 0
+    assert result["events_per_s"] >= result["events_per_s_median"]

@@ -5,11 +5,25 @@ thin boundary to the Rust engine. Scenario text goes in, JSON summaries and raw 
 trace buffers come out.
 """
 
+from typing import final
+
+__all__ = [
+    "__version__",
+    "RunOutput",
+    "ScenarioError",
+    "bench",
+    "embedded_scenarios",
+    "run",
+    "schema",
+    "validate",
+]
+
 __version__: str
 
 class ScenarioError(ValueError):
     """An invalid scenario or override; the message is one line ``FIELD.PATH: reason``."""
 
+@final
 class RunOutput:
     """What one simulation run produced."""
 
@@ -40,5 +54,6 @@ def embedded_scenarios() -> dict[str, str]:
     """The scenarios compiled into the module, by name (``"balakrishnan97/lan"``) -> TOML."""
 
 def bench(repeats: int) -> str:
-    """Time ``repeats`` runs of the benchmark scenario; JSON text with ``events_per_s``,
-    ``ms_per_run``, ``events_per_run``, ``runs`` and ``scenario``."""
+    """Time ``repeats`` runs (whole batches of 10) of the benchmark scenario; JSON text with
+    ``events_per_s`` and ``ms_per_run`` of the fastest batch, ``events_per_s_median`` and
+    ``ms_per_run_median`` of the median batch, ``events_per_run``, ``runs`` and ``scenario``."""

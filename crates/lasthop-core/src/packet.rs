@@ -10,8 +10,9 @@
 //! phases), and payload bytes are not carried, only their count.
 
 /// At most this many SACK blocks per ack (RFC 2018 Sec. 3: three when the
-/// timestamp option is also used; the 1997 testbed did not use more).
-pub const MAX_SACK_BLOCKS: usize = 4;
+/// timestamp option is also used, the common case, and the limit seed 000's
+/// E2E-IETF-SACK is described with).
+pub const MAX_SACK_BLOCKS: usize = 3;
 
 /// SACK blocks carried by an ack, most recent first (RFC 2018 Sec. 4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -16,6 +16,10 @@
 //!
 //! Frames leave a direction in order and all take the same propagation delay,
 //! so arrivals are a FIFO: the simulator's arrival event carries no packet.
+//! A frame enters that FIFO (`transit`) when its transmission starts and
+//! leaves it on arrival; the one on the medium is the newest entry while
+//! `busy`. Packets are moved as few times as possible: they are copied by
+//! value, and copies were the largest cost of a hop.
 
 use crate::error::ErrorModel;
 use crate::queue::{DropTail, QueueLimit};
@@ -39,9 +43,15 @@ impl DirParams {
     /// Time the medium is busy with a frame carrying a `size_bytes` packet.
     #[inline]
     pub fn tx_time_ns(&self, size_bytes: u32) -> u64 {
-        let bits = u128::from(size_bytes + self.frame_overhead_bytes) * 8;
-        let ns = (bits * u128::from(NS_PER_S)).div_ceil(u128::from(self.bandwidth_bps));
-        ns as u64 + self.frame_overhead_ns
+        // u64 is exact here: (2^32 bytes · 8 bits) · 1e9 < 2^64 would fail only
+        // for frames over 2 GB, which a u32 size plus overhead cannot reach
+        // after the checked multiply below falls back to u128.
+        let bits = (u64::from(size_bytes) + u64::from(self.frame_overhead_bytes)) * 8;
+        let ns = match bits.checked_mul(NS_PER_S) {
+            Some(b) => b.div_ceil(self.bandwidth_bps),
+            None => (u128::from(bits) * u128::from(NS_PER_S)).div_ceil(u128::from(self.bandwidth_bps)) as u64,
+        };
+        ns + self.frame_overhead_ns
     }
 }
 
@@ -74,8 +84,9 @@ struct InFlight {
 pub struct LinkDir {
     pub params: DirParams,
     queue: DropTail,
-    on_medium: Option<InFlight>,
-    propagating: VecDeque<InFlight>,
+    /// Frames on the medium (the newest, while `busy`) or propagating.
+    transit: VecDeque<InFlight>,
+    busy: bool,
     error: ErrorModel,
     pub stats: DirStats,
 }
@@ -85,8 +96,8 @@ impl LinkDir {
         LinkDir {
             params,
             queue: DropTail::new(params.queue),
-            on_medium: None,
-            propagating: VecDeque::with_capacity(64),
+            transit: VecDeque::with_capacity(64),
+            busy: false,
             error,
             stats: DirStats::default(),
         }
@@ -94,7 +105,7 @@ impl LinkDir {
 
     /// Packets of this direction waiting, on the medium, or propagating.
     pub fn in_flight(&self) -> usize {
-        self.queue.len() + usize::from(self.on_medium.is_some()) + self.propagating.len()
+        self.queue.len() + self.transit.len()
     }
 
     pub fn queue_len(&self) -> usize {
@@ -139,16 +150,16 @@ impl Link {
 
     fn idle(&self, dir: usize) -> bool {
         match self.duplex {
-            Duplex::Full => self.dirs[dir].on_medium.is_none(),
-            Duplex::Half => self.dirs[0].on_medium.is_none() && self.dirs[1].on_medium.is_none(),
+            Duplex::Full => !self.dirs[dir].busy,
+            Duplex::Half => !self.dirs[0].busy && !self.dirs[1].busy,
         }
     }
 
     /// Start the next frame if a transmitter is idle and a frame waits.
-    /// Returns the direction, when its transmission ends and (a copy of) the
-    /// frame's packet; call again until `None` (a full-duplex link may start
-    /// both directions).
-    pub fn start_transmission(&mut self, now: Time) -> Option<(usize, Time, Packet)> {
+    /// Returns the direction and when its transmission ends; call again until
+    /// `None` (a full-duplex link may start both directions). The frame is
+    /// then [`Link::on_medium`].
+    pub fn start_transmission(&mut self, now: Time) -> Option<(usize, Time)> {
         // Take turns: look first at the direction not served last.
         let first = 1 - self.last_served;
         let dir = [first, 1 - first].into_iter().find(|&d| self.idle(d) && !self.dirs[d].queue.is_empty())?;
@@ -158,23 +169,31 @@ impl Link {
         let corrupted = d.error.corrupts(now, &pkt);
         d.stats.packets_sent += 1;
         d.stats.bytes_sent += u64::from(pkt.size_bytes);
-        d.on_medium = Some(InFlight { pkt, corrupted });
-        Some((dir, now.plus_ns(d.params.tx_time_ns(pkt.size_bytes)), pkt))
+        let done = now.plus_ns(d.params.tx_time_ns(pkt.size_bytes));
+        d.transit.push_back(InFlight { pkt, corrupted });
+        d.busy = true;
+        Some((dir, done))
+    }
+
+    /// The packet being transmitted in direction `dir`, if any.
+    pub fn on_medium(&self, dir: usize) -> Option<&Packet> {
+        let d = &self.dirs[dir];
+        d.busy.then(|| &d.transit.back().expect("busy implies a frame").pkt)
     }
 
     /// The frame on the medium in direction `dir` is fully sent: it starts
     /// propagating. Returns when it reaches the far end.
     pub fn finish_transmission(&mut self, now: Time, dir: usize) -> Time {
         let d = &mut self.dirs[dir];
-        let f = d.on_medium.take().expect("a frame was on the medium");
-        d.propagating.push_back(f);
+        debug_assert!(d.busy, "a frame was on the medium");
+        d.busy = false;
         now.plus_ns(d.params.delay_ns)
     }
 
     /// The oldest propagating frame of direction `dir` reaches the far end.
     pub fn take_arrival(&mut self, dir: usize) -> Arrival {
         let d = &mut self.dirs[dir];
-        let f = d.propagating.pop_front().expect("a frame was propagating");
+        let f = d.transit.pop_front().expect("a frame was propagating");
         if f.corrupted {
             d.stats.drops_error += 1;
         } else {
@@ -243,11 +262,11 @@ mod tests {
             assert!(l.enqueue(0, pkt(i, 125)));
         }
         assert!(l.enqueue(1, pkt(10, 125)));
-        let (d0, t0, _) = l.start_transmission(Time::ZERO).unwrap();
+        let (d0, t0) = l.start_transmission(Time::ZERO).unwrap();
         assert!(l.start_transmission(Time::ZERO).is_none(), "one frame at a time");
         let arrive = l.finish_transmission(t0, d0);
         assert_eq!(arrive, Time(1_001_000));
-        let (d1, _, _) = l.start_transmission(t0).unwrap();
+        let (d1, _) = l.start_transmission(t0).unwrap();
         assert_ne!(d0, d1, "the other direction gets the next turn");
         assert_eq!(l.take_arrival(d0).pkt.uid, if d0 == 0 { 0 } else { 10 });
     }

@@ -6,9 +6,9 @@
 //! simultaneous events is decided (Shadow's habit), and it is what makes a run
 //! repeatable bit for bit.
 //!
-//! Timers are cancellable through keys: each key has a generation, bumped by
-//! every `set_timer` and `cancel_timer`; a popped timer event whose generation
-//! is stale is skipped. Models need not cancel at all: the simulator asks each
+//! Timers are cancellable through keys (the endpoint of a `Wake` event): each
+//! key has a generation, bumped by every `set_timer` and `cancel_timer`; a
+//! popped timer event whose generation is stale is skipped. Models need not cancel at all: the simulator asks each
 //! endpoint `poll_at()` and re-arms only when the wanted time moves earlier,
 //! so a retransmission timer pushed back by every ack costs one early wake-up
 //! per timeout interval, not one heap entry per ack.
@@ -42,14 +42,48 @@ pub enum Event {
     },
 }
 
+/// A heap entry, kept to 24 bytes: the heap moves entries on every push and
+/// pop, and their size was a visible share of the per-event cost.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     at: u64,
+    /// Insertion counter: the tie-break among simultaneous events.
     seq: u64,
-    event: Event,
-    /// Timer key + 1, or 0 for an event that cannot be cancelled.
-    key: u32,
-    generation: u32,
+    /// The event packed by [`pack`].
+    packed: u64,
+}
+
+const TAG_TX_DONE: u64 = 0;
+const TAG_ARRIVE: u64 = 1;
+const TAG_WAKE: u64 = 2;
+const TAG_START: u64 = 3;
+const TAG_STOP: u64 = 4;
+
+/// Event and timer generation in one word: tag (8 bits) | id (24 bits:
+/// link·2+dir, endpoint or flow) | generation (32 bits, 0 = not a timer).
+fn pack(event: Event, generation: u32) -> u64 {
+    let (tag, id) = match event {
+        Event::TxDone { link, dir } => (TAG_TX_DONE, 2 * link + u32::from(dir)),
+        Event::Arrive { link, dir } => (TAG_ARRIVE, 2 * link + u32::from(dir)),
+        Event::Wake { endpoint } => (TAG_WAKE, endpoint),
+        Event::FlowStart { flow } => (TAG_START, flow),
+        Event::FlowStop { flow } => (TAG_STOP, flow),
+    };
+    debug_assert!(id < 1 << 24, "ids are limited to 24 bits");
+    (tag << 56) | (u64::from(id) << 32) | u64::from(generation)
+}
+
+fn unpack(packed: u64) -> (Event, u32) {
+    let id = ((packed >> 32) & 0xff_ffff) as u32;
+    let generation = packed as u32;
+    let event = match packed >> 56 {
+        TAG_TX_DONE => Event::TxDone { link: id / 2, dir: (id % 2) as u8 },
+        TAG_ARRIVE => Event::Arrive { link: id / 2, dir: (id % 2) as u8 },
+        TAG_WAKE => Event::Wake { endpoint: id },
+        TAG_START => Event::FlowStart { flow: id },
+        _ => Event::FlowStop { flow: id },
+    };
+    (event, generation)
 }
 
 impl PartialEq for Entry {
@@ -65,6 +99,7 @@ impl PartialOrd for Entry {
 }
 impl Ord for Entry {
     // Reversed: BinaryHeap is a max-heap and we want the earliest first.
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         (other.at, other.seq).cmp(&(self.at, self.seq))
     }
@@ -95,24 +130,28 @@ impl Scheduler {
         self.now
     }
 
-    fn push(&mut self, at: Time, event: Event, key: u32, generation: u32) {
+    #[inline]
+    fn push(&mut self, at: Time, event: Event, generation: u32) {
         // Scheduling into the past would let time run backwards.
         assert!(at >= self.now, "event {event:?} scheduled at {at} before now {}", self.now);
-        self.heap.push(Entry { at: at.ns(), seq: self.next_seq, event, key, generation });
+        self.heap.push(Entry { at: at.ns(), seq: self.next_seq, packed: pack(event, generation) });
         self.next_seq += 1;
     }
 
     /// Schedule an event that cannot be cancelled.
+    #[inline]
     pub fn schedule(&mut self, at: Time, event: Event) {
-        self.push(at, event, 0, 0);
+        self.push(at, event, 0);
     }
 
-    /// Arm timer `key` for `at`, replacing any earlier arming of that key.
-    pub fn set_timer(&mut self, key: u32, at: Time, event: Event) {
+    /// Arm timer `key` for `at` with a `Wake { endpoint: key }` event,
+    /// replacing any earlier arming of that key.
+    pub fn set_timer(&mut self, key: u32, at: Time) {
         let g = &mut self.generations[key as usize];
-        *g = g.wrapping_add(1);
+        // Generation 0 marks events that are not timers: skip it on wrap.
+        *g = g.wrapping_add(1).max(1);
         let generation = *g;
-        self.push(at, event, key + 1, generation);
+        self.push(at, Event::Wake { endpoint: key }, generation);
     }
 
     pub fn cancel_timer(&mut self, key: u32) {
@@ -124,14 +163,17 @@ impl Scheduler {
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
         while let Some(e) = self.heap.pop() {
-            if e.key != 0 && self.generations[(e.key - 1) as usize] != e.generation {
-                continue; // cancelled or re-armed
+            let (event, generation) = unpack(e.packed);
+            if let Event::Wake { endpoint } = event {
+                if self.generations[endpoint as usize] != generation {
+                    continue; // cancelled or re-armed
+                }
             }
             // The heap order guarantees this; the check documents and guards it.
             assert!(e.at >= self.now.ns(), "time went backwards");
             self.now = Time(e.at);
             self.events_processed += 1;
-            return Some((self.now, e.event));
+            return Some((self.now, event));
         }
         None
     }
@@ -163,13 +205,26 @@ mod tests {
     #[test]
     fn rearmed_and_cancelled_timers_do_not_fire() {
         let mut s = Scheduler::new(2);
-        s.set_timer(0, Time(10), Event::Wake { endpoint: 0 });
-        s.set_timer(0, Time(20), Event::Wake { endpoint: 0 });
-        s.set_timer(1, Time(15), Event::Wake { endpoint: 1 });
+        s.set_timer(0, Time(10));
+        s.set_timer(0, Time(20));
+        s.set_timer(1, Time(15));
         s.cancel_timer(1);
         assert_eq!(s.pop(), Some((Time(20), Event::Wake { endpoint: 0 })));
         assert_eq!(s.pop(), None);
         assert_eq!(s.events_processed, 1);
+    }
+
+    #[test]
+    fn events_survive_packing() {
+        for ev in [
+            Event::TxDone { link: 7, dir: 1 },
+            Event::Arrive { link: 0, dir: 0 },
+            Event::Wake { endpoint: 12345 },
+            Event::FlowStart { flow: 3 },
+            Event::FlowStop { flow: 9 },
+        ] {
+            assert_eq!(unpack(pack(ev, 77)), (ev, 77));
+        }
     }
 
     #[test]

@@ -176,15 +176,17 @@ impl<'m> World<'m> {
 
     fn start_link(&mut self, li: usize) {
         let now = self.sched.now();
-        while let Some((dir, done, pkt)) = self.links[li].start_transmission(now) {
-            self.account_tx(2 * li + dir, &pkt);
+        while let Some((dir, done)) = self.links[li].start_transmission(now) {
+            self.account_tx(li, dir);
             self.sched.schedule(done, Event::TxDone { link: li as u32, dir: dir as u8 });
         }
     }
 
     /// Goodput accounting when a data frame goes on a link direction.
-    fn account_tx(&mut self, ld: usize, pkt: &Packet) {
+    fn account_tx(&mut self, li: usize, dir: usize) {
+        let Some(pkt) = self.links[li].on_medium(dir) else { return };
         if pkt.is_data() && pkt.tcp.len > 0 {
+            let ld = 2 * li + dir;
             self.dir_payload_sent[ld] += u64::from(pkt.tcp.len);
             let c = &mut self.cover[pkt.flow as usize * self.dir_payload_sent.len() + ld];
             self.dir_useful[ld] += c.insert(pkt.tcp.seq, pkt.seq_end());
@@ -304,7 +306,7 @@ impl<'m> World<'m> {
             let at = want.max(self.sched.now());
             self.flows[fi].armed[side] = at;
             let endpoint = (2 * fi + side) as u32;
-            self.sched.set_timer(endpoint, at, Event::Wake { endpoint });
+            self.sched.set_timer(endpoint, at);
         }
     }
 
