@@ -76,6 +76,7 @@ fn other_semantic_errors_name_their_field() {
     assert_eq!(err(lan(), &["flows.0.to=fh"]).path, "flows[0].to");
     assert_eq!(err(lan(), &["topology.wired.delay_ms=nan"]).path, "topology.wired.delay_ms");
     assert_eq!(err(lan(), &["stop_s=0"]).path, "stop_s");
+    assert_eq!(err(lan(), &["stop_s=1e300"]).path, "stop_s");
     assert_eq!(err(lan(), &["flows.0.duration_s=3"]).path, "flows[0]");
     assert_eq!(err(lan(), &["bogus"]).path, "--set");
     let e = err(embedded::get("elaarag02/table1").unwrap(), &["ber=1e-4"]);

@@ -107,3 +107,16 @@ fn packets_are_conserved_mid_transfer() {
     w.check_invariants().unwrap();
     assert!(!w.summary().flows[0].completed);
 }
+
+#[test]
+fn a_link_that_loses_everything_still_ends_at_stop_s() {
+    let text = path("newreno", 100_000, r#"{ model = "bernoulli", p = 1.0 }"#, 1);
+    let s = run_text(&text, &["stop_s=600"], 1);
+    let f = &s.flows[0];
+    assert!(!f.completed);
+    assert_eq!(f.bytes_delivered, 0);
+    // RFC 6298: the RTO doubles from 1 s up to its 60 s cap: 1+2+...+32 = 63 s,
+    // then one timeout a minute until 600 s.
+    assert!((13..=16).contains(&f.timeouts), "{} timeouts", f.timeouts);
+    assert!(s.sim_time_s <= 600.0);
+}

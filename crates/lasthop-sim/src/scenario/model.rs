@@ -15,6 +15,10 @@ use lasthop_tcp::{AckPolicy, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, V
 /// Default DropTail limit when a link gives none (ns-2's default of 50).
 pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
 
+/// Longest simulated time a run may ask for, in seconds (about 116 days):
+/// every run must end, even one whose flows can never finish.
+pub const MAX_STOP_S: f64 = 1e7;
+
 #[derive(Clone, Debug)]
 pub struct DirModel {
     pub params: DirParams,
@@ -283,6 +287,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
 impl Model {
     pub fn from_file(f: &ScenarioFile) -> Result<Model, ScenarioError> {
         positive(f.stop_s, "stop_s")?;
+        check(f.stop_s <= MAX_STOP_S, "stop_s", &format!("must be at most {MAX_STOP_S} s"))?;
         let (nodes, named) = expand_topology(f)?;
         check(nodes.len() < u16::MAX as usize, "nodes", "too many nodes")?;
         for (i, n) in nodes.iter().enumerate() {
