@@ -13,6 +13,8 @@
 //! is corruption (ELN, ELSN: seed 000 Sec. III-A, seed 004) leaves the window
 //! alone; that is how later schemes plug in.
 
+use crate::config::WindowGrowth;
+
 /// What kind of loss signal the loss-recovery part reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CongestionKind {
@@ -46,6 +48,7 @@ pub enum CcAlgorithm {
 #[derive(Clone, Debug)]
 pub struct CongestionControl {
     algo: CcAlgorithm,
+    growth: WindowGrowth,
     mss: u64,
     /// Congestion window, in bytes.
     cwnd: u64,
@@ -56,7 +59,18 @@ pub struct CongestionControl {
 impl CongestionControl {
     pub fn new(algo: CcAlgorithm, mss_bytes: u32, initial_cwnd_segments: u32, ssthresh_bytes: u64) -> Self {
         let mss = u64::from(mss_bytes);
-        CongestionControl { algo, mss, cwnd: mss * u64::from(initial_cwnd_segments.max(1)), ssthresh: ssthresh_bytes }
+        CongestionControl {
+            algo,
+            growth: WindowGrowth::Rfc5681,
+            mss,
+            cwnd: mss * u64::from(initial_cwnd_segments.max(1)),
+            ssthresh: ssthresh_bytes,
+        }
+    }
+
+    pub fn with_growth(mut self, growth: WindowGrowth) -> Self {
+        self.growth = growth;
+        self
     }
 
     pub fn cwnd(&self) -> u64 {
@@ -68,10 +82,12 @@ impl CongestionControl {
 
     /// New data acknowledged outside loss recovery.
     pub fn on_ack(&mut self, acked_bytes: u64) {
-        if self.cwnd < self.ssthresh {
-            self.cwnd += acked_bytes.min(self.mss);
-        } else {
-            self.cwnd += (self.mss * self.mss / self.cwnd).max(1);
+        match self.growth {
+            WindowGrowth::Rfc5681 if self.cwnd < self.ssthresh => self.cwnd += acked_bytes.min(self.mss),
+            WindowGrowth::Rfc5681 => self.cwnd += (self.mss * self.mss / self.cwnd).max(1),
+            // tcp_input: `if (cw > snd_ssthresh) incr = incr*incr/cw + incr/8`.
+            WindowGrowth::Bsd44 if self.cwnd <= self.ssthresh => self.cwnd += self.mss,
+            WindowGrowth::Bsd44 => self.cwnd += self.mss * self.mss / self.cwnd + self.mss / 8,
         }
     }
 
@@ -129,6 +145,15 @@ mod tests {
         assert_eq!(cc.cwnd(), 4000);
         cc.on_ack(1000);
         assert_eq!(cc.cwnd(), 4250, "SMSS*SMSS/cwnd in avoidance");
+    }
+
+    #[test]
+    fn bsd44_growth_adds_an_eighth_segment_per_ack() {
+        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 4, 4000).with_growth(WindowGrowth::Bsd44);
+        cc.on_ack(1000);
+        assert_eq!(cc.cwnd(), 5000, "cwnd <= ssthresh is still slow start in 4.4BSD");
+        cc.on_ack(1000);
+        assert_eq!(cc.cwnd(), 5000 + 200 + 125);
     }
 
     #[test]

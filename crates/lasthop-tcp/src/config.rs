@@ -23,6 +23,19 @@ impl Variant {
     pub const NAMES: [&'static str; 3] = ["tahoe", "reno", "newreno"];
 }
 
+/// How congestion avoidance opens the window per ack of new data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowGrowth {
+    /// RFC 5681 3.1: cwnd += SMSS·SMSS/cwnd; slow start while cwnd < ssthresh.
+    #[default]
+    Rfc5681,
+    /// 4.4BSD-Lite `tcp_input` (BSD/OS 2.1): cwnd += maxseg·maxseg/cwnd +
+    /// maxseg/8, "to help larger windows open quickly enough"; slow start
+    /// while cwnd <= ssthresh.
+    Bsd44,
+}
+
 /// How the retransmission timeout is computed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -107,6 +120,8 @@ pub struct SenderConfig {
     pub initial_ssthresh_bytes: u64,
     /// Duplicate acks that trigger a fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
+    /// Congestion-avoidance increase rule.
+    pub window_growth: WindowGrowth,
     /// Bytes to send, or `None` for an unbounded transfer.
     pub total_bytes: Option<u64>,
     pub rto: RtoConfig,

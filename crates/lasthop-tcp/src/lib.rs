@@ -18,6 +18,6 @@ pub mod recovery;
 pub mod rtt;
 pub mod sender;
 
-pub use config::{AckPolicy, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant};
+pub use config::{AckPolicy, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant, WindowGrowth};
 pub use receiver::Receiver;
 pub use sender::{Sender, SenderStats};

@@ -80,7 +80,8 @@ impl Sender {
             snd_nxt: 0,
             snd_max: 0,
             rwnd: cfg.send_buffer_bytes,
-            cc: CongestionControl::new(algo, cfg.mss_bytes, cfg.initial_cwnd_segments, cfg.initial_ssthresh_bytes),
+            cc: CongestionControl::new(algo, cfg.mss_bytes, cfg.initial_cwnd_segments, cfg.initial_ssthresh_bytes)
+                .with_growth(cfg.window_growth),
             recovery: LossRecovery::new(cfg.variant, cfg.dupack_threshold),
             rtt: RttEstimator::new(cfg.rto),
             rto_at: Time::NEVER,

@@ -11,7 +11,7 @@
 
 use lasthop_core::trace::Trace;
 use lasthop_core::{TcpHeader, Time};
-use lasthop_tcp::{RtoConfig, Sender, SenderConfig, Variant};
+use lasthop_tcp::{RtoConfig, Sender, SenderConfig, Variant, WindowGrowth};
 
 const MSS: u64 = 1000;
 
@@ -29,6 +29,7 @@ impl Harness {
             initial_cwnd_segments: 5,
             initial_ssthresh_bytes: u64::MAX / 2,
             dupack_threshold: 3,
+            window_growth: WindowGrowth::Rfc5681,
             total_bytes: Some(20 * MSS),
             rto: RtoConfig::rfc6298(),
         };

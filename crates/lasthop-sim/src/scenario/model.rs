@@ -272,6 +272,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
             initial_cwnd_segments: t.initial_cwnd_segments,
             initial_ssthresh_bytes: t.initial_ssthresh_bytes.unwrap_or(u64::from(u32::MAX)),
             dupack_threshold: t.dupack_threshold,
+            window_growth: t.window_growth,
             total_bytes: match workload {
                 Workload::Bulk { bytes } => Some(bytes),
                 Workload::Timed { .. } => None,

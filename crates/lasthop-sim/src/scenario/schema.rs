@@ -178,6 +178,10 @@ pub struct TcpSpec {
     /// Duplicate acks that trigger fast retransmit.
     #[serde(default = "default_dupthresh")]
     pub dupack_threshold: u32,
+    /// Congestion-avoidance increase: `rfc5681` (default) or `bsd44`
+    /// (4.4BSD-Lite's extra maxseg/8 per ack, as in BSD/OS 2.1).
+    #[serde(default)]
+    pub window_growth: lasthop_tcp::WindowGrowth,
     #[serde(default)]
     pub rto: RtoSpec,
     #[serde(default)]
@@ -195,6 +199,7 @@ impl Default for TcpSpec {
             initial_cwnd_segments: 1,
             initial_ssthresh_bytes: None,
             dupack_threshold: default_dupthresh(),
+            window_growth: lasthop_tcp::WindowGrowth::Rfc5681,
             rto: RtoSpec::default(),
             ack: AckSpec::default(),
         }
