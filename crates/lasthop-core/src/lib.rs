@@ -9,10 +9,12 @@
 //! - [`trace`]: typed trace events and the columnar sink that records them.
 
 pub mod packet;
+pub mod ranges;
 pub mod rng;
 pub mod time;
 pub mod trace;
 
 pub use packet::{Packet, PacketKind, SackBlocks, TcpHeader};
+pub use ranges::RangeSet;
 pub use rng::RngStream;
 pub use time::Time;

@@ -26,6 +26,8 @@ pub enum SenderEventKind {
     /// A NewReno partial ack that triggered a retransmission.
     PartialAck,
     RecoveryExit,
+    /// A retransmission on ELN-marked duplicate acks, window untouched.
+    ElnRetransmit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -51,6 +51,7 @@ fn event_name(k: SenderEventKind) -> &'static str {
         SenderEventKind::Timeout => "timeout",
         SenderEventKind::PartialAck => "partial_ack",
         SenderEventKind::RecoveryExit => "recovery_exit",
+        SenderEventKind::ElnRetransmit => "eln_retransmit",
     }
 }
 

@@ -23,6 +23,8 @@ pub struct FlowSummary {
     pub retransmits: u64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// Retransmissions on ELN-marked duplicate acks (window left alone).
+    pub eln_retransmits: u64,
     /// True when a bulk transfer delivered every byte, or a timed one ran its course.
     pub completed: bool,
 }
@@ -50,59 +52,4 @@ pub struct RunSummary {
     pub events: u64,
     pub flows: Vec<FlowSummary>,
     pub links: Vec<LinkSummary>,
-}
-
-/// Byte ranges of one flow that have crossed one link direction, kept as
-/// sorted disjoint intervals. In a bulk transfer they collapse to one or two
-/// ranges, so an insert is usually an extension of the last one.
-#[derive(Clone, Debug, Default)]
-pub struct CoverSet {
-    ranges: Vec<(u64, u64)>,
-}
-
-impl CoverSet {
-    /// Add [start, end); returns how many of its bytes were not yet covered.
-    pub fn insert(&mut self, start: u64, end: u64) -> u64 {
-        if start >= end {
-            return 0;
-        }
-        // Fast path: at or beyond the end of the last range.
-        if let Some(last) = self.ranges.last_mut() {
-            if start >= last.0 && start <= last.1 {
-                let new = end.saturating_sub(last.1);
-                last.1 = last.1.max(end);
-                return new;
-            }
-        }
-        let i = self.ranges.partition_point(|r| r.1 < start);
-        let mut j = i;
-        let (mut s, mut e) = (start, end);
-        let mut covered = 0;
-        while j < self.ranges.len() && self.ranges[j].0 <= e {
-            let (rs, re) = self.ranges[j];
-            covered += re.min(end).saturating_sub(rs.max(start));
-            s = s.min(rs);
-            e = e.max(re);
-            j += 1;
-        }
-        self.ranges.splice(i..j, std::iter::once((s, e)));
-        (end - start) - covered
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cover_set_counts_new_bytes_once() {
-        let mut c = CoverSet::default();
-        assert_eq!(c.insert(0, 100), 100);
-        assert_eq!(c.insert(100, 200), 100);
-        assert_eq!(c.insert(50, 150), 0);
-        assert_eq!(c.insert(300, 400), 100);
-        assert_eq!(c.insert(150, 350), 100);
-        assert_eq!(c.insert(0, 400), 0);
-        assert_eq!(c.ranges, vec![(0, 400)]);
-    }
 }

@@ -4,18 +4,34 @@
 //! and base-station agent. The names are the paper's in lower case. Schemes
 //! not yet built are not listed: naming one is an error, never a fallback.
 
-use lasthop_tcp::Variant;
+use lasthop_tcp::{ElnResponse, Variant};
 
 /// What a scheme sets on a flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scheme {
     pub name: &'static str,
     pub variant: Variant,
+    pub eln: ElnResponse,
 }
 
-/// Seed 000 Sec. III-A: E2E is TCP Reno, E2E-NEWRENO adds partial-ack recovery.
-pub const SCHEMES: &[Scheme] =
-    &[Scheme { name: "e2e", variant: Variant::Reno }, Scheme { name: "e2e-newreno", variant: Variant::Newreno }];
+const fn scheme(name: &'static str, variant: Variant, eln: ElnResponse) -> Scheme {
+    Scheme { name, variant, eln }
+}
+
+/// Seed 000 Sec. III-A and Table I. E2E is TCP Reno; E2E-NEWRENO adds
+/// partial-ack recovery; E2E-SMART and E2E-IETF-SACK add selective acks with
+/// Reno's window rules; E2E-ELN and E2E-ELN-RXMT retransmit on ELN-marked
+/// duplicates (third, first) without cutting the window. E2E-SACK-ELN is the
+/// combination the paper names as future work.
+pub const SCHEMES: &[Scheme] = &[
+    scheme("e2e", Variant::Reno, ElnResponse::Off),
+    scheme("e2e-newreno", Variant::Newreno, ElnResponse::Off),
+    scheme("e2e-smart", Variant::Smart, ElnResponse::Off),
+    scheme("e2e-ietf-sack", Variant::Sack, ElnResponse::Off),
+    scheme("e2e-eln", Variant::Reno, ElnResponse::ThirdDupack),
+    scheme("e2e-eln-rxmt", Variant::Reno, ElnResponse::FirstDupack),
+    scheme("e2e-sack-eln", Variant::Sack, ElnResponse::ThirdDupack),
+];
 
 pub fn find(name: &str) -> Option<&'static Scheme> {
     SCHEMES.iter().find(|s| s.name == name)

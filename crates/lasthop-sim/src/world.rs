@@ -12,13 +12,15 @@
 //! flight; the receiving application got bytes 0..N once each and in order;
 //! time never went backwards (the scheduler refuses to run it back).
 
-use crate::metrics::{CoverSet, FlowSummary, LinkSummary, RunSummary};
+use crate::metrics::{FlowSummary, LinkSummary, RunSummary};
 use crate::scenario::model::{Model, Workload};
 use crate::scheduler::{Event, Scheduler};
+use lasthop_agents::eln::ElnMarker;
+use lasthop_agents::NodeAgent;
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::{DropCause, Trace, TraceEvent};
-use lasthop_core::{Packet, PacketKind, TcpHeader, Time};
+use lasthop_core::{Packet, PacketKind, RangeSet, TcpHeader, Time};
 use lasthop_net::error::ErrorModel;
 use lasthop_net::link::{Link, LinkDir};
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
@@ -55,11 +57,13 @@ pub struct World<'m> {
     next_uid: u64,
     pub conservation: Conservation,
     /// Per (flow, link direction): byte ranges that crossed it.
-    cover: Vec<CoverSet>,
+    cover: Vec<RangeSet>,
     dir_payload_sent: Vec<u64>,
     dir_useful: Vec<u64>,
     active_flows: usize,
     violations: Vec<String>,
+    /// Mid-path agents by node.
+    agents: Vec<Vec<NodeAgent>>,
 }
 
 /// Per-host tick phase, uniform in [0, tick), from the host's own stream.
@@ -108,6 +112,12 @@ impl<'m> World<'m> {
             })
             .collect();
         let n_dirs = 2 * model.links.len();
+        let mut agents = vec![Vec::new(); model.nodes.len()];
+        for (i, f) in model.flows.iter().enumerate() {
+            if let Some(node) = f.eln_node {
+                agents[node as usize].push(NodeAgent::Eln(ElnMarker::new(i as u32)));
+            }
+        }
         World {
             model,
             seed,
@@ -117,11 +127,12 @@ impl<'m> World<'m> {
             trace: Trace::new(trace),
             next_uid: 0,
             conservation: Conservation::default(),
-            cover: vec![CoverSet::default(); n_dirs * model.flows.len()],
+            cover: vec![RangeSet::default(); n_dirs * model.flows.len()],
             dir_payload_sent: vec![0; n_dirs],
             dir_useful: vec![0; n_dirs],
             active_flows: model.flows.len(),
             violations: Vec::new(),
+            agents,
         }
     }
 
@@ -212,16 +223,26 @@ impl<'m> World<'m> {
 
     fn on_arrival(&mut self, li: usize, dir: usize) {
         let a = self.links[li].take_arrival(dir);
+        let node = self.model.links[li].ends[1 - dir];
+        let mut pkt = a.pkt;
         if a.corrupted {
-            self.drop(2 * li + dir, &a.pkt, DropCause::Error);
+            self.drop(2 * li + dir, &pkt, DropCause::Error);
+            // The receiving host's link layer saw the corrupted frame; its
+            // header still names the segment (seed 000 Sec. IV-A).
+            if node == pkt.dst && pkt.is_data() {
+                self.flows[pkt.flow as usize].receiver.on_corrupted(pkt.tcp.seq);
+            }
             return;
         }
-        let node = self.model.links[li].ends[1 - dir];
-        if node == a.pkt.dst {
+        let now = self.sched.now();
+        for agent in &mut self.agents[node as usize] {
+            agent.on_packet(now, &mut pkt);
+        }
+        if node == pkt.dst {
             self.conservation.delivered += 1;
-            self.deliver(a.pkt);
+            self.deliver(pkt);
         } else {
-            self.forward(node, a.pkt);
+            self.forward(node, pkt);
         }
     }
 
@@ -380,6 +401,7 @@ impl<'m> World<'m> {
                     retransmits: st.retransmits,
                     timeouts: st.timeouts,
                     fast_retransmits: st.fast_retransmits,
+                    eln_retransmits: st.eln_retransmits,
                     completed,
                 }
             })

@@ -106,6 +106,18 @@ impl CongestionControl {
         };
     }
 
+    /// Entering SACK-based recovery (RFC 6675 Sec. 5 step 4.2: "ssthresh =
+    /// cwnd = (FlightSize / 2)"), also SMART's once-per-episode cut: no
+    /// inflation by the duplicate acks already seen.
+    pub fn on_congestion_no_inflation(&mut self, ev: &CongestionEvent) {
+        if ev.cause == LossCause::Corruption {
+            return;
+        }
+        let half = (ev.flight_bytes / 2) / self.mss * self.mss;
+        self.ssthresh = half.max(2 * self.mss);
+        self.cwnd = self.ssthresh;
+    }
+
     /// A further duplicate ack during fast recovery (RFC 5681 3.2 step 4).
     pub fn on_dupack_in_recovery(&mut self) {
         self.cwnd += self.mss;

@@ -17,10 +17,32 @@ pub enum Variant {
     /// RFC 6582: Reno whose fast recovery lasts until the recovery point is
     /// acknowledged, retransmitting one hole per partial ack.
     Newreno,
+    /// RFC 6675 SACK-based loss recovery with Reno's window rules (the
+    /// receiver must send SACK blocks).
+    Sack,
+    /// SMART (seed 000 Sec. II): every gap the receiver's echoes reveal is a
+    /// loss at once; Reno's window cut once per loss episode (the receiver
+    /// must echo).
+    Smart,
 }
 
 impl Variant {
-    pub const NAMES: [&'static str; 3] = ["tahoe", "reno", "newreno"];
+    pub const NAMES: [&'static str; 5] = ["tahoe", "reno", "newreno", "sack", "smart"];
+}
+
+/// How a sender answers duplicate acks that carry an ELN mark (seed 000
+/// Sec. III-A): retransmit "without invoking the associated congestion-control
+/// procedures".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ElnResponse {
+    /// Ignore the mark.
+    #[default]
+    Off,
+    /// Retransmit at the third marked duplicate ack (E2E-ELN).
+    ThirdDupack,
+    /// Retransmit at the first marked duplicate ack (E2E-ELN-RXMT).
+    FirstDupack,
 }
 
 /// How congestion avoidance opens the window per ack of new data.
@@ -122,6 +144,11 @@ pub struct SenderConfig {
     pub dupack_threshold: u32,
     /// Congestion-avoidance increase rule.
     pub window_growth: WindowGrowth,
+    /// Response to ELN-marked duplicate acks.
+    pub eln: ElnResponse,
+    /// Send a new segment on each of the first two duplicate acks (seed 000
+    /// Sec. V-C; RFC 3042's limited transmit).
+    pub limited_transmit: bool,
     /// Bytes to send, or `None` for an unbounded transfer.
     pub total_bytes: Option<u64>,
     pub rto: RtoConfig,
@@ -136,4 +163,12 @@ pub struct ReceiverConfig {
     /// Full-sized segment, in bytes, for the delayed-ack count.
     pub mss_bytes: u32,
     pub ack_policy: AckPolicy,
+    /// Send RFC 2018 SACK blocks.
+    pub sack: bool,
+    /// Echo the sequence number of the segment that caused each ack (SMART).
+    pub smart_echo: bool,
+    /// Mark acks for segments the link layer reported corrupted (ELN, seed
+    /// 000 Sec. III-A: the receiver learns of wireless corruption from its
+    /// link layer).
+    pub eln: bool,
 }

@@ -16,8 +16,10 @@ pub mod config;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
+pub mod sack;
 pub mod sender;
+pub mod smart;
 
-pub use config::{AckPolicy, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant, WindowGrowth};
+pub use config::{AckPolicy, ElnResponse, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant, WindowGrowth};
 pub use receiver::Receiver;
 pub use sender::{Sender, SenderStats};

@@ -10,6 +10,19 @@
 //!
 //! The advertised window is the receive buffer: the application reads at
 //! once, and 4.4BSD does not count the reassembly queue against the window.
+//!
+//! Options each ack may carry:
+//! - SACK (RFC 2018 Sec. 4): "The first SACK block ... MUST specify the
+//!   contiguous block of data containing the segment which triggered this
+//!   ACK, unless that segment advanced the Acknowledgment Number"; the rest
+//!   repeat "the most recently reported SACK blocks (based on first SACK blocks
+//!   in previous SACK options) that are not subsets of a SACK block already
+//!   included", up to three blocks.
+//! - SMART echo (seed 000 Sec. II, Keshav & Morgan): the sequence number of
+//!   the segment that caused the ack.
+//! - ELN (seed 000 Sec. III-A): "future cumulative acknowledgments
+//!   corresponding to the lost packet are marked": an ack whose cumulative
+//!   point is a segment the link layer reported corrupted carries the mark.
 
 use crate::config::{AckPolicy, ReceiverConfig};
 use lasthop_core::{TcpHeader, Time};
@@ -34,6 +47,12 @@ pub struct Receiver {
     /// When the delayed ack goes out, or NEVER.
     delack_at: Time,
     acks_sent: u64,
+    /// Segment that caused the pending ack (SMART echo and SACK's first block).
+    trigger: Option<u64>,
+    /// First-block sequence numbers of recent acks, most recent first (RFC 2018).
+    sack_recent: Vec<u64>,
+    /// Segments reported corrupted by the link layer, not yet received.
+    eln_holes: Vec<u64>,
 }
 
 impl Receiver {
@@ -46,6 +65,17 @@ impl Receiver {
             ack_now: false,
             delack_at: Time::NEVER,
             acks_sent: 0,
+            trigger: None,
+            sack_recent: Vec::with_capacity(8),
+            eln_holes: Vec::with_capacity(8),
+        }
+    }
+
+    /// The link layer handed up a corrupted segment starting at `seq` (its
+    /// header readable, its checksum wrong): remember it for ELN marks.
+    pub fn on_corrupted(&mut self, seq: u64) {
+        if self.cfg.eln && seq >= self.rcv_nxt && !self.eln_holes.contains(&seq) {
+            self.eln_holes.push(seq);
         }
     }
 
@@ -63,6 +93,7 @@ impl Receiver {
     /// A data segment arrived. Returns what it delivered to the application.
     pub fn on_segment(&mut self, now: Time, hdr: &TcpHeader) -> Option<Delivery> {
         let (seq, end) = (hdr.seq, hdr.seq + u64::from(hdr.len));
+        self.trigger = Some(seq);
         if end <= self.rcv_nxt {
             self.ack_now = true; // a duplicate: re-ack at once
             return None;
@@ -150,11 +181,48 @@ impl Receiver {
         self.unacked_segments = 0;
         self.delack_at = Time::NEVER;
         self.acks_sent += 1;
-        Some(TcpHeader {
+        let trigger = self.trigger.take();
+        let mut hdr = TcpHeader {
             ack: self.rcv_nxt,
             wnd_bytes: self.cfg.recv_buffer_bytes.min(u64::from(u32::MAX)) as u32,
             ..TcpHeader::default()
-        })
+        };
+        if self.cfg.smart_echo {
+            hdr.smart_echo = trigger;
+        }
+        if self.cfg.sack {
+            self.fill_sack(&mut hdr, trigger);
+        }
+        if self.cfg.eln {
+            let rcv_nxt = self.rcv_nxt;
+            self.eln_holes.retain(|&s| s >= rcv_nxt);
+            hdr.eln = self.eln_holes.contains(&rcv_nxt);
+        }
+        Some(hdr)
+    }
+
+    /// The out-of-order range holding `seq`, if any.
+    fn ooo_block(&self, seq: u64) -> Option<(u64, u64)> {
+        self.ooo.iter().copied().find(|&(s, e)| s <= seq && seq < e)
+    }
+
+    fn fill_sack(&mut self, hdr: &mut TcpHeader, trigger: Option<u64>) {
+        // The trigger's block first (absent if it advanced rcv_nxt), then the
+        // blocks of the most recent first blocks, each once.
+        if let Some(t) = trigger.filter(|&t| self.ooo_block(t).is_some()) {
+            self.sack_recent.retain(|&s| s != t);
+            self.sack_recent.insert(0, t);
+        }
+        let rcv_nxt = self.rcv_nxt;
+        let ooo = &self.ooo;
+        self.sack_recent.retain(|&s| s >= rcv_nxt && ooo.iter().any(|&(a, b)| a <= s && s < b));
+        self.sack_recent.truncate(8);
+        for i in 0..self.sack_recent.len() {
+            let Some(block) = self.ooo_block(self.sack_recent[i]) else { continue };
+            if !hdr.sack.as_slice().contains(&block) && !hdr.sack.push(block.0, block.1) {
+                break;
+            }
+        }
     }
 }
 
@@ -168,7 +236,89 @@ mod tests {
     }
 
     fn rx(policy: AckPolicy) -> Receiver {
-        Receiver::new(ReceiverConfig { recv_buffer_bytes: 32768, mss_bytes: 1000, ack_policy: policy })
+        Receiver::new(ReceiverConfig {
+            recv_buffer_bytes: 32768,
+            mss_bytes: 1000,
+            ack_policy: policy,
+            sack: false,
+            smart_echo: false,
+            eln: false,
+        })
+    }
+
+    fn rx_with(sack: bool, smart_echo: bool, eln: bool) -> Receiver {
+        Receiver::new(ReceiverConfig {
+            recv_buffer_bytes: 32768,
+            mss_bytes: 1000,
+            ack_policy: AckPolicy::Immediate,
+            sack,
+            smart_echo,
+            eln,
+        })
+    }
+
+    fn blocks(h: &TcpHeader) -> Vec<(u64, u64)> {
+        h.sack.as_slice().to_vec()
+    }
+
+    #[test]
+    fn sack_blocks_follow_rfc2018() {
+        // Segments of 1000 bytes; 0, 2000, 4000, 6000 and 8000 are lost.
+        let mut r = rx_with(true, false, false);
+        let t = Time::ZERO;
+        let ack = |r: &mut Receiver, seq: u64| {
+            r.on_segment(t, &seg(seq, 1000));
+            r.poll_transmit(t).unwrap()
+        };
+        // 1000 arrives: one block, holding it.
+        assert_eq!(blocks(&ack(&mut r, 1000)), vec![(1000, 2000)]);
+        // 3000: its block first, the previous first block repeated.
+        assert_eq!(blocks(&ack(&mut r, 3000)), vec![(3000, 4000), (1000, 2000)]);
+        // 5000 and 7000: most recent first, at most three blocks.
+        assert_eq!(blocks(&ack(&mut r, 5000)), vec![(5000, 6000), (3000, 4000), (1000, 2000)]);
+        assert_eq!(blocks(&ack(&mut r, 7000)), vec![(7000, 8000), (5000, 6000), (3000, 4000)]);
+        // 2000 fills a hole: 1000..4000 becomes one block, reported first.
+        assert_eq!(blocks(&ack(&mut r, 2000)), vec![(1000, 4000), (7000, 8000), (5000, 6000)]);
+        // 0 advances the cumulative ack to 4000: no first block of its own;
+        // the remaining blocks are repeated, most recent first.
+        let h = ack(&mut r, 0);
+        assert_eq!(h.ack, 4000);
+        assert_eq!(blocks(&h), vec![(7000, 8000), (5000, 6000)]);
+        // A duplicate below rcv_nxt repeats the blocks too.
+        assert_eq!(blocks(&ack(&mut r, 0)), vec![(7000, 8000), (5000, 6000)]);
+    }
+
+    #[test]
+    fn smart_echo_names_the_segment_that_caused_the_ack() {
+        let mut r = rx_with(false, true, false);
+        let t = Time::ZERO;
+        r.on_segment(t, &seg(2000, 1000));
+        let h = r.poll_transmit(t).unwrap();
+        assert_eq!((h.ack, h.smart_echo), (0, Some(2000)));
+        r.on_segment(t, &seg(0, 1000));
+        let h = r.poll_transmit(t).unwrap();
+        assert_eq!((h.ack, h.smart_echo), (1000, Some(0)));
+    }
+
+    #[test]
+    fn eln_marks_acks_for_segments_reported_corrupted() {
+        // Fig. 1: 0 and 1000 corrupted on the wireless hop, 2000.. arrive.
+        let mut r = rx_with(false, false, true);
+        let t = Time::ZERO;
+        r.on_corrupted(0);
+        r.on_corrupted(1000);
+        r.on_segment(t, &seg(2000, 1000));
+        let h = r.poll_transmit(t).unwrap();
+        assert!(h.eln && h.ack == 0, "duplicate ack for a corrupted segment is marked");
+        r.on_segment(t, &seg(0, 1000));
+        let h = r.poll_transmit(t).unwrap();
+        assert!(h.eln && h.ack == 1000, "the next hole was corrupted too");
+        r.on_segment(t, &seg(1000, 1000));
+        let h = r.poll_transmit(t).unwrap();
+        assert!(!h.eln && h.ack == 3000);
+        // A segment lost elsewhere (no report) gives unmarked duplicates.
+        r.on_segment(t, &seg(4000, 1000));
+        assert!(!r.poll_transmit(t).unwrap().eln);
     }
 
     #[test]

@@ -32,13 +32,22 @@ pub struct RttEstimator {
     /// BSD mode: `t_srtt` (ticks × 8) and `t_rttvar` (ticks × 4); 0 = no sample.
     bsd_srtt: i64,
     bsd_rttvar: i64,
+    /// A smoothed RTT in ns kept in every mode (gain 1/8): the fine-grained
+    /// round trip that SMART's "not retransmitted within the last round-trip
+    /// time" needs, which BSD's 500 ms ticks cannot give.
+    fine_srtt_ns: Option<u64>,
     /// Number of consecutive timeouts (`t_rxtshift`).
     backoff: u32,
 }
 
 impl RttEstimator {
     pub fn new(cfg: RtoConfig) -> RttEstimator {
-        RttEstimator { cfg, srtt_ns: None, rttvar_ns: 0, bsd_srtt: 0, bsd_rttvar: 0, backoff: 0 }
+        RttEstimator { cfg, srtt_ns: None, rttvar_ns: 0, bsd_srtt: 0, bsd_rttvar: 0, fine_srtt_ns: None, backoff: 0 }
+    }
+
+    /// Smoothed RTT in ns at nanosecond resolution, in every mode.
+    pub fn fine_srtt_ns(&self) -> Option<u64> {
+        self.fine_srtt_ns
     }
 
     /// Smoothed RTT in ns, if any sample was taken.
@@ -67,9 +76,10 @@ impl RttEstimator {
     /// A valid RTT sample: a segment first sent at `sent_at` was acked at `now`.
     pub fn on_sample(&mut self, sent_at: Time, now: Time) {
         self.backoff = 0;
+        let r = now.since(sent_at);
+        self.fine_srtt_ns = Some(self.fine_srtt_ns.map_or(r, |s| (7 * s + r) / 8));
         match self.cfg.mode {
             RtoMode::Rfc6298 => {
-                let r = now.since(sent_at);
                 match self.srtt_ns {
                     None => {
                         // RFC 6298 2.2.

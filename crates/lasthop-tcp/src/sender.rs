@@ -1,6 +1,7 @@
 //! The TCP sender: sequence space, sending rules, and the glue between
-//! congestion control ([`crate::cc`]), loss recovery ([`crate::recovery`]) and
-//! the retransmission timer ([`crate::rtt`]).
+//! congestion control ([`crate::cc`]), loss recovery ([`crate::recovery`],
+//! [`crate::sack`], [`crate::smart`]) and the retransmission timer
+//! ([`crate::rtt`]).
 //!
 //! Sending rules (RFC 793/5681, 4.4BSD `tcp_output`): the usable window is
 //! min(cwnd, peer's advertised window, send buffer) from `snd_una`; only
@@ -11,14 +12,33 @@
 //! The retransmission timer is restarted by every ack of new data and stopped
 //! when nothing is outstanding (RFC 6298 5.2–5.3).
 //!
+//! Loss recovery by variant:
+//! - Tahoe, Reno, NewReno: duplicate-ack counting in [`LossRecovery`].
+//! - SACK (RFC 6675): the [`Scoreboard`] decides what is lost; in recovery the
+//!   sender sends while `cwnd - pipe >= SMSS`, choosing segments by NextSeg.
+//! - SMART (seed 000 Secs. II, III-A): the [`SmartBoard`] takes every gap in
+//!   the receiver's echoes as a loss; one retransmission per SMART ack, a
+//!   segment at most once per round trip; the window is cut once per loss
+//!   episode; the coarse timeout remains the fallback.
+//!
+//! Options for any variant: ELN (seed 000 Sec. III-A): duplicate acks that
+//! carry an ELN mark make the sender retransmit at the first or third of them
+//! without touching cwnd or ssthresh; unmarked duplicates are handled as the
+//! variant does. With SACK, an ELN mark on the ack that starts recovery makes
+//! the recovery leave the window alone (SACK with ELN, the paper's future
+//! work). Limited transmit (Sec. V-C, RFC 3042): a new segment beyond the
+//! window on each of the first two duplicate acks.
+//!
 //! Departures: no connection setup or teardown, no Nagle (bulk transfers
 //! always have a full segment ready), no persist timer (the receiver's
 //! window never closes because its application reads at once).
 
 use crate::cc::{CcAlgorithm, CongestionControl, CongestionEvent, CongestionKind, LossCause};
-use crate::config::{SenderConfig, Variant};
+use crate::config::{ElnResponse, SenderConfig, Variant};
 use crate::recovery::{AckVerdict, LossRecovery};
 use crate::rtt::RttEstimator;
+use crate::sack::Scoreboard;
+use crate::smart::SmartBoard;
 use lasthop_core::trace::{SenderEventKind, Trace, TraceEvent};
 use lasthop_core::{TcpHeader, Time};
 
@@ -31,10 +51,13 @@ pub struct SenderStats {
     pub retransmits: u64,
     /// Retransmission timeouts that fired.
     pub timeouts: u64,
-    /// Fast retransmissions (third duplicate ack).
+    /// Loss recoveries begun without a timeout: fast retransmits (third
+    /// duplicate ack), SACK recovery entries, SMART loss episodes.
     pub fast_retransmits: u64,
     /// NewReno partial acks that retransmitted a hole.
     pub partial_acks: u64,
+    /// Retransmissions on ELN-marked duplicate acks.
+    pub eln_retransmits: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -54,6 +77,8 @@ pub struct Sender {
     rwnd: u64,
     cc: CongestionControl,
     recovery: LossRecovery,
+    sack: Option<Scoreboard>,
+    smart: Option<SmartBoard>,
     rtt: RttEstimator,
     /// When the retransmission timer fires, or NEVER when it is stopped.
     rto_at: Time,
@@ -61,6 +86,14 @@ pub struct Sender {
     timing: Option<(u64, Time)>,
     /// A segment to retransmit before anything else.
     pending_rexmit: Option<u64>,
+    /// Duplicate acks since the last new ack (limited transmit, SACK entry).
+    dupacks: u32,
+    /// ELN-marked duplicate acks since the last new ack.
+    eln_dupacks: u32,
+    /// SMART: one retransmission per SMART ack.
+    smart_credit: bool,
+    /// SMART: a loss episode lasts until this byte is acked.
+    smart_recover: Option<u64>,
     stats: SenderStats,
 }
 
@@ -68,7 +101,7 @@ impl Sender {
     pub fn new(cfg: SenderConfig, flow: u32) -> Sender {
         let algo = match cfg.variant {
             Variant::Tahoe => CcAlgorithm::Tahoe,
-            Variant::Reno | Variant::Newreno => CcAlgorithm::Reno,
+            _ => CcAlgorithm::Reno,
         };
         Sender {
             cfg,
@@ -83,10 +116,16 @@ impl Sender {
             cc: CongestionControl::new(algo, cfg.mss_bytes, cfg.initial_cwnd_segments, cfg.initial_ssthresh_bytes)
                 .with_growth(cfg.window_growth),
             recovery: LossRecovery::new(cfg.variant, cfg.dupack_threshold),
+            sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.mss_bytes, cfg.dupack_threshold)),
+            smart: (cfg.variant == Variant::Smart).then(|| SmartBoard::new(cfg.mss_bytes)),
             rtt: RttEstimator::new(cfg.rto),
             rto_at: Time::NEVER,
             timing: None,
             pending_rexmit: None,
+            dupacks: 0,
+            eln_dupacks: 0,
+            smart_credit: false,
+            smart_recover: None,
             stats: SenderStats::default(),
         }
     }
@@ -107,7 +146,11 @@ impl Sender {
         self.snd_max
     }
     pub fn in_recovery(&self) -> bool {
-        self.recovery.in_recovery()
+        match (&self.sack, self.smart_recover) {
+            (Some(sb), _) => sb.in_recovery(),
+            (None, Some(_)) => true,
+            _ => self.recovery.in_recovery(),
+        }
     }
     pub fn rto_ns(&self) -> u64 {
         self.rtt.rto_ns()
@@ -143,6 +186,10 @@ impl Sender {
         self.snd_max - self.snd_una
     }
 
+    fn event(&self, now: Time, kind: SenderEventKind, trace: &mut Trace) {
+        trace.record(now, TraceEvent::Sender { flow: self.flow, kind });
+    }
+
     fn trace_window(&self, now: Time, trace: &mut Trace) {
         trace.record(
             now,
@@ -154,38 +201,70 @@ impl Sender {
         self.rto_at = self.rtt.deadline(now);
     }
 
+    /// The segment (seq, len) to send now, if the window rules allow one.
+    fn choose(&mut self, now: Time) -> Option<(u64, u64)> {
+        let end = self.end_of_data();
+        if let Some(seq) = self.pending_rexmit.take() {
+            return Some((seq, self.mss.min(end - seq)));
+        }
+        let limit_rwnd = self.snd_una + self.rwnd.min(self.cfg.send_buffer_bytes);
+        if let Some(sb) = self.sack.as_ref().filter(|sb| sb.in_recovery()) {
+            // RFC 6675 Sec. 5 step 4.4/C: "while (cwnd - pipe) >= 1 SMSS".
+            if self.cc.cwnd() < sb.pipe(self.snd_una, self.snd_max) + self.mss {
+                return None;
+            }
+            let (seq, len, _) = sb.next_seg(self.snd_una, self.snd_max, end, limit_rwnd)?;
+            return Some((seq, u64::from(len)));
+        }
+        if self.smart_credit {
+            self.smart_credit = false;
+            let rtt = self.rtt.fine_srtt_ns().unwrap_or(self.rtt.rto_ns());
+            let next = self.smart.as_ref().and_then(|b| b.next_retransmission(now, rtt, self.snd_una, end));
+            if let Some((seq, len)) = next {
+                return Some((seq, u64::from(len)));
+            }
+        }
+        if self.snd_nxt >= end {
+            return None;
+        }
+        let mut win = self.cc.cwnd();
+        if self.cfg.limited_transmit && !self.in_recovery() && (1..=2).contains(&self.dupacks) {
+            // RFC 3042: outstanding data may reach cwnd + 2 SMSS.
+            win += u64::from(self.dupacks) * self.mss;
+        }
+        let limit = (self.snd_una + win).min(limit_rwnd);
+        if self.snd_nxt >= limit {
+            return None;
+        }
+        let left = end - self.snd_nxt;
+        let len = self.mss.min(limit - self.snd_nxt).min(left);
+        if len < self.mss && len < left {
+            return None; // silly-window avoidance: wait for a full segment
+        }
+        Some((self.snd_nxt, len))
+    }
+
     /// The next segment to send now, if any. Call until it returns `None`.
     pub fn poll_transmit(&mut self, now: Time, trace: &mut Trace) -> Option<TcpHeader> {
         if !self.started || self.stopped {
             return None;
         }
-        let end = self.end_of_data();
-        let (seq, len) = if let Some(seq) = self.pending_rexmit.take() {
-            (seq, self.mss.min(end - seq))
-        } else {
-            if self.snd_nxt >= end {
-                return None;
-            }
-            let win = self.cc.cwnd().min(self.rwnd).min(self.cfg.send_buffer_bytes);
-            let limit = self.snd_una + win;
-            if self.snd_nxt >= limit {
-                return None;
-            }
-            let left = end - self.snd_nxt;
-            let len = self.mss.min(limit - self.snd_nxt).min(left);
-            if len < self.mss && len < left {
-                return None; // silly-window avoidance: wait for a full segment
-            }
-            let seq = self.snd_nxt;
-            self.snd_nxt += len;
-            (seq, len)
-        };
+        let (seq, len) = self.choose(now)?;
         let retransmit = seq < self.snd_max;
+        if seq == self.snd_nxt {
+            self.snd_nxt += len;
+        }
         self.snd_max = self.snd_max.max(seq + len);
         self.stats.segments_sent += 1;
         if retransmit {
             self.stats.retransmits += 1;
             self.timing = None; // Karn: never time across a retransmission
+            if let Some(sb) = self.sack.as_mut() {
+                sb.on_retransmit(seq, len as u32);
+            }
+            if let Some(b) = self.smart.as_mut() {
+                b.on_retransmit(now, seq);
+            }
         } else if self.timing.is_none() {
             self.timing = Some((seq + len, now));
         }
@@ -205,8 +284,8 @@ impl Sender {
         self.rwnd = u64::from(hdr.wnd_bytes);
         let ack = hdr.ack.min(self.snd_max);
         let before = (self.cc.cwnd(), self.cc.ssthresh());
-        if ack > self.snd_una {
-            let acked = ack - self.snd_una;
+        let acked = ack.saturating_sub(self.snd_una);
+        if acked > 0 {
             if let Some((timed_end, sent_at)) = self.timing {
                 if ack >= timed_end {
                     self.rtt.on_sample(sent_at, now);
@@ -215,12 +294,67 @@ impl Sender {
             }
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
-            match self.recovery.on_new_ack(ack) {
+            self.dupacks = 0;
+            self.eln_dupacks = 0;
+        }
+        // RFC 5681 Sec. 2: a duplicate acknowledges nothing new while data is
+        // outstanding and carries no data.
+        let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0;
+        if dup {
+            self.dupacks += 1;
+        }
+        match self.cfg.variant {
+            Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
+            Variant::Smart => self.on_ack_smart(now, hdr, acked, trace),
+            _ => self.on_ack_dupack_family(now, hdr, acked, dup, trace),
+        }
+        if acked > 0 && self.snd_una >= self.snd_max {
+            self.rto_at = Time::NEVER; // RFC 6298 5.2
+        }
+        if before != (self.cc.cwnd(), self.cc.ssthresh()) {
+            self.trace_window(now, trace);
+        }
+    }
+
+    fn loss_cause(&self, hdr: &TcpHeader) -> LossCause {
+        if hdr.eln && self.cfg.eln != ElnResponse::Off {
+            LossCause::Corruption
+        } else {
+            LossCause::Congestion
+        }
+    }
+
+    /// ELN (seed 000 Sec. III-A) on a marked duplicate ack: true if handled.
+    fn on_eln_dupack(&mut self, now: Time, hdr: &TcpHeader, trace: &mut Trace) -> bool {
+        let threshold = match self.cfg.eln {
+            ElnResponse::Off => return false,
+            ElnResponse::ThirdDupack => self.cfg.dupack_threshold,
+            ElnResponse::FirstDupack => 1,
+        };
+        if !hdr.eln {
+            return false;
+        }
+        self.eln_dupacks += 1;
+        if self.eln_dupacks == threshold {
+            // "retransmissions without invoking the associated congestion-
+            // control procedures": resend the hole, leave cwnd and ssthresh.
+            self.pending_rexmit = Some(self.snd_una);
+            self.timing = None;
+            self.stats.eln_retransmits += 1;
+            self.event(now, SenderEventKind::ElnRetransmit, trace);
+            self.arm_rto(now);
+        }
+        true
+    }
+
+    fn on_ack_dupack_family(&mut self, now: Time, hdr: &TcpHeader, acked: u64, dup: bool, trace: &mut Trace) {
+        if acked > 0 {
+            match self.recovery.on_new_ack(self.snd_una) {
                 AckVerdict::PartialAck { first } => {
                     self.cc.on_partial_ack(acked);
                     self.pending_rexmit = Some(self.snd_una);
                     self.stats.partial_acks += 1;
-                    trace.record(now, TraceEvent::Sender { flow: self.flow, kind: SenderEventKind::PartialAck });
+                    self.event(now, SenderEventKind::PartialAck, trace);
                     // RFC 6582 3.2 step 5: reset the timer on the first partial ack only.
                     if first {
                         self.arm_rto(now);
@@ -228,7 +362,7 @@ impl Sender {
                 }
                 AckVerdict::RecoveryExit => {
                     self.cc.on_recovery_exit();
-                    trace.record(now, TraceEvent::Sender { flow: self.flow, kind: SenderEventKind::RecoveryExit });
+                    self.event(now, SenderEventKind::RecoveryExit, trace);
                     self.arm_rto(now);
                 }
                 _ => {
@@ -236,24 +370,18 @@ impl Sender {
                     self.arm_rto(now);
                 }
             }
-            if self.snd_una >= self.snd_max {
-                self.rto_at = Time::NEVER; // RFC 6298 5.2
-            }
-        } else if ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0 {
-            match self.recovery.on_dupack(ack, self.snd_max) {
+        } else if dup && !self.on_eln_dupack(now, hdr, trace) {
+            match self.recovery.on_dupack(self.snd_una, self.snd_max) {
                 AckVerdict::FastRetransmit => self.fast_retransmit(now, trace),
                 AckVerdict::DupackInRecovery => self.cc.on_dupack_in_recovery(),
                 _ => {}
             }
         }
-        if before != (self.cc.cwnd(), self.cc.ssthresh()) {
-            self.trace_window(now, trace);
-        }
     }
 
     fn fast_retransmit(&mut self, now: Time, trace: &mut Trace) {
         self.stats.fast_retransmits += 1;
-        trace.record(now, TraceEvent::Sender { flow: self.flow, kind: SenderEventKind::FastRetransmit });
+        self.event(now, SenderEventKind::FastRetransmit, trace);
         let ev = CongestionEvent {
             kind: CongestionKind::FastRetransmit,
             cause: LossCause::Congestion,
@@ -270,6 +398,75 @@ impl Sender {
         self.arm_rto(now);
     }
 
+    /// RFC 6675 Sec. 5.
+    fn on_ack_sack(&mut self, now: Time, hdr: &TcpHeader, acked: u64, dup: bool, trace: &mut Trace) {
+        let cause = self.loss_cause(hdr);
+        let (snd_una, snd_max) = (self.snd_una, self.snd_max);
+        let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
+        let newly_sacked = sb.on_ack(snd_una, hdr.sack.as_slice());
+        if acked > 0 {
+            if sb.in_recovery() {
+                if sb.recovery_done(snd_una) {
+                    sb.exit_recovery();
+                    self.cc.on_recovery_exit();
+                    self.event(now, SenderEventKind::RecoveryExit, trace);
+                }
+            } else {
+                self.cc.on_ack(acked);
+            }
+            self.arm_rto(now);
+            return;
+        }
+        // RFC 6675 Sec. 2: a DupAck also carries SACK information not known before.
+        if !dup || newly_sacked == 0 || sb.in_recovery() {
+            if dup && !sb.in_recovery() {
+                self.dupacks -= 1; // not a DupAck in RFC 6675's sense
+            }
+            return;
+        }
+        // Step 4: "DupAcks >= DupThresh" or "IsLost (HighACK + 1)".
+        // Sec. 5.1: after an RTO, no new recovery until RecoveryPoint is acked.
+        if (self.dupacks >= self.cfg.dupack_threshold || sb.is_lost(snd_una)) && sb.may_enter_recovery(snd_una) {
+            sb.enter_recovery(snd_max);
+            let ev = CongestionEvent { kind: CongestionKind::FastRetransmit, cause, flight_bytes: snd_max - snd_una };
+            self.cc.on_congestion_no_inflation(&ev);
+            self.stats.fast_retransmits += 1;
+            self.event(now, SenderEventKind::FastRetransmit, trace);
+            // Step 4.3: "Retransmit the first data segment presumed dropped".
+            self.pending_rexmit = Some(snd_una);
+            self.timing = None;
+            self.arm_rto(now);
+        }
+    }
+
+    /// SMART (seed 000 Secs. II, III-A).
+    fn on_ack_smart(&mut self, now: Time, hdr: &TcpHeader, acked: u64, trace: &mut Trace) {
+        let cause = self.loss_cause(hdr);
+        let board = self.smart.as_mut().expect("SMART variant has a board");
+        let gap = board.on_ack(self.snd_una, hdr.smart_echo);
+        // "retransmits a packet when it receives a SMART acknowledgment".
+        self.smart_credit = hdr.smart_echo.is_some();
+        if acked > 0 {
+            if self.smart_recover.is_some_and(|r| self.snd_una >= r) {
+                self.smart_recover = None;
+                self.event(now, SenderEventKind::RecoveryExit, trace);
+            }
+            if self.smart_recover.is_none() {
+                self.cc.on_ack(acked);
+            }
+            self.arm_rto(now);
+        }
+        if gap && self.smart_recover.is_none() {
+            // One window cut per loss episode, as a fast retransmit would.
+            self.smart_recover = Some(self.snd_max);
+            let ev = CongestionEvent { kind: CongestionKind::FastRetransmit, cause, flight_bytes: self.flight() };
+            self.cc.on_congestion_no_inflation(&ev);
+            self.stats.fast_retransmits += 1;
+            self.event(now, SenderEventKind::FastRetransmit, trace);
+            self.timing = None;
+        }
+    }
+
     /// The retransmission timer may have expired.
     pub fn on_timer(&mut self, now: Time, trace: &mut Trace) {
         if self.stopped || now < self.rto_at {
@@ -280,7 +477,7 @@ impl Sender {
             return;
         }
         self.stats.timeouts += 1;
-        trace.record(now, TraceEvent::Sender { flow: self.flow, kind: SenderEventKind::Timeout });
+        self.event(now, SenderEventKind::Timeout, trace);
         let ev = CongestionEvent {
             kind: CongestionKind::Timeout,
             cause: LossCause::Congestion,
@@ -288,9 +485,19 @@ impl Sender {
         };
         self.cc.on_congestion(&ev, self.cfg.dupack_threshold);
         self.recovery.on_timeout(self.snd_max);
+        if let Some(sb) = self.sack.as_mut() {
+            sb.on_timeout_at(self.snd_una, self.snd_max);
+        }
+        if let Some(b) = self.smart.as_mut() {
+            b.on_timeout();
+        }
+        self.smart_recover = None;
+        self.smart_credit = false;
         self.rtt.on_timeout();
         self.timing = None;
         self.pending_rexmit = None;
+        self.dupacks = 0;
+        self.eln_dupacks = 0;
         self.snd_nxt = self.snd_una;
         self.arm_rto(now);
         self.trace_window(now, trace);

@@ -2,7 +2,7 @@
 //! builds from. Every check names the field path it rejects. Templates are
 //! expanded here into the general form, so nothing downstream knows them.
 
-use super::schema::{AckPolicySpec, DirSpec, DuplexSpec, FlowSpec, LinkSpec, ScenarioFile, Template};
+use super::schema::{AckPolicySpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, LinkSpec, ScenarioFile, Template};
 use super::ScenarioError;
 use crate::schemes;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
@@ -10,7 +10,7 @@ use lasthop_core::Time;
 use lasthop_net::error::ErrorModelConfig;
 use lasthop_net::link::{DirParams, Duplex};
 use lasthop_net::queue::QueueLimit;
-use lasthop_tcp::{AckPolicy, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant};
+use lasthop_tcp::{AckPolicy, ElnResponse, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant};
 
 /// Default DropTail limit when a link gives none (ns-2's default of 50).
 pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
@@ -55,6 +55,10 @@ pub struct FlowModel {
     pub receiver: ReceiverConfig,
     pub header_bytes: u32,
     pub ack_bytes: u32,
+    /// ELN marks generated at the base station: set to the node before the
+    /// receiver once routes are known.
+    pub eln_at_base_station: bool,
+    pub eln_node: Option<u16>,
 }
 
 #[derive(Clone, Debug)]
@@ -201,22 +205,21 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         _ => return Err(ScenarioError::new(format!("flows[{i}]"), "give exactly one of `bytes` and `duration_s`")),
     };
     let t = &fl.tcp;
-    let variant = match (&fl.scheme, t.variant) {
-        (Some(name), None) => {
-            schemes::find(name)
-                .ok_or_else(|| {
-                    ScenarioError::new(
-                        p("scheme"),
-                        format!("unknown scheme '{name}' (known: {})", schemes::names().join(", ")),
-                    )
-                })?
-                .variant
+    let (variant, eln) = match &fl.scheme {
+        Some(name) => {
+            let sc = schemes::find(name).ok_or_else(|| {
+                ScenarioError::new(
+                    p("scheme"),
+                    format!("unknown scheme '{name}' (known: {})", schemes::names().join(", ")),
+                )
+            })?;
+            check(t.variant.is_none(), p("tcp.variant"), "conflicts with `scheme`, which sets the variant")?;
+            check(t.eln.is_none(), p("tcp.eln"), "conflicts with `scheme`, which sets the ELN response")?;
+            (sc.variant, sc.eln)
         }
-        (Some(_), Some(_)) => {
-            return Err(ScenarioError::new(p("tcp.variant"), "conflicts with `scheme`, which sets the variant"))
-        }
-        (None, v) => v.unwrap_or(Variant::Reno),
+        None => (t.variant.unwrap_or(Variant::Reno), t.eln.unwrap_or(ElnResponse::Off)),
     };
+    let eln_on = eln != ElnResponse::Off;
     check(t.mss_bytes > 0, p("tcp.mss_bytes"), "must be at least 1")?;
     check(
         t.socket_buffer_bytes >= u64::from(t.mss_bytes),
@@ -273,15 +276,26 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
             initial_ssthresh_bytes: t.initial_ssthresh_bytes.unwrap_or(u64::from(u32::MAX)),
             dupack_threshold: t.dupack_threshold,
             window_growth: t.window_growth,
+            eln,
+            limited_transmit: t.limited_transmit,
             total_bytes: match workload {
                 Workload::Bulk { bytes } => Some(bytes),
                 Workload::Timed { .. } => None,
             },
             rto,
         },
-        receiver: ReceiverConfig { recv_buffer_bytes: t.socket_buffer_bytes, mss_bytes: t.mss_bytes, ack_policy },
+        receiver: ReceiverConfig {
+            recv_buffer_bytes: t.socket_buffer_bytes,
+            mss_bytes: t.mss_bytes,
+            ack_policy,
+            sack: t.sack || variant == Variant::Sack,
+            smart_echo: variant == Variant::Smart,
+            eln: eln_on && t.eln_generator == ElnGenerator::Receiver,
+        },
         header_bytes: t.header_bytes,
         ack_bytes: t.ack_bytes,
+        eln_at_base_station: eln_on && t.eln_generator == ElnGenerator::BaseStation,
+        eln_node: None,
     })
 }
 
@@ -319,7 +333,7 @@ impl Model {
             flows.push(flow_model(fl, i, &node_index)?);
         }
         let next_hop = routes(nodes.len(), &links);
-        for (i, fl) in flows.iter().enumerate() {
+        for (i, fl) in flows.iter_mut().enumerate() {
             let reachable = next_hop[fl.from as usize][fl.to as usize].is_some()
                 && next_hop[fl.to as usize][fl.from as usize].is_some();
             check(
@@ -327,6 +341,21 @@ impl Model {
                 format!("flows[{i}].to"),
                 &format!("no route between '{}' and '{}'", f.flows[i].from, f.flows[i].to),
             )?;
+            if fl.eln_at_base_station {
+                // The base station is the last node before the receiver.
+                let (mut prev, mut node) = (fl.from, fl.from);
+                while node != fl.to {
+                    prev = node;
+                    let (li, dir) = next_hop[node as usize][fl.to as usize].expect("reachable");
+                    node = links[li as usize].ends[1 - dir as usize];
+                }
+                check(
+                    prev != fl.from,
+                    format!("flows[{i}].tcp.eln_generator"),
+                    "base_station needs a node between sender and receiver",
+                )?;
+                fl.eln_node = Some(prev);
+            }
         }
         Ok(Model { name: f.name.clone(), nodes, links, flows, stop: Time::from_secs_f64(f.stop_s), next_hop })
     }

@@ -178,6 +178,21 @@ pub struct TcpSpec {
     /// Duplicate acks that trigger fast retransmit.
     #[serde(default = "default_dupthresh")]
     pub dupack_threshold: u32,
+    /// Send SACK blocks from the receiver (always on with variant `sack`).
+    #[serde(default)]
+    pub sack: bool,
+    /// Response to ELN-marked duplicate acks: `off`, `third_dupack`
+    /// (E2E-ELN) or `first_dupack` (E2E-ELN-RXMT). A flow's `scheme` sets it.
+    pub eln: Option<lasthop_tcp::ElnResponse>,
+    /// Who marks acks with ELN: the `receiver`, told of corruption by its
+    /// link layer (the 1997 experiments), or the `base_station`, the node
+    /// before the receiver, from the segments it saw pass (Sec. V-B).
+    #[serde(default)]
+    pub eln_generator: ElnGenerator,
+    /// A new segment on each of the first two duplicate acks (seed 000
+    /// Sec. V-C; RFC 3042).
+    #[serde(default)]
+    pub limited_transmit: bool,
     /// Congestion-avoidance increase: `rfc5681` (default) or `bsd44`
     /// (4.4BSD-Lite's extra maxseg/8 per ack, as in BSD/OS 2.1).
     #[serde(default)]
@@ -199,11 +214,24 @@ impl Default for TcpSpec {
             initial_cwnd_segments: 1,
             initial_ssthresh_bytes: None,
             dupack_threshold: default_dupthresh(),
+            sack: false,
+            eln: None,
+            eln_generator: ElnGenerator::Receiver,
+            limited_transmit: false,
             window_growth: lasthop_tcp::WindowGrowth::Rfc5681,
             rto: RtoSpec::default(),
             ack: AckSpec::default(),
         }
     }
+}
+
+/// Where ELN marks come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ElnGenerator {
+    #[default]
+    Receiver,
+    BaseStation,
 }
 
 fn default_mss() -> u32 {

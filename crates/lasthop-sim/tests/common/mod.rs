@@ -29,6 +29,19 @@ pub fn mean(xs: impl IntoIterator<Item = f64>) -> f64 {
 /// 1000-byte segment takes 1 ms), 10 ms each way per link, queues of 100.
 /// `drops` is a TOML error model for the second link's data direction.
 pub fn path(variant: &str, bytes: u64, drops: &str, cwnd: u32) -> String {
+    path_with(&format!("variant = \"{variant}\""), bytes, drops, cwnd)
+}
+
+/// As [`path`], with any TCP settings (`scheme = ...` is accepted too and
+/// moved out of the `[flows.tcp]` table).
+pub fn path_with(tcp: &str, bytes: u64, drops: &str, cwnd: u32) -> String {
+    let (scheme, tcp) = match tcp.strip_prefix("scheme = ") {
+        Some(rest) => {
+            let (name, more) = rest.split_once('\n').unwrap_or((rest, ""));
+            (format!("scheme = {name}\n"), more.to_string())
+        }
+        None => (String::new(), tcp.to_string()),
+    };
     format!(
         r#"
 name = "path"
@@ -49,8 +62,8 @@ name = "f"
 from = "src"
 to = "dst"
 bytes = {bytes}
-[flows.tcp]
-variant = "{variant}"
+{scheme}[flows.tcp]
+{tcp}
 mss_bytes = 1000
 header_bytes = 0
 ack_bytes = 40
