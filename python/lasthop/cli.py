@@ -126,12 +126,16 @@ def run_command(
     if seeds is None:
         title = f"{runs[0].get('scenario') or source.origin}, seed {seed_list[0]}"
         flows, links = runs[0]["flows"], runs[0]["links"]
+        published = runs[0].get("published")
     else:
         title = f"{runs[0].get('scenario') or source.origin}, mean of seeds 1..{seeds}"
         flows, links = document["mean"]["flows"], document["mean"]["links"]
+        published = document["mean"].get("published")
     console = _console()
     console.print(render.flows_table(flows, f"{title}: flows"))
     console.print(render.links_table(links, f"{title}: links"))
+    if published is not None:
+        console.print(render.published_table(published, f"{title}: against the paper"))
 
 
 @app.command("reproduce")

@@ -35,6 +35,34 @@ def flows_table(flows: Sequence[Mapping[str, Any]], title: str) -> Table:
     return table
 
 
+def published_table(cell: Mapping[str, Any], title: str) -> Table:
+    """The published cell beside the measured one, as the paper prints cells:
+    throughput Mb/s (wireless goodput %, wired goodput %), and their ratio."""
+    table = Table(title=title, title_justify="left", caption=str(cell.get("source", "")))
+    table.add_column("cell")
+    for header in ("published", "measured", "ratio"):
+        table.add_column(header, justify="right")
+
+    def paper_cell(mbps: Any, wireless: Any, wired: Any) -> str:
+        return f"{_fixed(mbps, 2)} ({_fixed(wireless, 1)}, {_fixed(wired, 1)})"
+
+    table.add_row(
+        str(cell.get("cell", "")),
+        paper_cell(
+            cell.get("throughput_mbps"),
+            cell.get("wireless_goodput_pct"),
+            cell.get("wired_goodput_pct"),
+        ),
+        paper_cell(
+            cell.get("measured_throughput_mbps"),
+            cell.get("measured_wireless_goodput_pct"),
+            cell.get("measured_wired_goodput_pct"),
+        ),
+        _fixed(cell.get("ratio"), 2),
+    )
+    return table
+
+
 def links_table(links: Sequence[Mapping[str, Any]], title: str) -> Table:
     """Per-link-direction metrics: goodput and drops by cause."""
     table = Table(title=title, title_justify="left")

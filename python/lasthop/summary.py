@@ -34,8 +34,10 @@ def mean_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def mean_summary(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """``{"flows": [...], "links": [...]}``: each flow and link direction averaged over
-    ``runs`` (summaries of the same scenario with different seeds)."""
+    """``{"flows": [...], "links": [...], "published": ...}``: each flow and link
+    direction averaged over ``runs`` (summaries of the same scenario with different
+    seeds); the published comparison, when the scenario has one, with the measured
+    values averaged and the ratio taken of the mean throughput."""
     mean: dict[str, Any] = {}
     for section in ("flows", "links"):
         lists = [run[section] for run in runs]
@@ -43,6 +45,13 @@ def mean_summary(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         if len(counts) != 1:
             raise ValueError(f"{section}: runs disagree on the number of entries")
         mean[section] = [mean_records(entries) for entries in zip(*lists, strict=True)]
+    published = [run.get("published") for run in runs]
+    if all(p is not None for p in published):
+        cell = mean_records(cast(list[Mapping[str, Any]], published))
+        cell["ratio"] = cell["measured_throughput_mbps"] / cell["throughput_mbps"]
+        mean["published"] = cell
+    else:
+        mean["published"] = None
     return mean
 
 

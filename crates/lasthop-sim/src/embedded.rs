@@ -4,6 +4,9 @@
 /// (name, TOML text) of every checked-in scenario.
 pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan97/lan", include_str!("../../../scenarios/balakrishnan97/lan.toml")),
+    ("balakrishnan97/table3-lan-32k", include_str!("../../../scenarios/balakrishnan97/table3-lan-32k.toml")),
+    ("balakrishnan97/table3-lan-8k", include_str!("../../../scenarios/balakrishnan97/table3-lan-8k.toml")),
+    ("balakrishnan97/table3-wan-32k", include_str!("../../../scenarios/balakrishnan97/table3-wan-32k.toml")),
     ("balakrishnan97/wan", include_str!("../../../scenarios/balakrishnan97/wan.toml")),
     ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),
 ];

@@ -52,4 +52,23 @@ pub struct RunSummary {
     pub events: u64,
     pub flows: Vec<FlowSummary>,
     pub links: Vec<LinkSummary>,
+    /// The published cell this run reproduces, with the measured values
+    /// beside it; null when the scenario has none for its parameters.
+    pub published: Option<PublishedComparison>,
+}
+
+/// A published cell and this run's measure of the same quantities.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PublishedComparison {
+    pub source: String,
+    /// "param=value" that selected the cell.
+    pub cell: String,
+    pub throughput_mbps: f64,
+    pub wireless_goodput_pct: Option<f64>,
+    pub wired_goodput_pct: Option<f64>,
+    pub measured_throughput_mbps: f64,
+    pub measured_wireless_goodput_pct: Option<f64>,
+    pub measured_wired_goodput_pct: Option<f64>,
+    /// Measured over published throughput.
+    pub ratio: f64,
 }

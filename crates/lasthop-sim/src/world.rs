@@ -12,7 +12,7 @@
 //! flight; the receiving application got bytes 0..N once each and in order;
 //! time never went backwards (the scheduler refuses to run it back).
 
-use crate::metrics::{FlowSummary, LinkSummary, RunSummary};
+use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, RunSummary};
 use crate::scenario::model::{Model, Workload};
 use crate::scheduler::{Event, Scheduler};
 use lasthop_agents::eln::ElnMarker;
@@ -374,7 +374,7 @@ impl<'m> World<'m> {
     pub fn summary(&self) -> RunSummary {
         let end = self.sched.now();
         let secs = |ns: u64| ns as f64 / NS_PER_S as f64;
-        let flows = self
+        let flows: Vec<FlowSummary> = self
             .flows
             .iter()
             .zip(&self.model.flows)
@@ -423,6 +423,24 @@ impl<'m> World<'m> {
                 });
             }
         }
+        let published = self.model.published.as_ref().map(|p| {
+            let f: &FlowSummary = &flows[p.flow];
+            // The a->b direction of a link is entry 2·link of `links`.
+            let goodput_pct =
+                |l: Option<usize>| l.and_then(|l| links[2 * l].goodput).map(|g: f64| (g * 1e4).round() / 100.0);
+            let measured = f.throughput_bps / 1e6;
+            PublishedComparison {
+                source: p.source.clone(),
+                cell: p.selector.clone(),
+                throughput_mbps: p.cell.throughput_mbps,
+                wireless_goodput_pct: p.cell.wireless_goodput_pct,
+                wired_goodput_pct: p.cell.wired_goodput_pct,
+                measured_throughput_mbps: measured,
+                measured_wireless_goodput_pct: goodput_pct(p.wireless_link),
+                measured_wired_goodput_pct: goodput_pct(p.wired_link),
+                ratio: measured / p.cell.throughput_mbps,
+            }
+        });
         RunSummary {
             seed: self.seed,
             scenario: self.model.name.clone(),
@@ -430,6 +448,7 @@ impl<'m> World<'m> {
             events: self.sched.events_processed,
             flows,
             links,
+            published,
         }
     }
 

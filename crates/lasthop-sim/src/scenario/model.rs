@@ -2,7 +2,9 @@
 //! builds from. Every check names the field path it rejects. Templates are
 //! expanded here into the general form, so nothing downstream knows them.
 
-use super::schema::{AckPolicySpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, LinkSpec, ScenarioFile, Template};
+use super::schema::{
+    AckPolicySpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, LinkSpec, PublishedCell, ScenarioFile, Template,
+};
 use super::ScenarioError;
 use crate::schemes;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
@@ -70,6 +72,19 @@ pub struct Model {
     pub stop: Time,
     /// `next_hop[node][dst]` = (link, direction) to forward on.
     pub next_hop: Vec<Vec<Option<(u32, u8)>>>,
+    pub published: Option<PublishedRef>,
+}
+
+/// The published cell a run is compared with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PublishedRef {
+    pub source: String,
+    /// "key=value" of the parameter that selected the cell.
+    pub selector: String,
+    pub cell: PublishedCell,
+    pub flow: usize,
+    pub wireless_link: Option<usize>,
+    pub wired_link: Option<usize>,
 }
 
 fn check(ok: bool, path: impl Into<String>, reason: &str) -> Result<(), ScenarioError> {
@@ -357,7 +372,16 @@ impl Model {
                 fl.eln_node = Some(prev);
             }
         }
-        Ok(Model { name: f.name.clone(), nodes, links, flows, stop: Time::from_secs_f64(f.stop_s), next_hop })
+        let published = published_ref(f, &links)?;
+        Ok(Model {
+            name: f.name.clone(),
+            nodes,
+            links,
+            flows,
+            stop: Time::from_secs_f64(f.stop_s),
+            next_hop,
+            published,
+        })
     }
 
     /// "a->b" name of a link direction.
@@ -366,6 +390,44 @@ impl Model {
         let (from, to) = (l.ends[dir], l.ends[1 - dir]);
         format!("{}->{}", self.nodes[from as usize], self.nodes[to as usize])
     }
+}
+
+fn published_ref(f: &ScenarioFile, links: &[LinkModel]) -> Result<Option<PublishedRef>, ScenarioError> {
+    let Some(p) = &f.published else { return Ok(None) };
+    let value = f
+        .params
+        .get(&p.key)
+        .ok_or_else(|| ScenarioError::new("published.key", format!("no parameter named '{}'", p.key)))?;
+    let value = match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let flow = f
+        .flows
+        .iter()
+        .position(|fl| fl.name == p.flow)
+        .ok_or_else(|| ScenarioError::new("published.flow", format!("no flow named '{}'", p.flow)))?;
+    let link = |name: &Option<String>, field: &str| -> Result<Option<usize>, ScenarioError> {
+        name.as_ref()
+            .map(|n| {
+                links
+                    .iter()
+                    .position(|l| &l.name == n)
+                    .ok_or_else(|| ScenarioError::new(format!("published.{field}"), format!("no link named '{n}'")))
+            })
+            .transpose()
+    };
+    let (wireless_link, wired_link) = (link(&p.wireless_link, "wireless_link")?, link(&p.wired_link, "wired_link")?);
+    // A parameter value without a published cell (a scheme the paper did not
+    // run in this setting) simply has nothing to compare with.
+    Ok(p.cells.get(&value).map(|cell| PublishedRef {
+        source: p.source.clone(),
+        selector: format!("{}={value}", p.key),
+        cell: cell.clone(),
+        flow,
+        wireless_link,
+        wired_link,
+    }))
 }
 
 /// Static shortest-hop routes, ties broken by link order (deterministic).

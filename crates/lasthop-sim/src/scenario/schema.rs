@@ -45,6 +45,39 @@ pub struct ScenarioFile {
     pub links: Vec<LinkSpec>,
     /// The transfers.
     pub flows: Vec<FlowSpec>,
+    /// Published figures this scenario reproduces, printed beside the
+    /// measured ones.
+    pub published: Option<PublishedSpec>,
+}
+
+/// Published figures, one cell per value of a parameter (e.g. per `scheme`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PublishedSpec {
+    /// Where the figures come from (paper, table).
+    pub source: String,
+    /// The parameter whose value selects the cell.
+    pub key: String,
+    /// The flow whose throughput the cells give.
+    pub flow: String,
+    /// The link whose a→b goodput is the paper's wireless goodput.
+    pub wireless_link: Option<String>,
+    /// The link whose a→b goodput is the paper's wired goodput.
+    pub wired_link: Option<String>,
+    /// Cells by parameter value.
+    pub cells: BTreeMap<String, PublishedCell>,
+}
+
+/// One published cell: throughput (wireless goodput, wired goodput).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PublishedCell {
+    /// Throughput at the receiver, in Mb/s.
+    pub throughput_mbps: f64,
+    /// Wireless goodput, in percent.
+    pub wireless_goodput_pct: Option<f64>,
+    /// Wired goodput, in percent.
+    pub wired_goodput_pct: Option<f64>,
 }
 
 fn default_stop_s() -> f64 {
