@@ -64,6 +64,7 @@ class Which(StrEnum):
 
     all = "all"
     balakrishnan97_baseline = "balakrishnan97-baseline"
+    balakrishnan97_table3 = "balakrishnan97-table3"
     elaarag02 = "elaarag02"
 
 
@@ -154,6 +155,8 @@ def reproduce_command(
     console = _console()
     if which in (Which.all, Which.balakrishnan97_baseline):
         console.print(render.balakrishnan_table(cells, seeds))
+    if which in (Which.all, Which.balakrishnan97_table3):
+        console.print(render.table3(cells, seeds))
     if which in (Which.all, Which.elaarag02):
         console.print(render.elaarag_table(cells, seeds))
 
@@ -196,11 +199,11 @@ def _print_json(document: object) -> None:
 
 
 def _console() -> Console:
-    # A terminal gets its own width; a pipe or file gets 120 columns (rich would assume
+    # A terminal gets its own width; a pipe or file gets 140 columns (rich would assume
     # 80 and wrap the reproduction table) unless COLUMNS says otherwise.
     piped = not sys.stdout.isatty() and "COLUMNS" not in os.environ
     return Console(
-        highlight=False, soft_wrap=False, emoji=False, markup=False, width=120 if piped else None
+        highlight=False, soft_wrap=False, emoji=False, markup=False, width=140 if piped else None
     )
 
 

@@ -3,6 +3,8 @@
 - ``balakrishnan97-baseline``: the 1997 testbeds (LAN 8 KB and 32 KB socket buffers,
   WAN 32 KB) without errors (the peak throughput the paper calibrates against, Sec. IV-A)
   and with one bit error per 64 KB under plain TCP Reno (Table III, "E2E").
+- ``balakrishnan97-table3``: Table III, every end-to-end scheme (E2E, E2E-NEWRENO,
+  E2E-SMART, E2E-IETF-SACK, E2E-ELN, E2E-ELN-RXMT) in each of its three settings.
 - ``elaarag02``: ElAarag's Table I, TCP Tahoe at BER 1e-5 and 1e-6.
 
 Every cell is the mean over seeds 1..N. Runs go to a process pool over all cores; the
@@ -22,7 +24,7 @@ from typing import Any, Final
 from lasthop import _core
 from lasthop.papers import published
 
-WHICH: Final = ("all", "balakrishnan97-baseline", "elaarag02")
+WHICH: Final = ("all", "balakrishnan97-baseline", "balakrishnan97-table3", "elaarag02")
 """What ``lasthop reproduce`` can reproduce."""
 
 WIRELESS: Final = ("wireless", "bs->mh")
@@ -115,6 +117,8 @@ def _experiments(which: str) -> list[_Experiment]:
                     published=published.BALAKRISHNAN97_PEAK_MBPS[testbed],
                 )
             )
+            if which == "all":
+                continue  # the E2E cell comes with the rest of Table III below
             cell = e2e[setting]
             experiments.append(
                 _Experiment(
@@ -127,6 +131,23 @@ def _experiments(which: str) -> list[_Experiment]:
                     published=cell.throughput_mbps if cell else None,
                 )
             )
+    if which in ("all", "balakrishnan97-table3"):
+        for setting in published.SETTINGS:
+            for scheme, cells in published.BALAKRISHNAN97_TABLE_III.items():
+                cell = cells[setting]
+                if cell is None:
+                    continue  # E2E-SMART ran on the LAN only
+                experiments.append(
+                    _Experiment(
+                        table="balakrishnan97:III",
+                        setting=setting,
+                        scheme=scheme,
+                        scenario=f"balakrishnan97/table3-{setting}",
+                        sets=(f"scheme={scheme}",),
+                        unit="mbps",
+                        published=cell.throughput_mbps,
+                    )
+                )
     if which in ("all", "elaarag02"):
         for ber in _ELAARAG_BERS:
             experiments.append(
