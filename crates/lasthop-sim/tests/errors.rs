@@ -47,24 +47,7 @@ fn unknown_tcp_variant_and_scheme() {
 
 #[test]
 fn link_to_a_missing_node() {
-    let text = r#"
-name = "m"
-[[nodes]]
-name = "a"
-[[nodes]]
-name = "b"
-[[links]]
-name = "l"
-a = "a"
-b = "zz"
-bandwidth_bps = 1e6
-[[flows]]
-name = "f"
-from = "a"
-to = "b"
-bytes = 1000
-"#;
-    let e = err(text, &[]);
+    let e = err(&common::two_nodes("zz", ""), &[]);
     assert_eq!(e.to_string(), "links[0].b: no node named 'zz'");
 }
 

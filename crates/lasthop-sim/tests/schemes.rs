@@ -73,27 +73,7 @@ fn sack_and_smart_repair_fig1_without_a_timeout() {
 
 #[test]
 fn base_station_eln_needs_a_node_between() {
-    let text = r#"
-name = "direct"
-[[nodes]]
-name = "a"
-[[nodes]]
-name = "b"
-[[links]]
-name = "l"
-a = "a"
-b = "b"
-bandwidth_bps = 1e6
-[[flows]]
-name = "f"
-from = "a"
-to = "b"
-bytes = 1000
-scheme = "e2e-eln"
-[flows.tcp]
-eln_generator = "base_station"
-"#;
-    let sets: Vec<String> = vec![];
-    let e = lasthop_sim::Scenario::load(text, lasthop_sim::Format::Toml, &sets, "t").unwrap_err();
+    let text = common::two_nodes("b", "scheme = \"e2e-eln\"\n[flows.tcp]\neln_generator = \"base_station\"");
+    let e = lasthop_sim::Scenario::load(&text, lasthop_sim::Format::Toml, &[], "t").unwrap_err();
     assert_eq!(e.path, "flows[0].tcp.eln_generator");
 }

@@ -72,3 +72,29 @@ initial_cwnd_segments = {cwnd}
 "#
     )
 }
+
+/// Two nodes `a` and `b` joined by one 1 Mb/s link `l` whose far end is
+/// `link_b` (a missing node tests routing errors), with one 1000-byte flow
+/// a -> b; `flow_extra` is appended to the flow's table.
+pub fn two_nodes(link_b: &str, flow_extra: &str) -> String {
+    format!(
+        r#"
+name = "two-nodes"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[links]]
+name = "l"
+a = "a"
+b = "{link_b}"
+bandwidth_bps = 1e6
+[[flows]]
+name = "f"
+from = "a"
+to = "b"
+bytes = 1000
+{flow_extra}
+"#
+    )
+}
