@@ -16,6 +16,10 @@
 //!
 //! Frames leave a direction in order and all take the same propagation delay,
 //! so arrivals are a FIFO: the simulator's arrival event carries no packet.
+//! Optional delay jitter adds an exponentially distributed extra delay per
+//! frame (queueing in the hops a link stands for) but never lets a frame
+//! overtake the one before it: a frame arrives no earlier than its
+//! predecessor, as through a chain of FIFO routers.
 //! A frame enters that FIFO (`transit`) when its transmission starts and
 //! leaves it on arrival; the one on the medium is the newest entry while
 //! `busy`. Packets are moved as few times as possible: they are copied by
@@ -23,6 +27,7 @@
 
 use crate::error::ErrorModel;
 use crate::queue::{DropTail, QueueLimit};
+use lasthop_core::rng::RngStream;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::{Packet, Time};
 use std::collections::VecDeque;
@@ -37,6 +42,8 @@ pub struct DirParams {
     /// Extra medium time per frame, in ns (preamble, inter-frame gaps, contention).
     pub frame_overhead_ns: u64,
     pub queue: QueueLimit,
+    /// Mean of the exponential extra delay per frame, in ns (0 = none).
+    pub jitter_mean_ns: u64,
 }
 
 impl DirParams {
@@ -88,6 +95,10 @@ pub struct LinkDir {
     transit: VecDeque<InFlight>,
     busy: bool,
     error: ErrorModel,
+    /// Draws of the delay jitter, when there is any.
+    jitter: Option<RngStream>,
+    /// Arrival time of the latest frame: the next may not arrive earlier.
+    last_arrival: Time,
     pub stats: DirStats,
 }
 
@@ -99,8 +110,19 @@ impl LinkDir {
             transit: VecDeque::with_capacity(64),
             busy: false,
             error,
+            jitter: None,
+            last_arrival: Time::ZERO,
             stats: DirStats::default(),
         }
+    }
+
+    /// Give the direction its own stream for delay jitter (used only when
+    /// `params.jitter_mean_ns > 0`).
+    pub fn with_jitter_stream(mut self, rng: RngStream) -> LinkDir {
+        if self.params.jitter_mean_ns > 0 {
+            self.jitter = Some(rng);
+        }
+        self
     }
 
     /// Packets of this direction waiting, on the medium, or propagating.
@@ -187,7 +209,13 @@ impl Link {
         let d = &mut self.dirs[dir];
         debug_assert!(d.busy, "a frame was on the medium");
         d.busy = false;
-        now.plus_ns(d.params.delay_ns)
+        let mut arrive = now.plus_ns(d.params.delay_ns);
+        if let Some(rng) = d.jitter.as_mut() {
+            let extra = rng.exponential(d.params.jitter_mean_ns as f64).round() as u64;
+            arrive = arrive.plus_ns(extra).max(d.last_arrival);
+        }
+        d.last_arrival = arrive;
+        arrive
     }
 
     /// The oldest propagating frame of direction `dir` reaches the far end.
@@ -219,6 +247,7 @@ mod tests {
             frame_overhead_bytes: 0,
             frame_overhead_ns: 0,
             queue: QueueLimit { packets: Some(10), bytes: None },
+            jitter_mean_ns: 0,
         }
     }
 
@@ -269,6 +298,33 @@ mod tests {
         let (d1, _) = l.start_transmission(t0).unwrap();
         assert_ne!(d0, d1, "the other direction gets the next turn");
         assert_eq!(l.take_arrival(d0).pkt.uid, if d0 == 0 { 0 } else { 10 });
+    }
+
+    #[test]
+    fn jitter_delays_frames_without_reordering_them() {
+        let mut p = params(8_000_000); // a 1000-byte frame takes 1 ms
+        p.jitter_mean_ns = 5_000_000;
+        let mut l = Link::new(
+            Duplex::Full,
+            LinkDir::new(p, ErrorModel::none()).with_jitter_stream(RngStream::new(1, "j")),
+            LinkDir::new(p, ErrorModel::none()),
+        );
+        let (mut now, mut last, mut extra_sum) = (Time::ZERO, Time::ZERO, 0u64);
+        let n = 20_000;
+        for i in 0..n {
+            assert!(l.enqueue(0, pkt(i, 1000)));
+            let (dir, done) = l.start_transmission(now).unwrap();
+            let arrive = l.finish_transmission(done, dir);
+            assert!(arrive >= last, "no overtaking");
+            assert!(arrive.ns() >= done.ns() + 1_000, "at least the propagation delay");
+            extra_sum += arrive.ns() - done.ns() - 1_000;
+            assert_eq!(l.take_arrival(dir).pkt.uid, i);
+            (now, last) = (done, arrive);
+        }
+        // Frames leave 1 ms apart and the FIFO rule only adds delay: the mean
+        // extra delay is at least the jitter's mean, within sampling error.
+        let mean = extra_sum as f64 / n as f64;
+        assert!(mean > 0.95 * 5e6, "{mean}");
     }
 
     #[test]

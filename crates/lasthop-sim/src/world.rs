@@ -80,8 +80,10 @@ impl<'m> World<'m> {
             .enumerate()
             .map(|(li, l)| {
                 let dir = |d: usize| {
-                    let name = format!("link:{}:{}:error", l.name, model.dir_name(li, d));
-                    LinkDir::new(l.dirs[d].params, ErrorModel::new(&l.dirs[d].error, RngStream::new(seed, &name)))
+                    let stream =
+                        |what: &str| RngStream::new(seed, &format!("link:{}:{}:{what}", l.name, model.dir_name(li, d)));
+                    LinkDir::new(l.dirs[d].params, ErrorModel::new(&l.dirs[d].error, stream("error")))
+                        .with_jitter_stream(stream("jitter"))
                 };
                 Link::new(l.duplex, dir(0), dir(1))
             })

@@ -112,6 +112,8 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str) -> Result<DirModel,
     non_negative(delay, &side("delay_ms"))?;
     let ovh_us = o.frame_overhead_us.unwrap_or(l.frame_overhead_us);
     non_negative(ovh_us, &side("frame_overhead_us"))?;
+    let jitter_ms = o.jitter_ms.unwrap_or(l.jitter_ms);
+    non_negative(jitter_ms, &side("jitter_ms"))?;
     let qp = o.queue_packets.or(l.queue_packets);
     let qb = o.queue_bytes.or(l.queue_bytes);
     check(qp != Some(0), side("queue_packets"), "must be at least 1")?;
@@ -129,6 +131,7 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str) -> Result<DirModel,
         frame_overhead_bytes: o.frame_overhead_bytes.unwrap_or(l.frame_overhead_bytes),
         frame_overhead_ns: (ovh_us * NS_PER_US as f64).round() as u64,
         queue,
+        jitter_mean_ns: (jitter_ms * NS_PER_MS as f64).round() as u64,
     };
     let error = error.resolve_packet_times(|size| params.tx_time_ns(size));
     Ok(DirModel { params, error })

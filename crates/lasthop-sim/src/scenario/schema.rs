@@ -139,6 +139,11 @@ pub struct LinkSpec {
     /// Extra medium time per frame, in microseconds (preamble, gaps, contention).
     #[serde(default)]
     pub frame_overhead_us: f64,
+    /// Mean of an exponentially distributed extra one-way delay per frame, in
+    /// milliseconds (queueing in the hops the link stands for); frames never
+    /// overtake each other. 0 = none.
+    #[serde(default)]
+    pub jitter_ms: f64,
     /// Error model of both directions.
     #[serde(default)]
     pub error: ErrorModelConfig,
@@ -158,6 +163,7 @@ pub struct DirSpec {
     pub queue_bytes: Option<u64>,
     pub frame_overhead_bytes: Option<u32>,
     pub frame_overhead_us: Option<f64>,
+    pub jitter_ms: Option<f64>,
     pub error: Option<ErrorModelConfig>,
 }
 
