@@ -11,7 +11,6 @@
 //! order (lost, or overtaken: the one-hop wireless link does not reorder).
 //! Departure: one marker watches one flow.
 
-use crate::Verdict;
 use lasthop_core::{Packet, PacketKind, RangeSet, Time};
 
 #[derive(Clone, Debug)]
@@ -28,9 +27,9 @@ impl ElnMarker {
         ElnMarker { flow, seen: RangeSet::default(), marked: 0 }
     }
 
-    pub fn on_packet(&mut self, _now: Time, pkt: &mut Packet) -> Verdict {
+    pub fn on_packet(&mut self, _now: Time, pkt: &mut Packet) {
         if pkt.flow != self.flow {
-            return Verdict::Forward;
+            return;
         }
         match pkt.kind {
             PacketKind::Data if pkt.tcp.len > 0 => {
@@ -42,7 +41,6 @@ impl ElnMarker {
             }
             _ => {}
         }
-        Verdict::Forward
     }
 }
 
@@ -67,7 +65,7 @@ mod tests {
         let mut m = ElnMarker::new(0);
         let t = Time::ZERO;
         for seq in (0..5000).step_by(1000) {
-            assert_eq!(m.on_packet(t, &mut data(seq)), Verdict::Forward);
+            m.on_packet(t, &mut data(seq));
         }
         for _ in 0..3 {
             let mut a = ack(0);

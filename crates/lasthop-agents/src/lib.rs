@@ -10,13 +10,6 @@ pub mod eln;
 
 use lasthop_core::{Packet, Time};
 
-/// What an agent does with a packet passing through its node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Forward it (possibly changed).
-    Forward,
-}
-
 /// The agents a node can run; built-ins dispatch through this enum.
 #[derive(Clone, Debug)]
 pub enum NodeAgent {
@@ -24,9 +17,11 @@ pub enum NodeAgent {
 }
 
 impl NodeAgent {
-    /// A packet of some flow passes through the node.
+    /// A packet of some flow passes through the node and is forwarded,
+    /// possibly changed. (Agents that absorb or emit packets, as snoop will,
+    /// extend this with an output.)
     #[inline]
-    pub fn on_packet(&mut self, now: Time, pkt: &mut Packet) -> Verdict {
+    pub fn on_packet(&mut self, now: Time, pkt: &mut Packet) {
         match self {
             NodeAgent::Eln(m) => m.on_packet(now, pkt),
         }

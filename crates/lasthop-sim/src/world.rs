@@ -461,9 +461,4 @@ impl<'m> World<'m> {
             .map(|(li, d)| format!("{}:{}", self.model.links[li].name, self.model.dir_name(li, d)))
             .collect()
     }
-
-    /// Sender of flow `i`, for tests and traces.
-    pub fn sender(&self, i: usize) -> &Sender {
-        &self.flows[i].sender
-    }
 }

@@ -300,12 +300,9 @@ impl Sender {
         // RFC 5681 Sec. 2: a duplicate acknowledges nothing new while data is
         // outstanding and carries no data.
         let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0;
-        if dup {
-            self.dupacks += 1;
-        }
         match self.cfg.variant {
             Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
-            Variant::Smart => self.on_ack_smart(now, hdr, acked, trace),
+            Variant::Smart => self.on_ack_smart(now, hdr, acked, dup, trace),
             _ => self.on_ack_dupack_family(now, hdr, acked, dup, trace),
         }
         if acked > 0 && self.snd_una >= self.snd_max {
@@ -370,7 +367,11 @@ impl Sender {
                     self.arm_rto(now);
                 }
             }
-        } else if dup && !self.on_eln_dupack(now, hdr, trace) {
+        } else if dup {
+            self.dupacks += 1;
+            if self.on_eln_dupack(now, hdr, trace) {
+                return;
+            }
             match self.recovery.on_dupack(self.snd_una, self.snd_max) {
                 AckVerdict::FastRetransmit => self.fast_retransmit(now, trace),
                 AckVerdict::DupackInRecovery => self.cc.on_dupack_in_recovery(),
@@ -418,10 +419,11 @@ impl Sender {
             return;
         }
         // RFC 6675 Sec. 2: a DupAck also carries SACK information not known before.
-        if !dup || newly_sacked == 0 || sb.in_recovery() {
-            if dup && !sb.in_recovery() {
-                self.dupacks -= 1; // not a DupAck in RFC 6675's sense
-            }
+        if !dup || (newly_sacked == 0 && !sb.in_recovery()) {
+            return;
+        }
+        self.dupacks += 1;
+        if sb.in_recovery() {
             return;
         }
         // Step 4: "DupAcks >= DupThresh" or "IsLost (HighACK + 1)".
@@ -440,10 +442,13 @@ impl Sender {
     }
 
     /// SMART (seed 000 Secs. II, III-A).
-    fn on_ack_smart(&mut self, now: Time, hdr: &TcpHeader, acked: u64, trace: &mut Trace) {
+    fn on_ack_smart(&mut self, now: Time, hdr: &TcpHeader, acked: u64, dup: bool, trace: &mut Trace) {
         let cause = self.loss_cause(hdr);
         let board = self.smart.as_mut().expect("SMART variant has a board");
         let gap = board.on_ack(self.snd_una, hdr.smart_echo);
+        if dup {
+            self.dupacks += 1;
+        }
         // "retransmits a packet when it receives a SMART acknowledgment".
         self.smart_credit = hdr.smart_echo.is_some();
         if acked > 0 {

@@ -51,7 +51,6 @@ pub struct FlowModel {
     pub to: u16,
     pub start: Time,
     pub workload: Workload,
-    pub scheme: Option<String>,
     /// Tick phases are drawn per host at build time; these hold zero phases.
     pub sender: SenderConfig,
     pub receiver: ReceiverConfig,
@@ -285,7 +284,6 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         to,
         start: Time::from_secs_f64(fl.start_s),
         workload,
-        scheme: fl.scheme.clone(),
         sender: SenderConfig {
             variant,
             mss_bytes: t.mss_bytes,
