@@ -35,6 +35,11 @@ def flows_table(flows: Sequence[Mapping[str, Any]], title: str) -> Table:
     return table
 
 
+def _cell_text(mbps: Any, wireless: Any, wired: Any, sep: str = ", ") -> str:
+    """A cell as the 1997 paper prints it: Mb/s (wireless goodput %, wired goodput %)."""
+    return f"{_fixed(mbps, 2)} ({_fixed(wireless, 1)}{sep}{_fixed(wired, 1)})"
+
+
 def published_table(cell: Mapping[str, Any], title: str) -> Table:
     """The published cell beside the measured one, as the paper prints cells:
     throughput Mb/s (wireless goodput %, wired goodput %), and their ratio."""
@@ -43,17 +48,14 @@ def published_table(cell: Mapping[str, Any], title: str) -> Table:
     for header in ("published", "measured", "ratio"):
         table.add_column(header, justify="right")
 
-    def paper_cell(mbps: Any, wireless: Any, wired: Any) -> str:
-        return f"{_fixed(mbps, 2)} ({_fixed(wireless, 1)}, {_fixed(wired, 1)})"
-
     table.add_row(
         str(cell.get("cell", "")),
-        paper_cell(
+        _cell_text(
             cell.get("throughput_mbps"),
             cell.get("wireless_goodput_pct"),
             cell.get("wired_goodput_pct"),
         ),
-        paper_cell(
+        _cell_text(
             cell.get("measured_throughput_mbps"),
             cell.get("measured_wireless_goodput_pct"),
             cell.get("measured_wired_goodput_pct"),
@@ -132,8 +134,9 @@ def balakrishnan_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
         paper_text = (
             "-"
             if paper is None
-            else f"{paper.throughput_mbps:.2f} ({paper.wireless_goodput_pct:.1f}, "
-            f"{paper.wired_goodput_pct:.1f})"
+            else _cell_text(
+                paper.throughput_mbps, paper.wireless_goodput_pct, paper.wired_goodput_pct
+            )
         )
         table.add_row(
             setting,
@@ -175,12 +178,16 @@ def table3(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
             if cell is None or paper is None:
                 row.append("not run")
                 continue
-            row.append(
-                f"{_fixed(cell['throughput_mbps'], 2)} ({_fixed(cell['wireless_goodput_pct'], 1)},"
-                f"{_fixed(cell['wired_goodput_pct'], 1)})\n"
-                f"{paper.throughput_mbps:.2f} ({paper.wireless_goodput_pct:.1f},"
-                f"{paper.wired_goodput_pct:.1f})\n×{_fixed(cell['ratio'], 2)}"
+            measured = _cell_text(
+                cell["throughput_mbps"],
+                cell["wireless_goodput_pct"],
+                cell["wired_goodput_pct"],
+                ",",
             )
+            paper_text = _cell_text(
+                paper.throughput_mbps, paper.wireless_goodput_pct, paper.wired_goodput_pct, ","
+            )
+            row.append(f"{measured}\n{paper_text}\n×{_fixed(cell['ratio'], 2)}")
         table.add_row(*row)
     return table
 

@@ -38,7 +38,8 @@ TABLE_SCHEMAS: Final[dict[str, list[tuple[str, Any]]]] = {
         ("flow", pa.uint32()),
         ("ack", pa.uint64()),
     ],
-    # Loss-recovery events: fast_retransmit, timeout, partial_ack, recovery_exit.
+    # Loss-recovery events: fast_retransmit, timeout, partial_ack, recovery_exit,
+    # eln_retransmit.
     "events": [
         ("time_ns", pa.uint64()),
         ("flow", pa.uint32()),
