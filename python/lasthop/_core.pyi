@@ -37,11 +37,31 @@ class RunOutput:
         bytes)`` for numeric and boolean columns, or a ``list[str]`` for string columns.
         """
 
-def run(text: str, seed: int, sets: list[str], trace: bool, origin: str, fmt: str) -> RunOutput:
+    captures: list[tuple[str, str]]
+    """Each capture the run was asked for, in order: ``(spec as given, canonical label)``,
+    the label being ``link`` or ``link:from->to``."""
+
+    def pcap(self, index: int) -> bytes:
+        """The libpcap file (nanosecond timestamps, Ethernet) of capture ``index``;
+        ``IndexError`` if there is none."""
+
+def run(
+    text: str,
+    seed: int,
+    sets: list[str],
+    trace: bool,
+    origin: str,
+    fmt: str,
+    *,
+    pcap: list[str] = ...,
+    snaplen: int = ...,
+) -> RunOutput:
     """Run the scenario ``text`` (``fmt`` is ``"toml"`` or ``"json"``) with ``seed``.
 
     ``sets`` holds ``"name=value"`` / ``"a.b.c=value"`` overrides; ``origin`` is the file
-    name used in messages. Raises ``ScenarioError`` for an invalid scenario or override.
+    name used in messages. ``pcap`` names link directions to capture, each
+    ``LINK[:DIRECTION]`` (default none); ``snaplen`` is the bytes kept per frame (default
+    128). Raises ``ScenarioError`` for an invalid scenario, override or capture spec.
     """
 
 def validate(text: str, sets: list[str], origin: str, fmt: str) -> None:

@@ -5,9 +5,9 @@
 //! numpy dtype, so the Python side builds Arrow arrays without a per-row loop.
 
 use lasthop_core::trace::{DropCause, SenderEventKind};
-use lasthop_sim::{embedded, Format, Scenario};
+use lasthop_sim::{embedded, CaptureSpec, Format, RunError, RunOptions, Scenario};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
@@ -104,6 +104,20 @@ impl RunOutput {
         all.set_item("drops", d)?;
         Ok(all)
     }
+
+    /// (spec as given, canonical `link` or `link:from->to`) of each capture.
+    #[getter]
+    fn captures(&self) -> Vec<(String, String)> {
+        self.out.pcaps.iter().map(|p| (p.spec.clone(), p.label.clone())).collect()
+    }
+
+    /// The libpcap file of capture `index` (in the order of `pcap`).
+    fn pcap<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyBytes>> {
+        let p = self.out.pcaps.get(index).ok_or_else(|| {
+            PyIndexError::new_err(format!("capture {index} out of range ({} captures)", self.out.pcaps.len()))
+        })?;
+        Ok(PyBytes::new(py, &p.bytes))
+    }
 }
 
 fn load(text: &str, sets: &[String], origin: &str, fmt: &str) -> PyResult<Scenario> {
@@ -111,9 +125,11 @@ fn load(text: &str, sets: &[String], origin: &str, fmt: &str) -> PyResult<Scenar
     Scenario::load(text, fmt, sets, origin).map_err(|e| ScenarioError::new_err(e.to_string()))
 }
 
-/// Run a scenario text with one seed.
+/// Run a scenario text with one seed, capturing the link directions `pcap`
+/// names (`LINK[:DIRECTION]`) with snap length `snaplen`.
 #[pyfunction]
-#[pyo3(signature = (text, seed, sets, trace, origin, fmt))]
+#[pyo3(signature = (text, seed, sets, trace, origin, fmt, *, pcap = Vec::new(), snaplen = i64::from(lasthop_sim::pcap::DEFAULT_SNAPLEN)))]
+#[allow(clippy::too_many_arguments)]
 fn run(
     py: Python<'_>,
     text: &str,
@@ -122,9 +138,21 @@ fn run(
     trace: bool,
     origin: &str,
     fmt: &str,
+    pcap: Vec<String>,
+    snaplen: i64,
 ) -> PyResult<RunOutput> {
     let sc = load(text, &sets, origin, fmt)?;
-    let out = py.detach(|| lasthop_sim::run(&sc, seed, trace)).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    // Range-checked by the core; a negative value gets the same message.
+    let snaplen = u32::try_from(snaplen).map_err(|_| {
+        let max = lasthop_sim::pcap::MAX_SNAPLEN;
+        ScenarioError::new_err(format!("--snaplen: must be in 1..={max}, got {snaplen}"))
+    })?;
+    let options = RunOptions { trace, captures: pcap.iter().map(|s| CaptureSpec::parse(s)).collect(), snaplen };
+    let out = py.detach(|| lasthop_sim::run_with(&sc, seed, &options)).map_err(|e| match e {
+        RunError::Options(e) => ScenarioError::new_err(e.to_string()),
+        RunError::EventBudget(e) => PyRuntimeError::new_err(e.to_string()),
+        RunError::Invariant(e) => PyRuntimeError::new_err(e.to_string()),
+    })?;
     let summary_json = serde_json::to_string(&out.summary).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     Ok(RunOutput { summary_json, out })
 }

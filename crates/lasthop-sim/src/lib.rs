@@ -2,21 +2,25 @@
 //!
 //! Scenario text → [`Scenario`] (validated model) → [`World`] driven by the
 //! [`scheduler`] → [`RunOutput`] (summary metrics and typed traces). The same
-//! scenario and seed give the same bytes out.
+//! scenario and seed give the same bytes out. [`run_with`] can also capture
+//! what crossed chosen links as pcap files ([`pcap`]).
 
 pub mod bench;
 pub mod embedded;
 pub mod metrics;
+pub mod pcap;
 pub mod scenario;
 pub mod scheduler;
 pub mod schemes;
 pub mod world;
 
 pub use metrics::RunSummary;
+pub use pcap::{CaptureFile, CaptureSpec};
 pub use scenario::{Format, Scenario, ScenarioError};
 pub use world::World;
 
 use lasthop_core::trace::Trace;
+use lasthop_core::Time;
 
 /// Everything a run produces.
 pub struct RunOutput {
@@ -24,7 +28,69 @@ pub struct RunOutput {
     pub trace: Trace,
     /// Names of link directions ("link:from->to"), indexed as in drop traces.
     pub link_dir_names: Vec<String>,
+    /// One pcap file per [`RunOptions::captures`] entry, in the same order.
+    pub pcaps: Vec<CaptureFile>,
 }
+
+/// How to run: what to record besides the summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Record the time-series traces.
+    pub trace: bool,
+    /// Link directions to capture as pcap files.
+    pub captures: Vec<CaptureSpec>,
+    /// Bytes kept of each captured frame, in 1..=[`pcap::MAX_SNAPLEN`].
+    pub snaplen: u32,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions { trace: false, captures: Vec::new(), snaplen: pcap::DEFAULT_SNAPLEN }
+    }
+}
+
+/// Why [`run_with`] gave no output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// An option does not fit the scenario (an unknown link to capture, a
+    /// bad snap length): one line naming the option, found before the run.
+    Options(ScenarioError),
+    /// The run needed more events than the scenario's `max_events` allows.
+    EventBudget(EventBudgetExceeded),
+    Invariant(InvariantViolation),
+}
+
+/// A run stopped by its event budget (`max_events`): a property of the
+/// scenario, reported as the run's error instead of results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventBudgetExceeded {
+    pub max_events: u64,
+    /// Simulated time when the budget ran out.
+    pub at: Time,
+}
+
+impl std::fmt::Display for EventBudgetExceeded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "max_events: the run needed more than {} events (budget spent at t={:.6} s)",
+            self.max_events,
+            self.at.as_secs_f64()
+        )
+    }
+}
+impl std::error::Error for EventBudgetExceeded {}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Options(e) => e.fmt(f),
+            RunError::EventBudget(e) => e.fmt(f),
+            RunError::Invariant(e) => e.fmt(f),
+        }
+    }
+}
+impl std::error::Error for RunError {}
 
 /// A run whose invariants failed: a bug in lasthop, never in the scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,9 +104,27 @@ impl std::fmt::Display for InvariantViolation {
 impl std::error::Error for InvariantViolation {}
 
 /// Run a loaded scenario with one seed.
-pub fn run(scenario: &Scenario, seed: u64, trace: bool) -> Result<RunOutput, InvariantViolation> {
-    let mut w = World::new(&scenario.model, seed, trace);
-    w.run();
-    w.check_invariants().map_err(InvariantViolation)?;
-    Ok(RunOutput { summary: w.summary(), link_dir_names: w.link_dir_names(), trace: std::mem::take(&mut w.trace) })
+pub fn run(scenario: &Scenario, seed: u64, trace: bool) -> Result<RunOutput, RunError> {
+    run_world(World::new(&scenario.model, seed, trace))
+}
+
+/// Run a loaded scenario with one seed and `options`. Capture specs are
+/// checked against the scenario before the run starts.
+pub fn run_with(scenario: &Scenario, seed: u64, options: &RunOptions) -> Result<RunOutput, RunError> {
+    let captures = pcap::resolve(&scenario.model, &options.captures, options.snaplen).map_err(RunError::Options)?;
+    run_world(World::new(&scenario.model, seed, options.trace).with_captures(captures))
+}
+
+fn run_world(mut w: World<'_>) -> Result<RunOutput, RunError> {
+    if !w.run() {
+        let max_events = w.max_events();
+        return Err(RunError::EventBudget(EventBudgetExceeded { max_events, at: w.now() }));
+    }
+    w.check_invariants().map_err(|e| RunError::Invariant(InvariantViolation(e)))?;
+    Ok(RunOutput {
+        summary: w.summary(),
+        link_dir_names: w.link_dir_names(),
+        pcaps: w.take_captures(),
+        trace: std::mem::take(&mut w.trace),
+    })
 }

@@ -13,6 +13,7 @@
 //! time never went backwards (the scheduler refuses to run it back).
 
 use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, RunSummary};
+use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{Model, Workload};
 use crate::scheduler::{Event, Scheduler};
 use lasthop_agents::eln::ElnMarker;
@@ -64,6 +65,8 @@ pub struct World<'m> {
     violations: Vec<String>,
     /// Mid-path agents by node.
     agents: Vec<Vec<NodeAgent>>,
+    /// pcap captures of link directions (none unless asked for).
+    captures: Vec<Capture>,
 }
 
 /// Per-host tick phase, uniform in [0, tick), from the host's own stream.
@@ -135,15 +138,29 @@ impl<'m> World<'m> {
             active_flows: model.flows.len(),
             violations: Vec::new(),
             agents,
+            captures: Vec::new(),
         }
+    }
+
+    /// Record what crosses the captured link directions (see [`crate::pcap`]).
+    /// Capturing only reads packets: the run is the same with or without.
+    pub fn with_captures(mut self, captures: Vec<Capture>) -> World<'m> {
+        self.captures = captures;
+        self
+    }
+
+    /// The finished captures, in the order they were given.
+    pub fn take_captures(&mut self) -> Vec<CaptureFile> {
+        std::mem::take(&mut self.captures).into_iter().map(Capture::finish).collect()
     }
 
     pub fn now(&self) -> Time {
         self.sched.now()
     }
 
-    /// Run to completion (every flow finished) or to the scenario's stop time.
-    pub fn run(&mut self) {
+    /// Run to completion (every flow finished) or to the scenario's stop time;
+    /// false if the scenario's event budget ran out first.
+    pub fn run(&mut self) -> bool {
         for (i, f) in self.model.flows.iter().enumerate() {
             self.sched.schedule(f.start, Event::FlowStart { flow: i as u32 });
             if let Workload::Timed { duration_ns } = f.workload {
@@ -154,6 +171,9 @@ impl<'m> World<'m> {
             match self.sched.peek_time() {
                 Some(t) if t <= self.model.stop => {}
                 _ => break,
+            }
+            if self.sched.events_processed >= self.model.max_events {
+                return false;
             }
             let Some((now, ev)) = self.sched.pop() else { break };
             match ev {
@@ -177,6 +197,12 @@ impl<'m> World<'m> {
                 }
             }
         }
+        true
+    }
+
+    /// The scenario's event budget (`u64::MAX`: none).
+    pub fn max_events(&self) -> u64 {
+        self.model.max_events
     }
 
     fn finish(&mut self, flow: usize) {
@@ -195,9 +221,15 @@ impl<'m> World<'m> {
         }
     }
 
-    /// Goodput accounting when a data frame goes on a link direction.
+    /// Goodput accounting (and capture) when a frame goes on a link direction.
     fn account_tx(&mut self, li: usize, dir: usize) {
         let Some(pkt) = self.links[li].on_medium(dir) else { return };
+        if !self.captures.is_empty() {
+            let now = self.sched.now();
+            for c in &mut self.captures {
+                c.on_transmit(now, li, dir, pkt);
+            }
+        }
         if pkt.is_data() && pkt.tcp.len > 0 {
             let ld = 2 * li + dir;
             self.dir_payload_sent[ld] += u64::from(pkt.tcp.len);

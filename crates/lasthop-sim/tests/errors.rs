@@ -65,3 +65,25 @@ fn other_semantic_errors_name_their_field() {
     let e = err(embedded::get("elaarag02/table1").unwrap(), &["ber=1e-4"]);
     assert_eq!(e.path, "params.ber");
 }
+
+/// Issue 5: a run that spends its event budget is an error of that run (a
+/// sweep stores it as failed); a budget it stays within changes nothing.
+#[test]
+fn event_budget_fails_the_run_and_otherwise_changes_nothing() {
+    let tight = common::load(lan(), &["max_events=5000"]);
+    match lasthop_sim::run(&tight, 1, false) {
+        Err(lasthop_sim::RunError::EventBudget(e)) => {
+            assert_eq!(e.max_events, 5000);
+            assert!(e.at.ns() > 0);
+            let text = e.to_string();
+            assert!(text.starts_with("max_events: the run needed more than 5000 events"), "{text}");
+        }
+        other => panic!("expected an event-budget error, got {:?}", other.map(|o| o.summary.events)),
+    }
+    let free = lasthop_sim::run(&common::load(lan(), &[]), 1, false).unwrap();
+    let roomy = common::load(lan(), &[&format!("max_events={}", free.summary.events)]);
+    let within = lasthop_sim::run(&roomy, 1, false).unwrap();
+    assert_eq!(serde_json::to_string(&within.summary).unwrap(), serde_json::to_string(&free.summary).unwrap());
+    let e = err(lan(), &["max_events=0"]);
+    assert_eq!(e.path, "max_events");
+}

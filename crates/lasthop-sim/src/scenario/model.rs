@@ -69,6 +69,8 @@ pub struct Model {
     pub links: Vec<LinkModel>,
     pub flows: Vec<FlowModel>,
     pub stop: Time,
+    /// The run fails once it has processed this many events (`u64::MAX`: no limit).
+    pub max_events: u64,
     /// `next_hop[node][dst]` = (link, direction) to forward on.
     pub next_hop: Vec<Vec<Option<(u32, u8)>>>,
     pub published: Option<PublishedRef>,
@@ -319,6 +321,7 @@ impl Model {
     pub fn from_file(f: &ScenarioFile) -> Result<Model, ScenarioError> {
         positive(f.stop_s, "stop_s")?;
         check(f.stop_s <= MAX_STOP_S, "stop_s", &format!("must be at most {MAX_STOP_S} s"))?;
+        check(f.max_events != Some(0), "max_events", "must be at least 1")?;
         let (nodes, named) = expand_topology(f)?;
         check(nodes.len() < u16::MAX as usize, "nodes", "too many nodes")?;
         for (i, n) in nodes.iter().enumerate() {
@@ -380,6 +383,7 @@ impl Model {
             links,
             flows,
             stop: Time::from_secs_f64(f.stop_s),
+            max_events: f.max_events.unwrap_or(u64::MAX),
             next_hop,
             published,
         })

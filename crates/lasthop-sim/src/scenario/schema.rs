@@ -34,6 +34,11 @@ pub struct ScenarioFile {
     /// Simulated time after which the run stops even if flows are unfinished, in seconds.
     #[serde(default = "default_stop_s")]
     pub stop_s: f64,
+    /// Event budget: a run that needs more events than this fails with an
+    /// error instead of producing results (a guard for long sweeps against a
+    /// scenario that runs away). Unlimited when absent.
+    #[serde(default)]
+    pub max_events: Option<u64>,
     /// A named topology template; the alternative to `nodes` and `links`.
     #[serde(default)]
     pub topology: Option<Template>,

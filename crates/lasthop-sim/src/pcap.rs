@@ -1,0 +1,608 @@
+//! pcap export: what crossed a link direction, as a libpcap file that
+//! Wireshark, tshark and tcptrace read.
+//!
+//! A frame is captured when its transmission starts on a captured link
+//! direction, as tcpdump on the sending interface would see it: frames the
+//! error model corrupts are in the file (they crossed the medium; the
+//! receiver dropped them), frames a full queue dropped are not. Without a
+//! direction, both directions of the link go into one file in time order.
+//!
+//! The file is libpcap 2.4 with nanosecond timestamps (magic 0xa1b23c4d,
+//! written little-endian), link type Ethernet (1) and a snap length of 128
+//! bytes unless set (headers and the start of the payload). Timestamps are
+//! simulated time counted from the Unix epoch.
+//!
+//! What the model leaves out is filled in deterministically:
+//! - Addresses: node i (in scenario order) is 10.0.0.(i+1) (generally the
+//!   (i+1)-th address of 10.0.0.0/8), with the locally administered MAC
+//!   02:00 followed by its IPv4 address (02:00:0a:00:00:01 for node 0). A
+//!   frame carries the MACs of the link's two ends and the IP addresses of
+//!   the flow's hosts, as on a routed path.
+//! - Ports: flow f's sender uses port 20000+f, its receiver port 5001.
+//! - Sequence numbers: each side of flow f has a fixed initial sequence
+//!   number, the low 32 bits of SplitMix64(2f) for the sender and of
+//!   SplitMix64(2f+1) for the receiver. Byte offset o of the flow (the
+//!   model's 64-bit sequence numbers) is the wire value (ISN + 1 + o) mod 2^32,
+//!   numbered from the byte after the SYN as a real stack numbers it; acks,
+//!   SACK edges and the SMART echo are mapped the same way. The receiver
+//!   sends no data, so its sequence number is always its ISN+1, which every
+//!   data segment acknowledges.
+//! - Flags: every segment has ACK and no other flag. Flows start established
+//!   (the model has no SYN or FIN), which tshark and tcptrace accept.
+//! - Window: an ack's advertised window, clamped to 65535 (window scaling is
+//!   negotiated on the SYN, which the model does not send). Data segments
+//!   advertise 65535: the model's sender receives no data and advertises no
+//!   window, and a zero would read as a closed one.
+//! - IP: TTL 64 at every hop (the model's forwarding nodes do not decrement
+//!   it), DF set, identification the low 16 bits of the packet's creation
+//!   number in the run: increasing per source node, the same on every link
+//!   the packet crosses, and new for a retransmission.
+//! - Lengths: IP total length = 20 + TCP header + payload; the payload is
+//!   zeros. Checksums (the IP header's; TCP's over the pseudo-header, the
+//!   header and the whole zero payload) are those a real host computes. A
+//!   record's original length is the whole frame, its captured length at
+//!   most the snap length. The frame length is the encoded one, not the
+//!   `header_bytes`/`ack_bytes` the model times transmissions with.
+//! - Options, each after NOPs up to a 4-byte boundary: SACK (kind 5, RFC
+//!   2018), most recent block first; the SMART echo (seed 000 Sec. II) and
+//!   the ELN mark (seed 000 Sec. III-A) as RFC 6994 experimental options:
+//!   kind 253, ExID 0x4C48 ("LH"), then a subtype byte: 'S' (0x53) and the
+//!   32-bit wire sequence number of the segment that caused the ack (length
+//!   9), or 'E' (0x45) alone (length 5). When all would exceed the 40 bytes
+//!   of option space, the oldest SACK blocks are left out (RFC 2018 Sec. 3:
+//!   as many blocks as fit). There is no timestamp option: the TCP model has
+//!   no RFC 7323 timestamps, and the option will appear only once it does.
+//!
+//! The file framing (a 24-byte header, a 16-byte header per record) is
+//! written here rather than with a pcap crate: it is fixed by the format,
+//! takes a dozen lines, and writing into a plain `Vec<u8>` keeps capture
+//! free of I/O, as every model in lasthop is. The headers and checksums are
+//! built with `etherparse`.
+
+use crate::scenario::{Model, ScenarioError};
+use etherparse::{EtherType, Ethernet2Header, IpNumber, Ipv4Header, TcpHeader as WireTcp};
+use lasthop_core::time::NS_PER_S;
+use lasthop_core::{Packet, PacketKind, TcpHeader, Time};
+
+/// Snap length when none is given, in bytes: Ethernet, IPv4 and TCP headers
+/// with options (at most 94 bytes) and the start of the payload.
+pub const DEFAULT_SNAPLEN: u32 = 128;
+/// Largest snap length accepted, in bytes (libpcap's MAXIMUM_SNAPLEN).
+pub const MAX_SNAPLEN: u32 = 262_144;
+/// The RFC 6994 experiment identifier of lasthop's options ("LH").
+pub const EXID: u16 = 0x4C48;
+/// Subtype byte of the SMART echo option, after the ExID.
+pub const SUBTYPE_SMART_ECHO: u8 = b'S';
+/// Subtype byte of the ELN option, after the ExID.
+pub const SUBTYPE_ELN: u8 = b'E';
+/// Port of every flow's receiver.
+pub const RECEIVER_PORT: u16 = 5001;
+/// Flow f's sender uses this port plus f.
+pub const SENDER_PORT_BASE: u16 = 20_000;
+/// TTL of every captured datagram.
+pub const TTL: u8 = 64;
+
+const MAGIC_NS: u32 = 0xa1b2_3c4d;
+const LINKTYPE_ETHERNET: u32 = 1;
+const ETH_LEN: usize = 14;
+const IP_LEN: usize = 20;
+const TCP_MIN_LEN: usize = 20;
+const MAX_OPTIONS_LEN: usize = 40;
+/// Largest segment payload that fits an IPv4 datagram with a full TCP header.
+const MAX_PAYLOAD_BYTES: u32 = (u16::MAX as usize - IP_LEN - TCP_MIN_LEN - MAX_OPTIONS_LEN) as u32;
+const KIND_NOP: u8 = 1;
+const KIND_SACK: u8 = 5;
+const KIND_EXPERIMENT: u8 = 253;
+/// NOPs, kind, length, ExID, subtype, 32-bit sequence number.
+const SMART_ECHO_SPACE: usize = 3 + 2 + 2 + 1 + 4;
+/// NOPs, kind, length, ExID, subtype.
+const ELN_SPACE: usize = 3 + 2 + 2 + 1;
+/// The option name in messages (the command line's).
+const OPTION: &str = "--pcap";
+
+/// What to capture: a link by name and optionally one direction, written
+/// `LINK[:DIRECTION]` where DIRECTION is `from->to` or the sending node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaptureSpec {
+    pub link: String,
+    pub direction: Option<String>,
+}
+
+impl CaptureSpec {
+    /// Split `LINK[:DIRECTION]` at its first colon. Names are checked when
+    /// the spec is resolved against a scenario.
+    pub fn parse(text: &str) -> CaptureSpec {
+        match text.split_once(':') {
+            Some((link, dir)) => CaptureSpec { link: link.to_string(), direction: Some(dir.to_string()) },
+            None => CaptureSpec { link: text.to_string(), direction: None },
+        }
+    }
+}
+
+impl std::fmt::Display for CaptureSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.direction {
+            Some(d) => write!(f, "{}:{d}", self.link),
+            None => f.write_str(&self.link),
+        }
+    }
+}
+
+/// One finished capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaptureFile {
+    /// The spec as it was given.
+    pub spec: String,
+    /// The canonical name: `link` or `link:from->to`.
+    pub label: String,
+    /// The libpcap file.
+    pub bytes: Vec<u8>,
+}
+
+/// A capture resolved against a scenario, recording as the run goes.
+#[derive(Clone, Debug)]
+pub struct Capture {
+    spec: String,
+    label: String,
+    link: usize,
+    /// Which directions of `link` are captured.
+    dirs: [bool; 2],
+    /// The link's end nodes: direction d sends from `ends[d]` to `ends[1 - d]`.
+    ends: [u16; 2],
+    file: PcapFile,
+    /// Frame under construction, reused.
+    frame: Vec<u8>,
+    /// A zero payload for the TCP checksum, grown to the longest segment.
+    zeros: Vec<u8>,
+}
+
+impl Capture {
+    /// Record `pkt` if it starts transmission on a captured direction.
+    #[inline]
+    pub fn on_transmit(&mut self, now: Time, link: usize, dir: usize, pkt: &Packet) {
+        if link == self.link && self.dirs[dir] {
+            let hop = [self.ends[dir], self.ends[1 - dir]];
+            let orig_len = encode_frame(pkt, hop, self.file.snaplen, &mut self.frame, &mut self.zeros);
+            self.file.record(now, &self.frame, orig_len);
+        }
+    }
+
+    pub fn finish(self) -> CaptureFile {
+        CaptureFile { spec: self.spec, label: self.label, bytes: self.file.bytes }
+    }
+}
+
+/// Resolve `specs` against `model`: every link and direction must exist, no
+/// two specs may name the same capture, and segments must fit IPv4.
+pub fn resolve(model: &Model, specs: &[CaptureSpec], snaplen: u32) -> Result<Vec<Capture>, ScenarioError> {
+    if !(1..=MAX_SNAPLEN).contains(&snaplen) {
+        return Err(ScenarioError::new("--snaplen", format!("must be in 1..={MAX_SNAPLEN}, got {snaplen}")));
+    }
+    let mut out: Vec<Capture> = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let c = resolve_one(model, spec, snaplen)?;
+        if let Some(other) = out.iter().find(|o| o.label == c.label) {
+            let reason = format!("'{}' and '{}' name the same capture", other.spec, c.spec);
+            return Err(ScenarioError::new(OPTION, reason));
+        }
+        out.push(c);
+    }
+    if !out.is_empty() {
+        if let Some(f) = model.flows.iter().find(|f| f.sender.mss_bytes > MAX_PAYLOAD_BYTES) {
+            let reason = format!(
+                "flow '{}' has mss_bytes {}; a captured segment must fit an IPv4 datagram (at most {MAX_PAYLOAD_BYTES})",
+                f.name, f.sender.mss_bytes
+            );
+            return Err(ScenarioError::new(OPTION, reason));
+        }
+    }
+    Ok(out)
+}
+
+fn resolve_one(model: &Model, spec: &CaptureSpec, snaplen: u32) -> Result<Capture, ScenarioError> {
+    let Some(li) = model.links.iter().position(|l| l.name == spec.link) else {
+        let names: Vec<&str> = model.links.iter().map(|l| l.name.as_str()).collect();
+        let reason = format!("no link named '{}' (links: {})", spec.link, names.join(", "));
+        return Err(ScenarioError::new(OPTION, reason));
+    };
+    let ends = model.links[li].ends;
+    let (dirs, label) = match &spec.direction {
+        None => ([true, true], spec.link.clone()),
+        Some(want) => {
+            let by_name = |d: usize| model.dir_name(li, d) == *want || model.nodes[ends[d] as usize] == *want;
+            let Some(d) = (0..2).find(|&d| by_name(d)) else {
+                let reason = format!(
+                    "link '{}' has no direction '{want}' (directions: {}, {})",
+                    spec.link,
+                    model.dir_name(li, 0),
+                    model.dir_name(li, 1)
+                );
+                return Err(ScenarioError::new(OPTION, reason));
+            };
+            let mut dirs = [false; 2];
+            dirs[d] = true;
+            (dirs, format!("{}:{}", spec.link, model.dir_name(li, d)))
+        }
+    };
+    Ok(Capture {
+        spec: spec.to_string(),
+        label,
+        link: li,
+        dirs,
+        ends,
+        file: PcapFile::new(snaplen),
+        frame: Vec::with_capacity(snaplen.min(2048) as usize),
+        zeros: Vec::new(),
+    })
+}
+
+/// A libpcap file being written into memory.
+#[derive(Clone, Debug)]
+struct PcapFile {
+    snaplen: u32,
+    bytes: Vec<u8>,
+}
+
+impl PcapFile {
+    fn new(snaplen: u32) -> PcapFile {
+        let mut bytes = Vec::with_capacity(1 << 16);
+        for word in [MAGIC_NS.to_le_bytes(), [2, 0, 4, 0], [0; 4], [0; 4], snaplen.to_le_bytes()] {
+            // magic; version 2.4 (two u16); thiszone; sigfigs; snaplen
+            bytes.extend_from_slice(&word);
+        }
+        bytes.extend_from_slice(&LINKTYPE_ETHERNET.to_le_bytes());
+        PcapFile { snaplen, bytes }
+    }
+
+    /// Append a record; `frame` is already cut to the snap length.
+    fn record(&mut self, now: Time, frame: &[u8], orig_len: u32) {
+        let (s, ns) = (now.ns() / NS_PER_S, now.ns() % NS_PER_S);
+        // Runs end by MAX_STOP_S (1e7 s), well inside a u32 of seconds.
+        self.bytes.extend_from_slice(&(s as u32).to_le_bytes());
+        self.bytes.extend_from_slice(&(ns as u32).to_le_bytes());
+        self.bytes.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        self.bytes.extend_from_slice(&orig_len.to_le_bytes());
+        self.bytes.extend_from_slice(frame);
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a fixed, well-spread function of
+/// the flow index, so ISNs look like a real host's and never collide.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Initial sequence number of flow `flow`'s sender (`PacketKind::Data`) or
+/// receiver (`PacketKind::Ack`).
+pub fn isn(flow: u32, side: PacketKind) -> u32 {
+    let side = match side {
+        PacketKind::Data => 0,
+        PacketKind::Ack => 1,
+    };
+    splitmix64(2 * u64::from(flow) + side) as u32
+}
+
+/// The 32-bit wire value of byte offset `offset` of a side whose ISN is
+/// `isn`: the SYN takes the ISN, data byte 0 is ISN+1, all mod 2^32.
+pub fn wire_seq(isn: u32, offset: u64) -> u32 {
+    isn.wrapping_add(1).wrapping_add(offset as u32)
+}
+
+/// IPv4 address of node `node`: the (node+1)-th address of 10.0.0.0/8.
+pub fn node_ip(node: u16) -> [u8; 4] {
+    (0x0a00_0000u32 + u32::from(node) + 1).to_be_bytes()
+}
+
+/// MAC address of node `node`: locally administered, unicast, 02:00 and
+/// the node's IPv4 address.
+pub fn node_mac(node: u16) -> [u8; 6] {
+    let ip = node_ip(node);
+    [0x02, 0x00, ip[0], ip[1], ip[2], ip[3]]
+}
+
+/// The TCP options of `tcp` in wire form (a multiple of 4 bytes, at most
+/// 40); `sender_isn` maps SACK edges and the SMART echo.
+fn encode_options(tcp: &TcpHeader, sender_isn: u32) -> ([u8; MAX_OPTIONS_LEN], usize) {
+    let mut o = [0u8; MAX_OPTIONS_LEN];
+    let mut n = 0;
+    let mut put = |bytes: &[u8]| {
+        o[n..n + bytes.len()].copy_from_slice(bytes);
+        n += bytes.len();
+    };
+    let others = if tcp.smart_echo.is_some() { SMART_ECHO_SPACE } else { 0 } + if tcp.eln { ELN_SPACE } else { 0 };
+    // RFC 2018 Sec. 3: "the SACK option [...] will include as many distinct
+    // SACK blocks as possible"; the first blocks are the most recent.
+    let fit = (MAX_OPTIONS_LEN - others).saturating_sub(4) / 8;
+    let blocks = &tcp.sack.as_slice()[..tcp.sack.as_slice().len().min(fit)];
+    if !blocks.is_empty() {
+        put(&[KIND_NOP, KIND_NOP, KIND_SACK, (2 + 8 * blocks.len()) as u8]);
+        for &(start, end) in blocks {
+            put(&wire_seq(sender_isn, start).to_be_bytes());
+            put(&wire_seq(sender_isn, end).to_be_bytes());
+        }
+    }
+    let [ex0, ex1] = EXID.to_be_bytes();
+    if let Some(echo) = tcp.smart_echo {
+        put(&[KIND_NOP, KIND_NOP, KIND_NOP, KIND_EXPERIMENT, 9, ex0, ex1, SUBTYPE_SMART_ECHO]);
+        put(&wire_seq(sender_isn, echo).to_be_bytes());
+    }
+    if tcp.eln {
+        put(&[KIND_NOP, KIND_NOP, KIND_NOP, KIND_EXPERIMENT, 5, ex0, ex1, SUBTYPE_ELN]);
+    }
+    (o, n)
+}
+
+/// Encode `pkt` as the Ethernet frame that crosses the hop `hop` (sending
+/// node, receiving node) into `frame`, cut to `snaplen` bytes; returns the
+/// whole frame's length. `zeros` is scratch for the TCP checksum.
+fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, zeros: &mut Vec<u8>) -> u32 {
+    let tcp = &pkt.tcp;
+    let (sender_isn, receiver_isn) = (isn(pkt.flow, PacketKind::Data), isn(pkt.flow, PacketKind::Ack));
+    let sender_port = SENDER_PORT_BASE.wrapping_add(pkt.flow as u16);
+    let payload_len = match pkt.kind {
+        PacketKind::Data => tcp.len.min(MAX_PAYLOAD_BYTES) as usize,
+        PacketKind::Ack => 0,
+    };
+    let mut th = match pkt.kind {
+        PacketKind::Data => {
+            let mut h = WireTcp::new(sender_port, RECEIVER_PORT, wire_seq(sender_isn, tcp.seq), u16::MAX);
+            h.acknowledgment_number = wire_seq(receiver_isn, 0);
+            h
+        }
+        PacketKind::Ack => {
+            let wnd = tcp.wnd_bytes.min(u32::from(u16::MAX)) as u16;
+            let mut h = WireTcp::new(RECEIVER_PORT, sender_port, wire_seq(receiver_isn, 0), wnd);
+            h.acknowledgment_number = wire_seq(sender_isn, tcp.ack);
+            h
+        }
+    };
+    th.ack = true;
+    let (opts, opts_len) = encode_options(tcp, sender_isn);
+    th.set_options_raw(&opts[..opts_len]).expect("options are at most 40 bytes");
+
+    let seg_len = th.header_len() + payload_len;
+    let mut ip = Ipv4Header::new(seg_len as u16, TTL, IpNumber::TCP, node_ip(pkt.src), node_ip(pkt.dst))
+        .expect("segments fit IPv4: mss checked when the capture was resolved");
+    ip.identification = pkt.uid as u16;
+    ip.dont_fragment = true;
+    ip.header_checksum = ip.calc_header_checksum();
+    if zeros.len() < payload_len {
+        zeros.resize(payload_len, 0);
+    }
+    // Over the whole zero payload, as the sending host computes it.
+    th.checksum = th.calc_checksum_ipv4(&ip, &zeros[..payload_len]).expect("length checked above");
+
+    let eth = Ethernet2Header { source: node_mac(hop[0]), destination: node_mac(hop[1]), ether_type: EtherType::IPV4 };
+    let orig_len = ETH_LEN + IP_LEN + seg_len;
+    frame.clear();
+    frame.extend_from_slice(&eth.to_bytes());
+    frame.extend_from_slice(&ip.to_bytes());
+    frame.extend_from_slice(&th.to_bytes());
+    // Zero payload up to the snap length, or the headers cut to it.
+    frame.resize(orig_len.min(snaplen as usize), 0);
+    orig_len as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use etherparse::TcpOptionElement;
+    use lasthop_core::SackBlocks;
+
+    /// One record read back from a file: times, lengths and captured bytes.
+    struct Record<'a> {
+        time_ns: u64,
+        orig_len: u32,
+        data: &'a [u8],
+    }
+
+    /// Read a file back by the format's definition, checking its header.
+    fn records(file: &[u8], snaplen: u32) -> Vec<Record<'_>> {
+        let u32_at = |i: usize| u32::from_le_bytes(file[i..i + 4].try_into().unwrap());
+        assert_eq!(u32_at(0), 0xa1b2_3c4d, "nanosecond magic");
+        assert_eq!(&file[4..8], &[2, 0, 4, 0], "version 2.4");
+        assert_eq!((u32_at(8), u32_at(12), u32_at(16), u32_at(20)), (0, 0, snaplen, 1));
+        let (mut at, mut out) = (24, Vec::new());
+        while at < file.len() {
+            let (s, ns, caplen, orig_len) = (u32_at(at), u32_at(at + 4), u32_at(at + 8), u32_at(at + 12));
+            assert!(ns < 1_000_000_000 && caplen <= snaplen && caplen <= orig_len);
+            let data = &file[at + 16..at + 16 + caplen as usize];
+            out.push(Record { time_ns: u64::from(s) * NS_PER_S + u64::from(ns), orig_len, data });
+            at += 16 + caplen as usize;
+        }
+        assert_eq!(at, file.len(), "records fill the file exactly");
+        out
+    }
+
+    fn data(flow: u32, uid: u64, seq: u64, len: u32) -> Packet {
+        let tcp = TcpHeader { seq, len, ..TcpHeader::default() };
+        Packet { uid, flow, kind: PacketKind::Data, src: 0, dst: 2, size_bytes: 40 + len, tcp }
+    }
+
+    fn ack(flow: u32, tcp: TcpHeader) -> Packet {
+        Packet { uid: 7, flow, kind: PacketKind::Ack, src: 2, dst: 0, size_bytes: 40, tcp }
+    }
+
+    fn encode(pkt: &Packet, hop: [u16; 2], snaplen: u32) -> (Vec<u8>, u32) {
+        let (mut frame, mut zeros) = (Vec::new(), Vec::new());
+        let orig = encode_frame(pkt, hop, snaplen, &mut frame, &mut zeros);
+        (frame, orig)
+    }
+
+    /// RFC 1071 sum of 16-bit words, folded: 0xffff over data whose checksum is right.
+    fn ones_sum(chunks: &[&[u8]]) -> u16 {
+        let mut sum: u32 = 0;
+        for c in chunks {
+            for w in c.chunks(2) {
+                sum += u32::from(u16::from_be_bytes([w[0], *w.get(1).unwrap_or(&0)]));
+            }
+        }
+        while sum > 0xffff {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        sum as u16
+    }
+
+    #[test]
+    fn a_data_segment_has_real_headers_and_checksums() {
+        let pkt = data(3, 0x1_0005, 1400, 1400);
+        let (frame, orig) = encode(&pkt, [1, 2], MAX_SNAPLEN);
+        assert_eq!(orig as usize, 14 + 20 + 20 + 1400);
+        assert_eq!(frame.len(), orig as usize, "a large snap length keeps the whole frame");
+
+        let (eth, rest) = Ethernet2Header::from_slice(&frame).unwrap();
+        assert_eq!(eth.source, [2, 0, 10, 0, 0, 2], "the hop's sending node (node 1)");
+        assert_eq!(eth.destination, [2, 0, 10, 0, 0, 3]);
+        assert_eq!(eth.ether_type, EtherType::IPV4);
+        assert_eq!(eth.source[0] & 0b11, 0b10, "locally administered unicast");
+
+        let (ip, rest) = Ipv4Header::from_slice(rest).unwrap();
+        assert_eq!((ip.source, ip.destination), ([10, 0, 0, 1], [10, 0, 0, 3]), "the flow's hosts");
+        assert_eq!((ip.time_to_live, ip.dont_fragment, ip.identification), (64, true, 5));
+        assert_eq!(ip.total_len as usize, 20 + 20 + 1400);
+        assert_eq!(ip.header_checksum, ip.calc_header_checksum());
+        assert_eq!(ones_sum(&[&frame[14..34]]), 0xffff, "IP header checksum by RFC 1071");
+
+        let (th, payload) = WireTcp::from_slice(rest).unwrap();
+        assert_eq!((th.source_port, th.destination_port), (20_003, 5001));
+        assert_eq!(th.sequence_number, isn(3, PacketKind::Data).wrapping_add(1401));
+        assert_eq!(th.acknowledgment_number, isn(3, PacketKind::Ack).wrapping_add(1));
+        assert!(th.ack && !th.syn && !th.fin && !th.rst && !th.psh);
+        assert_eq!((th.data_offset(), th.window_size), (5, 65535));
+        assert_eq!(payload, &[0u8; 1400][..]);
+        assert_eq!(th.checksum, th.calc_checksum_ipv4(&ip, payload).unwrap());
+        let pseudo = [&ip.source[..], &ip.destination[..], &[0, 6], &(1420u16).to_be_bytes()];
+        assert_eq!(ones_sum(&[pseudo[0], pseudo[1], pseudo[2], pseudo[3], &frame[34..]]), 0xffff);
+    }
+
+    #[test]
+    fn snap_length_cuts_the_record_not_the_lengths() {
+        let pkt = data(0, 1, 0, 1400);
+        let mut c = Capture {
+            spec: "l".into(),
+            label: "l".into(),
+            link: 0,
+            dirs: [true, false],
+            ends: [0, 1],
+            file: PcapFile::new(DEFAULT_SNAPLEN),
+            frame: Vec::new(),
+            zeros: Vec::new(),
+        };
+        c.on_transmit(Time::from_ns(2_500_000_001), 0, 0, &pkt);
+        c.on_transmit(Time::from_ns(3), 0, 1, &pkt); // the other direction: not captured
+        c.on_transmit(Time::from_ns(3), 1, 0, &pkt); // another link: not captured
+        let file = c.finish().bytes;
+        let recs = records(&file, DEFAULT_SNAPLEN);
+        assert_eq!(recs.len(), 1);
+        assert_eq!(recs[0].time_ns, 2_500_000_001);
+        assert_eq!((recs[0].orig_len, recs[0].data.len()), (1454, 128));
+        let (full, _) = encode(&pkt, [0, 1], MAX_SNAPLEN);
+        assert_eq!(recs[0].data, &full[..128], "the start of the very same frame");
+        let (ip, _) = Ipv4Header::from_slice(&recs[0].data[14..]).unwrap();
+        assert_eq!(ip.total_len, 1440, "IP length is the whole datagram's");
+
+        let (tiny, orig) = encode(&pkt, [0, 1], 10);
+        assert_eq!((tiny.len(), orig), (10, 1454));
+    }
+
+    #[test]
+    fn ack_carries_mapped_ack_window_and_sack_blocks() {
+        let mut sack = SackBlocks::default();
+        sack.push(5000, 6000);
+        sack.push(3000, 4000);
+        let tcp = TcpHeader { ack: 2000, wnd_bytes: 100_000, sack, ..TcpHeader::default() };
+        let (frame, orig) = encode(&ack(1, tcp), [2, 1], MAX_SNAPLEN);
+        let (ip, rest) = Ipv4Header::from_slice(&frame[14..]).unwrap();
+        let (th, payload) = WireTcp::from_slice(rest).unwrap();
+        assert!(payload.is_empty());
+        assert_eq!((ip.source, ip.destination), ([10, 0, 0, 3], [10, 0, 0, 1]));
+        assert_eq!((th.source_port, th.destination_port), (5001, 20_001));
+        let (s, r) = (isn(1, PacketKind::Data), isn(1, PacketKind::Ack));
+        assert_eq!(th.sequence_number, r.wrapping_add(1), "the receiver sends no data");
+        assert_eq!(th.acknowledgment_number, s.wrapping_add(2001));
+        assert_eq!(th.window_size, 65535, "clamped: no window scaling without a SYN");
+        assert_eq!(th.data_offset(), 5 + 5, "NOP NOP + 2 blocks = 20 bytes of options");
+        assert_eq!(&th.options.as_slice()[..4], &[1, 1, 5, 18]);
+        let elems: Vec<TcpOptionElement> = th.options_iterator().map(|e| e.unwrap()).collect();
+        let w = |o: u64| wire_seq(s, o);
+        assert_eq!(
+            elems[2],
+            TcpOptionElement::SelectiveAcknowledgement((w(5000), w(6000)), [Some((w(3000), w(4000))), None, None])
+        );
+        assert_eq!(ip.total_len as usize, 20 + 40);
+        assert_eq!(orig as usize, 14 + 20 + 40);
+        assert_eq!(th.checksum, th.calc_checksum_ipv4(&ip, &[]).unwrap());
+    }
+
+    #[test]
+    fn smart_echo_and_eln_are_rfc6994_experimental_options() {
+        let tcp = TcpHeader { ack: 10, smart_echo: Some(7000), eln: true, ..TcpHeader::default() };
+        let (frame, _) = encode(&ack(0, tcp), [1, 0], DEFAULT_SNAPLEN);
+        let (th, _) = WireTcp::from_slice(&frame[34..]).unwrap();
+        let echo = wire_seq(isn(0, PacketKind::Data), 7000).to_be_bytes();
+        let mut want = vec![1, 1, 1, 253, 9, 0x4c, 0x48, b'S'];
+        want.extend_from_slice(&echo);
+        want.extend_from_slice(&[1, 1, 1, 253, 5, 0x4c, 0x48, b'E']);
+        assert_eq!(th.options.as_slice(), &want[..]);
+        assert_eq!(th.data_offset(), 5 + 5);
+        let (ip, _) = Ipv4Header::from_slice(&frame[14..]).unwrap();
+        assert_eq!(ip.total_len, 20 + 40);
+    }
+
+    #[test]
+    fn oldest_sack_blocks_give_way_when_options_are_full() {
+        let mut sack = SackBlocks::default();
+        for i in 0..3 {
+            sack.push(10_000 * (3 - i), 10_000 * (3 - i) + 500);
+        }
+        // Three blocks alone fit: 4 + 24 = 28 bytes.
+        let (o, n) = encode_options(&TcpHeader { sack, ..TcpHeader::default() }, 0);
+        assert_eq!((n, o[3]), (28, 26));
+        // With SMART (12) and ELN (8), 20 bytes are left: two blocks.
+        let all = TcpHeader { sack, smart_echo: Some(1), eln: true, ..TcpHeader::default() };
+        let (o, n) = encode_options(&all, 0);
+        assert_eq!((n, o[3]), (40, 18));
+        assert_eq!(&o[4..8], &wire_seq(0, 30_000).to_be_bytes(), "the most recent block stays");
+        assert_eq!(o[20 + 3], 253);
+    }
+
+    #[test]
+    fn sequence_numbers_wrap_at_2_pow_32() {
+        let isn = u32::MAX - 99;
+        assert_eq!(wire_seq(isn, 0), u32::MAX - 98);
+        assert_eq!(wire_seq(isn, 98), u32::MAX);
+        assert_eq!(wire_seq(isn, 99), 0);
+        assert_eq!(wire_seq(isn, 1099), 1000);
+        assert_eq!(wire_seq(isn, (1 << 32) + 5), wire_seq(isn, 5), "64-bit offsets past 4 GB");
+        // An ack and a SACK block across the wrap stay 1 segment apart.
+        let mut sack = SackBlocks::default();
+        sack.push(1098, 2098);
+        let (o, _) = encode_options(&TcpHeader { sack, ..TcpHeader::default() }, isn);
+        assert_eq!(&o[4..12], &[0, 0, 3, 231, 0, 0, 7, 207], "999 and 1999 after the wrap");
+    }
+
+    #[test]
+    fn isns_are_fixed_distinct_and_addresses_follow_node_indices() {
+        assert_eq!(isn(0, PacketKind::Data), splitmix64(0) as u32);
+        assert_eq!(isn(0, PacketKind::Ack), splitmix64(1) as u32);
+        assert_eq!(splitmix64(0), 0xe220_a839_7b1d_cdaf, "SplitMix64's published first output");
+        let all: std::collections::BTreeSet<u32> =
+            (0..100).flat_map(|f| [isn(f, PacketKind::Data), isn(f, PacketKind::Ack)]).collect();
+        assert_eq!(all.len(), 200);
+        assert_eq!(node_ip(0), [10, 0, 0, 1]);
+        assert_eq!(node_ip(254), [10, 0, 0, 255]);
+        assert_eq!(node_ip(255), [10, 0, 1, 0]);
+        assert_eq!(node_mac(2), [2, 0, 10, 0, 0, 3]);
+    }
+
+    #[test]
+    fn spec_parses_at_the_first_colon() {
+        assert_eq!(CaptureSpec::parse("wireless"), CaptureSpec { link: "wireless".into(), direction: None });
+        let s = CaptureSpec::parse("wireless:bs->mh");
+        assert_eq!((s.link.as_str(), s.direction.as_deref()), ("wireless", Some("bs->mh")));
+        assert_eq!(s.to_string(), "wireless:bs->mh");
+    }
+}
