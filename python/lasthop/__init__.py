@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 import operator
-from typing import Any
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from lasthop import _core
 from lasthop._core import ScenarioError, __version__
@@ -39,12 +41,17 @@ __all__ = [
     "SetLike",
     "__version__",
     "embedded_names",
+    "load_results",
     "load_scenario_text",
+    "load_series",
     "run",
     "run_source",
     "schema",
     "validate",
 ]
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _SEED_MAX = 2**64 - 1
 
@@ -54,23 +61,44 @@ def run(
     seed: int = 1,
     set: SetLike = None,
     trace: bool = True,
+    pcap: str | Sequence[str] | None = None,
+    snaplen: int = 128,
 ) -> RunResult:
     """Run ``scenario`` once with ``seed``.
 
     ``set`` overrides parameters (``["socket_buffer_bytes=8192"]``) or any field
     (``["flows.0.tcp.variant=newreno"]``), as ``lasthop run --set`` does. With
     ``trace=False`` the engine records no time series and the tables are empty.
+
+    ``pcap`` names link directions to capture as libpcap files, each ``LINK[:DIRECTION]``
+    (``"wireless:bs->mh"``, ``"wireless:bs"``, or ``"wireless"`` for both directions);
+    ``snaplen`` is the bytes kept of each frame. Read them with :meth:`RunResult.pcap`.
     """
-    return run_source(load_scenario_text(scenario), seed, set, trace)
+    return run_source(load_scenario_text(scenario), seed, set, trace, pcap, snaplen)
 
 
 def run_source(
-    source: ScenarioSource, seed: int = 1, set: SetLike = None, trace: bool = True
+    source: ScenarioSource,
+    seed: int = 1,
+    set: SetLike = None,
+    trace: bool = True,
+    pcap: str | Sequence[str] | None = None,
+    snaplen: int = 128,
 ) -> RunResult:
     """:func:`run` for a scenario already found by :func:`load_scenario_text` (the CLI
     reads the file once and runs it for many seeds)."""
     sets = normalize_sets(set)
-    output = _core.run(source.text, _check_seed(seed), sets, bool(trace), source.origin, source.fmt)
+    specs = [pcap] if isinstance(pcap, str) else [str(spec) for spec in pcap or ()]
+    output = _core.run(
+        source.text,
+        _check_seed(seed),
+        sets,
+        bool(trace),
+        source.origin,
+        source.fmt,
+        pcap=specs,
+        snaplen=operator.index(snaplen),
+    )
     return RunResult(output)
 
 
@@ -78,6 +106,23 @@ def validate(scenario: ScenarioLike, set: SetLike = None) -> None:
     """Check ``scenario`` with its overrides without running it; raises ``ScenarioError``."""
     source = load_scenario_text(scenario)
     _core.validate(source.text, normalize_sets(set), source.origin, source.fmt)
+
+
+def load_results(path: str | os.PathLike[str] | None = None, **filters: Any) -> pd.DataFrame:
+    """The runs in the results store at ``path`` (default
+    ``lasthop-results/lasthop.duckdb``) as a DataFrame, one row per run; ``filters`` are
+    those of :func:`lasthop.store.load_results` (``plan``, ``status``, ``where``)."""
+    from lasthop import store  # DuckDB and pandas load only when results are read
+
+    return store.load_results(path, **filters)
+
+
+def load_series(table: str, path: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """One time-series table (``window``, ``sent``, ...) of the stored runs, with the run
+    key in front (see :func:`lasthop.store.load_series`)."""
+    from lasthop import store
+
+    return store.load_series(table, path)
 
 
 def schema() -> dict[str, Any]:

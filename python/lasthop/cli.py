@@ -10,19 +10,25 @@ leaves partial output.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+from rich.progress import Progress as RichProgress
 
 import lasthop
 from lasthop import _core, render
+from lasthop.errors import PlanError, StoreError
 from lasthop.papers.reproduce import reproduce
 from lasthop.scenario import check_set, embedded_names, load_scenario_text
 from lasthop.summary import mean_summary
@@ -63,6 +69,7 @@ class Which(StrEnum):
     """What ``lasthop reproduce`` reproduces."""
 
     all = "all"
+    balakrishnan97 = "balakrishnan97"
     balakrishnan97_baseline = "balakrishnan97-baseline"
     balakrishnan97_table3 = "balakrishnan97-table3"
     elaarag02 = "elaarag02"
@@ -103,6 +110,40 @@ def run_command(
     trace: Annotated[
         bool, typer.Option("--trace/--no-trace", help="Record the time-series traces.")
     ] = True,
+    pcaps: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pcap",
+            metavar="LINK[:DIRECTION]",
+            help=(
+                "Write what crossed a link (DIRECTION: from->to or the sending node; "
+                "without it both directions) as a libpcap file, default name "
+                "LINK[-FROM-TO].pcap; repeatable. Frames are captured as they start "
+                "transmission, corrupted ones included; Ethernet, IPv4 and TCP headers "
+                "with real checksums and zero payload. Node i is 10.0.0.(i+1), its MAC "
+                "02:00 and those 4 bytes; flow f runs from port 20000+f to port 5001; each "
+                "side's ISN is fixed per flow; every segment has ACK (no SYN); SACK is "
+                "option 5, the SMART echo and ELN marks are option 253 with ExID 0x4C48 "
+                "and subtype 'S' or 'E'."
+            ),
+        ),
+    ] = None,
+    pcap_file: Annotated[
+        str | None,
+        typer.Option(
+            "--pcap-file", metavar="PATH", help="Where to write the capture (one --pcap only)."
+        ),
+    ] = None,
+    snaplen: Annotated[
+        int | None,
+        typer.Option(
+            "--snaplen",
+            metavar="BYTES",
+            min=1,
+            max=262144,
+            help="Bytes kept of each captured frame [default: 128].",
+        ),
+    ] = None,
 ) -> None:
     """Run a scenario and print its flow and link metrics."""
     if seed is not None and seeds is not None:
@@ -112,10 +153,56 @@ def run_command(
         reason = check_set(item)
         if reason is not None:
             raise typer.BadParameter(reason, param_hint="--set")
+    specs = list(pcaps or [])
+    if specs and seeds is not None:
+        raise typer.BadParameter(
+            "cannot be used with --seeds (it captures one run)", param_hint="--pcap"
+        )
+    if pcap_file is not None and len(specs) != 1:
+        raise typer.BadParameter("needs exactly one --pcap", param_hint="--pcap-file")
+    if snaplen is not None and not specs:
+        raise typer.BadParameter("needs --pcap", param_hint="--snaplen")
+    if pcap_file is not None:
+        # Checked before the run, which may be long, rather than after it.
+        if os.path.isdir(pcap_file):
+            raise typer.BadParameter(f"'{pcap_file}' is a directory", param_hint="--pcap-file")
+        folder = os.path.dirname(pcap_file) or "."
+        if not os.path.isdir(folder):
+            raise typer.BadParameter(f"no directory '{folder}'", param_hint="--pcap-file")
     source = load_scenario_text(scenario)
     seed_list = list(range(1, seeds + 1)) if seeds is not None else [1 if seed is None else seed]
     # Every seed runs before anything is printed: a failure leaves no partial output.
-    runs = [lasthop.run_source(source, s, overrides, trace).summary for s in seed_list]
+    results = [
+        lasthop.run_source(source, s, overrides, trace, specs, 128 if snaplen is None else snaplen)
+        for s in seed_list
+    ]
+    runs = [result.summary for result in results]
+
+    # Captures are written once the run succeeded, each to a temporary file beside its
+    # destination, renamed into place only when all are written: a failure leaves none.
+    moves: list[tuple[str, str]] = []
+    try:
+        for label in results[0].pcap_labels if specs else []:
+            name = re.sub(r"[^A-Za-z0-9._-]", "_", label.replace("->", "-").replace(":", "-"))
+            final = pcap_file if pcap_file is not None else f"{name}.pcap"
+            folder, base = os.path.split(final)
+            temp = os.path.join(folder, f".{base}.{os.getpid()}.tmp")
+            try:
+                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            except OSError as e:
+                raise OSError(e.errno, e.strerror, final) from None
+            moves.append((temp, final))
+            with os.fdopen(fd, "wb") as out:
+                out.write(results[0].pcap(label))
+        for temp, final in moves:
+            os.replace(temp, final)
+    except BaseException:
+        for temp, _ in moves:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+        raise
 
     if seeds is None:
         document: dict[str, Any] = runs[0]
@@ -146,16 +233,35 @@ def reproduce_command(
     ] = Which.all,
     seeds: Annotated[int, typer.Option("--seeds", min=1, help="Seeds 1..N per cell.")] = 10,
     fmt: FormatOption = Format.table,
+    report_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            metavar="DIR",
+            help="Also write an HTML report with the tables and the papers' figures into DIR.",
+        ),
+    ] = None,
 ) -> None:
     """Reproduce the source documents' headline tables beside the published numbers."""
+    if report_dir is not None and report_dir.exists() and not report_dir.is_dir():
+        raise typer.BadParameter(
+            f"{report_dir} exists and is not a directory", param_hint="--report"
+        )
     cells = reproduce(which.value, seeds)
+    if report_dir is not None:
+        # Before anything is printed: a report that cannot be written leaves no output.
+        from lasthop.report import reproduction_report
+
+        index = reproduction_report(report_dir, which.value, seeds, cells=cells)
+        sys.stderr.write(f"lasthop: report written to {index}\n")
     if fmt is Format.json:
         _print_json(cells)
         return
     console = _console()
-    if which in (Which.all, Which.balakrishnan97_baseline):
+    balakrishnan = (Which.all, Which.balakrishnan97)
+    if which in (*balakrishnan, Which.balakrishnan97_baseline):
         console.print(render.balakrishnan_table(cells, seeds))
-    if which in (Which.all, Which.balakrishnan97_table3):
+    if which in (*balakrishnan, Which.balakrishnan97_table3):
         console.print(render.table3(cells, seeds))
     if which in (Which.all, Which.elaarag02):
         console.print(render.elaarag_table(cells, seeds))
@@ -192,6 +298,298 @@ def scenarios_command() -> None:
     sys.stdout.write("".join(f"{name}\n" for name in names))
 
 
+class Executor(StrEnum):
+    """Where ``lasthop sweep`` runs its runs."""
+
+    local = "local"
+    dask = "dask"
+
+
+StoreOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--store",
+        metavar="PATH",
+        help="The results database; its time series go in a series/ folder beside it "
+        "[default: lasthop-results/lasthop.duckdb].",
+        show_default=False,
+    ),
+]
+
+
+@app.command("sweep")
+def sweep_command(
+    plan_file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="PLAN", help="The plan (TOML): scenario, grid, seeds.", show_default=False
+        ),
+    ],
+    store: StoreOption = None,
+    executor: Annotated[
+        Executor, typer.Option("--executor", help="Where to run.", case_sensitive=False)
+    ] = Executor.local,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", metavar="ADDRESS", help="Dask scheduler (tcp://host:8786)."),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="Local worker processes [default: all cores]."),
+    ] = None,
+    retry_failed: Annotated[
+        bool, typer.Option("--retry-failed", help="Run again the runs stored as failed.")
+    ] = False,
+    progress: Annotated[
+        bool | None,
+        typer.Option("--progress/--no-progress", help="Progress bar [default: on a terminal]."),
+    ] = None,
+    flush_every: Annotated[
+        float,
+        typer.Option(
+            "--flush-every",
+            metavar="SECONDS",
+            min=0.01,
+            help="Store finished runs at least this often (what a killed sweep may lose).",
+        ),
+    ] = 2.0,
+    fmt: FormatOption = Format.table,
+) -> int:
+    """Run a plan's runs not yet stored (a grid of overrides times seeds) and store them.
+
+    Exit code 0 when every run of the plan is stored and ran, 1 when some failed (they
+    are stored with their error), 2 for an invalid plan (nothing runs).
+    """
+    if executor is Executor.dask and not scheduler:
+        raise typer.BadParameter(
+            "a scheduler address is needed with --executor dask", param_hint="--scheduler"
+        )
+    if executor is Executor.local and scheduler:
+        raise typer.BadParameter("only used with --executor dask", param_hint="--scheduler")
+    # DuckDB, pandas and Dask load only for the commands that use them.
+    from lasthop.store import DEFAULT_STORE
+    from lasthop.sweep import load_plan, plan_points, sweep
+
+    store = store or DEFAULT_STORE
+    plan = load_plan(plan_file)  # every grid point is validated before anything runs
+    err = Console(stderr=True, highlight=False)
+    show = err.is_terminal if progress is None else progress
+    with _sweep_progress(err, plan.name, show) as on_progress:
+        report = sweep(
+            plan,
+            store,
+            executor=executor.value,
+            workers=workers,
+            scheduler=scheduler,
+            retry_failed=retry_failed,
+            progress=on_progress,
+            flush_seconds=flush_every,
+        )
+    points = plan_points(store, plan)
+    document = {
+        "plan": report.plan,
+        "store": str(store),
+        "runs": report.total,
+        "ran": report.ran,
+        "skipped": report.skipped,
+        "failed": report.failed,
+        "seconds": round(report.seconds, 3),
+        "points": points,
+    }
+    if fmt is Format.json:
+        _print_json(document)
+    else:
+        _console().print(render.sweep_table(document))
+    return 1 if report.failed else 0
+
+
+@contextlib.contextmanager
+def _sweep_progress(
+    console: Console, name: str, show: bool
+) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr (runs done, rate, time left), or nothing."""
+    if not show:
+        yield lambda done, total: None
+        return
+    bar = RichProgress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
+    task = bar.add_task(f"sweep {name}", total=None, rate="")
+    started = time.monotonic()
+
+    def update(done: int, total: int) -> None:
+        elapsed = time.monotonic() - started
+        rate = f"{done / elapsed:.0f} runs/s" if done and elapsed > 0 else ""
+        bar.update(task, completed=done, total=total, rate=rate)
+
+    with bar:
+        yield update
+
+
+@app.command("results")
+def results_command(
+    store: StoreOption = None,
+    plan: Annotated[str | None, typer.Option("--plan", help="Only this plan's runs.")] = None,
+    status: Annotated[
+        str | None,
+        typer.Option("--status", metavar="ok|failed", help="Only runs with this status."),
+    ] = None,
+    where: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--where",
+            metavar="COLUMN=VALUE",
+            help="Keep rows where COLUMN equals VALUE; repeatable.",
+        ),
+    ] = None,
+    export: Annotated[
+        Path | None,
+        typer.Option("--export", metavar="FILE", help="Write the rows to FILE (.csv or .parquet)."),
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="Rows shown as a table.")] = 50,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """List, filter and export the stored runs (one row per run)."""
+    if status is not None and status not in ("ok", "failed"):
+        raise typer.BadParameter(f"expected ok or failed, got {status!r}", param_hint="--status")
+    if export is not None and export.suffix.lower() not in (".csv", ".parquet"):
+        raise typer.BadParameter("FILE must end in .csv or .parquet", param_hint="--export")
+    from lasthop.store import load_results, write_export
+
+    frame = load_results(store, plan=plan, status=status, where=_where(where))
+    if export is not None:
+        write_export(frame, export)
+        sys.stderr.write(f"lasthop: {len(frame)} runs written to {export}\n")
+        return
+    if fmt is Format.json:
+        _print_json(json.loads(frame.to_json(orient="records")))
+        return
+    _console().print(render.results_table(frame, limit))
+
+
+class PlotKind(StrEnum):
+    """What ``lasthop plot`` draws (the papers' figure kinds)."""
+
+    throughput = "throughput"
+    error_rate = "error-rate"
+    cwnd = "cwnd"
+    sequence = "sequence"
+
+
+PlanOption = Annotated[str | None, typer.Option("--plan", help="Only this plan's runs.")]
+WhereOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--where",
+        metavar="COLUMN=VALUE",
+        help="Keep runs where COLUMN equals VALUE; repeatable.",
+    ),
+]
+ByOption = Annotated[
+    str | None,
+    typer.Option(
+        "--by", metavar="PARAM", help="One bar, line or panel per value [default: scheme]."
+    ),
+]
+GroupOption = Annotated[
+    str | None,
+    typer.Option("--group", metavar="PARAM", help="Group the bars by this parameter's values."),
+]
+
+
+def _where(items: list[str] | None) -> dict[str, str]:
+    filters: dict[str, str] = {}
+    for item in items or []:
+        column, sep, value = item.partition("=")
+        if not sep or not column:
+            raise typer.BadParameter(f"expected COLUMN=VALUE, got {item!r}", param_hint="--where")
+        filters[column] = value
+    return filters
+
+
+@app.command("plot")
+def plot_command(
+    kind: Annotated[PlotKind, typer.Argument(help="Which figure.", case_sensitive=False)],
+    out: Annotated[
+        Path,
+        typer.Option("--out", metavar="STEM", help="Write STEM.png and STEM.svg."),
+    ],
+    store: StoreOption = None,
+    plan: PlanOption = None,
+    where: WhereOption = None,
+    by: ByOption = None,
+    group: GroupOption = None,
+    x: Annotated[
+        str | None,
+        typer.Option(
+            "--x", metavar="PARAM", help="error-rate: the x parameter [default: error_every_bytes]."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, help="cwnd, sequence: the run's seed.")
+    ] = None,
+    peak: Annotated[
+        float | None,
+        typer.Option("--peak-mbps", min=0.0, help="throughput: the error-free maximum, Mb/s."),
+    ] = None,
+    time_window: Annotated[
+        str | None,
+        typer.Option("--time", metavar="START:END", help="cwnd, sequence: seconds shown."),
+    ] = None,
+) -> None:
+    """Draw one of the papers' figures from stored runs (``lasthop sweep`` stores them)."""
+    from lasthop import figures, plots
+
+    try:
+        window = figures.parse_time_window(time_window)
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--time") from None
+    if out.parent != Path("") and not out.parent.is_dir():
+        raise typer.BadParameter(f"no directory {out.parent}", param_hint="--out")
+    fig = figures.figure(
+        kind.value,
+        store,
+        plan=plan,
+        where=_where(where),
+        by=by,
+        group=group,
+        x=x,
+        seed=seed,
+        peak_mbps=peak,
+        time_window_s=window,
+    )
+    for path in plots.save(fig, out):
+        sys.stdout.write(f"{path}\n")
+
+
+@app.command("report")
+def report_command(
+    directory: Annotated[
+        Path, typer.Argument(metavar="DIR", help="Where to write index.html and the figures.")
+    ],
+    store: StoreOption = None,
+    plan: PlanOption = None,
+    where: WhereOption = None,
+    by: ByOption = None,
+    group: GroupOption = None,
+) -> None:
+    """Write a self-contained HTML report (tables and the papers' figures) of stored runs."""
+    from lasthop import figures
+
+    if directory.exists() and not directory.is_dir():
+        raise typer.BadParameter(f"{directory} exists and is not a directory", param_hint="DIR")
+    index = figures.stored_report(
+        directory, store, plan=plan, where=_where(where), by=by, group=group
+    )
+    sys.stdout.write(f"{index}\n")
+
+
 def _print_json(document: object) -> None:
     # indent=2, keys in the core's order, floats as Python prints them: the same inputs
     # give the same bytes.
@@ -224,7 +622,7 @@ def run_cli(argv: Sequence[str] | None = None) -> int:
     except ClickException as e:
         _error(describe_click_error(e))
         return EXIT_USAGE
-    except _core.ScenarioError as e:
+    except (_core.ScenarioError, PlanError, StoreError) as e:
         _error(str(e))
         return EXIT_USAGE
     except BrokenPipeError:
@@ -267,7 +665,10 @@ def describe_click_error(e: Exception) -> str:
         if match:
             return f"{match.group(1)}: no such command"
         if message.startswith("Missing command"):
-            return "COMMAND: missing command (one of: run, reproduce, bench, schema, scenarios)"
+            return (
+                "COMMAND: missing command (one of: run, reproduce, sweep, results, plot, report, "
+                "bench, schema, scenarios)"
+            )
         if message.startswith("Got unexpected extra argument"):
             return f"arguments: {_reason(message)}"
     return f"usage: {_reason(message)}"

@@ -3,6 +3,7 @@ programs read; the two carry the same numbers."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -215,17 +216,93 @@ def elaarag_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
     return table
 
 
+def _missing(value: Any) -> bool:
+    """``None``, or NaN (what a DataFrame holds where a failed run has no value)."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
 def _scaled(value: Any, factor: float) -> float | None:
-    return None if value is None else float(value) * factor
+    return None if _missing(value) else float(value) * factor
 
 
 def _fixed(value: Any, digits: int) -> str:
-    return "-" if value is None else f"{float(value):.{digits}f}"
+    return "-" if _missing(value) else f"{float(value):.{digits}f}"
 
 
 def _count(value: Any) -> str:
-    if value is None:
+    if _missing(value):
         return "-"
     if isinstance(value, float) and not value.is_integer():
         return f"{value:.1f}"  # a mean over seeds
     return str(int(value))
+
+
+def sweep_table(document: Mapping[str, Any]) -> Table:
+    """A sweep's grid points: parameters, runs ok/failed and the means over seeds."""
+    points: Sequence[Mapping[str, Any]] = document.get("points", [])
+    caption = (
+        f"{document.get('runs')} runs: {document.get('ran')} ran, "
+        f"{document.get('skipped')} already stored, {document.get('failed')} failed; "
+        f"{document.get('seconds')} s; store {document.get('store')}"
+    )
+    table = Table(title=f"sweep {document.get('plan')}", title_justify="left", caption=caption)
+    params = list(points[0]["params"]) if points else []
+    goodputs = list(dict.fromkeys(name for p in points for name in p["goodput_pct"]))
+    for name in params:
+        table.add_column(name)
+    for header in ("ok", "failed", "throughput Mb/s", "retransmits", "timeouts"):
+        table.add_column(header, justify="right")
+    for name in goodputs:
+        table.add_column(f"goodput % {name}", justify="right")
+    for point in points:
+        table.add_row(
+            *(str(point["params"][name]) for name in params),
+            f"{point['ok']}/{point['runs']}",
+            _count(point.get("failed")),
+            _fixed(point.get("throughput_mbps"), 3),
+            _fixed(point.get("retransmits"), 1),
+            _fixed(point.get("timeouts"), 1),
+            *(_fixed(point["goodput_pct"].get(name), 2) for name in goodputs),
+        )
+    return table
+
+
+_RESULT_COLUMNS = ("throughput_mbps", "retransmits", "timeouts", "fast_retransmits")
+
+
+def results_table(frame: Any, limit: int) -> Table:
+    """Stored runs (a DataFrame from ``lasthop.load_results``), the first ``limit``."""
+    fixed = {"scenario_hash", "seed", "version", "plan", "scenario", "sets", "status", "error"}
+    metrics = set(_RESULT_COLUMNS) | {
+        "flow",
+        "bytes_delivered",
+        "transfer_time_s",
+        "eln_retransmits",
+        "completed",
+        "sim_time_s",
+        "events",
+        "series_batch",
+    }
+    params = [c for c in frame.columns if c not in fixed | metrics and not c.startswith("goodput:")]
+    goodputs = [c for c in frame.columns if c.startswith("goodput:")]
+    shown = min(limit, len(frame))
+    caption = f"{len(frame)} runs" + (f", first {shown} shown" if shown < len(frame) else "")
+    table = Table(title="stored runs", title_justify="left", caption=caption)
+    for header in ("plan", *params, "seed", "status"):
+        table.add_column(header)
+    for header in ("throughput Mb/s", "retransmits", "timeouts", "fast rxmt"):
+        table.add_column(header, justify="right")
+    for column in goodputs:
+        table.add_column(column.replace("goodput:", "goodput % "), justify="right")
+    for row in frame.head(shown).to_dict("records"):
+        status = str(row["status"]) if row["status"] == "ok" else f"failed: {row['error']}"
+        table.add_row(
+            str(row.get("plan") or ""),
+            *(str(row.get(c)) for c in params),
+            str(row["seed"]),
+            status,
+            _fixed(row.get("throughput_mbps"), 3),
+            *(_count(row.get(c)) for c in _RESULT_COLUMNS[1:]),
+            *(_fixed(_scaled(row.get(c), 100.0), 2) for c in goodputs),
+        )
+    return table

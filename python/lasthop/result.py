@@ -156,6 +156,29 @@ class RunResult:
         """Packets dropped on links: time_ns, link, flow, seq, is_data, cause."""
         return self.table("drops")
 
+    @property
+    def pcap_labels(self) -> list[str]:
+        """The captures the run made, in the order asked, by canonical name: ``link``
+        (both directions) or ``link:from->to``."""
+        return [label for _, label in self._output.captures]
+
+    def pcap(self, spec: str | None = None) -> bytes:
+        """The libpcap file of the capture ``spec``, written as it was given to
+        :func:`lasthop.run` (``"wireless:bs"``) or canonically (``"wireless:bs->mh"``);
+        with no ``spec``, the only capture. ``KeyError`` if the run made no such capture."""
+        captures = self._output.captures
+        if spec is None and len(captures) == 1:
+            return self._output.pcap(0)
+        for index, (given, label) in enumerate(captures):
+            if spec in (given, label):
+                return self._output.pcap(index)
+        made = ", ".join(label for _, label in captures)
+        if spec is None:
+            raise KeyError(
+                f"name one of the captures: {made}" if made else "the run made no captures"
+            )
+        raise KeyError(f"no capture {spec!r}; captures: {made or 'none'}")
+
 
 def build_table(name: str, columns: dict[str, tuple[str, bytes] | list[str]] | None) -> pa.Table:
     """An Arrow table from the core's raw columns: the documented columns first, in their

@@ -1,5 +1,7 @@
 """Reproductions of the source documents' headline tables, beside the published numbers.
 
+- ``balakrishnan97``: every table of Balakrishnan et al. 1997 reproduced so far (the
+  baseline peaks and Table III; the base-station tables are issue 4's).
 - ``balakrishnan97-baseline``: the 1997 testbeds (LAN 8 KB and 32 KB socket buffers,
   WAN 32 KB) without errors (the peak throughput the paper calibrates against, Sec. IV-A)
   and with one bit error per 64 KB under plain TCP Reno (Table III, "E2E").
@@ -24,7 +26,13 @@ from typing import Any, Final
 from lasthop import _core
 from lasthop.papers import published
 
-WHICH: Final = ("all", "balakrishnan97-baseline", "balakrishnan97-table3", "elaarag02")
+WHICH: Final = (
+    "all",
+    "balakrishnan97",
+    "balakrishnan97-baseline",
+    "balakrishnan97-table3",
+    "elaarag02",
+)
 """What ``lasthop reproduce`` can reproduce."""
 
 WIRELESS: Final = ("wireless", "bs->mh")
@@ -102,7 +110,7 @@ def _experiments(which: str) -> list[_Experiment]:
     if which not in WHICH:
         raise ValueError(f"which: expected one of {', '.join(WHICH)}, got {which!r}")
     experiments: list[_Experiment] = []
-    if which in ("all", "balakrishnan97-baseline"):
+    if which in ("all", "balakrishnan97", "balakrishnan97-baseline"):
         e2e = published.BALAKRISHNAN97_TABLE_III["e2e"]
         for setting, scenario, testbed, buffer_bytes in _BALAKRISHNAN_SETTINGS:
             base = ("scheme=e2e", f"socket_buffer_bytes={buffer_bytes}")
@@ -117,7 +125,7 @@ def _experiments(which: str) -> list[_Experiment]:
                     published=published.BALAKRISHNAN97_PEAK_MBPS[testbed],
                 )
             )
-            if which == "all":
+            if which in ("all", "balakrishnan97"):
                 continue  # the E2E cell comes with the rest of Table III below
             cell = e2e[setting]
             experiments.append(
@@ -131,7 +139,7 @@ def _experiments(which: str) -> list[_Experiment]:
                     published=cell.throughput_mbps if cell else None,
                 )
             )
-    if which in ("all", "balakrishnan97-table3"):
+    if which in ("all", "balakrishnan97", "balakrishnan97-table3"):
         for setting in published.SETTINGS:
             for scheme, cells in published.BALAKRISHNAN97_TABLE_III.items():
                 cell = cells[setting]

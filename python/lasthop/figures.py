@@ -1,0 +1,383 @@
+"""The papers' figures and a report drawn from stored runs (``lasthop plot`` and
+``lasthop report``): the bridge from the results store (:mod:`lasthop.store`) to the
+plotting functions (:mod:`lasthop.plots`) and the HTML report (:mod:`lasthop.report`).
+
+Stored runs carry their swept parameters as columns (``scheme``, ``socket_buffer_bytes``,
+``error_every_bytes``, any grid path). A figure picks its series by those columns:
+
+- ``throughput``: bars of the mean throughput over seeds, one per value of ``by``, grouped
+  by ``group`` (Figs. 3, 6, 9); each bar labelled with its percentage of the error-free
+  maximum, taken from stored runs of the selection with ``error_every_bytes = 0`` when
+  there are any, or else from ``peak_mbps``, or else the best bar (said in the title);
+- ``error-rate``: mean throughput against ``x`` (default ``error_every_bytes``) on a log
+  axis, one line per value of ``by`` (Fig. 12);
+- ``cwnd`` and ``sequence``: the congestion window and the time-sequence graph with fast
+  retransmit and timeout marks (Figs. 4, 5, 7, 8, 10, 11) of one run per value of
+  ``by`` (the lowest stored seed with time series, or ``seed``), at most four.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from lasthop import plots, report, store
+from lasthop.errors import StoreError
+
+KINDS: Final = ("throughput", "error-rate", "cwnd", "sequence")
+"""What ``lasthop plot`` draws."""
+
+MAX_TRACE_PANELS: Final = 4
+_NOT_PARAMS: Final = frozenset(
+    {
+        "scenario_hash", "seed", "version", "plan", "scenario", "sets", "status", "error",
+        "flow", "throughput_mbps", "bytes_delivered", "transfer_time_s", "retransmits",
+        "timeouts", "fast_retransmits", "eln_retransmits", "completed", "sim_time_s",
+        "events", "series_batch",
+    }
+)  # fmt: skip
+WIRELESS: Final = "goodput:wireless:bs->mh"
+WIRED: Final = "goodput:wired:fh->bs"
+
+
+def param_columns(frame: pd.DataFrame) -> list[str]:
+    """The swept parameters among ``frame``'s columns, in the order the store gives them."""
+    return [c for c in frame.columns if c not in _NOT_PARAMS and not c.startswith("goodput:")]
+
+
+def select(
+    path: str | os.PathLike[str] | None,
+    plan: str | None = None,
+    where: Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """The ok runs of the selection; ``StoreError`` if there are none."""
+    frame = store.load_results(path, plan=plan, status="ok", where=where)
+    if frame.empty:
+        raise StoreError("selection: no stored ok runs match (see `lasthop results`)")
+    return frame
+
+
+def _choose(frame: pd.DataFrame, column: str | None, role: str) -> str | None:
+    params = param_columns(frame)
+    if column is None:
+        return None
+    if column not in frame.columns:
+        raise StoreError(f"{role}: no column {column!r} (parameters: {', '.join(params)})")
+    return column
+
+
+def _default_by(frame: pd.DataFrame) -> str:
+    params = param_columns(frame)
+    varying = [p for p in params if frame[p].astype(str).nunique() > 1]
+    if "scheme" in varying or (not varying and "scheme" in params):
+        return "scheme"
+    if varying:
+        return varying[0]
+    return "plan"
+
+
+def _order(value: Any) -> tuple[int, float, str]:
+    try:
+        return (0, float(value), "")
+    except (TypeError, ValueError):
+        return (1, 0.0, str(value))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def cells(frame: pd.DataFrame, by: str, group: str | None) -> list[dict[str, Any]]:
+    """Mean over seeds per (group value, by value), as the report's cells: groups in
+    numeric order when their values are numbers, ``by`` values in stored order."""
+    keys = [group, by] if group else [by]
+    out = []
+    groups = list(frame.groupby(keys, sort=False, dropna=False))
+    if group:
+        groups.sort(key=lambda item: _order(item[0][0] if isinstance(item[0], tuple) else item[0]))
+    for values, rows in groups:
+        if not isinstance(values, tuple):
+            values = (values,)
+        setting = _text(values[0]) if group else str(rows["plan"].iloc[0])
+        out.append(
+            {
+                "table": "stored runs",
+                "setting": setting,
+                "scheme": _text(values[-1]),
+                "throughput_mbps": round(float(rows["throughput_mbps"].mean()), 4),
+                "published": None,
+                "ratio": None,
+                "wireless_goodput_pct": _pct(rows, WIRELESS),
+                "wired_goodput_pct": _pct(rows, WIRED),
+                "runs": len(rows),
+            }
+        )
+    return out
+
+
+def _pct(rows: pd.DataFrame, column: str) -> float | None:
+    if column not in rows.columns or rows[column].isna().any():
+        return None
+    return round(100.0 * float(rows[column].mean()), 2)
+
+
+def throughput_figure(
+    frame: pd.DataFrame,
+    by: str | None = None,
+    group: str | None = None,
+    peak_mbps: float | None = None,
+) -> Figure:
+    """Figs. 3/6/9 from stored runs (see the module doc for the maximum)."""
+    by = _choose(frame, by, "--by") or _default_by(frame)
+    group = _choose(frame, group, "--group") or _default_group(frame, by)
+    error_free = (
+        frame["error_every_bytes"].astype(str) == "0"
+        if "error_every_bytes" in frame.columns
+        else pd.Series(False, index=frame.index)
+    )
+    lossy = frame[~error_free] if (~error_free).any() else frame
+    rows = cells(lossy, by, group)
+    peaks: dict[str, float] = {}
+    title = "Throughput of each scheme (bar labels: % of the error-free maximum)"
+    for cell in rows:
+        setting = cell["setting"]
+        if error_free.any():
+            base = frame[error_free]
+            if group and group != "error_every_bytes":
+                base = base[base[group].map(_text) == setting]
+            if not base.empty:
+                peaks[setting] = float(base["throughput_mbps"].mean())
+                continue
+        if peak_mbps is not None:
+            peaks[setting] = peak_mbps
+        else:
+            best = max(c["throughput_mbps"] for c in rows if c["setting"] == setting)
+            peaks[setting] = best
+            title = "Throughput of each scheme (bar labels: % of the best bar; no error-free run)"
+    return plots.throughput_bars(rows, peaks, title=title)
+
+
+def error_rate_figure(frame: pd.DataFrame, by: str | None = None, x: str | None = None) -> Figure:
+    """Fig. 12 from stored runs: every run is a point; seeds are averaged by the plot."""
+    by = _choose(frame, by, "--by") or _default_by(frame)
+    x = _choose(frame, x or "error_every_bytes", "--x") or "error_every_bytes"
+    values = pd.to_numeric(frame[x], errors="coerce")
+    usable = frame[values > 0]
+    if usable.empty:
+        raise StoreError(f"--x: {x} has no positive numeric values in the selection")
+    points = [
+        {"scheme": _text(s), "error_every_bytes": float(e), "throughput_mbps": float(t)}
+        for s, e, t in zip(
+            usable[by], pd.to_numeric(usable[x]), usable["throughput_mbps"], strict=True
+        )
+    ]
+    return plots.throughput_vs_error_rate(points)
+
+
+def _trace_runs(
+    frame: pd.DataFrame, by: str, seed: int | None
+) -> list[tuple[str, tuple[str, int, str]]]:
+    with_series = frame[frame["series_batch"].notna()]
+    rate = _trace_error_rate(with_series)
+    if rate is not None:
+        with_series = with_series[pd.to_numeric(with_series["error_every_bytes"]) == rate]
+    if seed is not None:
+        with_series = with_series[with_series["seed"] == seed]
+    if with_series.empty:
+        raise StoreError(
+            "selection: no stored run with time series (the plan's `series` keeps them)"
+        )
+    chosen: list[tuple[str, tuple[str, int, str]]] = []
+    for value, rows in with_series.groupby(by, sort=False):
+        first = rows.sort_values("seed").iloc[0]
+        label = f"{by}={_text(value)}, seed {int(first['seed'])}"
+        chosen.append((label, (str(first["scenario_hash"]), int(first["seed"]), first["version"])))
+        if len(chosen) == MAX_TRACE_PANELS:
+            break
+    return chosen
+
+
+def _trace_error_rate(frame: pd.DataFrame) -> float | None:
+    """When the selection spans error rates, the traces show one: the middle of the lossy
+    ones (64 KB of 16..256 KB, the rate of the paper's trace figures)."""
+    if "error_every_bytes" not in frame.columns:
+        return None
+    rates = sorted({float(r) for r in pd.to_numeric(frame["error_every_bytes"], errors="coerce")})
+    lossy = [r for r in rates if r > 0]
+    if len(rates) <= 1 or not lossy:
+        return None
+    return lossy[(len(lossy) - 1) // 2] if len(lossy) % 2 else lossy[len(lossy) // 2 - 1]
+
+
+def _default_group(frame: pd.DataFrame, by: str) -> str | None:
+    """Bars of different error rates must not be averaged together: group by the rate
+    when the selection's lossy runs span several."""
+    if by == "error_every_bytes" or "error_every_bytes" not in frame.columns:
+        return None
+    rates = pd.to_numeric(frame["error_every_bytes"], errors="coerce")
+    return "error_every_bytes" if rates[rates > 0].nunique() > 1 else None
+
+
+def _labelled(
+    table: str, path: str | os.PathLike[str] | None, runs: Sequence[tuple[str, Any]]
+) -> dict[str, pd.DataFrame]:
+    series = store.load_series(table, path, keys=[key for _, key in runs])
+    out = {}
+    for label, (h, s, v) in runs:
+        mask = (series["scenario_hash"] == h) & (series["seed"] == s) & (series["version"] == v)
+        out[label] = series[mask].reset_index(drop=True)
+    return out
+
+
+def cwnd_figure(
+    frame: pd.DataFrame,
+    path: str | os.PathLike[str] | None,
+    by: str | None = None,
+    seed: int | None = None,
+    time_window_s: tuple[float, float] | None = None,
+) -> Figure:
+    """Figs. 4/8/11 from stored series."""
+    by = _choose(frame, by, "--by") or _default_by(frame)
+    runs = _trace_runs(frame, by, seed)
+    return plots.cwnd_vs_time(
+        _labelled("window", path, runs), time_window_s=time_window_s, share_y=False
+    )
+
+
+def sequence_figure(
+    frame: pd.DataFrame,
+    path: str | os.PathLike[str] | None,
+    by: str | None = None,
+    seed: int | None = None,
+    time_window_s: tuple[float, float] | None = None,
+) -> Figure:
+    """Figs. 5/7/10 from stored series, with fast retransmit and timeout marks."""
+    by = _choose(frame, by, "--by") or _default_by(frame)
+    runs = _trace_runs(frame, by, seed)
+    return plots.time_sequence(
+        _labelled("sent", path, runs),
+        _labelled("events", path, runs),
+        time_window_s=time_window_s,
+    )
+
+
+def figure(
+    kind: str,
+    path: str | os.PathLike[str] | None,
+    *,
+    plan: str | None = None,
+    where: Mapping[str, Any] | None = None,
+    by: str | None = None,
+    group: str | None = None,
+    x: str | None = None,
+    seed: int | None = None,
+    peak_mbps: float | None = None,
+    time_window_s: tuple[float, float] | None = None,
+) -> Figure:
+    """One figure of ``kind`` (one of :data:`KINDS`) from the stored runs selected."""
+    if kind not in KINDS:
+        raise StoreError(f"KIND: expected one of {', '.join(KINDS)}, got {kind!r}")
+    frame = select(path, plan, where)
+    if kind == "throughput":
+        return throughput_figure(frame, by, group, peak_mbps)
+    if kind == "error-rate":
+        return error_rate_figure(frame, by, x)
+    if kind == "cwnd":
+        return cwnd_figure(frame, path, by, seed, time_window_s)
+    return sequence_figure(frame, path, by, seed, time_window_s)
+
+
+def stored_report(
+    directory: str | os.PathLike[str],
+    path: str | os.PathLike[str] | None,
+    *,
+    plan: str | None = None,
+    where: Mapping[str, Any] | None = None,
+    by: str | None = None,
+    group: str | None = None,
+) -> Path:
+    """The HTML report of the stored runs selected: the mean of each grid point, the
+    throughput bars, throughput against error rate when ``error_every_bytes`` varies, and
+    the congestion window and time-sequence graph of one run per value of ``by``."""
+    frame = select(path, plan, where)
+    by = _choose(frame, by, "--by") or _default_by(frame)
+    group = _choose(frame, group, "--group") or _default_group(frame, by)
+    lossy = frame
+    if "error_every_bytes" in frame.columns:
+        rates = pd.to_numeric(frame["error_every_bytes"], errors="coerce")
+        if (rates > 0).any():
+            lossy = frame[rates > 0]
+    figures = [
+        report.ReportFigure(
+            stem="throughput",
+            figure=throughput_figure(frame, by, group),
+            caption=f"Mean throughput over seeds, one bar per {by}.",
+            alt=f"Bar chart of mean throughput in Mb/s for each {by}.",
+            paper_figure=6,
+        )
+    ]
+    if _default_group(frame, "scheme") is not None:  # several lossy error rates
+        figures.append(
+            report.ReportFigure(
+                stem="error-rate",
+                figure=error_rate_figure(frame, by),
+                caption=f"Throughput against the error rate, one line per {by}.",
+                alt="Line chart of throughput in Mb/s against one error every N KB, log axis.",
+                paper_figure=12,
+            )
+        )
+    if frame["series_batch"].notna().any():
+        figures += [
+            report.ReportFigure(
+                stem="cwnd",
+                figure=cwnd_figure(frame, path, by),
+                caption=f"Congestion window of one run per {by}.",
+                alt="Congestion window in KB against time in seconds.",
+                paper_figure=8,
+            ),
+            report.ReportFigure(
+                stem="sequence",
+                figure=sequence_figure(frame, path, by),
+                caption=f"Time-sequence graph of one run per {by}; top row: fast "
+                "retransmissions, bottom row: coarse timeouts.",
+                alt="Sequence number against time with retransmission and timeout marks.",
+                paper_figure=7,
+            ),
+        ]
+    plans = ", ".join(sorted({str(p) for p in frame["plan"].dropna()}))
+    seeds = sorted({int(s) for s in frame["seed"]})
+    provenance = [
+        ("store", str(path or store.DEFAULT_STORE)),
+        ("plans", plans or "-"),
+        ("runs", f"{len(frame)} ok runs, seeds {seeds[0]}..{seeds[-1]}"),
+        ("lasthop versions", ", ".join(sorted({str(v) for v in frame["version"]}))),
+    ]
+    return report.write_report(
+        Path(directory),
+        title=f"lasthop: stored runs{f' of plan {plan}' if plan else ''}",
+        cells=cells(lossy, by, group),
+        figures=figures,
+        provenance=provenance,
+    )
+
+
+def parse_time_window(text: str | None) -> tuple[float, float] | None:
+    """``"A:B"`` (seconds) as a pair; ``ValueError`` with the reason."""
+    if text is None:
+        return None
+    start, sep, end = text.partition(":")
+    try:
+        window = (float(start), float(end))
+    except ValueError:
+        raise ValueError(f"expected START:END in seconds, got {text!r}") from None
+    if not sep or not all(math.isfinite(v) for v in window) or not window[0] < window[1]:
+        raise ValueError(f"expected START:END in seconds with START < END, got {text!r}")
+    return window

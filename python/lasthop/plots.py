@@ -1,0 +1,780 @@
+"""The figures of Balakrishnan et al. 1997 (seed 000, Sec. IV-B..IV-F) drawn from runs.
+
+- :func:`throughput_bars`: Figs. 3, 6 and 9, throughput of each scheme as a bar, grouped
+  by setting, each bar labelled with its percentage of the error-free maximum.
+- :func:`cwnd_vs_time`: Figs. 4, 8 and 11, the sender's congestion window against time.
+- :func:`time_sequence`: Figs. 5, 7 and 10, sequence number of each segment sent against
+  time, with a top row of marks at fast retransmissions and a bottom row at coarse
+  timeouts (the convention of Fig. 7's caption).
+- :func:`throughput_vs_error_rate`: Fig. 12, throughput against the error rate on a log
+  axis, one line per scheme.
+
+Where it departs from the paper: Fig. 3 shows the percentage as a second, thin bar on a
+right-hand axis; here it is the bar's label (one right axis cannot serve settings with
+different maxima). ELN retransmissions, which the paper does not mark, get their own row
+just under the fast retransmissions.
+
+Inputs are trace tables with the columns of :data:`lasthop.result.TABLE_SCHEMAS` (a
+pandas DataFrame or a pyarrow Table; ``RunResult.sent`` works as it is) and cell dicts as
+:func:`lasthop.papers.reproduce.reproduce` returns them. A function that draws several
+runs takes :data:`Labelled` data: either ``{label: table}`` (labels in the order given)
+or one table with a ``label`` column (or whichever column ``by`` names, e.g. ``scheme``
+or ``run``; labels in order of first appearance).
+
+Figures are :class:`matplotlib.figure.Figure` objects made directly, never through
+pyplot, so nothing here touches pyplot's global figure registry; rcParams are applied with
+:func:`matplotlib.rc_context` only while a figure is built or saved. :func:`save` and
+:func:`to_bytes` give the same bytes for the same inputs (no dates, no software version,
+a fixed SVG hash salt). To that end a figure comes back already laid out, its layout
+engine switched off: what is added to it afterwards is not laid out again.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
+
+import matplotlib
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.ticker import FixedLocator, NullLocator
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+__all__ = [
+    "DPI",
+    "Labelled",
+    "Table",
+    "cwnd_vs_time",
+    "save",
+    "scheme_name",
+    "setting_name",
+    "throughput_bars",
+    "throughput_vs_error_rate",
+    "time_sequence",
+    "to_bytes",
+]
+
+Table: TypeAlias = "pd.DataFrame | pa.Table"
+"""A trace table: a pandas DataFrame or a pyarrow Table with the documented columns."""
+
+Labelled: TypeAlias = "Mapping[str, pd.DataFrame | pa.Table] | pd.DataFrame | pa.Table"
+"""Several runs: ``{label: table}``, or one table with a label column (see ``by``)."""
+
+Records: TypeAlias = "Sequence[Mapping[str, Any]] | pd.DataFrame | pa.Table"
+"""Rows as dicts (like ``reproduce()``'s cells) or a table with those columns."""
+
+DPI: Final = 150
+"""Resolution of saved PNGs, in dots per inch."""
+
+# Okabe and Ito's colour-blind-safe palette, yellow swapped for grey (yellow lines vanish
+# on white). Every series also gets its own marker and line style: never colour alone.
+PALETTE: Final = (
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#009E73",  # bluish green
+    "#E69F00",  # orange
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#000000",  # black
+    "#7F7F7F",  # grey
+)
+MARKERS: Final = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES: Final[tuple[str | tuple[int, tuple[int, ...]], ...]] = (
+    "-",
+    "--",
+    "-.",
+    ":",
+    (0, (5, 1)),
+    (0, (3, 1, 1, 1, 1, 1)),
+    (0, (1, 1)),
+    (0, (8, 2, 2, 2)),
+)
+
+# A scheme keeps its style from figure to figure (E2E is blue circles in Fig. 6 and in
+# Fig. 12). The six schemes of Fig. 12 have six different styles.
+_SCHEME_STYLE: Final[dict[str, int]] = {
+    "e2e": 0,
+    "e2e-newreno": 1,
+    "e2e-smart": 2,
+    "e2e-ietf-sack": 3,
+    "e2e-eln": 4,
+    "e2e-eln-rxmt": 5,
+    "e2e-sack-eln": 7,
+    "ll": 5,
+    "ll-tcp-aware": 4,
+    "ll-smart": 7,
+    "ll-smart-tcp-aware": 1,
+    "split": 7,
+    "split-smart": 6,
+}
+
+# Marks of the time-sequence plot, in axes coordinates (0 bottom, 1 top): data stays
+# between _DATA_BOTTOM and _DATA_TOP so the rows of event marks never cover it.
+_DATA_BOTTOM: Final = 0.08
+_DATA_TOP: Final = 0.86
+_ROW_FAST_RETRANSMIT: Final = 0.96
+_ROW_ELN_RETRANSMIT: Final = 0.91
+_ROW_TIMEOUT: Final = 0.035
+
+# ssthresh starts "infinite" (the core reports 2**32 - 1): nothing to draw until the
+# first loss sets it.
+_SSTHRESH_UNSET_BYTES: Final = 2**30
+
+
+@contextmanager
+def _style() -> Iterator[None]:
+    """The rcParams of every lasthop figure, in force only inside the block."""
+    with matplotlib.rc_context(
+        {
+            "font.family": "DejaVu Sans",  # ships with matplotlib: the same glyphs everywhere
+            "font.size": 10.0,
+            "axes.titlesize": 11.0,
+            "axes.labelsize": 10.0,
+            "legend.fontsize": 8.5,
+            "legend.framealpha": 0.9,
+            "xtick.labelsize": 9.0,
+            "ytick.labelsize": 9.0,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "grid.linewidth": 0.6,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "figure.dpi": 100.0,
+            "savefig.dpi": float(DPI),
+            "svg.hashsalt": "lasthop",  # fixed ids in the SVG: the same bytes every time
+            "svg.fonttype": "path",  # glyphs as paths: the SVG needs no fonts to show
+            "path.simplify": True,
+        }
+    ):
+        yield
+
+
+# --- saving ---------------------------------------------------------------------------
+
+
+def _frozen(fig: Figure) -> Figure:
+    """Lay ``fig`` out once, at its own dpi, and keep that layout.
+
+    Constrained layout runs again at every draw, starting from the positions of the
+    previous one and measuring text at the output's dpi: an SVG saved after a PNG would
+    differ in its last digits from one saved first. Fixed positions make every save of a
+    figure depend on the figure alone.
+    """
+    with _style():
+        fig.draw_without_rendering()
+    fig.set_layout_engine("none")
+    return fig
+
+
+def to_bytes(fig: Figure, fmt: Literal["png", "svg"], dpi: int = DPI) -> bytes:
+    """``fig`` as PNG or SVG bytes, the same bytes for the same figure: no creation date,
+    no software version, a fixed SVG hash salt."""
+    buf = io.BytesIO()
+    with _style():
+        if fmt == "png":
+            fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+        elif fmt == "svg":
+            fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+        else:
+            raise ValueError(f"fmt: expected png or svg, got {fmt!r}")
+    return buf.getvalue()
+
+
+def save(
+    fig: Figure,
+    path_stem: str | Path,
+    formats: Sequence[Literal["png", "svg"]] = ("png", "svg"),
+    dpi: int = DPI,
+) -> list[Path]:
+    """Write ``fig`` to ``path_stem.png`` and ``path_stem.svg`` (or ``formats``) and return
+    the paths written. The bytes are :func:`to_bytes`'s: deterministic."""
+    stem = Path(path_stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for fmt in formats:
+        path = stem.with_name(f"{stem.name}.{fmt}")
+        path.write_bytes(to_bytes(fig, fmt, dpi))
+        paths.append(path)
+    return paths
+
+
+# --- names and styles -----------------------------------------------------------------
+
+
+def scheme_name(scheme: str) -> str:
+    """A scheme as the paper prints it: ``e2e-ietf-sack`` -> ``E2E-IETF-SACK``."""
+    return scheme.upper()
+
+
+def setting_name(setting: str) -> str:
+    """A setting as the paper prints it: ``lan-32k`` -> ``LAN, 32 KB``."""
+    m = re.fullmatch(r"(lan|wan)-(\d+)k", setting)
+    if m:
+        return f"{m.group(1).upper()}, {m.group(2)} KB"
+    return setting
+
+
+def _styles(labels: Sequence[str]) -> dict[str, int]:
+    """A style index per label, distinct within the figure (up to 8 labels): a known
+    scheme takes its own style unless an earlier label took it."""
+    taken: set[int] = set()
+    styles: dict[str, int] = {}
+    for label in labels:
+        want = _SCHEME_STYLE.get(label.lower())
+        if want is None or want in taken:
+            free = [i for i in range(len(PALETTE)) if i not in taken]
+            want = free[0] if free else len(styles) % len(PALETTE)
+        taken.add(want)
+        styles[label] = want
+    return styles
+
+
+# --- inputs ---------------------------------------------------------------------------
+
+
+def _columns(table: Any) -> dict[str, np.ndarray[Any, Any]]:
+    """A table's columns as numpy arrays, whether it is pandas or pyarrow."""
+    names = getattr(table, "column_names", None)
+    if names is not None:  # pyarrow.Table
+        return {str(n): np.asarray(table.column(n).to_numpy(zero_copy_only=False)) for n in names}
+    if hasattr(table, "columns") and hasattr(table, "iloc"):  # pandas.DataFrame
+        return {str(c): np.asarray(table[c].to_numpy()) for c in table.columns}
+    raise TypeError(f"expected a pandas DataFrame or a pyarrow Table, got {type(table).__name__}")
+
+
+def _split(data: Any, by: str) -> list[tuple[str, dict[str, np.ndarray[Any, Any]]]]:
+    """``(label, columns)`` per run of :data:`Labelled` data, in order."""
+    if isinstance(data, Mapping):
+        return [(str(label), _columns(table)) for label, table in data.items()]
+    cols = _columns(data)
+    if by not in cols:
+        return [("", cols)]
+    keys = cols[by]
+    out = []
+    for label in dict.fromkeys(keys.tolist()):
+        mask = keys == label
+        out.append((str(label), {name: values[mask] for name, values in cols.items()}))
+    return out
+
+
+def _records(rows: Any) -> list[dict[str, Any]]:
+    if isinstance(rows, Sequence):
+        return [dict(row) for row in rows]
+    cols = _columns(rows)
+    n = len(next(iter(cols.values()))) if cols else 0
+    return [{name: _scalar(values[i]) for name, values in cols.items()} for i in range(n)]
+
+
+def _scalar(value: Any) -> Any:
+    item = getattr(value, "item", None)
+    return item() if callable(item) else value
+
+
+def _flow_mask(cols: Mapping[str, np.ndarray[Any, Any]], flow: int | None) -> Any:
+    if flow is None or "flow" not in cols:
+        return slice(None)
+    return cols["flow"] == flow
+
+
+def _seconds(time_ns: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    return np.asarray(time_ns, dtype=np.float64) / 1e9
+
+
+def _in_window(t_s: np.ndarray[Any, Any], window_s: tuple[float, float] | None) -> Any:
+    if window_s is None:
+        return np.ones(t_s.shape, dtype=bool)
+    return (t_s >= window_s[0]) & (t_s <= window_s[1])
+
+
+def _panels(
+    n: int, title: str, width_in: float = 8.0, height_in: float = 2.7, share_y: bool = True
+) -> tuple[Figure, list[Axes]]:
+    fig = Figure(figsize=(width_in, 0.6 + height_in * max(n, 1)), layout="constrained")
+    axes = fig.subplots(max(n, 1), 1, sharex=True, sharey=share_y, squeeze=False)
+    fig.suptitle(title, fontsize=12)
+    return fig, [ax for row in axes for ax in row]
+
+
+def _panel_title(ax: Axes, index: int, label: str, n: int) -> None:
+    if n > 1:
+        ax.set_title(f"({chr(ord('a') + index)}) {label}", loc="left")
+    elif label:
+        ax.set_title(label, loc="left")
+
+
+# --- Figs. 3, 6, 9 --------------------------------------------------------------------
+
+
+def throughput_bars(
+    cells: Records,
+    peaks_mbps: Mapping[str, float],
+    *,
+    title: str = "Throughput of each scheme",
+    show_published: bool = True,
+    scheme_label: Callable[[str], str] = scheme_name,
+) -> Figure:
+    """Figs. 3, 6 and 9: one bar per (setting, scheme) cell, grouped by setting.
+
+    ``cells`` have ``setting``, ``scheme``, ``throughput_mbps`` and (optional)
+    ``published`` (Mb/s, or ``None``). ``peaks_mbps`` maps each setting to its
+    error-free maximum throughput: each bar is labelled with ``throughput / peak`` as a
+    percentage and the peak is drawn as a dashed line over its group. Published values
+    are black diamonds (legend "published"). Settings and schemes keep the order in
+    which the cells give them. Artist gids: ``bar:SETTING:SCHEME``, ``pct:SETTING:SCHEME``
+    (the label), ``published:SETTING:SCHEME``, ``peak:SETTING``.
+    """
+    rows = [r for r in _records(cells) if r.get("throughput_mbps") is not None]
+    settings = list(dict.fromkeys(str(r["setting"]) for r in rows))
+    schemes = list(dict.fromkeys(str(r["scheme"]) for r in rows))
+    missing = [s for s in settings if s not in peaks_mbps]
+    if missing:
+        raise ValueError(f"peaks_mbps: no error-free maximum for settings {missing}")
+    styles = _styles(schemes)
+    per_group = max(
+        (sum(1 for r in rows if r["setting"] == s) for s in settings),
+        default=1,
+    )
+    width = min(0.84 / per_group, 0.3)  # one scheme alone: not a slab
+
+    with _style():
+        fig = Figure(
+            figsize=(max(6.5, 1.1 + 0.48 * len(rows) + 0.3 * len(settings)), 4.8),
+            layout="constrained",
+        )
+        ax = fig.subplots()
+        top = max(
+            [*peaks_mbps.values()]
+            + [float(r["throughput_mbps"]) for r in rows]
+            + [float(r["published"]) for r in rows if r.get("published") is not None],
+            default=1.0,
+        )
+        label_pad = 0.015 * top
+        published_drawn = False
+        for g, setting in enumerate(settings):
+            group = [r for r in rows if r["setting"] == setting]
+            peak = float(peaks_mbps[setting])
+            x0 = g - width * (len(group) - 1) / 2
+            for i, row in enumerate(group):
+                scheme = str(row["scheme"])
+                style = styles[scheme]
+                x = x0 + i * width
+                mbps = float(row["throughput_mbps"])
+                ax.bar(
+                    x,
+                    mbps,
+                    width * 0.92,
+                    color=PALETTE[style],
+                    edgecolor="black",
+                    linewidth=0.5,
+                    hatch=_HATCHES[style],
+                    zorder=2,
+                    gid=f"bar:{setting}:{scheme}",
+                )
+                pub = row.get("published") if show_published else None
+                if pub is not None:
+                    ax.plot(
+                        [x],
+                        [float(pub)],
+                        linestyle="none",
+                        marker="D",
+                        markersize=5.5,
+                        markerfacecolor="black",
+                        markeredgecolor="white",
+                        markeredgewidth=0.8,
+                        zorder=4,
+                        gid=f"published:{setting}:{scheme}",
+                    )
+                    published_drawn = True
+                pct = 100.0 * mbps / peak if peak > 0 else math.nan
+                text_y = max(mbps, float(pub) if pub is not None else 0.0) + label_pad
+                ax.text(
+                    x,
+                    text_y,
+                    f"{pct:.0f}%",
+                    ha="center",
+                    va="bottom",
+                    fontsize=7.5,
+                    # A white box breaks the dashed maximum line where they cross.
+                    bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none"},
+                    zorder=5,
+                    gid=f"pct:{setting}:{scheme}",
+                )
+            half = width * len(group) / 2 + 0.04
+            ax.hlines(
+                peak,
+                g - half,
+                g + half,
+                colors="black",
+                linestyles="--",
+                linewidth=1.0,
+                zorder=3,
+                gid=f"peak:{setting}",
+            )
+
+        ax.set_xticks(range(len(settings)))
+        ax.set_xticklabels(
+            [f"{setting_name(s)}\n(max {float(peaks_mbps[s]):.2f} Mb/s)" for s in settings]
+        )
+        ax.set_xlim(-0.6, len(settings) - 0.4)
+        ax.set_ylim(0, top * 1.12)
+        ax.set_xlabel("setting (testbed, socket buffer); bar labels: % of the error-free maximum")
+        ax.set_ylabel("throughput (Mb/s)")
+        ax.set_title(title)
+        ax.grid(axis="x", visible=False)
+        ax.set_axisbelow(True)
+        handles: list[Any] = [
+            Patch(
+                facecolor=PALETTE[styles[s]],
+                edgecolor="black",
+                linewidth=0.5,
+                hatch=_HATCHES[styles[s]],
+                label=scheme_label(s),
+            )
+            for s in schemes
+        ]
+        handles.append(Line2D([], [], color="black", linestyle="--", label="error-free maximum"))
+        if published_drawn:
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    linestyle="none",
+                    marker="D",
+                    markerfacecolor="black",
+                    markeredgecolor="white",
+                    label="published",
+                )
+            )
+        fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 5))
+    return _frozen(fig)
+
+
+# Bars carry a hatch as well as a colour, so schemes differ in grey-scale print too.
+_HATCHES: Final = ("", "//", "..", "\\\\", "xx", "--", "", "oo")
+
+
+# --- Figs. 4, 8, 11 -------------------------------------------------------------------
+
+
+def cwnd_vs_time(
+    window: Labelled,
+    *,
+    by: str = "label",
+    flow: int | None = 0,
+    time_window_s: tuple[float, float] | None = None,
+    ssthresh: bool = True,
+    overlay: bool = False,
+    share_y: bool = True,
+    hlines_bytes: Mapping[str, float] | None = None,
+    title: str = "Congestion window against time",
+) -> Figure:
+    """Figs. 4, 8 and 11: the congestion window (KB) of ``flow`` against time (s), as a
+    step plot, one panel per labelled run (``overlay=True``: all on one axes).
+
+    ``window`` holds ``window`` trace tables (time_ns, flow, cwnd_bytes,
+    ssthresh_bytes). ``ssthresh`` draws the slow-start threshold dashed (from its first
+    finite value). ``time_window_s`` limits the time axis, e.g. ``(0, 20)`` for the first
+    20 s. ``share_y=False`` scales each panel to its own run. ``hlines_bytes`` draws
+    labelled horizontal dotted lines, e.g. ``{"WAN bandwidth-delay product": 23000}`` as
+    in Fig. 4. Line gids: ``cwnd:LABEL``,
+    ``ssthresh:LABEL``.
+    """
+    runs = _split(window, by)
+    labels = [label for label, _ in runs]
+    styles = _styles(labels)
+    n_panels = 1 if overlay else len(runs)
+    with _style():
+        fig, axes = _panels(n_panels, title, share_y=share_y)
+        for i, (label, cols) in enumerate(runs):
+            ax = axes[0 if overlay else i]
+            sel = _flow_mask(cols, flow)
+            t = _seconds(cols["time_ns"][sel])
+            cwnd_kb = np.asarray(cols["cwnd_bytes"][sel], dtype=np.float64) / 1024
+            ssth = np.asarray(cols["ssthresh_bytes"][sel], dtype=np.float64)
+            keep = _in_window(t, time_window_s)
+            # Keep the sample in force at the window's start, so the step starts there.
+            if time_window_s is not None:
+                before = np.flatnonzero(t < time_window_s[0])
+                if before.size:
+                    keep[before[-1]] = True
+            t, cwnd_kb, ssth = t[keep], cwnd_kb[keep], ssth[keep]
+            if time_window_s is not None and t.size:
+                t = np.clip(t, time_window_s[0], None)
+            style = styles[label]
+            color = PALETTE[style] if overlay else PALETTE[0]
+            name = label or "cwnd"
+            ax.step(
+                t,
+                cwnd_kb,
+                where="post",
+                color=color,
+                linewidth=1.1,
+                linestyle=LINESTYLES[style] if overlay else "-",
+                label=f"{label} cwnd" if overlay and label else "cwnd",
+                gid=f"cwnd:{name}",
+            )
+            if ssthresh:
+                ssth_kb = np.where(ssth >= _SSTHRESH_UNSET_BYTES, np.nan, ssth / 1024)
+                ax.step(
+                    t,
+                    ssth_kb,
+                    where="post",
+                    color=PALETTE[1] if not overlay else color,
+                    linewidth=1.0,
+                    linestyle="--",
+                    alpha=0.85,
+                    label=f"{label} ssthresh" if overlay and label else "ssthresh",
+                    gid=f"ssthresh:{name}",
+                )
+            if not overlay:
+                _panel_title(ax, i, label, n_panels)
+        for i, ax in enumerate(axes):
+            for j, (name, value) in enumerate((hlines_bytes or {}).items()):
+                ax.axhline(
+                    value / 1024,
+                    color=PALETTE[6],
+                    linestyle=":",
+                    linewidth=1.2,
+                    label=f"{name} ({value / 1024:.1f} KB)",
+                    gid=f"hline:{i}:{j}",
+                )
+            ax.set_ylabel("congestion window (KB)")
+            if ax is axes[0] or not share_y:
+                ax.set_ylim(0, ax.get_ylim()[1] * 1.05)
+            # Above the panel, right of its title: nothing of the data under it.
+            ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncols=4, borderaxespad=0.2)
+        if time_window_s is not None:
+            axes[-1].set_xlim(*time_window_s)
+        else:
+            axes[-1].set_xlim(left=0)
+        axes[-1].set_xlabel("time (s)")
+    return _frozen(fig)
+
+
+# --- Figs. 5, 7, 10 -------------------------------------------------------------------
+
+
+def time_sequence(
+    sent: Labelled,
+    events: Labelled | None = None,
+    *,
+    by: str = "label",
+    flow: int | None = 0,
+    time_window_s: tuple[float, float] | None = None,
+    seq_unit: Literal["auto", "KB", "MB"] = "auto",
+    title: str = "Packet sequence trace",
+) -> Figure:
+    """Figs. 5, 7 and 10: the sequence number of every segment ``flow`` sent against
+    time, one panel per labelled run (sharing both axes, so runs compare directly).
+
+    ``sent`` holds ``sent`` trace tables (time_ns, flow, seq, len, retransmit): first
+    transmissions are small blue dots, retransmissions vermillion crosses. ``events``
+    holds the runs' ``events`` tables, labelled like ``sent``: as in Fig. 7 a top row of
+    marks shows the fast retransmissions and a bottom row the coarse timeouts; ELN
+    retransmissions get a row under the top one. Artist gids: ``sent:LABEL``,
+    ``retransmit:LABEL``, ``fast_retransmit:LABEL``, ``timeout:LABEL``,
+    ``eln_retransmit:LABEL``.
+    """
+    runs = _split(sent, by)
+    event_runs = dict(_split(events, by)) if events is not None else {}
+    if events is not None and len(runs) == 1 and len(event_runs) == 1:
+        # One run each: pair them whatever their labels.
+        event_runs = {runs[0][0]: next(iter(event_runs.values()))}
+    max_seq = 0.0
+    for _, cols in runs:
+        sel = _flow_mask(cols, flow)
+        seq = np.asarray(cols["seq"][sel], dtype=np.float64)
+        if seq.size:
+            max_seq = max(max_seq, float(seq.max()))
+    unit = seq_unit if seq_unit != "auto" else ("MB" if max_seq >= 2 * 1024 * 1024 else "KB")
+    scale = 1024.0 * 1024.0 if unit == "MB" else 1024.0
+
+    with _style():
+        fig, axes = _panels(len(runs), title, height_in=3.0)
+        for i, (label, cols) in enumerate(runs):
+            ax = axes[i]
+            name = label or "run"
+            sel = _flow_mask(cols, flow)
+            t = _seconds(cols["time_ns"][sel])
+            seq = np.asarray(cols["seq"][sel], dtype=np.float64) / scale
+            rexmit = np.asarray(cols["retransmit"][sel], dtype=bool)
+            keep = _in_window(t, time_window_s)
+            first, again = keep & ~rexmit, keep & rexmit
+            ax.plot(
+                t[first],
+                seq[first],
+                linestyle="none",
+                marker=".",
+                markersize=2.2,
+                color=PALETTE[0],
+                label="segment sent",
+                rasterized=False,
+                gid=f"sent:{name}",
+            )
+            ax.plot(
+                t[again],
+                seq[again],
+                linestyle="none",
+                marker="x",
+                markersize=4,
+                markeredgewidth=0.9,
+                color=PALETTE[1],
+                label="retransmission",
+                gid=f"retransmit:{name}",
+            )
+            ev = event_runs.get(label)
+            if ev is not None:
+                esel = _flow_mask(ev, flow)
+                et = _seconds(ev["time_ns"][esel])
+                kinds = np.asarray(ev["kind"][esel]).astype(str)
+                ekeep = _in_window(et, time_window_s)
+                rows = (
+                    ("fast_retransmit", _ROW_FAST_RETRANSMIT, "v", PALETTE[2], "fast retransmit"),
+                    ("eln_retransmit", _ROW_ELN_RETRANSMIT, "d", PALETTE[4], "ELN retransmit"),
+                    ("timeout", _ROW_TIMEOUT, "^", PALETTE[6], "coarse timeout"),
+                )
+                for kind, row_y, marker, color, text in rows:
+                    at = et[ekeep & (kinds == kind)]
+                    if kind == "eln_retransmit" and at.size == 0:
+                        continue  # a row only for schemes that have ELN
+                    where = "top row" if row_y > 0.5 else "bottom row"
+                    ax.plot(
+                        at,
+                        np.full(at.shape, row_y),
+                        transform=ax.get_xaxis_transform(),
+                        linestyle="none",
+                        marker=marker,
+                        markersize=4.5,
+                        markeredgewidth=0.5,
+                        markeredgecolor="white",
+                        color=color,
+                        label=f"{text} ({at.size}, {where})",
+                        gid=f"{kind}:{name}",
+                    )
+            _panel_title(ax, i, label, len(runs))
+            ax.set_ylabel(f"sequence number ({unit})")
+            # Upper left is empty: a transfer climbs from bottom left to top right.
+            ax.legend(loc="upper left", bbox_to_anchor=(0.0, 0.89), markerscale=1.4)
+        # Data between _DATA_BOTTOM and _DATA_TOP of each panel; the rows of marks
+        # above and below it.
+        span = max(max_seq / scale, 1e-9)
+        lo = -span * _DATA_BOTTOM / (_DATA_TOP - _DATA_BOTTOM)
+        hi = span + span * (1 - _DATA_TOP) / (_DATA_TOP - _DATA_BOTTOM)
+        axes[0].set_ylim(lo, hi)
+        if time_window_s is not None:
+            axes[-1].set_xlim(*time_window_s)
+        else:
+            axes[-1].set_xlim(left=0)
+        axes[-1].set_xlabel("time (s)")
+    return _frozen(fig)
+
+
+# --- Fig. 12 --------------------------------------------------------------------------
+
+
+def throughput_vs_error_rate(
+    points: Records,
+    *,
+    x: Literal["error_every_kb", "ber"] = "error_every_kb",
+    by: str = "scheme",
+    peak_mbps: float | None = None,
+    title: str = "Throughput across error rates",
+    scheme_label: Callable[[str], str] = scheme_name,
+) -> Figure:
+    """Fig. 12: throughput (Mb/s) against the error rate, log x axis, one line with
+    markers per scheme (each its own colour, marker and line style).
+
+    ``points`` have ``by`` (the scheme), ``throughput_mbps`` and ``error_every_bytes``
+    (mean bytes between bit errors). Several points at one (scheme, error rate), e.g.
+    one per seed, are drawn as their mean with a bar from their minimum to their
+    maximum. ``x="error_every_kb"`` puts "1 error every N KB" on a log2 axis (16, 32, ...
+    256 KB in the paper); ``x="ber"`` puts the bit-error rate 1 / (8 N) on a log10 axis.
+    ``peak_mbps`` draws the error-free maximum dashed. Line gids: ``scheme:SCHEME``.
+    """
+    rows = _records(points)
+    schemes = list(dict.fromkeys(str(r[by]) for r in rows))
+    styles = _styles(schemes)
+    xs_all: set[float] = set()
+    with _style():
+        fig = Figure(figsize=(7.5, 4.8), layout="constrained")
+        ax = fig.subplots()
+        for scheme in schemes:
+            by_x: dict[float, list[float]] = {}
+            for r in rows:
+                if str(r[by]) != scheme:
+                    continue
+                every = float(r["error_every_bytes"])
+                if every <= 0:
+                    continue  # error-free: no place on a log axis; that is peak_mbps
+                xv = every / 1024 if x == "error_every_kb" else 1.0 / (8.0 * every)
+                by_x.setdefault(xv, []).append(float(r["throughput_mbps"]))
+            xv_sorted = sorted(by_x)
+            xs_all.update(xv_sorted)
+            means = np.array([math.fsum(by_x[v]) / len(by_x[v]) for v in xv_sorted])
+            style = styles[scheme]
+            (line,) = ax.plot(
+                xv_sorted,
+                means,
+                color=PALETTE[style],
+                marker=MARKERS[style],
+                linestyle=LINESTYLES[style],
+                linewidth=1.6,
+                markersize=6.5,
+                markeredgecolor="black",
+                markeredgewidth=0.5,
+                label=scheme_label(scheme),
+                gid=f"scheme:{scheme}",
+                zorder=3,
+            )
+            if any(len(by_x[v]) > 1 for v in xv_sorted):
+                lo = means - np.array([min(by_x[v]) for v in xv_sorted])
+                hi = np.array([max(by_x[v]) for v in xv_sorted]) - means
+                ax.errorbar(
+                    xv_sorted,
+                    means,
+                    yerr=np.vstack([lo, hi]),
+                    fmt="none",
+                    ecolor=line.get_color(),
+                    elinewidth=0.9,
+                    capsize=2.5,
+                    zorder=2,
+                )
+        if peak_mbps is not None:
+            ax.axhline(
+                peak_mbps,
+                color="black",
+                linestyle=(0, (4, 3)),
+                linewidth=1.0,
+                label=f"error-free maximum ({peak_mbps:.2f} Mb/s)",
+                gid="peak",
+            )
+        ticks = sorted(xs_all)
+        if x == "error_every_kb":
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel("error rate: one bit error every N KB (log scale)")
+            ax.xaxis.set_major_locator(FixedLocator(ticks))
+            ax.set_xticklabels([f"{v:g}" for v in ticks])
+        else:
+            ax.set_xscale("log", base=10)
+            ax.set_xlabel("bit-error rate (log scale)")
+            ax.xaxis.set_major_locator(FixedLocator(ticks))
+            ax.set_xticklabels([f"{v:.1e}" for v in ticks])
+        ax.xaxis.set_minor_locator(NullLocator())
+        if ticks:
+            ax.set_xlim(ticks[0] / 1.25, ticks[-1] * 1.25)
+        ax.set_ylim(bottom=0)
+        ax.set_ylabel("throughput (Mb/s)")
+        ax.set_title(title)
+        ax.legend(loc="lower right" if x == "error_every_kb" else "lower left")
+    return _frozen(fig)

@@ -1,0 +1,521 @@
+"""A self-contained HTML report of a reproduction: what was run, the measured cells beside
+the published ones, and the figures of Balakrishnan et al. 1997 (seed 000, Sec. IV).
+
+The report is one file, ``index.html``, with no external resources: its style is inline
+and its figures are ``data:`` URIs. The figures' PNG and SVG files are written beside it
+for people who want them. The same inputs give the same bytes: the report carries no
+wall-clock time, and :mod:`lasthop.plots` saves deterministically.
+
+- :func:`build_report` / :func:`write_report`: a report from cells and figures made
+  elsewhere (e.g. a results store).
+- :func:`reproduction_report`: run a reproduction (``lasthop.papers.reproduce``) and the
+  runs its figures need, and write its report.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import matplotlib
+from matplotlib.figure import Figure
+
+import lasthop
+from lasthop import plots
+from lasthop.papers import published
+from lasthop.papers import reproduce as reproduce_module
+from lasthop.papers.reproduce import Job, reproduce, run_jobs
+
+__all__ = [
+    "FIG12_ERROR_EVERY_KB",
+    "FIG12_SCHEMES",
+    "ReportFigure",
+    "build_report",
+    "reproduction_report",
+    "write_report",
+]
+
+PAPER: Final = "Balakrishnan et al. 1997"
+
+FIG12_SCHEMES: Final = ("e2e", "e2e-smart", "e2e-ietf-sack")
+"""The schemes of Fig. 12 that lasthop has (the paper's also has LL-TCP-AWARE,
+LL-SMART-TCP-AWARE and SPLIT-SMART)."""
+
+FIG12_ERROR_EVERY_KB: Final = (16, 32, 64, 128, 256)
+"""Fig. 12's error rates: one bit error every N KB, in increasing powers of 2."""
+
+TRACE_SCHEMES: Final = ("e2e", "e2e-eln")
+"""The two schemes Figs. 7 and 8 compare: TCP Reno and Reno with ELN."""
+
+_TRACE_SCENARIO: Final = "balakrishnan97/table3-lan-32k"
+_FIG12_SCENARIO: Final = "balakrishnan97/lan"
+_FIG12_SETTING: Final = "lan-32k"  # balakrishnan97/lan's default socket buffer is 32 KB
+_SOCKET_BUFFER_BYTES: Final = 32768
+
+# What each table of cells is, in the paper's words.
+_TABLE_TITLES: Final[dict[str, str]] = {
+    "balakrishnan97:peak": f"{PAPER}, Sec. IV-A: error-free peak throughput (TCP Reno)",
+    "balakrishnan97:III": (
+        f"{PAPER}, Table III: end-to-end schemes, one bit error per 64 KB on average"
+    ),
+    "elaarag02:I": "ElAarag 2002, Table I: TCP Tahoe by bit-error rate",
+}
+
+_STYLE: Final = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1a1a1a;
+  margin: 0; background: #fff; }
+main { max-width: 1100px; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
+h1 { font-size: 1.6rem; margin: 0 0 0.5rem; }
+h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
+h3 { font-size: 1.05rem; margin: 1.6rem 0 0.4rem; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; }
+dt { font-weight: 600; }
+dd { margin: 0; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0.4rem 0; }
+caption { text-align: left; font-weight: 600; padding: 0.3rem 0; }
+th, td { border-bottom: 1px solid #e2e2e2; padding: 0.2rem 0.55rem; text-align: left;
+  white-space: nowrap; }
+th { background: #f4f4f4; }
+td.num, th.num { text-align: right; }
+div.scroll { overflow-x: auto; }
+figure { margin: 1.8rem 0; }
+figure img { max-width: 100%; height: auto; display: block; border: 1px solid #eee; }
+figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
+p.files { font-size: 0.85rem; margin: 0.2rem 0 0; }
+""".strip()
+
+
+@dataclass(frozen=True)
+class ReportFigure:
+    """A figure of the report: numbered in order, captioned
+    "Fig. N (as in Balakrishnan et al. 1997 Fig. M): caption"."""
+
+    stem: str
+    """File name without suffix for its PNG and SVG, e.g. ``fig6-end-to-end``."""
+    figure: Figure
+    caption: str
+    alt: str
+    """Text alternative for the image: what it shows, for a reader who cannot see it."""
+    paper_figure: int | None = None
+    """The figure of Balakrishnan et al. 1997 this one corresponds to, if any."""
+
+
+def build_report(
+    *,
+    title: str,
+    cells: Sequence[Mapping[str, Any]],
+    figures: Sequence[ReportFigure],
+    provenance: Sequence[tuple[str, str]] = (),
+    embed: Literal["png", "svg"] = "png",
+    file_links: bool = False,
+) -> str:
+    """The report as one HTML document (a string): ``title``; ``provenance``, rows of
+    (what, value) saying what was run; the ``cells`` (as ``reproduce()`` returns them)
+    as one table per ``table`` field; and the ``figures`` embedded as ``embed`` data
+    URIs. ``file_links`` adds links to ``STEM.png`` and ``STEM.svg`` beside the file (as
+    :func:`write_report` writes them)."""
+    images = [plots.to_bytes(f.figure, embed) for f in figures]
+    return _html(title, cells, figures, images, embed, provenance, file_links)
+
+
+def write_report(
+    directory: str | Path,
+    *,
+    title: str,
+    cells: Sequence[Mapping[str, Any]],
+    figures: Sequence[ReportFigure],
+    provenance: Sequence[tuple[str, str]] = (),
+    embed: Literal["png", "svg"] = "png",
+) -> Path:
+    """Write ``DIRECTORY/index.html`` (see :func:`build_report`) and each figure's
+    ``STEM.png`` and ``STEM.svg`` beside it; return the path of ``index.html``."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    images = []
+    for f in figures:
+        rendered = {fmt: plots.to_bytes(f.figure, fmt) for fmt in ("png", "svg")}
+        for fmt, data in rendered.items():
+            (out / f"{f.stem}.{fmt}").write_bytes(data)
+        images.append(rendered[embed])
+    index = out / "index.html"
+    text = _html(title, cells, figures, images, embed, provenance, file_links=True)
+    index.write_text(text, encoding="utf-8")
+    return index
+
+
+def reproduction_report(
+    directory: str | Path,
+    which: str = "balakrishnan97-table3",
+    seeds: int = 10,
+    *,
+    trace_seed: int = 1,
+    fig12_schemes: Sequence[str] = FIG12_SCHEMES,
+    fig12_error_every_kb: Sequence[int] = FIG12_ERROR_EVERY_KB,
+    workers: int | None = None,
+    cells: Sequence[Mapping[str, Any]] | None = None,
+) -> Path:
+    """Reproduce ``which`` (as ``lasthop reproduce WHICH --seeds SEEDS``) and write its
+    report into ``directory``; return the path of its ``index.html``.
+
+    Besides the cells, for the Balakrishnan reproductions: the error-free maximum of
+    each setting (the ``balakrishnan97:peak`` cells, or error-free runs), Fig. 6 (the
+    throughput bars); for ``all`` and ``balakrishnan97-table3`` also Figs. 7 and 8 (traces
+    of E2E and E2E-ELN, LAN 32 KB, seed ``trace_seed``) and Fig. 12 (``fig12_schemes``
+    at ``fig12_error_every_kb``, mean of seeds 1..``seeds``).
+
+    ``cells``: the cells of ``reproduce(which, seeds)`` when the caller has them already
+    (``lasthop reproduce --report``), so they are not run twice.
+    """
+    if which not in reproduce_module.WHICH:
+        raise ValueError(
+            f"which: expected one of {', '.join(reproduce_module.WHICH)}, got {which!r}"
+        )
+    if seeds < 1:
+        raise ValueError(f"seeds: must be at least 1, got {seeds}")
+    if cells is None:
+        cells = reproduce(which, seeds, workers)
+    balakrishnan = which != "elaarag02"
+    with_traces = which in ("all", "balakrishnan97", "balakrishnan97-table3")
+    seed_list = list(range(1, seeds + 1))
+
+    # Independent runs without traces, in one pool: error-free maxima (unless the
+    # reproduction measured them) and the points of Fig. 12.
+    peak_cells = {c["setting"]: c for c in cells if c["table"] == "balakrishnan97:peak"}
+    settings = list(
+        dict.fromkeys(c["setting"] for c in cells if c["table"] == "balakrishnan97:III")
+    )
+    if with_traces and _FIG12_SETTING not in settings:
+        settings.append(_FIG12_SETTING)
+    peak_runs = [s for s in settings if s not in peak_cells] if balakrishnan else []
+    jobs = [
+        Job(f"balakrishnan97/table3-{s}", ("scheme=e2e", "error_every_bytes=0"), seed)
+        for s in peak_runs
+        for seed in seed_list
+    ]
+    fig12_keys = (
+        [(scheme, kb) for scheme in fig12_schemes for kb in fig12_error_every_kb]
+        if with_traces
+        else []
+    )
+    jobs += [
+        Job(_FIG12_SCENARIO, (f"scheme={scheme}", f"error_every_bytes={kb * 1024}"), seed)
+        for scheme, kb in fig12_keys
+        for seed in seed_list
+    ]
+    summaries = run_jobs(jobs, workers)
+
+    peaks: dict[str, float] = {s: float(c["throughput_mbps"]) for s, c in peak_cells.items()}
+    for i, setting in enumerate(peak_runs):
+        runs = summaries[i * seeds : (i + 1) * seeds]
+        peaks[setting] = _mean_mbps(runs)
+    fig12_points = [
+        {
+            "scheme": job.sets[0].removeprefix("scheme="),
+            "error_every_bytes": int(job.sets[1].removeprefix("error_every_bytes=")),
+            "seed": job.seed,
+            "throughput_mbps": _mean_mbps([summary]),
+        }
+        for job, summary in zip(
+            jobs[len(peak_runs) * seeds :], summaries[len(peak_runs) * seeds :], strict=True
+        )
+    ]
+
+    seeds_text = f"seeds 1..{seeds}" if seeds > 1 else "seed 1"
+    figures: list[ReportFigure] = []
+    iii = [c for c in cells if c["table"] == "balakrishnan97:III"]
+    if balakrishnan and iii:
+        figures.append(
+            ReportFigure(
+                stem="fig6-end-to-end-throughput",
+                paper_figure=6,
+                figure=plots.throughput_bars(
+                    iii,
+                    peaks,
+                    title="End-to-end schemes: 1 bit error per 64 KB on average",
+                ),
+                caption=(
+                    "Throughput of the end-to-end schemes with one bit error per 64 KB on "
+                    f"average, mean of {seeds_text}. Each bar is labelled with its percentage "
+                    "of the setting's error-free maximum (measured here, dashed line); black "
+                    "diamonds are the values published in Table III."
+                ),
+                alt=(
+                    "Bar chart of throughput in Mb/s, one bar per end-to-end scheme, grouped "
+                    f"by setting ({', '.join(_settings_text(iii))}), each labelled with its "
+                    "percentage of the error-free maximum (a dashed line per setting), "
+                    "with diamonds at the published values."
+                ),
+            )
+        )
+    provenance: list[tuple[str, str]] = [
+        ("lasthop version", lasthop.__version__),
+        ("reproduction", f"lasthop reproduce {which} --seeds {seeds}"),
+        ("seeds", f"{seeds_text}; every cell is the mean over them"),
+        ("cell scenarios", ", ".join(_cell_scenarios(which))),
+    ]
+    if balakrishnan and peaks:
+        source = "the balakrishnan97:peak cells" if peak_cells else f"error-free runs, {seeds_text}"
+        provenance.append(
+            (
+                "error-free maxima",
+                ", ".join(f"{plots.setting_name(s)} {peaks[s]:.3f} Mb/s" for s in peaks)
+                + f" ({source})",
+            )
+        )
+    if with_traces:
+        traced = {
+            scheme: lasthop.run(_TRACE_SCENARIO, seed=trace_seed, set=[f"scheme={scheme}"])
+            for scheme in TRACE_SCHEMES
+        }
+        names = {scheme: plots.scheme_name(scheme) for scheme in TRACE_SCHEMES}
+        sent = {names[s]: r.sent for s, r in traced.items()}
+        events = {names[s]: r.events for s, r in traced.items()}
+        window = {names[s]: r.window for s, r in traced.items()}
+        counts = "; ".join(
+            f"{names[s]}: {r.flows[0]['fast_retransmits']} fast retransmits, "
+            f"{r.flows[0]['eln_retransmits']} ELN retransmits, {r.flows[0]['timeouts']} "
+            f"coarse timeouts, {r.flows[0]['throughput_bps'] / 1e6:.2f} Mb/s"
+            for s, r in traced.items()
+        )
+        figures.append(
+            ReportFigure(
+                stem="fig7-sequence-e2e-eln",
+                paper_figure=7,
+                figure=plots.time_sequence(
+                    sent,
+                    events,
+                    title="Packet sequence traces, LAN, 32 KB socket buffers",
+                ),
+                caption=(
+                    "Packet sequence traces for E2E (TCP Reno) and E2E-ELN, LAN with 32 KB "
+                    f"socket buffers, one error per 64 KB, seed {trace_seed}. The top row of "
+                    "marks shows the times of fast retransmissions (ELN retransmissions in "
+                    "the row just under it), the bottom row the coarse timeouts. "
+                    f"({counts}.)"
+                ),
+                alt=(
+                    "Two stacked time-sequence plots, sequence number in MB against time in "
+                    "seconds, for E2E and E2E-ELN, with retransmissions as crosses and rows "
+                    "of marks for fast retransmissions (top) and coarse timeouts (bottom)."
+                ),
+            )
+        )
+        figures.append(
+            ReportFigure(
+                stem="fig8-cwnd-e2e-eln",
+                paper_figure=8,
+                figure=plots.cwnd_vs_time(
+                    window,
+                    time_window_s=(0.0, 20.0),
+                    share_y=False,
+                    hlines_bytes={"socket buffer": _SOCKET_BUFFER_BYTES},
+                    title="Congestion window, first 20 s, LAN, 32 KB socket buffers",
+                ),
+                caption=(
+                    "Congestion window against time for E2E (TCP Reno) and E2E-ELN over the "
+                    f"first 20 s of the runs of Fig. {len(figures)}, with ssthresh dashed. "
+                    "The data in flight is bounded by the smaller of cwnd and the 32 KB "
+                    "socket buffer (dotted). Each panel has its own vertical scale."
+                ),
+                alt=(
+                    "Two stacked step plots of congestion window in KB against time in "
+                    "seconds, 0 to 20 s, for E2E and E2E-ELN, with ssthresh dashed and the "
+                    "32 KB socket buffer dotted."
+                ),
+            )
+        )
+        provenance.append(
+            (
+                "traced runs (Figs. 7, 8)",
+                f"{_TRACE_SCENARIO}, seed {trace_seed}, "
+                + " and ".join(f"--set scheme={s}" for s in TRACE_SCHEMES),
+            )
+        )
+    if fig12_points:
+        schemes_text = ", ".join(plots.scheme_name(s) for s in fig12_schemes)
+        kb_text = ", ".join(str(kb) for kb in fig12_error_every_kb)
+        figures.append(
+            ReportFigure(
+                stem="fig12-throughput-vs-error-rate",
+                paper_figure=12,
+                figure=plots.throughput_vs_error_rate(
+                    fig12_points,
+                    peak_mbps=peaks.get(_FIG12_SETTING),
+                    title="Throughput across error rates, LAN, 32 KB socket buffers",
+                ),
+                caption=(
+                    f"Throughput of {schemes_text} across error rates from one bit error "
+                    f"every {fig12_error_every_kb[0]} KB to one every "
+                    f"{fig12_error_every_kb[-1]} KB (log scale), LAN with 32 KB socket "
+                    f"buffers, 8 MB transfers, mean of {seeds_text} (bars: minimum to "
+                    "maximum). The paper's Fig. 12 also has LL-TCP-AWARE, "
+                    "LL-SMART-TCP-AWARE and SPLIT-SMART, which lasthop does not model yet."
+                ),
+                alt=(
+                    f"Line chart of throughput in Mb/s against error rate (one error every "
+                    f"{kb_text} KB, log axis), one line with markers per scheme: "
+                    f"{schemes_text}; dashed line at the error-free maximum."
+                ),
+            )
+        )
+        provenance.append(
+            (
+                "Fig. 12 runs",
+                f"{_FIG12_SCENARIO} --set scheme=S --set error_every_bytes=N*1024 for S in "
+                f"{', '.join(fig12_schemes)} and N in {kb_text}, {seeds_text}",
+            )
+        )
+    provenance.append(("plotted with", f"matplotlib {matplotlib.__version__}"))
+    if balakrishnan:
+        provenance.append(("paper", published.BALAKRISHNAN97_SOURCE))
+    if which in ("all", "elaarag02"):
+        provenance.append(("paper", published.ELAARAG02_SOURCE))
+    return write_report(
+        directory,
+        title=f"lasthop reproduction: {which}",
+        cells=cells,
+        figures=figures,
+        provenance=provenance,
+    )
+
+
+def _settings_text(cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [plots.setting_name(s) for s in dict.fromkeys(str(c["setting"]) for c in cells)]
+
+
+def _mean_mbps(summaries: Sequence[Mapping[str, Any]]) -> float:
+    values = [float(s["flows"][0]["throughput_bps"]) / 1e6 for s in summaries]
+    return math.fsum(values) / len(values)
+
+
+def _cell_scenarios(which: str) -> list[str]:
+    """The embedded scenarios the cells of ``which`` run."""
+    return sorted({e.scenario for e in reproduce_module._experiments(which)})
+
+
+# --- HTML -----------------------------------------------------------------------------
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _html(
+    title: str,
+    cells: Sequence[Mapping[str, Any]],
+    figures: Sequence[ReportFigure],
+    images: Sequence[bytes],
+    embed: Literal["png", "svg"],
+    provenance: Sequence[tuple[str, str]],
+    file_links: bool,
+) -> str:
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title>",
+        f"<style>\n{_STYLE}\n</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+        f"<h1>{_e(title)}</h1>",
+    ]
+    if provenance:
+        out += ['<section id="run">', "<h2>What was run</h2>", "<dl>"]
+        for key, value in provenance:
+            out.append(f"<dt>{_e(key)}</dt><dd>{_e(value)}</dd>")
+        out += ["</dl>", "</section>"]
+    if cells:
+        heading = "Measured beside published" if _any_published(cells) else "Measured"
+        out += ['<section id="cells">', f"<h2>{heading}</h2>"]
+        for table in dict.fromkeys(str(c.get("table", "")) for c in cells):
+            out += _cells_table(table, [c for c in cells if str(c.get("table", "")) == table])
+        out.append("</section>")
+    if figures:
+        out += ['<section id="figures">', "<h2>Figures</h2>"]
+        mime = "image/png" if embed == "png" else "image/svg+xml"
+        for n, (fig, data) in enumerate(zip(figures, images, strict=True), start=1):
+            width, height = (round(v * 100) for v in fig.figure.get_size_inches())
+            src = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+            as_in = f" (as in {PAPER} Fig. {fig.paper_figure})" if fig.paper_figure else ""
+            out += [
+                f'<figure id="{_e(fig.stem)}">',
+                f'<img src="{src}" alt="{_e(fig.alt)}" width="{width}" height="{height}">',
+                f"<figcaption><strong>Fig. {n}{_e(as_in)}:</strong> {_e(fig.caption)}</figcaption>",
+            ]
+            if file_links:
+                out.append(
+                    f'<p class="files">Files: <a href="{_e(fig.stem)}.png">PNG</a>, '
+                    f'<a href="{_e(fig.stem)}.svg">SVG</a></p>'
+                )
+            out.append("</figure>")
+        out.append("</section>")
+    out += ["</main>", "</body>", "</html>", ""]
+    return "\n".join(out)
+
+
+def _any_published(cells: Sequence[Mapping[str, Any]]) -> bool:
+    return any(c.get("published") is not None for c in cells)
+
+
+_NUM: Final = ' class="num"'
+
+
+def _cells_table(table: str, cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    pps = any("throughput_pps" in c for c in cells)
+    unit = "packets/s" if pps else "Mb/s"
+    key = "throughput_pps" if pps else "throughput_mbps"
+    digits = 2 if pps else 3
+    headers = [
+        ("setting", False),
+        ("scheme", False),
+        (f"measured {unit}", True),
+        ("wireless goodput %", True),
+        ("wired goodput %", True),
+        (f"published {unit}", True),
+        ("measured / published", True),
+    ]
+    out = [
+        '<div class="scroll"><table>',
+        f"<caption>{_e(_TABLE_TITLES.get(table, table))}</caption>",
+        "<thead><tr>"
+        + "".join(f'<th scope="col"{_NUM if num else ""}>{_e(h)}</th>' for h, num in headers)
+        + "</tr></thead>",
+        "<tbody>",
+    ]
+    for c in cells:
+        values = [
+            (plots.setting_name(str(c.get("setting", ""))), False),
+            (plots.scheme_name(str(c.get("scheme", ""))), False),
+            (_fixed(c.get(key), digits), True),
+            (_fixed(c.get("wireless_goodput_pct"), 1), True),
+            (_fixed(c.get("wired_goodput_pct"), 1), True),
+            (_fixed(c.get("published"), 3 if pps else 2), True),  # the paper's precision
+            (_fixed(c.get("ratio"), 3), True),
+        ]
+        out.append(
+            "<tr>"
+            + "".join(f"<td{_NUM if num else ''}>{_e(v)}</td>" for v, num in values)
+            + "</tr>"
+        )
+    out += ["</tbody>", "</table></div>"]
+    return out
+
+
+def _fixed(value: Any, digits: int) -> str:
+    if value is None:
+        return "\u2014"
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    if math.isnan(number):
+        return "\u2014"
+    return f"{number:.{digits}f}"

@@ -1,0 +1,470 @@
+"""Sweeps: a plan of many runs, run on all local cores or on a Dask cluster, kept in the
+results store (:mod:`lasthop.store`).
+
+A plan is a TOML file::
+
+    name = "lan-buffers"                 # optional; default: the file's stem
+    scenario = "balakrishnan97/lan"      # an embedded name, or a path relative to the plan
+    seeds = 10                           # seeds 1..N, or a list such as [1, 2, 7]
+    set = ["error_every_bytes=32768"]    # optional overrides applied to every run
+    series = "first-seed"                # optional: whose time series to keep: "all",
+                                         # "first-seed" (default) or "none"
+
+    [grid]                               # every combination of these values is run
+    scheme = ["e2e", "e2e-newreno"]
+    socket_buffer_bytes = [8192, 32768]
+    "flows.0.tcp.mss_bytes" = [536, 1400]
+
+Grid keys are the paths ``--set`` takes (a parameter name or a field path); values are
+TOML scalars. The runs are the grid's combinations, in the order the grid lists its keys
+and values, times the seeds. Every combination is checked against the scenario before any
+run starts: an invalid plan changes nothing.
+
+Time series (cwnd, segments sent, acks, events, drops: about 13,000 rows per 8 MB run)
+are kept by default for the first seed of each grid combination: the papers draw their
+trace figures from one run, and keeping every seed's would multiply the store's size and
+cost the sweep about as much time as the runs themselves. ``series = "all"`` keeps them
+all. Every run's summary metrics are always kept.
+
+A run's result does not depend on where it ran: the engine is deterministic, so the local
+pool and a Dask cluster store the same values.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import json
+import math
+import os
+import signal
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from lasthop import _core
+from lasthop.errors import PlanError
+from lasthop.result import TABLE_NAMES
+from lasthop.scenario import ScenarioSource, check_set, load_scenario_text
+from lasthop.store import RunKey, RunRecord, Store, point_summaries, scenario_hash
+
+PLAN_FIELDS: Final = ("name", "scenario", "seeds", "set", "series", "grid")
+SERIES_MODES: Final = ("all", "first-seed", "none")
+_SEED_MAX: Final = 2**64 - 1
+_FLUSH_RUNS: Final = 1024
+"""Store finished runs at least every this many runs ..."""
+FLUSH_SECONDS: Final = 2.0
+"""... and by default at least this often: a killed sweep loses at most this much work.
+A store transaction costs about 40 ms whatever its size, so flushing much more often
+than this slows a fast sweep down measurably."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A validated plan."""
+
+    name: str
+    scenario: str
+    source: ScenarioSource
+    seeds: tuple[int, ...]
+    sets: tuple[str, ...]
+    grid: tuple[tuple[str, tuple[Any, ...]], ...]
+    series: str
+    """Whose time series to keep: ``all``, ``first-seed`` or ``none``."""
+
+    def keeps_series(self, seed: int) -> bool:
+        """Whether the run with ``seed`` keeps its time series."""
+        return self.series == "all" or (self.series == "first-seed" and seed == self.seeds[0])
+
+    def points(self) -> list[tuple[tuple[str, Any], ...]]:
+        """The grid's combinations, each as ``((path, value), ...)`` in grid order."""
+        keys = [k for k, _ in self.grid]
+        return [tuple(zip(keys, values, strict=True)) for values in _product(self.grid)]
+
+
+def _product(grid: Sequence[tuple[str, Sequence[Any]]]) -> Iterator[tuple[Any, ...]]:
+    return itertools.product(*(values for _, values in grid))
+
+
+@dataclass(frozen=True)
+class SweepJob:
+    """One run of a sweep; everything a worker needs, nothing it must look up."""
+
+    text: str
+    fmt: str
+    origin: str
+    sets: tuple[str, ...]
+    params: tuple[tuple[str, Any], ...]
+    seed: int
+    series: bool
+    plan: str
+    scenario_hash: str
+    version: str
+
+    @property
+    def key(self) -> RunKey:
+        return (self.scenario_hash, self.seed, self.version)
+
+
+def set_literal(path: str, value: Any) -> str:
+    """``PATH=VALUE`` with ``value`` written as a TOML literal: strings quoted (so that
+    ``"1e-5"`` stays a string), booleans as ``true``/``false``, numbers as Python writes
+    them (valid TOML)."""
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, int | float):
+        text = repr(value)
+    else:
+        text = json.dumps(str(value), ensure_ascii=False)
+    return f"{path}={text}"
+
+
+def load_plan(path: str | os.PathLike[str]) -> Plan:
+    """Read and check the plan at ``path``; ``PlanError`` names the first bad field.
+
+    Checks the plan's own fields, then loads the scenario and validates every grid
+    combination with the core, so that nothing starts unless every run can.
+    """
+    plan_path = Path(path)
+    try:
+        raw = tomllib.loads(plan_path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise PlanError(f"{plan_path}: invalid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise PlanError(f"{plan_path}: not UTF-8 text (byte {e.start})") from None
+    return plan_from_dict(raw, base_dir=plan_path.parent, default_name=plan_path.stem)
+
+
+def plan_from_dict(
+    raw: Mapping[str, Any], base_dir: Path = Path("."), default_name: str = "plan"
+) -> Plan:
+    """A :class:`Plan` from its parsed TOML (see :func:`load_plan`)."""
+    for key in raw:
+        if key not in PLAN_FIELDS:
+            raise PlanError(f"{key}: unknown field (expected one of {', '.join(PLAN_FIELDS)})")
+    name = raw.get("name", default_name)
+    if not isinstance(name, str) or not name.strip():
+        raise PlanError("name: must be a non-empty string")
+    scenario = raw.get("scenario")
+    if scenario is None:
+        raise PlanError("scenario: missing field (an embedded scenario name or a file path)")
+    if not isinstance(scenario, str) or not scenario:
+        raise PlanError("scenario: must be a non-empty string")
+    seeds = _plan_seeds(raw.get("seeds", 1))
+    sets = raw.get("set", [])
+    if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
+        raise PlanError("set: must be a list of 'PATH=VALUE' strings")
+    for i, item in enumerate(sets):
+        reason = check_set(item)
+        if reason is not None:
+            raise PlanError(f"set[{i}]: {reason}")
+    series = raw.get("series", "first-seed")
+    if isinstance(series, bool):
+        series = "all" if series else "none"
+    if series not in SERIES_MODES:
+        raise PlanError(f"series: expected one of {', '.join(SERIES_MODES)}, got {series!r}")
+    grid_raw = raw.get("grid", {})
+    if not isinstance(grid_raw, dict):
+        raise PlanError("grid: must be a table of PATH = [values]")
+    grid: list[tuple[str, tuple[Any, ...]]] = []
+    for key, values in grid_raw.items():
+        if not key.strip() or "=" in key:
+            raise PlanError(f"grid.{key}: not a parameter name or field path")
+        if not isinstance(values, list) or not values:
+            raise PlanError(f"grid.{key}: must be a non-empty list of values")
+        for i, value in enumerate(values):
+            if isinstance(value, dict | list) or not _is_scalar(value):
+                raise PlanError(f"grid.{key}[{i}]: must be a string, number or boolean")
+        if len({json.dumps(v) for v in values}) != len(values):
+            raise PlanError(f"grid.{key}: values repeat")
+        grid.append((key, tuple(values)))
+
+    candidate = base_dir / scenario
+    try:
+        source = load_scenario_text(candidate if candidate.is_file() else scenario)
+    except OSError as e:
+        raise PlanError(f"scenario: {scenario}: {e.strerror or e}") from None
+    except _core.ScenarioError as e:
+        raise PlanError(f"scenario: {e}") from None
+    plan = Plan(name, scenario, source, seeds, tuple(sets), tuple(grid), series)
+    for point in plan.points():
+        overrides = [*plan.sets, *(set_literal(k, v) for k, v in point)]
+        try:
+            _core.validate(source.text, overrides, source.origin, source.fmt)
+        except _core.ScenarioError as e:
+            where = ", ".join(f"{k}={json.dumps(v)}" for k, v in point) or "set"
+            raise PlanError(f"grid ({where}): {e}") from None
+    return plan
+
+
+def _is_scalar(value: object) -> bool:
+    if isinstance(value, float) and not math.isfinite(value):
+        return False
+    return isinstance(value, str | int | float | bool)
+
+
+def _plan_seeds(value: object) -> tuple[int, ...]:
+    if isinstance(value, bool):
+        raise PlanError("seeds: must be a count N (seeds 1..N) or a list of seeds")
+    if isinstance(value, int):
+        if not 1 <= value <= 1_000_000:
+            raise PlanError(f"seeds: a count must be in 1..1000000, got {value}")
+        return tuple(range(1, value + 1))
+    if isinstance(value, list) and value:
+        for i, s in enumerate(value):
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= _SEED_MAX:
+                raise PlanError(f"seeds[{i}]: must be an integer in 0..{_SEED_MAX}")
+        if len(set(value)) != len(value):
+            raise PlanError("seeds: seeds repeat")
+        return tuple(value)
+    raise PlanError("seeds: must be a count N (seeds 1..N) or a non-empty list of seeds")
+
+
+def plan_jobs(plan: Plan) -> list[SweepJob]:
+    """Every run of ``plan``: grid combinations in order, each for every seed."""
+    version = _core.__version__
+    jobs = []
+    for point in plan.points():
+        sets = (*plan.sets, *(set_literal(k, v) for k, v in point))
+        digest = scenario_hash(plan.source.text, plan.source.fmt, sets)
+        for seed in plan.seeds:
+            jobs.append(
+                SweepJob(
+                    text=plan.source.text,
+                    fmt=plan.source.fmt,
+                    origin=plan.source.origin,
+                    sets=sets,
+                    params=point,
+                    seed=seed,
+                    series=plan.keeps_series(seed),
+                    plan=plan.name,
+                    scenario_hash=digest,
+                    version=version,
+                )
+            )
+    return jobs
+
+
+def execute(job: SweepJob) -> RunRecord:
+    """Run one job (in a worker). A failure inside the core becomes a failed record with
+    its message; it never raises, so one bad run cannot stop a sweep."""
+    record = RunRecord(
+        scenario_hash=job.scenario_hash,
+        seed=job.seed,
+        version=job.version,
+        plan=job.plan,
+        scenario=job.origin,
+        params=dict(job.params),
+        sets=job.sets,
+        ok=False,
+    )
+    try:
+        output = _core.run(job.text, job.seed, list(job.sets), job.series, job.origin, job.fmt)
+    except Exception as e:  # noqa: BLE001 - any failure of a run is stored, not raised
+        record.error = " ".join(f"{type(e).__name__}: {e}".split())
+        return record
+    record.ok = True
+    record.summary = json.loads(output.summary_json)
+    if job.series:
+        raw = output.tables()
+        record.series = {name: raw.get(name, {}) for name in TABLE_NAMES}
+    return record
+
+
+@dataclass
+class SweepReport:
+    """What a sweep did."""
+
+    plan: str
+    total: int
+    skipped: int = 0
+    ran: int = 0
+    failed: int = 0
+    """Runs of this plan stored as failed (now or by an earlier sweep)."""
+    seconds: float = 0.0
+    keys: list[RunKey] = field(default_factory=list)
+
+
+Progress = Callable[[int, int], None]
+"""Called with (runs done, runs to do) as runs finish."""
+
+
+def sweep(
+    plan: Plan,
+    store: str | os.PathLike[str],
+    *,
+    executor: str = "local",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    retry_failed: bool = False,
+    progress: Progress | None = None,
+    flush_seconds: float = FLUSH_SECONDS,
+) -> SweepReport:
+    """Run the runs of ``plan`` not yet in ``store`` and store them.
+
+    ``executor`` is ``"local"`` (a process pool of ``workers`` processes, default all
+    cores; 1 runs in this process) or ``"dask"`` (the Dask distributed cluster whose
+    scheduler is at ``scheduler``). Stored failed runs are skipped too unless
+    ``retry_failed``. Finished runs are stored at least every ``flush_seconds``.
+    """
+    if not flush_seconds > 0:
+        raise ValueError(f"flush_seconds: must be positive, got {flush_seconds}")
+    if executor not in ("local", "dask"):
+        raise ValueError(f"executor: expected local or dask, got {executor!r}")
+    if executor == "dask" and not scheduler:
+        raise ValueError("scheduler: a Dask scheduler address is needed with executor dask")
+    started = time.perf_counter()
+    jobs = plan_jobs(plan)
+    report = SweepReport(plan=plan.name, total=len(jobs), keys=[j.key for j in jobs])
+    with Store(store) as db:
+        stored = db.stored(report.keys)
+        if retry_failed:
+            db.forget(k for k, status in stored.items() if status == "failed")
+            stored = {k: s for k, s in stored.items() if s == "ok"}
+        pending = [j for j in jobs if j.key not in stored]
+        report.skipped = len(jobs) - len(pending)
+        if progress is not None:
+            progress(0, len(pending))
+        results = (
+            _run_dask(pending, scheduler or "")
+            if executor == "dask"
+            else _run_local(pending, workers)
+        )
+        buffer: list[RunRecord] = []
+        last_flush = time.monotonic()
+        try:
+            for record in results:
+                buffer.append(record)
+                report.ran += 1
+                if progress is not None:
+                    progress(report.ran, len(pending))
+                now = time.monotonic()
+                if len(buffer) >= _FLUSH_RUNS or now - last_flush >= flush_seconds:
+                    db.add(buffer)
+                    buffer, last_flush = [], now
+        finally:
+            # Keep what finished even when interrupted.
+            db.add(buffer)
+        final = db.stored(report.keys)
+    report.failed = sum(1 for status in final.values() if status == "failed")
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def execute_chunk(jobs: Sequence[SweepJob]) -> list[RunRecord]:
+    """:func:`execute` for several jobs: one round trip to a worker for all of them."""
+    return [execute(job) for job in jobs]
+
+
+def _chunks(jobs: Sequence[SweepJob], workers: int) -> list[list[SweepJob]]:
+    """Jobs in chunks: about 8 per worker over the sweep, at most 16 runs each (a chunk is
+    the unit of loss when a sweep is killed, and of progress). One job per round trip
+    costs as much as a tenth of a run in pickling and pipe traffic."""
+    size = max(1, min(16, len(jobs) // (8 * workers)))
+    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+
+
+def _run_local(jobs: Sequence[SweepJob], workers: int | None) -> Iterator[RunRecord]:
+    if not jobs:
+        return
+    workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
+    if workers == 1:
+        for job in jobs:
+            yield execute(job)
+        return
+    # A bounded window of chunks in flight: memory stays flat however long the plan is,
+    # and workers stay busy while this process stores results.
+    window = 4 * workers
+    todo = iter(_chunks(jobs, workers))
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
+        running: set[Future[list[RunRecord]]] = set()
+        try:
+            for chunk in itertools.islice(todo, window):
+                running.add(pool.submit(execute_chunk, chunk))
+            while running:
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield from future.result()
+                for chunk in itertools.islice(todo, len(done)):
+                    running.add(pool.submit(execute_chunk, chunk))
+        finally:
+            for future in running:
+                future.cancel()
+
+
+def _die_with_parent(parent: int) -> None:
+    """Pool workers must not outlive a sweep killed with SIGKILL (which gives the pool no
+    chance to stop them): ask Linux to kill this worker when its parent dies. The standard
+    library has no binding for prctl(2), hence ctypes."""
+    if not sys.platform.startswith("linux"):
+        return
+    pr_set_pdeathsig = 1  # <linux/prctl.h>
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _run_dask(jobs: Sequence[SweepJob], scheduler: str) -> Iterator[RunRecord]:
+    if not jobs:
+        return
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise RuntimeError(
+            "executor dask needs the distributed package: pip install 'lasthop[dask]'"
+        ) from None
+    # distributed ships without type hints.
+    with Client(scheduler, set_as_default=False) as client:  # type: ignore[no-untyped-call]
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        futures = client.map(execute_chunk, _chunks(jobs, workers), pure=False)
+        for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
+            records: list[RunRecord] = future.result()
+            future.release()
+            yield from records
+
+
+def plan_keys(jobs: Iterable[SweepJob]) -> list[RunKey]:
+    """The store keys of ``jobs``."""
+    return [j.key for j in jobs]
+
+
+def plan_points(store: str | os.PathLike[str], plan: Plan) -> list[dict[str, Any]]:
+    """Per grid combination of ``plan``, what the store holds: its parameters, runs ok and
+    failed, and the means over its ok runs of the first flow's throughput (Mb/s),
+    retransmissions and timeouts and of every link direction's goodput (percent); the
+    errors of its failed runs, if any."""
+    jobs = plan_jobs(plan)
+    n_seeds = len(plan.seeds)
+    groups = [[j.key for j in jobs[i : i + n_seeds]] for i in range(0, len(jobs), n_seeds)]
+    summaries = point_summaries(store, groups)
+    points: list[dict[str, Any]] = []
+    for point, summary in zip(plan.points(), summaries, strict=True):
+        entry: dict[str, Any] = {
+            "params": dict(point),
+            "runs": n_seeds,
+            "ok": summary["ok"],
+            "failed": summary["failed"],
+            "throughput_mbps": _round(summary["throughput_mbps"], 4),
+            "retransmits": _round(summary["retransmits"], 2),
+            "timeouts": _round(summary["timeouts"], 2),
+            "goodput_pct": {
+                name: _round(None if g is None else 100.0 * g, 2)
+                for name, g in summary["goodput"].items()
+            },
+        }
+        if summary["errors"]:
+            entry["errors"] = summary["errors"]
+        points.append(entry)
+    return points
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(float(value), digits)
