@@ -6,6 +6,17 @@ cd "$(dirname "$0")/.."
 
 python3 -m pip install -q --disable-pip-version-check -e '.[test]'
 
+# The pcap tests read captures with tshark, the report tests render in headless
+# Chromium: both are Debian packages. Install them when missing (as root, or via sudo).
+if ! command -v tshark >/dev/null || ! command -v chromium >/dev/null; then
+    echo "== installing tshark and chromium (Debian packages)"
+    as_root=""
+    [ "$(id -u)" -eq 0 ] || as_root="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $as_root apt-get update -q
+    $as_root apt-get install -y -q --no-install-recommends tshark chromium fonts-dejavu-core
+fi
+
 echo "== lint: rustfmt, clippy, ruff, mypy"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
