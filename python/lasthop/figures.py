@@ -237,36 +237,23 @@ def _labelled(
     return out
 
 
-def cwnd_figure(
+def trace_figure(
+    kind: str,
     frame: pd.DataFrame,
     path: str | os.PathLike[str] | None,
     by: str | None = None,
     seed: int | None = None,
     time_window_s: tuple[float, float] | None = None,
 ) -> Figure:
-    """Figs. 4/8/11 from stored series."""
+    """From stored series, ``kind`` ``cwnd`` (Figs. 4/8/11) or ``sequence`` (Figs.
+    5/7/10, with fast retransmit and timeout marks) of one run per value of ``by``."""
     by = _choose(frame, by, "--by") or _default_by(frame)
     runs = _trace_runs(frame, by, seed)
-    return plots.cwnd_vs_time(
-        _labelled("window", path, runs), time_window_s=time_window_s, share_y=False
-    )
-
-
-def sequence_figure(
-    frame: pd.DataFrame,
-    path: str | os.PathLike[str] | None,
-    by: str | None = None,
-    seed: int | None = None,
-    time_window_s: tuple[float, float] | None = None,
-) -> Figure:
-    """Figs. 5/7/10 from stored series, with fast retransmit and timeout marks."""
-    by = _choose(frame, by, "--by") or _default_by(frame)
-    runs = _trace_runs(frame, by, seed)
-    return plots.time_sequence(
-        _labelled("sent", path, runs),
-        _labelled("events", path, runs),
-        time_window_s=time_window_s,
-    )
+    if kind == "cwnd":
+        window = _labelled("window", path, runs)
+        return plots.cwnd_vs_time(window, time_window_s=time_window_s, share_y=False)
+    sent, events = _labelled("sent", path, runs), _labelled("events", path, runs)
+    return plots.time_sequence(sent, events, time_window_s=time_window_s)
 
 
 def figure(
@@ -290,9 +277,7 @@ def figure(
         return throughput_figure(frame, by, group, peak_mbps)
     if kind == "error-rate":
         return error_rate_figure(frame, by, x)
-    if kind == "cwnd":
-        return cwnd_figure(frame, path, by, seed, time_window_s)
-    return sequence_figure(frame, path, by, seed, time_window_s)
+    return trace_figure(kind, frame, path, by, seed, time_window_s)
 
 
 def stored_report(
@@ -338,14 +323,14 @@ def stored_report(
         figures += [
             report.ReportFigure(
                 stem="cwnd",
-                figure=cwnd_figure(frame, path, by),
+                figure=trace_figure("cwnd", frame, path, by),
                 caption=f"Congestion window of one run per {by}.",
                 alt="Congestion window in KB against time in seconds.",
                 paper_figure=8,
             ),
             report.ReportFigure(
                 stem="sequence",
-                figure=sequence_figure(frame, path, by),
+                figure=trace_figure("sequence", frame, path, by),
                 caption=f"Time-sequence graph of one run per {by}; top row: fast "
                 "retransmissions, bottom row: coarse timeouts.",
                 alt="Sequence number against time with retransmission and timeout marks.",

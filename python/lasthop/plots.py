@@ -554,12 +554,17 @@ def cwnd_vs_time(
                 ax.set_ylim(0, ax.get_ylim()[1] * 1.05)
             # Above the panel, right of its title: nothing of the data under it.
             ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncols=4, borderaxespad=0.2)
-        if time_window_s is not None:
-            axes[-1].set_xlim(*time_window_s)
-        else:
-            axes[-1].set_xlim(left=0)
-        axes[-1].set_xlabel("time (s)")
+        _time_axis(axes[-1], time_window_s)
     return _frozen(fig)
+
+
+def _time_axis(ax: Axes, time_window_s: tuple[float, float] | None) -> None:
+    """The shared time axis of the trace figures: the window asked for, else from 0."""
+    if time_window_s is not None:
+        ax.set_xlim(*time_window_s)
+    else:
+        ax.set_xlim(left=0)
+    ax.set_xlabel("time (s)")
 
 
 # --- Figs. 5, 7, 10 -------------------------------------------------------------------
@@ -672,11 +677,7 @@ def time_sequence(
         lo = -span * _DATA_BOTTOM / (_DATA_TOP - _DATA_BOTTOM)
         hi = span + span * (1 - _DATA_TOP) / (_DATA_TOP - _DATA_BOTTOM)
         axes[0].set_ylim(lo, hi)
-        if time_window_s is not None:
-            axes[-1].set_xlim(*time_window_s)
-        else:
-            axes[-1].set_xlim(left=0)
-        axes[-1].set_xlabel("time (s)")
+        _time_axis(axes[-1], time_window_s)
     return _frozen(fig)
 
 
