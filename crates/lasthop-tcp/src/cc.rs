@@ -54,6 +54,8 @@ pub struct CongestionControl {
     cwnd: u64,
     /// Slow-start threshold, in bytes.
     ssthresh: u64,
+    /// Largest window growth may reach, in bytes.
+    max_cwnd: u64,
 }
 
 impl CongestionControl {
@@ -65,7 +67,17 @@ impl CongestionControl {
             mss,
             cwnd: mss * u64::from(initial_cwnd_segments.max(1)),
             ssthresh: ssthresh_bytes,
+            max_cwnd: u64::MAX,
         }
+    }
+
+    /// Cap window growth at `bytes`, as 4.4BSD caps it at the largest window
+    /// it can advertise (tcp_input: `snd_cwnd = min(cw + incr,
+    /// TCP_MAXWIN << snd_scale)`). Fast-recovery inflation is not capped
+    /// there either.
+    pub fn with_max_cwnd(mut self, bytes: u64) -> Self {
+        self.max_cwnd = bytes.max(self.mss);
+        self
     }
 
     pub fn with_growth(mut self, growth: WindowGrowth) -> Self {
@@ -89,6 +101,7 @@ impl CongestionControl {
             WindowGrowth::Bsd44 if self.cwnd <= self.ssthresh => self.cwnd += self.mss,
             WindowGrowth::Bsd44 => self.cwnd += self.mss * self.mss / self.cwnd + self.mss / 8,
         }
+        self.cwnd = self.cwnd.min(self.max_cwnd);
     }
 
     pub fn on_congestion(&mut self, ev: &CongestionEvent, dupack_threshold: u32) {
@@ -146,6 +159,17 @@ mod tests {
 
     fn ev(kind: CongestionKind, cause: LossCause, flight: u64) -> CongestionEvent {
         CongestionEvent { kind, cause, flight_bytes: flight }
+    }
+
+    /// The 4.4BSD cap (seed 000 Fig. 11: a loss-free sender "maintains a
+    /// 64-kbyte congestion window").
+    #[test]
+    fn growth_stops_at_the_cap() {
+        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 60, 1 << 30).with_max_cwnd(65_535);
+        for _ in 0..10 {
+            cc.on_ack(1000);
+        }
+        assert_eq!(cc.cwnd(), 65_535);
     }
 
     #[test]

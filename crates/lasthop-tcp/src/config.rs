@@ -144,6 +144,8 @@ pub struct SenderConfig {
     pub dupack_threshold: u32,
     /// Congestion-avoidance increase rule.
     pub window_growth: WindowGrowth,
+    /// Largest congestion window, in bytes (`u64::MAX`: no cap, as RFC 5681).
+    pub max_cwnd_bytes: u64,
     /// Response to ELN-marked duplicate acks.
     pub eln: ElnResponse,
     /// Send a new segment on each of the first two duplicate acks (seed 000

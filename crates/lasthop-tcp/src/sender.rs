@@ -114,6 +114,7 @@ impl Sender {
             snd_max: 0,
             rwnd: cfg.send_buffer_bytes,
             cc: CongestionControl::new(algo, cfg.mss_bytes, cfg.initial_cwnd_segments, cfg.initial_ssthresh_bytes)
+                .with_max_cwnd(cfg.max_cwnd_bytes)
                 .with_growth(cfg.window_growth),
             recovery: LossRecovery::new(cfg.variant, cfg.dupack_threshold),
             sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.mss_bytes, cfg.dupack_threshold)),

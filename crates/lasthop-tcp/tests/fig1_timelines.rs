@@ -34,6 +34,7 @@ impl Harness {
             initial_ssthresh_bytes: u64::MAX / 2,
             dupack_threshold: 3,
             window_growth: WindowGrowth::Rfc5681,
+            max_cwnd_bytes: u64::MAX,
             eln,
             limited_transmit,
             total_bytes: Some(20 * MSS),

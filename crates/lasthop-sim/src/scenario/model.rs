@@ -294,6 +294,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
             initial_ssthresh_bytes: t.initial_ssthresh_bytes.unwrap_or(u64::from(u32::MAX)),
             dupack_threshold: t.dupack_threshold,
             window_growth: t.window_growth,
+            max_cwnd_bytes: t.max_cwnd_bytes.unwrap_or(u64::MAX),
             eln,
             limited_transmit: t.limited_transmit,
             total_bytes: match workload {

@@ -241,6 +241,11 @@ pub struct TcpSpec {
     /// (4.4BSD-Lite's extra maxseg/8 per ack, as in BSD/OS 2.1).
     #[serde(default)]
     pub window_growth: lasthop_tcp::WindowGrowth,
+    /// Largest congestion window, in bytes; absent: no cap (RFC 5681).
+    /// 4.4BSD-derived stacks cap it at the largest window they can
+    /// advertise, 65535 without window scaling.
+    #[serde(default)]
+    pub max_cwnd_bytes: Option<u64>,
     #[serde(default)]
     pub rto: RtoSpec,
     #[serde(default)]
@@ -263,6 +268,7 @@ impl Default for TcpSpec {
             eln_generator: ElnGenerator::Receiver,
             limited_transmit: false,
             window_growth: lasthop_tcp::WindowGrowth::Rfc5681,
+            max_cwnd_bytes: None,
             rto: RtoSpec::default(),
             ack: AckSpec::default(),
         }
