@@ -27,6 +27,10 @@ impl ElnMarker {
         ElnMarker { flow, seen: RangeSet::default(), marked: 0 }
     }
 
+    pub fn flow(&self) -> u32 {
+        self.flow
+    }
+
     pub fn on_packet(&mut self, _now: Time, pkt: &mut Packet) {
         if pkt.flow != self.flow {
             return;

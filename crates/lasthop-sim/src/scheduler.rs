@@ -29,7 +29,8 @@ pub enum Event {
         link: u32,
         dir: u8,
     },
-    /// An endpoint's `poll_at` time (endpoint = flow·2 + side).
+    /// An endpoint's `poll_at` time (endpoint = flow·2 + side), or a node
+    /// agent's (endpoint = 2·flows + agent index).
     Wake {
         endpoint: u32,
     },

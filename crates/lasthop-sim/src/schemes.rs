@@ -4,7 +4,18 @@
 //! and base-station agent. The names are the paper's in lower case. Schemes
 //! not yet built are not listed: naming one is an error, never a fallback.
 
+use lasthop_agents::snoop::SnoopConfig;
 use lasthop_tcp::{ElnResponse, Variant};
+
+/// What a scheme runs at the base station (the node before the receiver).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaseStationAgent {
+    /// Nothing: the base station only forwards.
+    None,
+    /// A snoop-family agent (seed 000 Sec. III-B); the SMART variants also
+    /// make the mobile host send SMART echoes.
+    Snoop(SnoopConfig),
+}
 
 /// What a scheme sets on a flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,10 +23,17 @@ pub struct Scheme {
     pub name: &'static str,
     pub variant: Variant,
     pub eln: ElnResponse,
+    pub base_station: BaseStationAgent,
 }
 
 const fn scheme(name: &'static str, variant: Variant, eln: ElnResponse) -> Scheme {
-    Scheme { name, variant, eln }
+    Scheme { name, variant, eln, base_station: BaseStationAgent::None }
+}
+
+/// A link-layer scheme: a TCP Reno source ("the E2E protocol ... as the
+/// standard basis", Sec. III-A) and a snoop-family agent at the base station.
+const fn link_layer(name: &'static str, snoop: SnoopConfig) -> Scheme {
+    Scheme { name, variant: Variant::Reno, eln: ElnResponse::Off, base_station: BaseStationAgent::Snoop(snoop) }
 }
 
 /// Seed 000 Sec. III-A and Table I. E2E is TCP Reno; E2E-NEWRENO adds
@@ -23,6 +41,9 @@ const fn scheme(name: &'static str, variant: Variant, eln: ElnResponse) -> Schem
 /// Reno's window rules; E2E-ELN and E2E-ELN-RXMT retransmit on ELN-marked
 /// duplicates (third, first) without cutting the window. E2E-SACK-ELN is the
 /// combination the paper names as future work.
+///
+/// Seed 000 Sec. III-B: LL, LL-TCP-AWARE (snoop), LL-SMART and
+/// LL-SMART-TCP-AWARE, the link-layer schemes of Table II.
 pub const SCHEMES: &[Scheme] = &[
     scheme("e2e", Variant::Reno, ElnResponse::Off),
     scheme("e2e-newreno", Variant::Newreno, ElnResponse::Off),
@@ -31,6 +52,10 @@ pub const SCHEMES: &[Scheme] = &[
     scheme("e2e-eln", Variant::Reno, ElnResponse::ThirdDupack),
     scheme("e2e-eln-rxmt", Variant::Reno, ElnResponse::FirstDupack),
     scheme("e2e-sack-eln", Variant::Sack, ElnResponse::ThirdDupack),
+    link_layer("ll", SnoopConfig::LL),
+    link_layer("ll-tcp-aware", SnoopConfig::LL_TCP_AWARE),
+    link_layer("ll-smart", SnoopConfig::LL_SMART),
+    link_layer("ll-smart-tcp-aware", SnoopConfig::LL_SMART_TCP_AWARE),
 ];
 
 pub fn find(name: &str) -> Option<&'static Scheme> {

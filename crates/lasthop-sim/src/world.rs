@@ -7,17 +7,26 @@
 //! receiver and an ack to the flow's sender; whatever they answer through
 //! `poll_transmit` is sent at the same instant.
 //!
+//! Agents on a node (ELN marking, the snoop family) see every packet arriving
+//! there before it is forwarded or delivered, in the order they were placed
+//! (flow order); one may absorb it (a suppressed duplicate ack ends there).
+//! What agents emit (local retransmissions) is then forwarded from their node
+//! as fresh packets, at the same instant and after the arriving packet. Each
+//! agent has a timer key after the flows' endpoints.
+//!
 //! Invariants are checked at the end of every run (and the run fails if one
-//! does not hold): every packet created was delivered, dropped or is still in
-//! flight; the receiving application got bytes 0..N once each and in order;
-//! time never went backwards (the scheduler refuses to run it back).
+//! does not hold): every packet created was delivered, dropped, absorbed by
+//! an agent or is still in flight; the receiving application got bytes 0..N
+//! once each and in order; time never went backwards (the scheduler refuses
+//! to run it back).
 
 use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, RunSummary};
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{Model, Workload};
 use crate::scheduler::{Event, Scheduler};
 use lasthop_agents::eln::ElnMarker;
-use lasthop_agents::NodeAgent;
+use lasthop_agents::snoop::Snoop;
+use lasthop_agents::{NodeAgent, Verdict};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::{DropCause, Trace, TraceEvent};
@@ -40,12 +49,21 @@ struct FlowState {
     finished: bool,
 }
 
+/// An agent on a node, with its armed wake-up.
+struct AgentSlot {
+    node: u16,
+    agent: NodeAgent,
+    armed: Time,
+}
+
 /// Counters for the packet-conservation invariant.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Conservation {
     pub created: u64,
     pub delivered: u64,
     pub dropped: u64,
+    /// Consumed by an agent on the way (e.g. duplicate acks snoop suppresses).
+    pub absorbed: u64,
 }
 
 pub struct World<'m> {
@@ -63,8 +81,14 @@ pub struct World<'m> {
     dir_useful: Vec<u64>,
     active_flows: usize,
     violations: Vec<String>,
-    /// Mid-path agents by node.
-    agents: Vec<Vec<NodeAgent>>,
+    /// Mid-path agents, grouped by node; agent `k`'s timer key is
+    /// `2·flows + k`.
+    agents: Vec<AgentSlot>,
+    /// Per node, the range of `agents` it runs (empty for most nodes).
+    node_agents: Vec<(u32, u32)>,
+    /// Per flow, duplicate acks that reached the sender, and its last ack.
+    dupacks_at_source: Vec<u64>,
+    last_ack_at_source: Vec<Option<u64>>,
     /// pcap captures of link directions (none unless asked for).
     captures: Vec<Capture>,
 }
@@ -117,16 +141,32 @@ impl<'m> World<'m> {
             })
             .collect();
         let n_dirs = 2 * model.links.len();
-        let mut agents = vec![Vec::new(); model.nodes.len()];
+        let mut placed: Vec<(u16, NodeAgent)> = Vec::new();
         for (i, f) in model.flows.iter().enumerate() {
             if let Some(node) = f.eln_node {
-                agents[node as usize].push(NodeAgent::Eln(ElnMarker::new(i as u32)));
+                placed.push((node, NodeAgent::Eln(ElnMarker::new(i as u32))));
+            }
+            if let (Some(node), Some(cfg)) = (f.snoop_node, f.snoop) {
+                placed.push((node, NodeAgent::Snoop(Box::new(Snoop::new(cfg, i as u32)))));
             }
         }
+        // Grouped by node, in flow order within a node (a stable sort).
+        placed.sort_by_key(|(node, _)| *node);
+        let mut node_agents = vec![(0u32, 0u32); model.nodes.len()];
+        for (k, (node, _)) in placed.iter().enumerate() {
+            let r = &mut node_agents[*node as usize];
+            if r.1 == 0 {
+                r.0 = k as u32;
+            }
+            r.1 = k as u32 + 1;
+        }
+        let agents: Vec<AgentSlot> =
+            placed.into_iter().map(|(node, agent)| AgentSlot { node, agent, armed: Time::NEVER }).collect();
+        let n_flows = model.flows.len();
         World {
             model,
             seed,
-            sched: Scheduler::new(2 * model.flows.len()),
+            sched: Scheduler::new(2 * n_flows + agents.len()),
             links,
             flows,
             trace: Trace::new(trace),
@@ -138,6 +178,9 @@ impl<'m> World<'m> {
             active_flows: model.flows.len(),
             violations: Vec::new(),
             agents,
+            node_agents,
+            dupacks_at_source: vec![0; n_flows],
+            last_ack_at_source: vec![None; n_flows],
             captures: Vec::new(),
         }
     }
@@ -268,15 +311,53 @@ impl<'m> World<'m> {
             }
             return;
         }
-        let now = self.sched.now();
-        for agent in &mut self.agents[node as usize] {
-            agent.on_packet(now, &mut pkt);
+        let (first, end) = self.node_agents[node as usize];
+        if first < end && self.run_agents(first as usize, end as usize, &mut pkt) == Verdict::Absorb {
+            self.conservation.absorbed += 1;
+            self.flush_agents(first as usize, end as usize);
+            return;
         }
         if node == pkt.dst {
             self.conservation.delivered += 1;
             self.deliver(pkt);
         } else {
             self.forward(node, pkt);
+        }
+        if first < end {
+            self.flush_agents(first as usize, end as usize);
+        }
+    }
+
+    /// Hand `pkt` to the node's agents `first..end` in order; the first that
+    /// absorbs it ends its journey.
+    fn run_agents(&mut self, first: usize, end: usize, pkt: &mut Packet) -> Verdict {
+        let now = self.sched.now();
+        for slot in &mut self.agents[first..end] {
+            if slot.agent.on_packet(now, pkt) == Verdict::Absorb {
+                return Verdict::Absorb;
+            }
+        }
+        Verdict::Forward
+    }
+
+    /// Send what agents `first..end` emit from their node (fresh packets,
+    /// counted as created) and re-arm their timers.
+    fn flush_agents(&mut self, first: usize, end: usize) {
+        let now = self.sched.now();
+        for k in first..end {
+            while let Some(mut pkt) = self.agents[k].agent.poll_transmit(now) {
+                pkt.uid = self.next_uid;
+                self.next_uid += 1;
+                self.conservation.created += 1;
+                let node = self.agents[k].node;
+                self.forward(node, pkt);
+            }
+            let want = self.agents[k].agent.poll_at();
+            if want < self.agents[k].armed {
+                let at = want.max(now);
+                self.agents[k].armed = at;
+                self.sched.set_timer((2 * self.flows.len() + k) as u32, at);
+            }
         }
     }
 
@@ -304,6 +385,10 @@ impl<'m> World<'m> {
                 self.flush_receiver(fi);
             }
             PacketKind::Ack => {
+                if self.last_ack_at_source[fi] == Some(pkt.tcp.ack) {
+                    self.dupacks_at_source[fi] += 1;
+                }
+                self.last_ack_at_source[fi] = Some(pkt.tcp.ack);
                 f.sender.on_ack(now, &pkt.tcp, &mut self.trace);
                 self.flush_sender(fi);
             }
@@ -312,6 +397,14 @@ impl<'m> World<'m> {
 
     fn on_wake(&mut self, endpoint: u32) {
         let now = self.sched.now();
+        let n_endpoints = 2 * self.flows.len();
+        if endpoint as usize >= n_endpoints {
+            let k = endpoint as usize - n_endpoints;
+            self.agents[k].armed = Time::NEVER;
+            self.agents[k].agent.on_timer(now);
+            self.flush_agents(k, k + 1);
+            return;
+        }
         let (fi, side) = ((endpoint / 2) as usize, (endpoint % 2) as usize);
         self.flows[fi].armed[side] = Time::NEVER;
         if side == 0 {
@@ -377,10 +470,10 @@ impl<'m> World<'m> {
         }
         let c = self.conservation;
         let in_flight = self.in_flight();
-        if c.created != c.delivered + c.dropped + in_flight {
+        if c.created != c.delivered + c.dropped + c.absorbed + in_flight {
             return Err(format!(
-                "packets not conserved: created {} != delivered {} + dropped {} + in flight {in_flight}",
-                c.created, c.delivered, c.dropped
+                "packets not conserved: created {} != delivered {} + dropped {} + absorbed {} + in flight {in_flight}",
+                c.created, c.delivered, c.dropped, c.absorbed
             ));
         }
         let link_drops: u64 =
@@ -412,8 +505,10 @@ impl<'m> World<'m> {
             .flows
             .iter()
             .zip(&self.model.flows)
-            .map(|(f, m)| {
+            .enumerate()
+            .map(|(fi, (f, m))| {
                 let st = f.sender.stats();
+                let on_flow = || self.agents.iter().filter(move |s| s.agent.flow() as usize == fi);
                 let (bytes, elapsed_ns, completed) = match m.workload {
                     Workload::Bulk { .. } => {
                         let until = f.done_at.unwrap_or(end);
@@ -436,6 +531,9 @@ impl<'m> World<'m> {
                     timeouts: st.timeouts,
                     fast_retransmits: st.fast_retransmits,
                     eln_retransmits: st.eln_retransmits,
+                    local_retransmits: on_flow().map(|s| s.agent.local_retransmits()).sum(),
+                    dupacks_suppressed: on_flow().map(|s| s.agent.dupacks_suppressed()).sum(),
+                    dupacks_at_source: self.dupacks_at_source[fi],
                     completed,
                 }
             })

@@ -6,7 +6,8 @@ use super::schema::{
     AckPolicySpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, LinkSpec, PublishedCell, ScenarioFile, Template,
 };
 use super::ScenarioError;
-use crate::schemes;
+use crate::schemes::{self, BaseStationAgent};
+use lasthop_agents::snoop::SnoopConfig;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
 use lasthop_core::Time;
 use lasthop_net::error::ErrorModelConfig;
@@ -60,6 +61,10 @@ pub struct FlowModel {
     /// receiver once routes are known.
     pub eln_at_base_station: bool,
     pub eln_node: Option<u16>,
+    /// A snoop-family agent at the base station (the node before the
+    /// receiver), from the flow's scheme; its node once routes are known.
+    pub snoop: Option<SnoopConfig>,
+    pub snoop_node: Option<u16>,
 }
 
 #[derive(Clone, Debug)]
@@ -224,7 +229,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         _ => return Err(ScenarioError::new(format!("flows[{i}]"), "give exactly one of `bytes` and `duration_s`")),
     };
     let t = &fl.tcp;
-    let (variant, eln) = match &fl.scheme {
+    let (variant, eln, base_station) = match &fl.scheme {
         Some(name) => {
             let sc = schemes::find(name).ok_or_else(|| {
                 ScenarioError::new(
@@ -234,11 +239,15 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
             })?;
             check(t.variant.is_none(), p("tcp.variant"), "conflicts with `scheme`, which sets the variant")?;
             check(t.eln.is_none(), p("tcp.eln"), "conflicts with `scheme`, which sets the ELN response")?;
-            (sc.variant, sc.eln)
+            (sc.variant, sc.eln, sc.base_station)
         }
-        None => (t.variant.unwrap_or(Variant::Reno), t.eln.unwrap_or(ElnResponse::Off)),
+        None => (t.variant.unwrap_or(Variant::Reno), t.eln.unwrap_or(ElnResponse::Off), BaseStationAgent::None),
     };
     let eln_on = eln != ElnResponse::Off;
+    let snoop = match base_station {
+        BaseStationAgent::None => None,
+        BaseStationAgent::Snoop(cfg) => Some(cfg),
+    };
     check(t.mss_bytes > 0, p("tcp.mss_bytes"), "must be at least 1")?;
     check(
         t.socket_buffer_bytes >= u64::from(t.mss_bytes),
@@ -308,13 +317,16 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
             mss_bytes: t.mss_bytes,
             ack_policy,
             sack: t.sack || variant == Variant::Sack,
-            smart_echo: variant == Variant::Smart,
+            // The SMART link layers read the mobile host's SMART echoes.
+            smart_echo: variant == Variant::Smart || snoop.is_some_and(|s| s.smart),
             eln: eln_on && t.eln_generator == ElnGenerator::Receiver,
         },
         header_bytes: t.header_bytes,
         ack_bytes: t.ack_bytes,
         eln_at_base_station: eln_on && t.eln_generator == ElnGenerator::BaseStation,
         eln_node: None,
+        snoop,
+        snoop_node: None,
     })
 }
 
@@ -361,20 +373,29 @@ impl Model {
                 format!("flows[{i}].to"),
                 &format!("no route between '{}' and '{}'", f.flows[i].from, f.flows[i].to),
             )?;
+            // The base station is the last node before the receiver.
+            let (mut prev, mut node) = (fl.from, fl.from);
+            while node != fl.to {
+                prev = node;
+                let (li, dir) = next_hop[node as usize][fl.to as usize].expect("reachable");
+                node = links[li as usize].ends[1 - dir as usize];
+            }
+            let base_station = (prev != fl.from).then_some(prev);
             if fl.eln_at_base_station {
-                // The base station is the last node before the receiver.
-                let (mut prev, mut node) = (fl.from, fl.from);
-                while node != fl.to {
-                    prev = node;
-                    let (li, dir) = next_hop[node as usize][fl.to as usize].expect("reachable");
-                    node = links[li as usize].ends[1 - dir as usize];
-                }
                 check(
-                    prev != fl.from,
+                    base_station.is_some(),
                     format!("flows[{i}].tcp.eln_generator"),
                     "base_station needs a node between sender and receiver",
                 )?;
-                fl.eln_node = Some(prev);
+                fl.eln_node = base_station;
+            }
+            if fl.snoop.is_some() {
+                check(
+                    base_station.is_some(),
+                    format!("flows[{i}].scheme"),
+                    "a link-layer scheme needs a base station between sender and receiver",
+                )?;
+                fl.snoop_node = base_station;
             }
         }
         let published = published_ref(f, &links)?;

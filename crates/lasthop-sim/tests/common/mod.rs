@@ -98,3 +98,17 @@ bytes = 1000
 "#
     )
 }
+
+/// Seed 000's 1997 LAN testbed (`balakrishnan97/lan`) with the wireless
+/// link's errors replaced: `drops` is a TOML error model for the base
+/// station -> mobile host direction only (the other direction loses nothing).
+pub fn lan97_with_drops(drops: &str) -> String {
+    let text = embedded::get("balakrishnan97/lan").expect("embedded scenario");
+    let errors = "error = { model = \"exponential_bytes\", mean_bytes = \"${error_every_bytes}\" }\n";
+    assert!(text.contains(errors), "the LAN scenario's error line moved");
+    text.replacen(errors, "", 1).replacen(
+        "[[flows]]",
+        &format!("[topology.wireless.ab]\nerror = {drops}\n\n[[flows]]"),
+        1,
+    )
+}

@@ -1,0 +1,712 @@
+//! The snoop family of base-station agents (seed 000 Secs. II and III-B;
+//! the snoop slides, 003; seed 002 Sec. 5.1): LL, LL-TCP-AWARE (snoop),
+//! LL-SMART and LL-SMART-TCP-AWARE are one agent, [`Snoop`], whose variant is
+//! its [`SnoopConfig`] (`tcp_aware`, `smart`).
+//!
+//! Rules, with where they come from:
+//!
+//! - Cache. "maintains a cache of TCP segments sent across the link that have
+//!   not yet been acknowledged by the receiver" (seed 000 Sec. II; slides:
+//!   "Caches TCP segments going to mobile"). Entries are keyed by sequence
+//!   number and dropped when a new cumulative ack covers them. A segment seen
+//!   again from the source is a sender retransmission: its entry is refreshed
+//!   and marked "sender retransmitted"; duplicate acks for such a segment are
+//!   left to the source (snoop's rule, Balakrishnan et al. 1995, as in ns-2's
+//!   `snoop.cc`: the source is already recovering it).
+//! - Loss detection. "A packet loss is detected by the arrival of a small
+//!   number of duplicate acknowledgments from the receiver or by a local
+//!   timeout. The snoop agent retransmits the lost packet if it has it
+//!   cached" (Sec. II). Here the first duplicate ack for a cached segment
+//!   retransmits it (Sec. III-B: LL "leverages off TCP acknowledgments").
+//! - Timer. "Timeout-based retransmissions are done by maintaining a smoothed
+//!   round-trip time estimate, with a minimum timeout granularity of 200 ms"
+//!   (Sec. III-B). The estimate is of the wireless hop as the agent sees it:
+//!   from a segment's (only) transmission by the base station to the first ack
+//!   covering it (Karn: retransmitted segments give no sample), smoothed as
+//!   RFC 6298 does (srtt + 4·rttvar, at least 200 ms, doubled per timeout
+//!   without progress). The timer retransmits the oldest cached segment.
+//! - TCP awareness (LL-TCP-AWARE, LL-SMART-TCP-AWARE). The agent "suppresses
+//!   the duplicate acknowledgments" caused by the losses it repairs (Sec. II).
+//!   Without SMART it counts the duplicates it expects after a local
+//!   retransmission (one per cached segment sent behind the lost one and
+//!   before the retransmission, less those already seen) and the next new ack
+//!   (the end of the highest segment sent before the retransmission). A new
+//!   ack below that one names the next lost segment of a burst: it is
+//!   retransmitted at once. Duplicates beyond the expected number are
+//!   forwarded: the source deals with them (ns-2's snoop does the same).
+//! - LL (`tcp_aware = false`): "equivalent to the snoop agent that does not
+//!   suppress any duplicate acknowledgments, and does not attempt in-order
+//!   delivery of packets across the link" (Sec. III-B; slides: "same as
+//!   TCP-aware link layer, but without suppressing duplicate
+//!   acknowledgments"): every ack is forwarded, local retransmissions happen
+//!   on the first duplicate ack and on the timer, and segments behind a loss
+//!   reach the mobile host out of order, whose duplicate acks reach the source.
+//! - SMART (LL-SMART, LL-SMART-TCP-AWARE). "performs local retransmissions
+//!   based on selective acknowledgments" (Sec. III-B) from the SMART echo
+//!   (Sec. II: each ack carries "the sequence number of the packet that
+//!   caused the receiver to generate the acknowledgment"): a gap between the
+//!   cumulative ack and the echoed segment marks every cached segment in it
+//!   that was sent before the echoed one and not itself echoed as lost, and
+//!   each is retransmitted at once ("it immediately assumes that the missing
+//!   packets have been lost", Sec. II: the one-hop link does not reorder). A
+//!   retransmission is sent again only when a segment sent after it is
+//!   echoed first. With TCP awareness the duplicates for a segment being
+//!   repaired locally are all suppressed: the echo says which arrival caused
+//!   each, so no count is needed.
+//!
+//! Departures:
+//! - One agent watches one flow (the paper's experiments have one).
+//! - The paper's base station retransmits through its interface queue; here a
+//!   local retransmission joins the tail of the wireless link's queue (no
+//!   priority), as every packet does.
+//! - The local timer doubles per consecutive timeout (capped at 2^6) so that
+//!   a dead link does not get a retransmission every 200 ms; the paper does
+//!   not say what its timer does on repeated expiry.
+//! - The agent never generates acks of its own (the 1995 snoop did for a
+//!   sender retransmission of data the mobile host already acknowledged; here
+//!   that segment is forwarded and the mobile host re-acknowledges it).
+//! - The per-flow state is soft, as in the paper: nothing here is needed for
+//!   correctness, only for speed.
+
+use lasthop_core::time::NS_PER_MS;
+use lasthop_core::{Packet, PacketKind, Time};
+use std::collections::VecDeque;
+
+/// What an agent does with a packet passing through its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Send it on (possibly changed).
+    Forward,
+    /// Consume it here (a suppressed duplicate ack).
+    Absorb,
+}
+
+/// The variant of the snoop family and its timer settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SnoopConfig {
+    /// Suppress the duplicate acks caused by locally repaired losses
+    /// (LL-TCP-AWARE, LL-SMART-TCP-AWARE).
+    pub tcp_aware: bool,
+    /// Retransmit selectively from the SMART echo (LL-SMART, LL-SMART-TCP-AWARE).
+    pub smart: bool,
+    /// Least local retransmission timeout, in ns (seed 000: 200 ms).
+    pub min_rto_ns: u64,
+    /// Timeout before the first round-trip sample, in ns.
+    pub initial_rto_ns: u64,
+}
+
+impl SnoopConfig {
+    /// LL: local retransmissions, nothing suppressed.
+    pub const LL: SnoopConfig = SnoopConfig::new(false, false);
+    /// LL-TCP-AWARE: the snoop protocol.
+    pub const LL_TCP_AWARE: SnoopConfig = SnoopConfig::new(true, false);
+    pub const LL_SMART: SnoopConfig = SnoopConfig::new(false, true);
+    pub const LL_SMART_TCP_AWARE: SnoopConfig = SnoopConfig::new(true, true);
+
+    pub const fn new(tcp_aware: bool, smart: bool) -> SnoopConfig {
+        SnoopConfig { tcp_aware, smart, min_rto_ns: 200 * NS_PER_MS, initial_rto_ns: 1000 * NS_PER_MS }
+    }
+}
+
+/// Counters for reports and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SnoopStats {
+    /// Segments retransmitted by the agent (duplicate acks, SMART gaps, bursts, timer).
+    pub local_retransmits: u64,
+    /// Of those, by the local timer.
+    pub timer_retransmits: u64,
+    /// Duplicate acks absorbed (never forwarded to the source).
+    pub dupacks_suppressed: u64,
+    /// Sender retransmissions seen (segments the source sent again).
+    pub sender_retransmits_seen: u64,
+}
+
+/// A cached data segment headed to the mobile host.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    pkt: Packet,
+    /// Rank of its latest transmission among all the agent's transmissions
+    /// toward the mobile host (the wireless hop keeps this order).
+    tx_order: u64,
+    /// When it was last sent toward the mobile host.
+    last_tx: Time,
+    local_rexmits: u32,
+    /// Seen again from the source (seed 000's "sender retransmitted").
+    sender_rexmit: bool,
+    /// SMART: the mobile host echoed it, so holds it.
+    echoed: bool,
+    /// A local retransmission waiting for `poll_transmit`.
+    pending: bool,
+}
+
+impl Entry {
+    fn seq(&self) -> u64 {
+        self.pkt.tcp.seq
+    }
+    fn end(&self) -> u64 {
+        self.pkt.seq_end()
+    }
+}
+
+/// The snoop agent of one flow at its base station.
+#[derive(Clone, Debug)]
+pub struct Snoop {
+    cfg: SnoopConfig,
+    flow: u32,
+    /// Unacknowledged segments, in sequence order.
+    cache: VecDeque<Entry>,
+    /// Latest cumulative ack from the mobile host (flows start at byte 0,
+    /// so an ack for 0 before any other is already a duplicate).
+    last_ack: u64,
+    /// One past the highest data byte seen from the source.
+    high_seen: u64,
+    /// Transmissions toward the mobile host so far (orders `Entry::tx_order`).
+    tx_count: u64,
+    /// Duplicates seen for `last_ack`.
+    dupacks: u32,
+    /// A local retransmission of the segment at `last_ack` is outstanding.
+    recovering: bool,
+    /// Duplicates still expected from it (TCP-aware, without SMART).
+    exp_dupacks: u32,
+    /// The new ack expected once it arrives (TCP-aware, without SMART).
+    exp_next_ack: u64,
+    /// `tx_order` of the latest local retransmission.
+    last_rexmit_order: u64,
+    srtt_ns: Option<u64>,
+    rttvar_ns: u64,
+    backoff: u32,
+    /// Latest new ack or local retransmission: the timer runs from here.
+    last_progress: Time,
+    /// Entries with `pending` set.
+    pending: u32,
+    pub stats: SnoopStats,
+}
+
+const MAX_BACKOFF: u32 = 6;
+
+impl Snoop {
+    pub fn new(cfg: SnoopConfig, flow: u32) -> Snoop {
+        Snoop {
+            cfg,
+            flow,
+            cache: VecDeque::with_capacity(64),
+            last_ack: 0,
+            high_seen: 0,
+            tx_count: 0,
+            dupacks: 0,
+            recovering: false,
+            exp_dupacks: 0,
+            exp_next_ack: 0,
+            last_rexmit_order: 0,
+            srtt_ns: None,
+            rttvar_ns: 0,
+            backoff: 0,
+            last_progress: Time::ZERO,
+            pending: 0,
+            stats: SnoopStats::default(),
+        }
+    }
+
+    pub fn flow(&self) -> u32 {
+        self.flow
+    }
+    pub fn config(&self) -> SnoopConfig {
+        self.cfg
+    }
+    /// Segments cached (sent toward the mobile host, not yet acknowledged).
+    pub fn cached(&self) -> usize {
+        self.cache.len()
+    }
+    /// Sequence numbers of the cached segments, in order (tests, reports).
+    pub fn cached_seqs(&self) -> impl Iterator<Item = u64> + '_ {
+        self.cache.iter().map(Entry::seq)
+    }
+    /// Duplicates still expected after the latest local retransmission.
+    pub fn expected_dupacks(&self) -> u32 {
+        self.exp_dupacks
+    }
+    /// The new ack expected after the latest local retransmission.
+    pub fn expected_next_ack(&self) -> u64 {
+        self.exp_next_ack
+    }
+
+    /// The local retransmission timeout, in ns: srtt + 4·rttvar, at least
+    /// the configured minimum, doubled per timeout without progress.
+    pub fn rto_ns(&self) -> u64 {
+        let base = match self.srtt_ns {
+            Some(s) => s + 4 * self.rttvar_ns,
+            None => self.cfg.initial_rto_ns,
+        };
+        base.max(self.cfg.min_rto_ns) << self.backoff
+    }
+
+    /// A packet of any flow arrives at the base station.
+    pub fn on_packet(&mut self, now: Time, pkt: &mut Packet) -> Verdict {
+        if pkt.flow != self.flow {
+            return Verdict::Forward;
+        }
+        match pkt.kind {
+            PacketKind::Data if pkt.tcp.len > 0 => {
+                self.on_data(now, pkt);
+                Verdict::Forward
+            }
+            PacketKind::Ack => self.on_ack(now, pkt),
+            _ => Verdict::Forward,
+        }
+    }
+
+    fn next_order(&mut self) -> u64 {
+        self.tx_count += 1;
+        self.tx_count
+    }
+
+    fn on_data(&mut self, now: Time, pkt: &Packet) {
+        let (seq, end) = (pkt.tcp.seq, pkt.seq_end());
+        if end <= self.last_ack {
+            // The mobile host has it; its ack was lost. Forward: it re-acks.
+            return;
+        }
+        let tx_order = self.next_order();
+        let fresh = Entry {
+            pkt: *pkt,
+            tx_order,
+            last_tx: now,
+            local_rexmits: 0,
+            sender_rexmit: false,
+            echoed: false,
+            pending: false,
+        };
+        if seq >= self.high_seen {
+            // New data in sequence (a gap before it was lost upstream).
+            self.high_seen = end;
+            if self.cache.is_empty() {
+                self.last_progress = now;
+            }
+            self.cache.push_back(fresh);
+            return;
+        }
+        // Seen before: a sender retransmission; cache it marked as such.
+        self.stats.sender_retransmits_seen += 1;
+        let marked = Entry { sender_rexmit: true, ..fresh };
+        match self.cache.binary_search_by_key(&seq, Entry::seq) {
+            Ok(i) => {
+                if self.cache[i].pending {
+                    self.pending -= 1;
+                }
+                self.cache[i] = marked;
+            }
+            Err(i) => self.cache.insert(i, marked),
+        }
+    }
+
+    fn on_ack(&mut self, now: Time, pkt: &Packet) -> Verdict {
+        let a = pkt.tcp.ack;
+        let echo = if self.cfg.smart { pkt.tcp.smart_echo } else { None };
+        if a > self.last_ack {
+            self.on_new_ack(now, a);
+            if let Some(e) = echo {
+                self.on_smart_echo(now, a, e);
+            }
+            return Verdict::Forward;
+        }
+        if a < self.last_ack {
+            return Verdict::Forward; // an old ack overtaken: nothing to learn
+        }
+        self.dupacks += 1;
+        if let Some(e) = echo {
+            self.on_smart_echo(now, a, e);
+        }
+        let Some(head) = self.cache.front().copied() else { return Verdict::Forward };
+        if head.seq() != a || head.sender_rexmit {
+            // Not cached (lost before the base station), or the source is
+            // already retransmitting it: the duplicate is the source's.
+            return Verdict::Forward;
+        }
+        if self.cfg.smart && echo.is_some() {
+            // The gap rule above has repaired what the echo proves lost.
+            if self.cfg.tcp_aware && head.local_rexmits > 0 {
+                return self.suppress();
+            }
+            return Verdict::Forward;
+        }
+        if !self.recovering {
+            // The first duplicate for a cached segment: resend it locally.
+            let r = self.retransmit(0, now);
+            self.recovering = true;
+            self.set_expectations(a, 0, r, self.dupacks);
+            return if self.cfg.tcp_aware { self.suppress() } else { Verdict::Forward };
+        }
+        if self.cfg.tcp_aware && self.exp_dupacks > 0 {
+            self.exp_dupacks -= 1;
+            return self.suppress();
+        }
+        Verdict::Forward
+    }
+
+    fn suppress(&mut self) -> Verdict {
+        self.stats.dupacks_suppressed += 1;
+        Verdict::Absorb
+    }
+
+    /// After a local retransmission (order `r`) of the segment at `hole`:
+    /// the duplicates still to come are one per cached segment above the
+    /// hole sent after `since` and before `r`, less `seen`; the next new ack
+    /// is the end of the highest segment sent before `r`.
+    fn set_expectations(&mut self, hole: u64, since: u64, r: u64, seen: u32) {
+        let mut n = 0u32;
+        let mut next = hole;
+        for e in &self.cache {
+            if e.tx_order < r {
+                next = next.max(e.end());
+                if e.seq() > hole && e.tx_order > since {
+                    n += 1;
+                }
+            }
+        }
+        self.exp_dupacks = n.saturating_sub(seen);
+        self.exp_next_ack = next;
+        self.last_rexmit_order = r;
+    }
+
+    fn on_new_ack(&mut self, now: Time, a: u64) {
+        let mut sample = None;
+        while let Some(e) = self.cache.front() {
+            if e.end() > a {
+                break;
+            }
+            // Karn: only a segment sent once times the wireless hop.
+            sample = (e.local_rexmits == 0 && !e.sender_rexmit).then(|| now.since(e.last_tx));
+            if e.pending {
+                self.pending -= 1;
+            }
+            self.cache.pop_front();
+        }
+        if let Some(s) = sample {
+            self.on_rtt_sample(s);
+        }
+        self.last_ack = a;
+        self.dupacks = 0;
+        self.backoff = 0;
+        self.last_progress = now;
+        let was_recovering = std::mem::replace(&mut self.recovering, false);
+        self.exp_dupacks = 0;
+        if !(self.cfg.tcp_aware && !self.cfg.smart && was_recovering && a < self.exp_next_ack) {
+            return;
+        }
+        // The retransmission filled the first hole; every segment sent before
+        // it has arrived or was lost, and this ack names the next one lost:
+        // a burst. Resend it at once.
+        let prev = self.last_rexmit_order;
+        if let Some(head) = self.cache.front() {
+            if head.seq() == a && head.tx_order < prev && !head.sender_rexmit {
+                let r = self.retransmit(0, now);
+                self.recovering = true;
+                self.set_expectations(a, prev, r, 0);
+            }
+        }
+    }
+
+    /// SMART: the mobile host has the echoed segment; every unechoed cached
+    /// segment between the cumulative ack and it that was sent before it is lost.
+    fn on_smart_echo(&mut self, now: Time, ack: u64, echo: u64) {
+        if echo < ack {
+            return;
+        }
+        let Ok(ei) = self.cache.binary_search_by_key(&echo, Entry::seq) else { return };
+        self.cache[ei].echoed = true;
+        let eo = self.cache[ei].tx_order;
+        for i in 0..ei {
+            let e = &self.cache[i];
+            if e.seq() >= ack && !e.echoed && !e.sender_rexmit && e.tx_order < eo {
+                self.retransmit(i, now);
+            }
+        }
+    }
+
+    /// Queue a local retransmission of cache entry `i`; returns its order.
+    fn retransmit(&mut self, i: usize, now: Time) -> u64 {
+        let r = self.next_order();
+        let e = &mut self.cache[i];
+        e.tx_order = r;
+        e.last_tx = now;
+        e.local_rexmits += 1;
+        if !e.pending {
+            e.pending = true;
+            self.pending += 1;
+        }
+        self.last_progress = now;
+        self.stats.local_retransmits += 1;
+        r
+    }
+
+    fn on_rtt_sample(&mut self, rtt_ns: u64) {
+        // RFC 6298 Sec. 2 smoothing (alpha 1/8, beta 1/4).
+        match self.srtt_ns {
+            None => {
+                self.srtt_ns = Some(rtt_ns);
+                self.rttvar_ns = rtt_ns / 2;
+            }
+            Some(s) => {
+                self.rttvar_ns = (3 * self.rttvar_ns + s.abs_diff(rtt_ns)) / 4;
+                self.srtt_ns = Some((7 * s + rtt_ns) / 8);
+            }
+        }
+    }
+
+    /// The next local retransmission to send toward the mobile host, if any.
+    /// It is marked as a retransmission (for goodput and traces only).
+    pub fn poll_transmit(&mut self, _now: Time) -> Option<Packet> {
+        if self.pending == 0 {
+            return None;
+        }
+        let e = self.cache.iter_mut().find(|e| e.pending)?;
+        e.pending = false;
+        self.pending -= 1;
+        let mut p = e.pkt;
+        p.tcp.is_retransmit = true;
+        Some(p)
+    }
+
+    /// When the local timer next needs `on_timer` ([`Time::NEVER`]: idle).
+    pub fn poll_at(&self) -> Time {
+        match self.cache.front() {
+            Some(h) => h.last_tx.max(self.last_progress).plus_ns(self.rto_ns()),
+            None => Time::NEVER,
+        }
+    }
+
+    /// The local timer: resend the oldest unacknowledged segment if nothing
+    /// moved for a timeout.
+    pub fn on_timer(&mut self, now: Time) {
+        if self.cache.is_empty() || now < self.poll_at() {
+            return;
+        }
+        let r = self.retransmit(0, now);
+        self.stats.timer_retransmits += 1;
+        self.backoff = (self.backoff + 1).min(MAX_BACKOFF);
+        let hole = self.cache[0].seq();
+        // Everything sent before has arrived or was lost: no duplicates are
+        // due, and the next new ack is the end of what was sent.
+        self.recovering = true;
+        self.dupacks = 0;
+        self.set_expectations(hole, r, r, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Timelines at the base station. Segments are 1000 bytes; "lost" means
+    //! lost on the wireless hop after passing the agent, so the agent only
+    //! sees the mobile host's acks that follow.
+    use super::*;
+    use lasthop_core::TcpHeader;
+
+    fn data(seq: u64) -> Packet {
+        let tcp = TcpHeader { seq, len: 1000, ..TcpHeader::default() };
+        Packet { uid: 0, flow: 0, kind: PacketKind::Data, src: 0, dst: 2, size_bytes: 1040, tcp }
+    }
+    fn ack_echo(a: u64, echo: Option<u64>) -> Packet {
+        let tcp = TcpHeader { ack: a, smart_echo: echo, ..TcpHeader::default() };
+        Packet { uid: 0, flow: 0, kind: PacketKind::Ack, src: 2, dst: 0, size_bytes: 40, tcp }
+    }
+    fn ack(a: u64) -> Packet {
+        ack_echo(a, None)
+    }
+    fn ms(t: u64) -> Time {
+        Time::from_ms(t)
+    }
+    /// Everything the agent wants to send now, by sequence number.
+    fn sent(s: &mut Snoop, now: Time) -> Vec<u64> {
+        std::iter::from_fn(|| s.poll_transmit(now))
+            .map(|p| {
+                assert!(p.tcp.is_retransmit, "local retransmissions are marked");
+                p.tcp.seq
+            })
+            .collect()
+    }
+    /// Fig. 1: a window of five (0..5000) passes the base station at t0.
+    fn fig1(cfg: SnoopConfig) -> Snoop {
+        let mut s = Snoop::new(cfg, 0);
+        for seq in (0..5000).step_by(1000) {
+            assert_eq!(s.on_packet(ms(0), &mut data(seq)), Verdict::Forward);
+        }
+        s
+    }
+
+    #[test]
+    fn fig1_tcp_aware_retransmits_on_the_first_dupack_and_absorbs_the_duplicates() {
+        // t0: 0..5000 pass; 0 and 1000 are lost on the wireless hop.
+        let mut s = fig1(SnoopConfig::LL_TCP_AWARE);
+        // t5: 2000 arrives out of order: the first duplicate ack for 0.
+        assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Absorb);
+        assert_eq!(sent(&mut s, ms(5)), [0], "local retransmission of 0 on the first duplicate");
+        // Expected: one duplicate per segment sent behind 0 (4) less the one
+        // seen; the next new ack once 0 arrives is 5000.
+        assert_eq!((s.expected_dupacks(), s.expected_next_ack()), (3, 5000));
+        // t6, t7: 3000 and 4000 arrive: expected duplicates, absorbed.
+        for t in [6, 7] {
+            assert_eq!(s.on_packet(ms(t), &mut ack(0)), Verdict::Absorb);
+            assert!(sent(&mut s, ms(t)).is_empty(), "no second retransmission");
+        }
+        // t8: the retransmitted 0 arrives: new ack 1000 < 5000, so 1000 was
+        // lost too (a burst): resent at once; the new ack goes to the source.
+        assert_eq!(s.on_packet(ms(8), &mut ack(1000)), Verdict::Forward);
+        assert_eq!(sent(&mut s, ms(8)), [1000], "burst: immediate retransmission");
+        assert_eq!(s.expected_next_ack(), 5000);
+        // t9: 1000 arrives; the mobile host has everything.
+        assert_eq!(s.on_packet(ms(9), &mut ack(5000)), Verdict::Forward);
+        assert_eq!(s.cached(), 0);
+        assert_eq!(s.poll_at(), Time::NEVER, "idle timer with an empty cache");
+        assert_eq!((s.stats.local_retransmits, s.stats.dupacks_suppressed), (2, 3));
+    }
+
+    #[test]
+    fn fig1_ll_forwards_every_duplicate() {
+        let mut s = fig1(SnoopConfig::LL);
+        assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Forward);
+        assert_eq!(sent(&mut s, ms(5)), [0], "LL also retransmits on the first duplicate");
+        for t in [6, 7] {
+            assert_eq!(s.on_packet(ms(t), &mut ack(0)), Verdict::Forward, "the duplicates reach the source");
+            assert!(sent(&mut s, ms(t)).is_empty());
+        }
+        // LL has no burst rule: the new ack 1000 resends nothing by itself.
+        assert_eq!(s.on_packet(ms(8), &mut ack(1000)), Verdict::Forward);
+        assert!(sent(&mut s, ms(8)).is_empty());
+        // A duplicate for 1000 (a later segment arriving) resends it.
+        assert_eq!(s.on_packet(ms(9), &mut data(5000)), Verdict::Forward);
+        assert_eq!(s.on_packet(ms(15), &mut ack(1000)), Verdict::Forward);
+        assert_eq!(sent(&mut s, ms(15)), [1000]);
+        assert_eq!(s.stats.dupacks_suppressed, 0);
+    }
+
+    #[test]
+    fn burst_new_ack_below_the_expected_one_retransmits_at_once() {
+        // t0: 0..5000 pass; 0, 1000 and 2000 are lost (a burst of three).
+        let mut s = fig1(SnoopConfig::LL_TCP_AWARE);
+        // t5, t6: 3000 and 4000 arrive: two duplicates for 0.
+        assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Absorb);
+        assert_eq!(sent(&mut s, ms(5)), [0]);
+        assert_eq!(s.on_packet(ms(6), &mut ack(0)), Verdict::Absorb);
+        // t7: the source sends 5000, behind the retransmission of 0.
+        s.on_packet(ms(7), &mut data(5000));
+        // t8: 0 arrives: ack 1000, below the expected 5000: 1000 is resent.
+        assert_eq!(s.on_packet(ms(8), &mut ack(1000)), Verdict::Forward);
+        assert_eq!(sent(&mut s, ms(8)), [1000]);
+        // 5000 was sent after the first retransmission and before this one:
+        // its arrival is the one duplicate expected for 1000.
+        assert_eq!((s.expected_dupacks(), s.expected_next_ack()), (1, 6000));
+        assert_eq!(s.on_packet(ms(9), &mut ack(1000)), Verdict::Absorb);
+        // t10: 1000 arrives: ack 2000, still below 6000: 2000 resent at once.
+        assert_eq!(s.on_packet(ms(10), &mut ack(2000)), Verdict::Forward);
+        assert_eq!(sent(&mut s, ms(10)), [2000]);
+        assert_eq!(s.expected_dupacks(), 0);
+        assert_eq!(s.on_packet(ms(11), &mut ack(6000)), Verdict::Forward);
+        assert_eq!((s.cached(), s.stats.local_retransmits), (0, 3));
+    }
+
+    #[test]
+    fn duplicates_beyond_the_expected_ones_go_to_the_source() {
+        // 0 lost, 1000 arrives: one duplicate (retransmit), none expected after.
+        let mut s = Snoop::new(SnoopConfig::LL_TCP_AWARE, 0);
+        s.on_packet(ms(0), &mut data(0));
+        s.on_packet(ms(0), &mut data(1000));
+        assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Absorb);
+        assert_eq!(sent(&mut s, ms(5)), [0]);
+        assert_eq!(s.expected_dupacks(), 0);
+        // The retransmission is lost; 2000 (sent after it) arrives.
+        s.on_packet(ms(6), &mut data(2000));
+        assert_eq!(s.on_packet(ms(9), &mut ack(0)), Verdict::Forward, "unexpected: the source deals with it");
+    }
+
+    #[test]
+    fn timer_fires_after_the_200ms_minimum_and_backs_off() {
+        let mut s = Snoop::new(SnoopConfig::LL_TCP_AWARE, 0);
+        // t0: 0 passes; t20: acked: a 20 ms wireless round trip (srtt 20,
+        // rttvar 10: srtt + 4 rttvar = 60 ms, raised to the 200 ms minimum).
+        s.on_packet(ms(0), &mut data(0));
+        assert_eq!(s.poll_at(), ms(1000), "before any sample: the initial timeout");
+        s.on_packet(ms(20), &mut ack(1000));
+        assert_eq!(s.rto_ns(), 200 * NS_PER_MS);
+        // t20: 1000 passes and is lost; no duplicates follow.
+        s.on_packet(ms(20), &mut data(1000));
+        assert_eq!(s.poll_at(), ms(220));
+        s.on_timer(ms(219));
+        assert!(sent(&mut s, ms(219)).is_empty(), "too early");
+        s.on_timer(ms(220));
+        assert_eq!(sent(&mut s, ms(220)), [1000], "timer retransmission");
+        assert_eq!(s.stats.timer_retransmits, 1);
+        assert_eq!(s.poll_at(), ms(220 + 400), "doubled while nothing moves");
+        // t230: acked: the timer is idle, the backoff cleared.
+        s.on_packet(ms(230), &mut ack(2000));
+        assert_eq!((s.poll_at(), s.rto_ns()), (Time::NEVER, 200 * NS_PER_MS));
+    }
+
+    #[test]
+    fn cache_is_cleaned_by_new_acks_and_old_acks_change_nothing() {
+        let mut s = fig1(SnoopConfig::LL_TCP_AWARE);
+        s.on_packet(ms(5), &mut ack(3000));
+        assert_eq!(s.cached_seqs().collect::<Vec<_>>(), [3000, 4000]);
+        assert_eq!(s.on_packet(ms(6), &mut ack(2000)), Verdict::Forward, "an old ack is forwarded");
+        assert_eq!(s.cached(), 2);
+        // Data the mobile host already acknowledged is forwarded, not cached.
+        assert_eq!(s.on_packet(ms(7), &mut data(1000)), Verdict::Forward);
+        assert_eq!(s.cached(), 2);
+    }
+
+    #[test]
+    fn duplicates_for_a_sender_retransmission_are_left_to_the_source() {
+        let mut s = fig1(SnoopConfig::LL_TCP_AWARE);
+        // The source resends 0 (its timer fired): the entry is refreshed and
+        // marked "sender retransmitted".
+        s.on_packet(ms(300), &mut data(0));
+        assert_eq!(s.stats.sender_retransmits_seen, 1);
+        assert_eq!(s.cached_seqs().collect::<Vec<_>>(), [0, 1000, 2000, 3000, 4000]);
+        assert_eq!(s.on_packet(ms(305), &mut ack(0)), Verdict::Forward);
+        assert!(sent(&mut s, ms(305)).is_empty(), "no local retransmission");
+    }
+
+    #[test]
+    fn smart_resends_every_segment_in_the_echoed_gap_at_once() {
+        for (cfg, verdict) in
+            [(SnoopConfig::LL_SMART_TCP_AWARE, Verdict::Absorb), (SnoopConfig::LL_SMART, Verdict::Forward)]
+        {
+            // Fig. 1: 0 and 1000 lost; 2000 arrives: ack 0 echoing 2000.
+            let mut s = fig1(cfg);
+            assert_eq!(s.on_packet(ms(5), &mut ack_echo(0, Some(2000))), verdict);
+            assert_eq!(sent(&mut s, ms(5)), [0, 1000], "the whole gap, selectively");
+            // 3000 and 4000 arrive: nothing more is lost.
+            for (t, e) in [(6, 3000), (7, 4000)] {
+                assert_eq!(s.on_packet(ms(t), &mut ack_echo(0, Some(e))), verdict);
+                assert!(sent(&mut s, ms(t)).is_empty());
+            }
+            // 0 arrives, 1000 arrives.
+            assert_eq!(s.on_packet(ms(8), &mut ack_echo(1000, Some(0))), Verdict::Forward);
+            assert_eq!(s.on_packet(ms(9), &mut ack_echo(5000, Some(1000))), Verdict::Forward);
+            assert_eq!((s.cached(), s.stats.local_retransmits), (0, 2));
+        }
+    }
+
+    #[test]
+    fn smart_resends_a_lost_retransmission_when_a_later_segment_is_echoed() {
+        let mut s = fig1(SnoopConfig::LL_SMART_TCP_AWARE);
+        assert_eq!(s.on_packet(ms(5), &mut ack_echo(0, Some(1000))), Verdict::Absorb);
+        assert_eq!(sent(&mut s, ms(5)), [0]);
+        // 2000..5000 were sent before the retransmission: no new evidence.
+        for e in [2000, 3000, 4000] {
+            s.on_packet(ms(6), &mut ack_echo(0, Some(e)));
+            assert!(sent(&mut s, ms(6)).is_empty());
+        }
+        // The retransmission is lost; 5000, sent after it, is echoed first.
+        s.on_packet(ms(7), &mut data(5000));
+        assert_eq!(s.on_packet(ms(12), &mut ack_echo(0, Some(5000))), Verdict::Absorb);
+        assert_eq!(sent(&mut s, ms(12)), [0]);
+    }
+
+    #[test]
+    fn other_flows_pass_untouched() {
+        let mut s = Snoop::new(SnoopConfig::LL_TCP_AWARE, 7);
+        let mut p = data(0);
+        assert_eq!(s.on_packet(ms(0), &mut p), Verdict::Forward);
+        assert_eq!(s.cached(), 0);
+    }
+}
