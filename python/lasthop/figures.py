@@ -28,27 +28,15 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from lasthop import plots, report, store
+from lasthop.columns import param_columns
 from lasthop.errors import StoreError
 
 KINDS: Final = ("throughput", "error-rate", "cwnd", "sequence")
 """What ``lasthop plot`` draws."""
 
 MAX_TRACE_PANELS: Final = 4
-_NOT_PARAMS: Final = frozenset(
-    {
-        "scenario_hash", "seed", "version", "plan", "scenario", "sets", "status", "error",
-        "flow", "throughput_mbps", "bytes_delivered", "transfer_time_s", "retransmits",
-        "timeouts", "fast_retransmits", "eln_retransmits", "completed", "sim_time_s",
-        "events", "series_batch",
-    }
-)  # fmt: skip
 WIRELESS: Final = "goodput:wireless:bs->mh"
 WIRED: Final = "goodput:wired:fh->bs"
-
-
-def param_columns(frame: pd.DataFrame) -> list[str]:
-    """The swept parameters among ``frame``'s columns, in the order the store gives them."""
-    return [c for c in frame.columns if c not in _NOT_PARAMS and not c.startswith("goodput:")]
 
 
 def select(

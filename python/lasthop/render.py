@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.table import Table
 
+from lasthop.columns import param_columns
 from lasthop.papers import published
 
 
@@ -22,6 +23,7 @@ def flows_table(flows: Sequence[Mapping[str, Any]], title: str) -> Table:
         "retransmits",
         "timeouts",
         "fast retransmits",
+        "local retransmits",
     ):
         table.add_column(header, justify="right")
     for flow in flows:
@@ -32,6 +34,7 @@ def flows_table(flows: Sequence[Mapping[str, Any]], title: str) -> Table:
             _count(flow.get("retransmits")),
             _count(flow.get("timeouts")),
             _count(flow.get("fast_retransmits")),
+            _count(flow.get("local_retransmits")),
         )
     return table
 
@@ -272,18 +275,7 @@ _RESULT_COLUMNS = ("throughput_mbps", "retransmits", "timeouts", "fast_retransmi
 
 def results_table(frame: Any, limit: int) -> Table:
     """Stored runs (a DataFrame from ``lasthop.load_results``), the first ``limit``."""
-    fixed = {"scenario_hash", "seed", "version", "plan", "scenario", "sets", "status", "error"}
-    metrics = set(_RESULT_COLUMNS) | {
-        "flow",
-        "bytes_delivered",
-        "transfer_time_s",
-        "eln_retransmits",
-        "completed",
-        "sim_time_s",
-        "events",
-        "series_batch",
-    }
-    params = [c for c in frame.columns if c not in fixed | metrics and not c.startswith("goodput:")]
+    params = param_columns(frame)
     goodputs = [c for c in frame.columns if c.startswith("goodput:")]
     shown = min(limit, len(frame))
     caption = f"{len(frame)} runs" + (f", first {shown} shown" if shown < len(frame) else "")

@@ -60,6 +60,7 @@ _FLOW_METRICS: Final[tuple[tuple[str, str], ...]] = (
     ("timeouts", "UBIGINT"),
     ("fast_retransmits", "UBIGINT"),
     ("eln_retransmits", "UBIGINT"),
+    ("local_retransmits", "UBIGINT"),
     ("completed", "BOOLEAN"),
 )
 
@@ -196,6 +197,9 @@ class Store:
             raise StoreError(f"{self.path}: cannot open the results store: {_first_line(e)}") from e
         self._db.execute(_RUNS_DDL)
         self._db.execute(_LINKS_DDL)
+        # A store written by an older lasthop gains the metric columns added since.
+        for name, kind in _FLOW_METRICS:
+            self._db.execute(f"ALTER TABLE runs ADD COLUMN IF NOT EXISTS {name} {kind}")
         self._remove_orphans()
 
     def close(self) -> None:
