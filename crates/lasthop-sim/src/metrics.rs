@@ -35,6 +35,33 @@ pub struct FlowSummary {
     pub dupacks_at_source: u64,
     /// True when a bulk transfer delivered every byte, or a timed one ran its course.
     pub completed: bool,
+    /// Split flows only (schemes `split`, `split-smart`): the base station's
+    /// relay and its wireless connection. The fields above are then the
+    /// source's (the wired connection) and the mobile host's application's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<SplitSummary>,
+}
+
+/// The two connections of a split flow (seed 000 Sec. IV-D, Table IV, Figs.
+/// 10-11): the wired one is the flow's own sender (its `retransmits` and
+/// `timeouts`); the wireless one, from the base station to the mobile host,
+/// is summarised here. Its trace events (segments sent, acks, windows,
+/// timeouts) carry flow id `wireless_flow_id` = number of flows + k for the
+/// k-th split flow of the scenario (k from 0), so both connections' time
+/// series sit in the existing trace tables.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SplitSummary {
+    pub wireless_flow_id: u32,
+    /// Bytes the wired connection delivered in order at the base station.
+    pub bytes_at_base_station: u64,
+    pub relay_buffer_bytes: u64,
+    /// Most bytes the relay held (acked to the source, not yet by the mobile host).
+    pub relay_max_occupancy_bytes: u64,
+    pub wireless_retransmits: u64,
+    pub wireless_timeouts: u64,
+    pub wireless_fast_retransmits: u64,
+    /// Duplicate acks that reached the base station's sender.
+    pub wireless_dupacks: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -15,6 +15,10 @@ pub enum BaseStationAgent {
     /// A snoop-family agent (seed 000 Sec. III-B); the SMART variants also
     /// make the mobile host send SMART echoes.
     Snoop(SnoopConfig),
+    /// A split connection (seed 000 Sec. III-C, I-TCP): the base station
+    /// terminates the source's connection and runs a second one, with this
+    /// sender variant, to the mobile host.
+    Split { wireless: Variant },
 }
 
 /// What a scheme sets on a flow.
@@ -32,6 +36,12 @@ const fn scheme(name: &'static str, variant: Variant, eln: ElnResponse) -> Schem
 
 /// A link-layer scheme: a TCP Reno source ("the E2E protocol ... as the
 /// standard basis", Sec. III-A) and a snoop-family agent at the base station.
+/// A split-connection scheme: a TCP Reno source, and the base station's own
+/// connection to the mobile host with `wireless` as its sender.
+const fn split(name: &'static str, wireless: Variant) -> Scheme {
+    Scheme { name, variant: Variant::Reno, eln: ElnResponse::Off, base_station: BaseStationAgent::Split { wireless } }
+}
+
 const fn link_layer(name: &'static str, snoop: SnoopConfig) -> Scheme {
     Scheme { name, variant: Variant::Reno, eln: ElnResponse::Off, base_station: BaseStationAgent::Snoop(snoop) }
 }
@@ -44,6 +54,9 @@ const fn link_layer(name: &'static str, snoop: SnoopConfig) -> Scheme {
 ///
 /// Seed 000 Sec. III-B: LL, LL-TCP-AWARE (snoop), LL-SMART and
 /// LL-SMART-TCP-AWARE, the link-layer schemes of Table II.
+///
+/// Seed 000 Sec. III-C: SPLIT (Reno on the wireless connection) and
+/// SPLIT-SMART (SMART on it), the split-connection schemes of Table IV.
 pub const SCHEMES: &[Scheme] = &[
     scheme("e2e", Variant::Reno, ElnResponse::Off),
     scheme("e2e-newreno", Variant::Newreno, ElnResponse::Off),
@@ -56,6 +69,8 @@ pub const SCHEMES: &[Scheme] = &[
     link_layer("ll-tcp-aware", SnoopConfig::LL_TCP_AWARE),
     link_layer("ll-smart", SnoopConfig::LL_SMART),
     link_layer("ll-smart-tcp-aware", SnoopConfig::LL_SMART_TCP_AWARE),
+    split("split", Variant::Reno),
+    split("split-smart", Variant::Smart),
 ];
 
 pub fn find(name: &str) -> Option<&'static Scheme> {

@@ -14,13 +14,26 @@
 //! as fresh packets, at the same instant and after the arriving packet. Each
 //! agent has a timer key after the flows' endpoints.
 //!
+//! A split flow (schemes `split`, `split-smart`; seed 000 Sec. III-C,
+//! I-TCP) runs as two chained connections: the wired leg, from the source
+//! to the base station, whose receiver acknowledges the source's data and
+//! reads only what the relay buffer has room for (so its window closes
+//! while the buffer is full), and the wireless leg, from the base station
+//! to the mobile host, whose sender is written to by the relay. The wireless
+//! leg has its own connection index after the model flows (flow id n_flows +
+//! k for the k-th split flow, in packets and trace events). The flow's
+//! throughput and its bulk completion are the mobile host's; its
+//! retransmissions and timeouts are the source's. Departure: the relay moves
+//! data at once, with no processing delay or copy (seed 000: "passing the
+//! pointers to the same buffer").
+//!
 //! Invariants are checked at the end of every run (and the run fails if one
 //! does not hold): every packet created was delivered, dropped, absorbed by
 //! an agent or is still in flight; the receiving application got bytes 0..N
 //! once each and in order; time never went backwards (the scheduler refuses
 //! to run it back).
 
-use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, RunSummary};
+use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, RunSummary, SplitSummary};
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{Model, Workload};
 use crate::scheduler::{Event, Scheduler};
@@ -35,18 +48,44 @@ use lasthop_net::error::ErrorModel;
 use lasthop_net::link::{Link, LinkDir};
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
 
-/// Per-flow state of a run.
+/// Per-connection state of a run: a flow, or one leg of a split flow.
 struct FlowState {
     sender: Sender,
     receiver: Receiver,
+    /// The model flow this connection carries.
+    model_flow: u32,
+    /// Its sending and receiving nodes.
+    from: u16,
+    to: u16,
+    /// On the wired leg of a split flow: the relay to the wireless leg.
+    relay: Option<Relay>,
+    /// On the wireless leg of a split flow: the wired leg feeding it.
+    upstream: Option<u32>,
     /// When each endpoint's wake-up is armed (0 = sender, 1 = receiver).
     armed: [Time; 2],
     /// The next byte the application must receive: deliveries must start here.
     app_next: u64,
+    /// (Model flows only, at their index:)
     /// Bytes delivered when a timed flow stopped.
     delivered_at_stop: Option<u64>,
     done_at: Option<Time>,
     finished: bool,
+}
+
+/// The base station's relay between the two legs of a split flow (seed 000
+/// Sec. III-C): bytes the wired leg delivered in order and the relay took
+/// are written to the wireless leg's sender and held until the mobile host
+/// acknowledges them.
+#[derive(Clone, Copy, Debug)]
+struct Relay {
+    /// Index of the wireless leg in `flows`.
+    leg: u32,
+    /// Capacity, in bytes.
+    buffer_bytes: u64,
+    /// Bytes written to the wireless sender so far.
+    written: u64,
+    /// Largest occupancy seen (written, not acked by the mobile host), in bytes.
+    max_occupancy_bytes: u64,
 }
 
 /// An agent on a node, with its armed wake-up.
@@ -88,7 +127,7 @@ pub struct World<'m> {
     node_agents: Vec<(u32, u32)>,
     /// Per flow, duplicate acks that reached the sender, and its last ack.
     dupacks_at_source: Vec<u64>,
-    last_ack_at_source: Vec<Option<u64>>,
+    last_ack_at_source: Vec<Option<(u64, u32)>>,
     /// pcap captures of link directions (none unless asked for).
     captures: Vec<Capture>,
 }
@@ -115,31 +154,72 @@ impl<'m> World<'m> {
                 Link::new(l.duplex, dir(0), dir(1))
             })
             .collect();
-        let flows = model
+        // The hosts' tick phases: a sender's slow timer, a receiver's fast timer.
+        let sender_cfg = |mut scfg: lasthop_tcp::SenderConfig, node: u16| {
+            if scfg.rto.mode == RtoMode::Bsd {
+                scfg.rto.tick_phase_ns = tick_phase(seed, &model.nodes[node as usize], "slowtimo", scfg.rto.tick_ns);
+            }
+            scfg
+        };
+        let receiver_cfg = |mut rcfg: lasthop_tcp::ReceiverConfig, node: u16| {
+            if let AckPolicy::BsdDelayed { tick_ns, ref mut tick_phase_ns, .. } = rcfg.ack_policy {
+                *tick_phase_ns = tick_phase(seed, &model.nodes[node as usize], "fasttimo", tick_ns);
+            }
+            rcfg
+        };
+        let mut flows: Vec<FlowState> = model
             .flows
             .iter()
             .enumerate()
-            .map(|(i, f)| {
-                let mut scfg = f.sender;
-                if scfg.rto.mode == RtoMode::Bsd {
-                    scfg.rto.tick_phase_ns =
-                        tick_phase(seed, &model.nodes[f.from as usize], "slowtimo", scfg.rto.tick_ns);
-                }
-                let mut rcfg = f.receiver;
-                if let AckPolicy::BsdDelayed { tick_ns, ref mut tick_phase_ns, .. } = rcfg.ack_policy {
-                    *tick_phase_ns = tick_phase(seed, &model.nodes[f.to as usize], "fasttimo", tick_ns);
-                }
-                FlowState {
-                    sender: Sender::new(scfg, i as u32),
-                    receiver: Receiver::new(rcfg),
-                    armed: [Time::NEVER; 2],
-                    app_next: 0,
-                    delivered_at_stop: None,
-                    done_at: None,
-                    finished: false,
-                }
+            .map(|(i, f)| FlowState {
+                sender: Sender::new(sender_cfg(f.sender, f.from), i as u32),
+                receiver: Receiver::new(receiver_cfg(f.receiver, f.to)),
+                model_flow: i as u32,
+                from: f.from,
+                to: f.to,
+                relay: None,
+                upstream: None,
+                armed: [Time::NEVER; 2],
+                app_next: 0,
+                delivered_at_stop: None,
+                done_at: None,
+                finished: false,
             })
             .collect();
+        // A split flow's wired leg ends at the base station, whose app-paced
+        // receiver feeds the relay; its wireless leg, appended after the
+        // model flows (flow id n_flows + k for the k-th split flow), runs
+        // from the base station to the mobile host.
+        for (i, f) in model.flows.iter().enumerate() {
+            let (Some(split), Some(bs)) = (f.split, f.split_node) else { continue };
+            let leg = flows.len();
+            let mut wired_rcfg = receiver_cfg(f.receiver, bs);
+            wired_rcfg.smart_echo = false;
+            let wired = &mut flows[i];
+            wired.to = bs;
+            wired.receiver = Receiver::new(wired_rcfg).app_paced();
+            wired.relay =
+                Some(Relay { leg: leg as u32, buffer_bytes: split.buffer_bytes, written: 0, max_occupancy_bytes: 0 });
+            let mut wl_scfg = sender_cfg(f.sender, bs);
+            wl_scfg.variant = split.wireless;
+            let mut sender = Sender::new(wl_scfg, leg as u32);
+            sender.on_app_write(0);
+            flows.push(FlowState {
+                sender,
+                receiver: Receiver::new(receiver_cfg(f.receiver, f.to)),
+                model_flow: i as u32,
+                from: bs,
+                to: f.to,
+                relay: None,
+                upstream: Some(i as u32),
+                armed: [Time::NEVER; 2],
+                app_next: 0,
+                delivered_at_stop: None,
+                done_at: None,
+                finished: true, // only model flows count as active
+            });
+        }
+        let n_legs = flows.len();
         let n_dirs = 2 * model.links.len();
         let mut placed: Vec<(u16, NodeAgent)> = Vec::new();
         for (i, f) in model.flows.iter().enumerate() {
@@ -162,25 +242,24 @@ impl<'m> World<'m> {
         }
         let agents: Vec<AgentSlot> =
             placed.into_iter().map(|(node, agent)| AgentSlot { node, agent, armed: Time::NEVER }).collect();
-        let n_flows = model.flows.len();
         World {
             model,
             seed,
-            sched: Scheduler::new(2 * n_flows + agents.len()),
+            sched: Scheduler::new(2 * n_legs + agents.len()),
             links,
             flows,
             trace: Trace::new(trace),
             next_uid: 0,
             conservation: Conservation::default(),
-            cover: vec![RangeSet::default(); n_dirs * model.flows.len()],
+            cover: vec![RangeSet::default(); n_dirs * n_legs],
             dir_payload_sent: vec![0; n_dirs],
             dir_useful: vec![0; n_dirs],
             active_flows: model.flows.len(),
             violations: Vec::new(),
             agents,
             node_agents,
-            dupacks_at_source: vec![0; n_flows],
-            last_ack_at_source: vec![None; n_flows],
+            dupacks_at_source: vec![0; n_legs],
+            last_ack_at_source: vec![None; n_legs],
             captures: Vec::new(),
         }
     }
@@ -228,15 +307,22 @@ impl<'m> World<'m> {
                 Event::Arrive { link, dir } => self.on_arrival(link as usize, dir as usize),
                 Event::Wake { endpoint } => self.on_wake(endpoint),
                 Event::FlowStart { flow } => {
-                    let f = &mut self.flows[flow as usize];
-                    f.sender.start(now, &mut self.trace);
-                    self.flush_sender(flow as usize);
+                    let fi = flow as usize;
+                    self.flows[fi].sender.start(now, &mut self.trace);
+                    self.flush_sender(fi);
+                    if let Some(r) = self.flows[fi].relay {
+                        self.flows[r.leg as usize].sender.start(now, &mut self.trace);
+                    }
                 }
                 Event::FlowStop { flow } => {
-                    let f = &mut self.flows[flow as usize];
-                    f.sender.stop();
-                    f.delivered_at_stop = Some(f.app_next);
-                    self.finish(flow as usize);
+                    let fi = flow as usize;
+                    self.flows[fi].sender.stop();
+                    let last = self.last_leg(fi);
+                    if last != fi {
+                        self.flows[last].sender.stop();
+                    }
+                    self.flows[fi].delivered_at_stop = Some(self.flows[last].app_next);
+                    self.finish(fi);
                 }
             }
         }
@@ -246,6 +332,36 @@ impl<'m> World<'m> {
     /// The scenario's event budget (`u64::MAX`: none).
     pub fn max_events(&self) -> u64 {
         self.model.max_events
+    }
+
+    /// The connection whose receiver is model flow `fi`'s receiving
+    /// application: its wireless leg if split, else the flow itself.
+    fn last_leg(&self, fi: usize) -> usize {
+        self.flows[fi].relay.map_or(fi, |r| r.leg as usize)
+    }
+
+    /// The relay of split flow `wired` (its wired leg): its application
+    /// reads what the relay buffer has room for and writes it to the
+    /// wireless leg's sender. While the buffer is full it reads nothing and
+    /// the wired receiver's window closes (the back-pressure of seed 000
+    /// Sec. IV-D: the wired connection "stalls whenever the sender of the
+    /// wireless connection experiences a timeout").
+    fn relay_pump(&mut self, wired: usize) {
+        let Some(r) = self.flows[wired].relay else { return };
+        let leg = r.leg as usize;
+        let occupancy = r.written - self.flows[leg].sender.snd_una();
+        let room = r.buffer_bytes.saturating_sub(occupancy);
+        let n = self.flows[wired].receiver.unread_bytes().min(room);
+        if n == 0 {
+            return;
+        }
+        self.flows[wired].receiver.app_read(n);
+        let written = r.written + n;
+        self.flows[wired].relay =
+            Some(Relay { written, max_occupancy_bytes: r.max_occupancy_bytes.max(occupancy + n), ..r });
+        self.flows[leg].sender.on_app_write(written);
+        self.flush_receiver(wired);
+        self.flush_sender(leg);
     }
 
     fn finish(&mut self, flow: usize) {
@@ -375,21 +491,32 @@ impl<'m> World<'m> {
                         ));
                     }
                     f.app_next = d.end;
-                    if let Workload::Bulk { bytes } = self.model.flows[fi].workload {
-                        if d.end >= bytes && f.done_at.is_none() {
-                            f.done_at = Some(now);
-                            self.finish(fi);
+                    if f.relay.is_some() {
+                        self.relay_pump(fi);
+                    } else {
+                        let m = f.model_flow as usize;
+                        if let Workload::Bulk { bytes } = self.model.flows[m].workload {
+                            if d.end >= bytes && self.flows[m].done_at.is_none() {
+                                self.flows[m].done_at = Some(now);
+                                self.finish(m);
+                            }
                         }
                     }
                 }
                 self.flush_receiver(fi);
             }
             PacketKind::Ack => {
-                if self.last_ack_at_source[fi] == Some(pkt.tcp.ack) {
+                // A window update (same ack, new window) is not a duplicate (RFC 5681 Sec. 2).
+                let ack = (pkt.tcp.ack, pkt.tcp.wnd_bytes);
+                if self.last_ack_at_source[fi] == Some(ack) {
                     self.dupacks_at_source[fi] += 1;
                 }
-                self.last_ack_at_source[fi] = Some(pkt.tcp.ack);
+                self.last_ack_at_source[fi] = Some(ack);
                 f.sender.on_ack(now, &pkt.tcp, &mut self.trace);
+                if let Some(wired) = f.upstream {
+                    // The mobile host acknowledged relay data: room to read more.
+                    self.relay_pump(wired as usize);
+                }
                 self.flush_sender(fi);
             }
         }
@@ -417,10 +544,11 @@ impl<'m> World<'m> {
     }
 
     fn new_packet(&mut self, fi: usize, kind: PacketKind, tcp: TcpHeader) -> Packet {
-        let fm = &self.model.flows[fi];
+        let f = &self.flows[fi];
+        let fm = &self.model.flows[f.model_flow as usize];
         let (src, dst, size) = match kind {
-            PacketKind::Data => (fm.from, fm.to, fm.header_bytes + tcp.len),
-            PacketKind::Ack => (fm.to, fm.from, fm.ack_bytes),
+            PacketKind::Data => (f.from, f.to, fm.header_bytes + tcp.len),
+            PacketKind::Ack => (f.to, f.from, fm.ack_bytes),
         };
         self.next_uid += 1;
         self.conservation.created += 1;
@@ -481,7 +609,7 @@ impl<'m> World<'m> {
         if link_drops != c.dropped {
             return Err(format!("link drop counters {link_drops} != dropped packets {}", c.dropped));
         }
-        for (i, (f, m)) in self.flows.iter().zip(&self.model.flows).enumerate() {
+        for (i, f) in self.flows.iter().enumerate() {
             if f.app_next != f.receiver.rcv_nxt() {
                 return Err(format!(
                     "flow {i}: application has {} bytes, receiver {}",
@@ -489,9 +617,20 @@ impl<'m> World<'m> {
                     f.receiver.rcv_nxt()
                 ));
             }
+            if let Some(r) = f.relay {
+                if r.max_occupancy_bytes > r.buffer_bytes {
+                    return Err(format!(
+                        "flow {i}: relay held {} bytes, more than its {} bytes",
+                        r.max_occupancy_bytes, r.buffer_bytes
+                    ));
+                }
+            }
+        }
+        for (i, (f, m)) in self.flows.iter().zip(&self.model.flows).enumerate() {
+            let delivered = self.flows[self.last_leg(i)].app_next;
             if let Workload::Bulk { bytes } = m.workload {
-                if f.done_at.is_some() && f.app_next != bytes {
-                    return Err(format!("flow {i}: delivered {} of exactly {bytes} bytes", f.app_next));
+                if f.done_at.is_some() && delivered != bytes {
+                    return Err(format!("flow {i}: delivered {delivered} of exactly {bytes} bytes"));
                 }
             }
         }
@@ -509,13 +648,15 @@ impl<'m> World<'m> {
             .map(|(fi, (f, m))| {
                 let st = f.sender.stats();
                 let on_flow = || self.agents.iter().filter(move |s| s.agent.flow() as usize == fi);
+                // The receiving application is the last leg's (split flows).
+                let app_next = self.flows[self.last_leg(fi)].app_next;
                 let (bytes, elapsed_ns, completed) = match m.workload {
                     Workload::Bulk { .. } => {
                         let until = f.done_at.unwrap_or(end);
-                        (f.app_next, until.since(m.start), f.done_at.is_some())
+                        (app_next, until.since(m.start), f.done_at.is_some())
                     }
                     Workload::Timed { duration_ns } => {
-                        let b = f.delivered_at_stop.unwrap_or(f.app_next);
+                        let b = f.delivered_at_stop.unwrap_or(app_next);
                         let ran = f.delivered_at_stop.is_some();
                         (b, if ran { duration_ns } else { end.since(m.start) }, ran)
                     }
@@ -535,6 +676,20 @@ impl<'m> World<'m> {
                     dupacks_suppressed: on_flow().map(|s| s.agent.dupacks_suppressed()).sum(),
                     dupacks_at_source: self.dupacks_at_source[fi],
                     completed,
+                    split: f.relay.map(|r| {
+                        let leg = &self.flows[r.leg as usize];
+                        let ws = leg.sender.stats();
+                        SplitSummary {
+                            wireless_flow_id: r.leg,
+                            bytes_at_base_station: f.app_next,
+                            relay_buffer_bytes: r.buffer_bytes,
+                            relay_max_occupancy_bytes: r.max_occupancy_bytes,
+                            wireless_retransmits: ws.retransmits,
+                            wireless_timeouts: ws.timeouts,
+                            wireless_fast_retransmits: ws.fast_retransmits,
+                            wireless_dupacks: self.dupacks_at_source[r.leg as usize],
+                        }
+                    }),
                 }
             })
             .collect();

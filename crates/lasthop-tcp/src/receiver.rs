@@ -10,6 +10,12 @@
 //!
 //! The advertised window is the receive buffer: the application reads at
 //! once, and 4.4BSD does not count the reassembly queue against the window.
+//! An application that reads only when told ([`Receiver::app_paced`], the
+//! relay of a split connection) leaves unread bytes in the buffer: the
+//! window is the buffer less them, and when a read reopens it by at least
+//! two segments or half the buffer a window update goes out at once
+//! (4.4BSD `tcp_output`: "if (adv >= (long) (2 * tp->t_maxseg)) goto send;
+//! if (2 * adv >= (long) so->so_rcv.sb_hiwat) goto send").
 //!
 //! Options each ack may carry:
 //! - SACK (RFC 2018 Sec. 4): "The first SACK block ... MUST specify the
@@ -53,6 +59,12 @@ pub struct Receiver {
     sack_recent: Vec<u64>,
     /// Segments reported corrupted by the link layer, not yet received.
     eln_holes: Vec<u64>,
+    /// The application reads only when told (`app_read`).
+    app_paced: bool,
+    /// Bytes the application has read (app-paced only).
+    app_read: u64,
+    /// Right edge of the window last advertised (app-paced only).
+    adv_edge: u64,
 }
 
 impl Receiver {
@@ -68,6 +80,9 @@ impl Receiver {
             trigger: None,
             sack_recent: Vec::with_capacity(8),
             eln_holes: Vec::with_capacity(8),
+            app_paced: false,
+            app_read: 0,
+            adv_edge: 0,
         }
     }
 
@@ -76,6 +91,41 @@ impl Receiver {
     pub fn on_corrupted(&mut self, seq: u64) {
         if self.cfg.eln && seq >= self.rcv_nxt && !self.eln_holes.contains(&seq) {
             self.eln_holes.push(seq);
+        }
+    }
+
+    /// The application reads only when told through [`Receiver::app_read`]
+    /// (a split-connection relay with a bounded buffer behind it).
+    pub fn app_paced(mut self) -> Receiver {
+        self.app_paced = true;
+        self.adv_edge = self.cfg.recv_buffer_bytes;
+        self
+    }
+
+    /// In-order bytes received that the application has not read (always 0
+    /// unless app-paced).
+    pub fn unread_bytes(&self) -> u64 {
+        if self.app_paced {
+            self.rcv_nxt - self.app_read
+        } else {
+            0
+        }
+    }
+
+    /// The window to advertise, in bytes: the buffer less unread bytes.
+    pub fn window_bytes(&self) -> u64 {
+        self.cfg.recv_buffer_bytes.saturating_sub(self.unread_bytes())
+    }
+
+    /// The application reads `bytes` (at most what is unread). A window
+    /// update is due when the window reopens by two segments or half the
+    /// buffer beyond the edge last advertised (4.4BSD `tcp_output`).
+    pub fn app_read(&mut self, bytes: u64) {
+        debug_assert!(self.app_paced, "app_read on a receiver that reads at once");
+        self.app_read = (self.app_read + bytes).min(self.rcv_nxt);
+        let adv = (self.rcv_nxt + self.window_bytes()).saturating_sub(self.adv_edge);
+        if adv >= 2 * u64::from(self.cfg.mss_bytes) || 2 * adv >= self.cfg.recv_buffer_bytes {
+            self.ack_now = true;
         }
     }
 
@@ -181,10 +231,13 @@ impl Receiver {
         self.unacked_segments = 0;
         self.delack_at = Time::NEVER;
         self.acks_sent += 1;
+        if self.app_paced {
+            self.adv_edge = self.adv_edge.max(self.rcv_nxt + self.window_bytes());
+        }
         let trigger = self.trigger.take();
         let mut hdr = TcpHeader {
             ack: self.rcv_nxt,
-            wnd_bytes: self.cfg.recv_buffer_bytes.min(u64::from(u32::MAX)) as u32,
+            wnd_bytes: self.window_bytes().min(u64::from(u32::MAX)) as u32,
             ..TcpHeader::default()
         };
         if self.cfg.smart_echo {
@@ -363,6 +416,40 @@ mod tests {
         // Out of order: acked at once even with delayed acks.
         r.on_segment(Time::from_ms(40), &seg(4000, 1000));
         assert_eq!(r.poll_transmit(Time::from_ms(40)).unwrap().ack, 3000);
+    }
+
+    #[test]
+    fn app_paced_window_closes_with_unread_data_and_reopens_with_an_update() {
+        // Issue 4, SPLIT: the relay reads only while its buffer has room.
+        // 8000-byte buffer, 1000-byte segments, an ack per segment.
+        let mut r =
+            Receiver::new(ReceiverConfig { recv_buffer_bytes: 8000, ..rx(AckPolicy::Immediate).cfg }).app_paced();
+        let t = Time::ZERO;
+        // t0..: eight segments arrive, none read: the window shrinks to 0.
+        for k in 0..8u64 {
+            r.on_segment(t, &seg(k * 1000, 1000));
+            let h = r.poll_transmit(t).unwrap();
+            assert_eq!((h.ack, u64::from(h.wnd_bytes)), ((k + 1) * 1000, 8000 - (k + 1) * 1000));
+        }
+        assert_eq!(r.unread_bytes(), 8000);
+        // t1: the application reads one segment: the window reopens by less
+        // than two segments, no update.
+        r.app_read(1000);
+        assert!(r.poll_transmit(t).is_none());
+        // t2: a second segment read: reopened by two segments, an update
+        // (same ack, larger window) goes out at once.
+        r.app_read(1000);
+        let h = r.poll_transmit(t).unwrap();
+        assert_eq!((h.ack, h.wnd_bytes), (8000, 2000));
+        // t3: reading everything reopens by half the buffer: another update.
+        r.app_read(6000);
+        let h = r.poll_transmit(t).unwrap();
+        assert_eq!((h.ack, h.wnd_bytes), (8000, 8000));
+        assert_eq!(r.unread_bytes(), 0);
+        // A receiver that reads at once always advertises the whole buffer.
+        let mut r = rx(AckPolicy::Immediate);
+        r.on_segment(t, &seg(0, 1000));
+        assert_eq!(r.poll_transmit(t).unwrap().wnd_bytes, 32768);
     }
 
     #[test]

@@ -30,8 +30,12 @@
 //! window on each of the first two duplicate acks.
 //!
 //! Departures: no connection setup or teardown, no Nagle (bulk transfers
-//! always have a full segment ready), no persist timer (the receiver's
-//! window never closes because its application reads at once).
+//! always have a full segment ready), no persist timer (a receiver's window
+//! closes only behind a split-connection relay, whose window update travels
+//! a loss-free wired link). A relay feeds the sender through
+//! [`Sender::on_app_write`]; while data is short it sends full segments only.
+//! A duplicate ack must leave the advertised window unchanged (RFC 5681
+//! Sec. 2), so window updates are not counted as duplicates.
 
 use crate::cc::{CcAlgorithm, CongestionControl, CongestionEvent, CongestionKind, LossCause};
 use crate::config::{ElnResponse, SenderConfig, Variant};
@@ -75,6 +79,12 @@ pub struct Sender {
     snd_max: u64,
     /// Peer's advertised window, in bytes.
     rwnd: u64,
+    /// The window of the last ack, once one arrived (RFC 5681 Sec. 2: a
+    /// duplicate ack leaves the advertised window unchanged).
+    last_wnd: Option<u32>,
+    /// One past the last byte the application has written, for a relay
+    /// whose data arrives over time (`u64::MAX`: all of it is there).
+    app_limit: u64,
     cc: CongestionControl,
     recovery: LossRecovery,
     sack: Option<Scoreboard>,
@@ -113,6 +123,8 @@ impl Sender {
             snd_nxt: 0,
             snd_max: 0,
             rwnd: cfg.send_buffer_bytes,
+            last_wnd: None,
+            app_limit: u64::MAX,
             cc: CongestionControl::new(algo, cfg.mss_bytes, cfg.initial_cwnd_segments, cfg.initial_ssthresh_bytes)
                 .with_max_cwnd(cfg.max_cwnd_bytes)
                 .with_growth(cfg.window_growth),
@@ -180,7 +192,14 @@ impl Sender {
     }
 
     fn end_of_data(&self) -> u64 {
-        self.cfg.total_bytes.unwrap_or(u64::MAX)
+        self.cfg.total_bytes.unwrap_or(u64::MAX).min(self.app_limit)
+    }
+
+    /// The application (a split-connection relay) has written bytes up to
+    /// `end`: they may be sent. Until it is first called all the data is
+    /// there, as for a bulk source.
+    pub fn on_app_write(&mut self, end: u64) {
+        self.app_limit = end;
     }
 
     fn flight(&self) -> u64 {
@@ -239,7 +258,8 @@ impl Sender {
         }
         let left = end - self.snd_nxt;
         let len = self.mss.min(limit - self.snd_nxt).min(left);
-        if len < self.mss && len < left {
+        let app_limited = self.app_limit < self.cfg.total_bytes.unwrap_or(u64::MAX);
+        if len < self.mss && (len < left || app_limited) {
             return None; // silly-window avoidance: wait for a full segment
         }
         Some((self.snd_nxt, len))
@@ -283,6 +303,8 @@ impl Sender {
         }
         trace.record(now, TraceEvent::AckReceived { flow: self.flow, ack: hdr.ack });
         self.rwnd = u64::from(hdr.wnd_bytes);
+        let same_wnd = self.last_wnd.is_none_or(|w| w == hdr.wnd_bytes);
+        self.last_wnd = Some(hdr.wnd_bytes);
         let ack = hdr.ack.min(self.snd_max);
         let before = (self.cc.cwnd(), self.cc.ssthresh());
         let acked = ack.saturating_sub(self.snd_una);
@@ -300,7 +322,7 @@ impl Sender {
         }
         // RFC 5681 Sec. 2: a duplicate acknowledges nothing new while data is
         // outstanding and carries no data.
-        let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0;
+        let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0 && same_wnd;
         match self.cfg.variant {
             Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
             Variant::Smart => self.on_ack_smart(now, hdr, acked, dup, trace),

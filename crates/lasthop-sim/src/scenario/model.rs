@@ -65,6 +65,20 @@ pub struct FlowModel {
     /// receiver), from the flow's scheme; its node once routes are known.
     pub snoop: Option<SnoopConfig>,
     pub snoop_node: Option<u16>,
+    /// A split connection at the base station (schemes `split`,
+    /// `split-smart`); its node once routes are known.
+    pub split: Option<SplitModel>,
+    pub split_node: Option<u16>,
+}
+
+/// The base station's side of a split connection (seed 000 Sec. III-C).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitModel {
+    /// Sender variant of the wireless connection (Reno: SPLIT; SMART:
+    /// SPLIT-SMART).
+    pub wireless: Variant,
+    /// Relay buffer between the two connections, in bytes.
+    pub buffer_bytes: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -245,9 +259,18 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
     };
     let eln_on = eln != ElnResponse::Off;
     let snoop = match base_station {
-        BaseStationAgent::None => None,
         BaseStationAgent::Snoop(cfg) => Some(cfg),
+        _ => None,
     };
+    let split = match base_station {
+        BaseStationAgent::Split { wireless } => Some(SplitModel { wireless, buffer_bytes: t.split_buffer_bytes }),
+        _ => None,
+    };
+    check(
+        t.split_buffer_bytes >= u64::from(t.mss_bytes),
+        p("tcp.split_buffer_bytes"),
+        "must hold at least one segment (mss_bytes)",
+    )?;
     check(t.mss_bytes > 0, p("tcp.mss_bytes"), "must be at least 1")?;
     check(
         t.socket_buffer_bytes >= u64::from(t.mss_bytes),
@@ -318,7 +341,9 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
             ack_policy,
             sack: t.sack || variant == Variant::Sack,
             // The SMART link layers read the mobile host's SMART echoes.
-            smart_echo: variant == Variant::Smart || snoop.is_some_and(|s| s.smart),
+            smart_echo: variant == Variant::Smart
+                || snoop.is_some_and(|s| s.smart)
+                || split.is_some_and(|s| s.wireless == Variant::Smart),
             eln: eln_on && t.eln_generator == ElnGenerator::Receiver,
         },
         header_bytes: t.header_bytes,
@@ -327,6 +352,8 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         eln_node: None,
         snoop,
         snoop_node: None,
+        split,
+        split_node: None,
     })
 }
 
@@ -396,6 +423,14 @@ impl Model {
                     "a link-layer scheme needs a base station between sender and receiver",
                 )?;
                 fl.snoop_node = base_station;
+            }
+            if fl.split.is_some() {
+                check(
+                    base_station.is_some(),
+                    format!("flows[{i}].scheme"),
+                    "a split-connection scheme needs a base station between sender and receiver",
+                )?;
+                fl.split_node = base_station;
             }
         }
         let published = published_ref(f, &links)?;

@@ -246,6 +246,11 @@ pub struct TcpSpec {
     /// advertise, 65535 without window scaling.
     #[serde(default)]
     pub max_cwnd_bytes: Option<u64>,
+    /// Relay buffer of a split-connection base station (schemes `split`,
+    /// `split-smart`), in bytes: data acknowledged to the source and not yet
+    /// acknowledged by the mobile host (seed 000 Sec. IV-D: 64 KB).
+    #[serde(default = "default_split_buffer")]
+    pub split_buffer_bytes: u64,
     #[serde(default)]
     pub rto: RtoSpec,
     #[serde(default)]
@@ -260,6 +265,7 @@ impl Default for TcpSpec {
             header_bytes: default_header(),
             ack_bytes: default_header(),
             socket_buffer_bytes: default_buffer(),
+            split_buffer_bytes: default_split_buffer(),
             initial_cwnd_segments: 1,
             initial_ssthresh_bytes: None,
             dupack_threshold: default_dupthresh(),
@@ -292,6 +298,9 @@ fn default_header() -> u32 {
 }
 fn default_buffer() -> u64 {
     65535
+}
+fn default_split_buffer() -> u64 {
+    65536
 }
 fn default_one() -> u32 {
     1
