@@ -56,10 +56,8 @@ def _line(fig: Figure, gid: str) -> Line2D:
 def test_throughput_bars_fig6_one_bar_per_cell_labelled_with_percent_of_peak(
     cells: list[dict[str, Any]],
 ) -> None:
-    peaks = {
-        c["setting"]: c["throughput_mbps"] for c in cells if c["table"] == "balakrishnan97:peak"
-    }
-    iii = [c for c in cells if c["table"] == "balakrishnan97:III"]
+    peaks = {c["setting"]: c["throughput_mbps"] for c in cells if c["table"] == "peak"}
+    iii = [c for c in cells if c["table"] == "table3"]
     fig = plots.throughput_bars(iii, peaks, title="Fig. 6")
     (ax,) = fig.axes
 
@@ -99,7 +97,7 @@ def test_throughput_bars_fig6_one_bar_per_cell_labelled_with_percent_of_peak(
 def test_throughput_bars_takes_a_dataframe_and_needs_every_peak(
     cells: list[dict[str, Any]],
 ) -> None:
-    iii = pd.DataFrame([c for c in cells if c["table"] == "balakrishnan97:III"])
+    iii = pd.DataFrame([c for c in cells if c["table"] == "table3"])
     fig = plots.throughput_bars(iii, {"lan-8k": 1.5, "lan-32k": 1.5, "wan-32k": 1.35})
     assert len(_by_gid(fig, "bar:")) == len(iii)
     with pytest.raises(ValueError, match="wan-32k"):

@@ -18,27 +18,33 @@ def test_reproduce_json_cells() -> None:
     cells = json.loads(proc.stdout)
     settings = ["lan-8k", "lan-32k", "wan-32k"]
     table3 = [
-        ("balakrishnan97:III", setting, scheme)
+        ("table3", setting, scheme)
         for setting in settings
         for scheme, cells_by_setting in published.BALAKRISHNAN97_TABLE_III.items()
         if cells_by_setting[setting] is not None
     ]
-    # The peaks, Table III (each published cell once: E2E-SMART was not run on
-    # the WAN), ElAarag's Table I.
-    assert [(c["table"], c["setting"], c["scheme"]) for c in cells] == [
-        *[("balakrishnan97:peak", s, "e2e") for s in settings],
-        *table3,
-        ("elaarag02:I", "ber=1e-5", "tahoe"),
-        ("elaarag02:I", "ber=1e-6", "tahoe"),
-    ]
+    # The peaks, Tables II-V and Fig. 12 of the 1997 paper (Table III: each published
+    # cell once, E2E-SMART was not run on the WAN), then ElAarag's Table I.
+    keys = [(c["table"], c["setting"], c["scheme"]) for c in cells]
+    assert keys[:3] == [("peak", s, "e2e") for s in settings]
+    assert [k for k in keys if k[0] == "table3"] == table3
+    assert [c["table"] for c in cells] == sorted(
+        (c["table"] for c in cells),
+        key=["peak", "table2", "table3", "table4", "table5", "fig12", "elaarag02:I"].index,
+    )
+    assert keys[-2:] == [("elaarag02:I", "ber=1e-5", "tahoe"), ("elaarag02:I", "ber=1e-6", "tahoe")]
     assert len(table3) == 17
     for cell in cells:
         unit = "throughput_pps" if cell["table"] == "elaarag02:I" else "throughput_mbps"
-        assert set(cell) == KEYS | {unit}
+        extra = {"published_mbps"} if unit == "throughput_mbps" else set()
+        assert set(cell) == KEYS | {unit} | extra
         assert cell[unit] > 0
+        if cell["published"] is None:  # Table V and Fig. 12 give no numbers to compare
+            assert cell["table"] in ("table5", "fig12") and cell["ratio"] is None
+            continue
         # The ratio is taken before the throughput is rounded for display.
         assert abs(cell["ratio"] - cell[unit] / cell["published"]) <= 1e-3
-    for cell in (c for c in cells if c["table"] == "balakrishnan97:III"):
+    for cell in (c for c in cells if c["table"] == "table3"):
         paper = published.BALAKRISHNAN97_TABLE_III[cell["scheme"]][cell["setting"]]
         assert paper is not None and cell["published"] == paper.throughput_mbps
         # One error per 64 KB on the wireless link: its goodput is below 100%.
@@ -51,3 +57,59 @@ def test_reproduce_table_names_the_sources() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "ElAarag" in proc.stdout
     assert "39.439" in proc.stdout
+
+
+def _json_cells(*args: str) -> list[dict[str, object]]:
+    proc = lasthop_cli("reproduce", "balakrishnan97", *args, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    cells: list[dict[str, object]] = json.loads(proc.stdout)
+    return cells
+
+
+def test_balakrishnan97_table5_burst_losses() -> None:
+    """Issue 4, Table V: LL-SMART-TCP-AWARE beats LL-TCP-AWARE at every burst length,
+    by more as bursts grow (10 seeds, bursts of 2, 4, 6 packets, one per 64 KB)."""
+    cells = _json_cells("--only", "table5")
+    assert [(c["setting"], c["scheme"]) for c in cells] == [
+        (f"burst-{b}", s) for b in (2, 4, 6) for s in ("ll-tcp-aware", "ll-smart-tcp-aware")
+    ]
+    for cell in cells:
+        assert cell["table"] == "table5" and cell["published_mbps"] is None
+        assert {"throughput_mbps", "wireless_goodput_pct", "wired_goodput_pct"} <= set(cell)
+    mbps = {(c["setting"], c["scheme"]): float(str(c["throughput_mbps"])) for c in cells}
+    gains = [
+        mbps[(f"burst-{b}", "ll-smart-tcp-aware")] / mbps[(f"burst-{b}", "ll-tcp-aware")]
+        for b in (2, 4, 6)
+    ]
+    assert all(g > 1 for g in gains), gains
+    assert gains == sorted(gains), gains
+
+
+def test_only_needs_balakrishnan97() -> None:
+    proc = lasthop_cli("reproduce", "elaarag02", "--only", "table2")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == "lasthop: error: --only: only with balakrishnan97\n"
+
+
+def test_balakrishnan97_fig12_error_rates() -> None:
+    """Issue 4, Fig. 12 (10 seeds, LAN): at one error per 16 KB the TCP-aware link layers
+    beat E2E-SMART and E2E by large factors (the paper: 1.75-2x and about 9x); at one per
+    256 KB all six schemes are within 20% of each other."""
+    cells = _json_cells("--only", "fig12")
+    mbps = {(c["setting"], c["scheme"]): float(str(c["throughput_mbps"])) for c in cells}
+    assert len(mbps) == 30
+    for aware in ("ll-tcp-aware", "ll-smart-tcp-aware"):
+        assert mbps[("every-16k", aware)] >= 1.75 * mbps[("every-16k", "e2e-smart")]
+        assert mbps[("every-16k", aware)] >= 5 * mbps[("every-16k", "e2e")]
+    at_256 = [v for (setting, _), v in mbps.items() if setting == "every-256k"]
+    assert max(at_256) <= 1.2 * min(at_256)
+
+
+def test_balakrishnan97_json_is_the_same_bytes_twice() -> None:
+    """Issue 4: the whole reproduction, on its defaults, twice: byte-identical."""
+    first = lasthop_cli("reproduce", "balakrishnan97", "--format", "json")
+    second = lasthop_cli("reproduce", "balakrishnan97", "--format", "json")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    tables = {c["table"] for c in json.loads(first.stdout)}
+    assert tables == {"peak", "table2", "table3", "table4", "table5", "fig12"}

@@ -75,6 +75,16 @@ class Which(StrEnum):
     elaarag02 = "elaarag02"
 
 
+class Only(StrEnum):
+    """What ``lasthop reproduce balakrishnan97 --only`` picks."""
+
+    table2 = "table2"
+    table3 = "table3"
+    table4 = "table4"
+    table5 = "table5"
+    fig12 = "fig12"
+
+
 FormatOption = Annotated[
     Format, typer.Option("--format", help="Output format.", case_sensitive=False)
 ]
@@ -233,6 +243,12 @@ def reproduce_command(
     ] = Which.all,
     seeds: Annotated[int, typer.Option("--seeds", min=1, help="Seeds 1..N per cell.")] = 10,
     fmt: FormatOption = Format.table,
+    only: Annotated[
+        Only | None,
+        typer.Option(
+            "--only", help="balakrishnan97: only this table or figure.", case_sensitive=False
+        ),
+    ] = None,
     report_dir: Annotated[
         Path | None,
         typer.Option(
@@ -247,7 +263,11 @@ def reproduce_command(
         raise typer.BadParameter(
             f"{report_dir} exists and is not a directory", param_hint="--report"
         )
-    cells = reproduce(which.value, seeds)
+    if only is not None and which is not Which.balakrishnan97:
+        raise typer.BadParameter("only with balakrishnan97", param_hint="--only")
+    if only is not None and report_dir is not None:
+        raise typer.BadParameter("cannot be used together with --only", param_hint="--report")
+    cells = reproduce(which.value, seeds, only=only.value if only else None)
     if report_dir is not None:
         # Before anything is printed: a report that cannot be written leaves no output.
         from lasthop.report import reproduction_report
@@ -258,11 +278,21 @@ def reproduce_command(
         _print_json(cells)
         return
     console = _console()
-    balakrishnan = (Which.all, Which.balakrishnan97)
-    if which in (*balakrishnan, Which.balakrishnan97_baseline):
+    tables = {c["table"] for c in cells}
+    if "peak" in tables:
         console.print(render.balakrishnan_table(cells, seeds))
-    if which in (*balakrishnan, Which.balakrishnan97_table3):
-        console.print(render.table3(cells, seeds))
+    for table_id in ("table2", "table3", "table4"):
+        if table_id in tables:
+            console.print(render.paper_table(cells, table_id, seeds))
+    if "table5" in tables:
+        title = f"Balakrishnan et al. 1997 Table V (burst losses, LAN 32 KB), mean of {seeds} seeds"
+        console.print(render.grid_table(cells, "table5", title))
+    if "fig12" in tables:
+        title = (
+            f"Balakrishnan et al. 1997 Fig. 12 (one error every N KB, LAN 32 KB), "
+            f"mean of {seeds} seeds"
+        )
+        console.print(render.grid_table(cells, "fig12", title))
     if which in (Which.all, Which.elaarag02):
         console.print(render.elaarag_table(cells, seeds))
 

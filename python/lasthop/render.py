@@ -124,12 +124,8 @@ def balakrishnan_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
         "ratio",
     ):
         table.add_column(header, justify="right")
-    peaks = {c["setting"]: c for c in cells if c["table"] == "balakrishnan97:peak"}
-    e2e = {
-        c["setting"]: c
-        for c in cells
-        if c["table"] == "balakrishnan97:III" and c["scheme"] == "e2e"
-    }
+    peaks = {c["setting"]: c for c in cells if c["table"] == "peak"}
+    e2e = {c["setting"]: c for c in cells if c["table"] == "table3" and c["scheme"] == "e2e"}
     for setting in published.SETTINGS:
         peak, lossy = peaks.get(setting), e2e.get(setting)
         if peak is None or lossy is None:
@@ -156,13 +152,26 @@ def balakrishnan_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
     return table
 
 
+_PAPER_TABLES: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
+    "table2": ("Table II (link-layer schemes)", published.BALAKRISHNAN97_TABLE_II),
+    "table3": ("Table III (end-to-end schemes)", published.BALAKRISHNAN97_TABLE_III),
+    "table4": ("Table IV (split-connection schemes)", published.BALAKRISHNAN97_TABLE_IV),
+}
+
+
 def table3(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
-    """Table III in the paper's layout: a row per setting, a column per end-to-end
-    scheme; each cell measured Mb/s (wireless %, wired %), the paper's cell under it,
-    and their ratio."""
-    schemes = list(published.BALAKRISHNAN97_TABLE_III)
+    """Table III in the paper's layout (see :func:`paper_table`)."""
+    return paper_table(cells, "table3", seeds)
+
+
+def paper_table(cells: Sequence[Mapping[str, Any]], table_id: str, seeds: int) -> Table:
+    """Table II, III or IV in the paper's layout: a row per setting, a column per scheme;
+    each cell measured Mb/s (wireless %, wired %), the paper's cell under it, and their
+    ratio."""
+    name, paper_cells = _PAPER_TABLES[table_id]
+    schemes = list(paper_cells)
     table = Table(
-        title=f"Balakrishnan et al. 1997 Table III (end-to-end schemes), mean of {seeds} seeds\n"
+        title=f"Balakrishnan et al. 1997 {name}, mean of {seeds} seeds\n"
         "each cell: measured Mb/s (wireless %, wired %) / the paper's / their ratio",
         title_justify="left",
         caption=published.BALAKRISHNAN97_SOURCE,
@@ -170,15 +179,13 @@ def table3(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
     )
     table.add_column("setting", no_wrap=True)
     for scheme in schemes:
-        table.add_column(scheme.upper().replace("E2E-", "E2E-\n"), justify="right", no_wrap=True)
-    by_key = {(c["setting"], c["scheme"]): c for c in cells if c["table"] == "balakrishnan97:III"}
+        header = scheme.upper().replace("E2E-", "E2E-\n").replace("-TCP-AWARE", "-\nTCP-AWARE")
+        table.add_column(header, justify="right", no_wrap=True)
+    by_key = {(c["setting"], c["scheme"]): c for c in cells if c["table"] == table_id}
     for setting in published.SETTINGS:
         row = [setting]
         for scheme in schemes:
-            cell, paper = (
-                by_key.get((setting, scheme)),
-                published.BALAKRISHNAN97_TABLE_III[scheme][setting],
-            )
+            cell, paper = by_key.get((setting, scheme)), paper_cells[scheme][setting]
             if cell is None or paper is None:
                 row.append("not run")
                 continue
@@ -192,6 +199,32 @@ def table3(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
                 paper.throughput_mbps, paper.wireless_goodput_pct, paper.wired_goodput_pct, ","
             )
             row.append(f"{measured}\n{paper_text}\n×{_fixed(cell['ratio'], 2)}")
+        table.add_row(*row)
+    return table
+
+
+def grid_table(cells: Sequence[Mapping[str, Any]], table_id: str, title: str) -> Table:
+    """Cells with no published numbers (Table V, Fig. 12): a row per scheme, a column per
+    setting, each cell Mb/s (wireless %, wired %)."""
+    chosen = [c for c in cells if c["table"] == table_id]
+    settings = list(dict.fromkeys(str(c["setting"]) for c in chosen))
+    schemes = list(dict.fromkeys(str(c["scheme"]) for c in chosen))
+    table = Table(title=title, title_justify="left", caption=published.BALAKRISHNAN97_SOURCE)
+    table.add_column("scheme", no_wrap=True)
+    for setting in settings:
+        table.add_column(setting, justify="right", no_wrap=True)
+    by_key = {(str(c["setting"]), str(c["scheme"])): c for c in chosen}
+    for scheme in schemes:
+        row = [scheme.upper()]
+        for setting in settings:
+            cell = by_key.get((setting, scheme))
+            row.append(
+                "-"
+                if cell is None
+                else _cell_text(
+                    cell["throughput_mbps"], cell["wireless_goodput_pct"], cell["wired_goodput_pct"]
+                )
+            )
         table.add_row(*row)
     return table
 

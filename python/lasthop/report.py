@@ -42,11 +42,10 @@ __all__ = [
 
 PAPER: Final = "Balakrishnan et al. 1997"
 
-FIG12_SCHEMES: Final = ("e2e", "e2e-smart", "e2e-ietf-sack")
-"""The schemes of Fig. 12 that lasthop has (the paper's also has LL-TCP-AWARE,
-LL-SMART-TCP-AWARE and SPLIT-SMART)."""
+FIG12_SCHEMES: Final = reproduce_module.FIG12_SCHEMES
+"""The six schemes of Fig. 12."""
 
-FIG12_ERROR_EVERY_KB: Final = (16, 32, 64, 128, 256)
+FIG12_ERROR_EVERY_KB: Final = reproduce_module.FIG12_ERROR_EVERY_KB
 """Fig. 12's error rates: one bit error every N KB, in increasing powers of 2."""
 
 TRACE_SCHEMES: Final = ("e2e", "e2e-eln")
@@ -59,10 +58,12 @@ _SOCKET_BUFFER_BYTES: Final = 32768
 
 # What each table of cells is, in the paper's words.
 _TABLE_TITLES: Final[dict[str, str]] = {
-    "balakrishnan97:peak": f"{PAPER}, Sec. IV-A: error-free peak throughput (TCP Reno)",
-    "balakrishnan97:III": (
-        f"{PAPER}, Table III: end-to-end schemes, one bit error per 64 KB on average"
-    ),
+    "peak": f"{PAPER}, Sec. IV-A: error-free peak throughput (TCP Reno)",
+    "table2": f"{PAPER}, Table II: link-layer schemes, one bit error per 64 KB on average",
+    "table3": f"{PAPER}, Table III: end-to-end schemes, one bit error per 64 KB on average",
+    "table4": f"{PAPER}, Table IV: split-connection schemes, one bit error per 64 KB",
+    "table5": f"{PAPER}, Table V: bursts of 2, 4 and 6 packets, one burst per 64 KB (LAN)",
+    "fig12": f"{PAPER}, Fig. 12: one bit error every 16 to 256 KB (LAN)",
     "elaarag02:I": "ElAarag 2002, Table I: TCP Tahoe by bit-error rate",
 }
 
@@ -163,7 +164,7 @@ def reproduction_report(
     report into ``directory``; return the path of its ``index.html``.
 
     Besides the cells, for the Balakrishnan reproductions: the error-free maximum of
-    each setting (the ``balakrishnan97:peak`` cells, or error-free runs), Fig. 6 (the
+    each setting (the ``peak`` cells, or error-free runs), Fig. 6 (the
     throughput bars); for ``all`` and ``balakrishnan97-table3`` also Figs. 7 and 8 (traces
     of E2E and E2E-ELN, LAN 32 KB, seed ``trace_seed``) and Fig. 12 (``fig12_schemes``
     at ``fig12_error_every_kb``, mean of seeds 1..``seeds``).
@@ -185,10 +186,8 @@ def reproduction_report(
 
     # Independent runs without traces, in one pool: error-free maxima (unless the
     # reproduction measured them) and the points of Fig. 12.
-    peak_cells = {c["setting"]: c for c in cells if c["table"] == "balakrishnan97:peak"}
-    settings = list(
-        dict.fromkeys(c["setting"] for c in cells if c["table"] == "balakrishnan97:III")
-    )
+    peak_cells = {c["setting"]: c for c in cells if c["table"] == "peak"}
+    settings = list(dict.fromkeys(c["setting"] for c in cells if c["table"] == "table3"))
     if with_traces and _FIG12_SETTING not in settings:
         settings.append(_FIG12_SETTING)
     peak_runs = [s for s in settings if s not in peak_cells] if balakrishnan else []
@@ -227,7 +226,7 @@ def reproduction_report(
 
     seeds_text = f"seeds 1..{seeds}" if seeds > 1 else "seed 1"
     figures: list[ReportFigure] = []
-    iii = [c for c in cells if c["table"] == "balakrishnan97:III"]
+    iii = [c for c in cells if c["table"] == "table3"]
     if balakrishnan and iii:
         figures.append(
             ReportFigure(
@@ -252,6 +251,28 @@ def reproduction_report(
                 ),
             )
         )
+    for table_id, paper_figure, stem, what in (
+        ("table2", 3, "fig3-link-layer-throughput", "link-layer schemes"),
+        ("table4", 9, "fig9-split-connection-throughput", "split-connection schemes"),
+    ):
+        chosen = [c for c in cells if c["table"] == table_id]
+        if not balakrishnan or not chosen or not all(c["setting"] in peaks for c in chosen):
+            continue
+        figures.append(
+            ReportFigure(
+                stem=stem,
+                paper_figure=paper_figure,
+                figure=plots.throughput_bars(
+                    chosen, peaks, title=f"{what.capitalize()}: 1 bit error per 64 KB on average"
+                ),
+                caption=(
+                    f"Throughput of the {what} with one bit error per 64 KB on average, mean "
+                    f"of {seeds_text}, labelled with the percentage of the error-free maximum; "
+                    "black diamonds are the published values."
+                ),
+                alt=f"Bar chart of throughput in Mb/s, one bar per {what[:-1]}, by setting.",
+            )
+        )
     provenance: list[tuple[str, str]] = [
         ("lasthop version", lasthop.__version__),
         ("reproduction", f"lasthop reproduce {which} --seeds {seeds}"),
@@ -259,7 +280,7 @@ def reproduction_report(
         ("cell scenarios", ", ".join(_cell_scenarios(which))),
     ]
     if balakrishnan and peaks:
-        source = "the balakrishnan97:peak cells" if peak_cells else f"error-free runs, {seeds_text}"
+        source = "the peak cells" if peak_cells else f"error-free runs, {seeds_text}"
         provenance.append(
             (
                 "error-free maxima",
@@ -395,7 +416,7 @@ def _mean_mbps(summaries: Sequence[Mapping[str, Any]]) -> float:
 
 def _cell_scenarios(which: str) -> list[str]:
     """The embedded scenarios the cells of ``which`` run."""
-    return sorted({e.scenario for e in reproduce_module._experiments(which)})
+    return reproduce_module.experiment_scenarios(which)
 
 
 # --- HTML -----------------------------------------------------------------------------

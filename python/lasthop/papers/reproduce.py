@@ -1,7 +1,9 @@
 """Reproductions of the source documents' headline tables, beside the published numbers.
 
-- ``balakrishnan97``: every table of Balakrishnan et al. 1997 reproduced so far (the
-  baseline peaks and Table III; the base-station tables are issue 4's).
+- ``balakrishnan97``: all of Balakrishnan et al. 1997: the error-free peaks, Table II
+  (link-layer schemes), Table III (end-to-end), Table IV (split connections), Table V
+  (burst losses, ``burst-2``/``-4``/``-6``) and Fig. 12 (``every-16k`` ... ``every-256k``);
+  ``only`` picks one of ``table2``, ``table3``, ``table4``, ``table5``, ``fig12``.
 - ``balakrishnan97-baseline``: the 1997 testbeds (LAN 8 KB and 32 KB socket buffers,
   WAN 32 KB) without errors (the peak throughput the paper calibrates against, Sec. IV-A)
   and with one bit error per 64 KB under plain TCP Reno (Table III, "E2E").
@@ -18,13 +20,32 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
 from lasthop import _core
 from lasthop.papers import published
+
+ONLY: Final = ("table2", "table3", "table4", "table5", "fig12")
+"""The parts of ``balakrishnan97`` that ``--only`` picks (the cells' ``table`` field)."""
+
+TABLE5_SCHEMES: Final = ("ll-tcp-aware", "ll-smart-tcp-aware")
+TABLE5_BURSTS: Final = (2, 4, 6)
+"""Seed 000 Sec. IV-E, Table V: bursts of 2, 4 and 6 packets, one burst per 64 KB on
+average, for the two best TCP-aware link layers (LAN, 32 KB socket buffer)."""
+
+FIG12_SCHEMES: Final = (
+    "e2e",
+    "ll-tcp-aware",
+    "ll-smart-tcp-aware",
+    "e2e-smart",
+    "e2e-ietf-sack",
+    "split-smart",
+)
+FIG12_ERROR_EVERY_KB: Final = (16, 32, 64, 128, 256)
+"""Seed 000 Sec. IV-F, Fig. 12: six protocols, LAN, one error every 16 to 256 KB."""
 
 WHICH: Final = (
     "all",
@@ -106,17 +127,71 @@ class _Experiment:
     published: float | None
 
 
-def _experiments(which: str) -> list[_Experiment]:
+def _testbed_scenario(setting: str) -> tuple[str, int]:
+    """The embedded scenario and socket buffer of a Tables II-IV setting."""
+    for name, scenario, _testbed, buffer_bytes in _BALAKRISHNAN_SETTINGS:
+        if name == setting:
+            return scenario, buffer_bytes
+    raise KeyError(setting)
+
+
+def _paper_table(table: str, cells: Mapping[str, Mapping[str, Any]]) -> list[_Experiment]:
+    """A Table II-IV: every (setting, scheme) with a published cell, on the testbed
+    scenarios at one error per 64 KB."""
+    experiments = []
+    for setting in published.SETTINGS:
+        scenario, buffer_bytes = _testbed_scenario(setting)
+        for scheme, by_setting in cells.items():
+            cell = by_setting[setting]
+            if cell is None:
+                continue
+            experiments.append(
+                _Experiment(
+                    table=table,
+                    setting=setting,
+                    scheme=scheme,
+                    scenario=scenario,
+                    sets=(f"scheme={scheme}", f"socket_buffer_bytes={buffer_bytes}"),
+                    unit="mbps",
+                    published=cell.throughput_mbps,
+                )
+            )
+    return experiments
+
+
+def _lan32(table: str, setting: str, scheme: str, *sets: str) -> _Experiment:
+    return _Experiment(
+        table=table,
+        setting=setting,
+        scheme=scheme,
+        scenario="balakrishnan97/lan",
+        sets=(f"scheme={scheme}", "socket_buffer_bytes=32768", *sets),
+        unit="mbps",
+        published=None,
+    )
+
+
+def _experiments(which: str, only: str | None = None) -> list[_Experiment]:
     if which not in WHICH:
         raise ValueError(f"which: expected one of {', '.join(WHICH)}, got {which!r}")
+    if only is not None and (which != "balakrishnan97" or only not in ONLY):
+        raise ValueError(f"only: expected one of {', '.join(ONLY)} with balakrishnan97")
     experiments: list[_Experiment] = []
-    if which in ("all", "balakrishnan97", "balakrishnan97-baseline"):
+    if which == "balakrishnan97" and only not in (None, "table3"):
+        parts = {
+            "table2": lambda: _paper_table("table2", published.BALAKRISHNAN97_TABLE_II),
+            "table4": lambda: _paper_table("table4", published.BALAKRISHNAN97_TABLE_IV),
+            "table5": _table5,
+            "fig12": _fig12,
+        }
+        return parts[only]() if only is not None else []
+    if which in ("all", "balakrishnan97", "balakrishnan97-baseline") and only is None:
         e2e = published.BALAKRISHNAN97_TABLE_III["e2e"]
         for setting, scenario, testbed, buffer_bytes in _BALAKRISHNAN_SETTINGS:
             base = ("scheme=e2e", f"socket_buffer_bytes={buffer_bytes}")
             experiments.append(
                 _Experiment(
-                    table="balakrishnan97:peak",
+                    table="peak",
                     setting=setting,
                     scheme="e2e",
                     scenario=scenario,
@@ -130,7 +205,7 @@ def _experiments(which: str) -> list[_Experiment]:
             cell = e2e[setting]
             experiments.append(
                 _Experiment(
-                    table="balakrishnan97:III",
+                    table="table3",
                     setting=setting,
                     scheme="e2e",
                     scenario=scenario,
@@ -139,6 +214,8 @@ def _experiments(which: str) -> list[_Experiment]:
                     published=cell.throughput_mbps if cell else None,
                 )
             )
+    if which in ("all", "balakrishnan97") and only is None:
+        experiments += _paper_table("table2", published.BALAKRISHNAN97_TABLE_II)
     if which in ("all", "balakrishnan97", "balakrishnan97-table3"):
         for setting in published.SETTINGS:
             for scheme, cells in published.BALAKRISHNAN97_TABLE_III.items():
@@ -147,7 +224,7 @@ def _experiments(which: str) -> list[_Experiment]:
                     continue  # E2E-SMART ran on the LAN only
                 experiments.append(
                     _Experiment(
-                        table="balakrishnan97:III",
+                        table="table3",
                         setting=setting,
                         scheme=scheme,
                         scenario=f"balakrishnan97/table3-{setting}",
@@ -156,6 +233,9 @@ def _experiments(which: str) -> list[_Experiment]:
                         published=cell.throughput_mbps,
                     )
                 )
+    if which in ("all", "balakrishnan97") and only is None:
+        experiments += _paper_table("table4", published.BALAKRISHNAN97_TABLE_IV)
+        experiments += _table5() + _fig12()
     if which in ("all", "elaarag02"):
         for ber in _ELAARAG_BERS:
             experiments.append(
@@ -173,15 +253,45 @@ def _experiments(which: str) -> list[_Experiment]:
     return experiments
 
 
+def _table5() -> list[_Experiment]:
+    return [
+        _lan32(
+            "table5",
+            f"burst-{burst}",
+            scheme,
+            'topology.wireless.error.model="burst"',
+            f"topology.wireless.error.burst_packets={burst}",
+        )
+        for burst in TABLE5_BURSTS
+        for scheme in TABLE5_SCHEMES
+    ]
+
+
+def _fig12() -> list[_Experiment]:
+    return [
+        _lan32("fig12", f"every-{kb}k", scheme, f"error_every_bytes={kb * 1024}")
+        for kb in FIG12_ERROR_EVERY_KB
+        for scheme in FIG12_SCHEMES
+    ]
+
+
+def experiment_scenarios(which: str) -> list[str]:
+    """The embedded scenarios the cells of ``which`` run, sorted."""
+    return sorted({e.scenario for e in _experiments(which)})
+
+
 def reproduce(
-    which: str = "all", seeds: int = 10, workers: int | None = None
+    which: str = "all", seeds: int = 10, workers: int | None = None, only: str | None = None
 ) -> list[dict[str, Any]]:
-    """Run ``which`` over seeds 1..``seeds`` and return its cells, in a fixed order:
-    ``{"table", "setting", "scheme", "throughput_mbps" | "throughput_pps", "published",
-    "ratio", "wireless_goodput_pct", "wired_goodput_pct"}``."""
+    """Run ``which`` (``only`` one part of ``balakrishnan97``) over seeds 1..``seeds`` and
+    return its cells, in a fixed order: ``{"table", "setting", "scheme",
+    "throughput_mbps" | "throughput_pps", "published", "ratio", "wireless_goodput_pct",
+    "wired_goodput_pct"}``, and ``published_mbps`` for cells in Mb/s (the same value as
+    ``published``, the field the paper-wide JSON of issue 4 names; ``None`` where the
+    paper gives no number)."""
     if seeds < 1:
         raise ValueError(f"seeds: must be at least 1, got {seeds}")
-    experiments = _experiments(which)
+    experiments = _experiments(which, only)
     jobs = [Job(e.scenario, e.sets, seed) for e in experiments for seed in range(1, seeds + 1)]
     summaries = run_jobs(jobs, workers)
     cells = []
@@ -199,7 +309,7 @@ def _cell(experiment: _Experiment, runs: list[dict[str, Any]]) -> dict[str, Any]
         key, digits = "throughput_pps", 3
         throughput = _mean([_packets_per_s(run) for run in runs])
     ratio = throughput / experiment.published if experiment.published else None
-    return {
+    cell = {
         "table": experiment.table,
         "setting": experiment.setting,
         "scheme": experiment.scheme,
@@ -209,6 +319,9 @@ def _cell(experiment: _Experiment, runs: list[dict[str, Any]]) -> dict[str, Any]
         "wireless_goodput_pct": _round(_mean_goodput_pct(runs, WIRELESS), 2),
         "wired_goodput_pct": _round(_mean_goodput_pct(runs, WIRED), 2),
     }
+    if experiment.unit == "mbps":
+        cell["published_mbps"] = experiment.published
+    return cell
 
 
 def _packets_per_s(run: dict[str, Any]) -> float:
