@@ -68,6 +68,7 @@
 //! - The per-flow state is soft, as in the paper: nothing here is needed for
 //!   correctness, only for speed.
 
+use lasthop_core::rtt::SmoothedRtt;
 use lasthop_core::time::NS_PER_MS;
 use lasthop_core::{Packet, PacketKind, Time};
 use std::collections::VecDeque;
@@ -172,8 +173,7 @@ pub struct Snoop {
     exp_next_ack: u64,
     /// `tx_order` of the latest local retransmission.
     last_rexmit_order: u64,
-    srtt_ns: Option<u64>,
-    rttvar_ns: u64,
+    rtt: SmoothedRtt,
     backoff: u32,
     /// Latest new ack or local retransmission: the timer runs from here.
     last_progress: Time,
@@ -198,8 +198,7 @@ impl Snoop {
             exp_dupacks: 0,
             exp_next_ack: 0,
             last_rexmit_order: 0,
-            srtt_ns: None,
-            rttvar_ns: 0,
+            rtt: SmoothedRtt::default(),
             backoff: 0,
             last_progress: Time::ZERO,
             pending: 0,
@@ -233,8 +232,8 @@ impl Snoop {
     /// The local retransmission timeout, in ns: srtt + 4·rttvar, at least
     /// the configured minimum, doubled per timeout without progress.
     pub fn rto_ns(&self) -> u64 {
-        let base = match self.srtt_ns {
-            Some(s) => s + 4 * self.rttvar_ns,
+        let base = match self.rtt.srtt_ns() {
+            Some(s) => s + 4 * self.rtt.rttvar_ns(),
             None => self.cfg.initial_rto_ns,
         };
         base.max(self.cfg.min_rto_ns) << self.backoff
@@ -441,16 +440,7 @@ impl Snoop {
 
     fn on_rtt_sample(&mut self, rtt_ns: u64) {
         // RFC 6298 Sec. 2 smoothing (alpha 1/8, beta 1/4).
-        match self.srtt_ns {
-            None => {
-                self.srtt_ns = Some(rtt_ns);
-                self.rttvar_ns = rtt_ns / 2;
-            }
-            Some(s) => {
-                self.rttvar_ns = (3 * self.rttvar_ns + s.abs_diff(rtt_ns)) / 4;
-                self.srtt_ns = Some((7 * s + rtt_ns) / 8);
-            }
-        }
+        self.rtt.on_sample(rtt_ns);
     }
 
     /// The next local retransmission to send toward the mobile host, if any.

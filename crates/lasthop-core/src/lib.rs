@@ -11,6 +11,7 @@
 pub mod packet;
 pub mod ranges;
 pub mod rng;
+pub mod rtt;
 pub mod time;
 pub mod trace;
 

@@ -16,6 +16,7 @@
 //! sender, which decides what to time.
 
 use crate::config::{RtoConfig, RtoMode};
+use lasthop_core::rtt::SmoothedRtt;
 use lasthop_core::Time;
 
 /// 4.4BSD `tcp_backoff[]`.
@@ -26,9 +27,8 @@ const BSD_REXMT_MAX_TICKS: u64 = 128;
 #[derive(Clone, Debug)]
 pub struct RttEstimator {
     cfg: RtoConfig,
-    /// RFC mode: smoothed RTT and variance, in ns; `None` before a sample.
-    srtt_ns: Option<u64>,
-    rttvar_ns: u64,
+    /// RFC mode: smoothed RTT and variance.
+    rfc: SmoothedRtt,
     /// BSD mode: `t_srtt` (ticks × 8) and `t_rttvar` (ticks × 4); 0 = no sample.
     bsd_srtt: i64,
     bsd_rttvar: i64,
@@ -42,7 +42,7 @@ pub struct RttEstimator {
 
 impl RttEstimator {
     pub fn new(cfg: RtoConfig) -> RttEstimator {
-        RttEstimator { cfg, srtt_ns: None, rttvar_ns: 0, bsd_srtt: 0, bsd_rttvar: 0, fine_srtt_ns: None, backoff: 0 }
+        RttEstimator { cfg, rfc: SmoothedRtt::default(), bsd_srtt: 0, bsd_rttvar: 0, fine_srtt_ns: None, backoff: 0 }
     }
 
     /// Smoothed RTT in ns at nanosecond resolution, in every mode.
@@ -53,7 +53,7 @@ impl RttEstimator {
     /// Smoothed RTT in ns, if any sample was taken.
     pub fn srtt_ns(&self) -> Option<u64> {
         match self.cfg.mode {
-            RtoMode::Rfc6298 => self.srtt_ns,
+            RtoMode::Rfc6298 => self.rfc.srtt_ns(),
             RtoMode::Bsd => (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.cfg.tick_ns / 8),
         }
     }
@@ -80,18 +80,7 @@ impl RttEstimator {
         self.fine_srtt_ns = Some(self.fine_srtt_ns.map_or(r, |s| (7 * s + r) / 8));
         match self.cfg.mode {
             RtoMode::Rfc6298 => {
-                match self.srtt_ns {
-                    None => {
-                        // RFC 6298 2.2.
-                        self.srtt_ns = Some(r);
-                        self.rttvar_ns = r / 2;
-                    }
-                    Some(srtt) => {
-                        // RFC 6298 2.3, beta = 1/4 then alpha = 1/8.
-                        self.rttvar_ns = (3 * self.rttvar_ns + srtt.abs_diff(r)) / 4;
-                        self.srtt_ns = Some((7 * srtt + r) / 8);
-                    }
-                }
+                self.rfc.on_sample(r);
             }
             RtoMode::Bsd => {
                 // t_rtt: 1 when timing starts, +1 at every slow tick since.
@@ -125,9 +114,9 @@ impl RttEstimator {
     pub fn rto_ns(&self) -> u64 {
         match self.cfg.mode {
             RtoMode::Rfc6298 => {
-                let base = match self.srtt_ns {
+                let base = match self.rfc.srtt_ns() {
                     None => self.cfg.initial_ns,
-                    Some(srtt) => srtt + self.cfg.granularity_ns.max(4 * self.rttvar_ns),
+                    Some(srtt) => srtt + self.cfg.granularity_ns.max(4 * self.rfc.rttvar_ns()),
                 };
                 let base = base.clamp(self.cfg.min_ns, self.cfg.max_ns);
                 base.saturating_mul(1u64 << self.backoff.min(20)).min(self.cfg.max_ns)
