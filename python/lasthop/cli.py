@@ -345,6 +345,15 @@ StoreOption = Annotated[
         show_default=False,
     ),
 ]
+PlanOption = Annotated[str | None, typer.Option("--plan", help="Only this plan's runs.")]
+WhereOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--where",
+        metavar="COLUMN=VALUE",
+        help="Keep runs where COLUMN equals VALUE; repeatable.",
+    ),
+]
 
 
 @app.command("sweep")
@@ -465,19 +474,12 @@ def _sweep_progress(
 @app.command("results")
 def results_command(
     store: StoreOption = None,
-    plan: Annotated[str | None, typer.Option("--plan", help="Only this plan's runs.")] = None,
+    plan: PlanOption = None,
     status: Annotated[
         str | None,
         typer.Option("--status", metavar="ok|failed", help="Only runs with this status."),
     ] = None,
-    where: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--where",
-            metavar="COLUMN=VALUE",
-            help="Keep rows where COLUMN equals VALUE; repeatable.",
-        ),
-    ] = None,
+    where: WhereOption = None,
     export: Annotated[
         Path | None,
         typer.Option("--export", metavar="FILE", help="Write the rows to FILE (.csv or .parquet)."),
@@ -512,15 +514,6 @@ class PlotKind(StrEnum):
     sequence = "sequence"
 
 
-PlanOption = Annotated[str | None, typer.Option("--plan", help="Only this plan's runs.")]
-WhereOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--where",
-        metavar="COLUMN=VALUE",
-        help="Keep runs where COLUMN equals VALUE; repeatable.",
-    ),
-]
 ByOption = Annotated[
     str | None,
     typer.Option(

@@ -277,7 +277,7 @@ def reproduction_report(
         ("lasthop version", lasthop.__version__),
         ("reproduction", f"lasthop reproduce {which} --seeds {seeds}"),
         ("seeds", f"{seeds_text}; every cell is the mean over them"),
-        ("cell scenarios", ", ".join(_cell_scenarios(which))),
+        ("cell scenarios", ", ".join(reproduce_module.experiment_scenarios(which))),
     ]
     if balakrishnan and peaks:
         source = "the peak cells" if peak_cells else f"error-free runs, {seeds_text}"
@@ -412,11 +412,6 @@ def _settings_text(cells: Sequence[Mapping[str, Any]]) -> list[str]:
 def _mean_mbps(summaries: Sequence[Mapping[str, Any]]) -> float:
     values = [float(s["flows"][0]["throughput_bps"]) / 1e6 for s in summaries]
     return math.fsum(values) / len(values)
-
-
-def _cell_scenarios(which: str) -> list[str]:
-    """The embedded scenarios the cells of ``which`` run."""
-    return reproduce_module.experiment_scenarios(which)
 
 
 # --- HTML -----------------------------------------------------------------------------

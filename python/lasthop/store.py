@@ -64,82 +64,58 @@ _FLOW_METRICS: Final[tuple[tuple[str, str], ...]] = (
     ("completed", "BOOLEAN"),
 )
 
-_RUNS_DDL: Final = f"""
-CREATE TABLE IF NOT EXISTS runs (
-    scenario_hash VARCHAR NOT NULL,
-    seed UBIGINT NOT NULL,
-    version VARCHAR NOT NULL,
-    plan VARCHAR,
-    scenario VARCHAR NOT NULL,
-    params VARCHAR NOT NULL,
-    sets VARCHAR NOT NULL,
-    status VARCHAR NOT NULL,
-    error VARCHAR,
-    flow VARCHAR,
-    throughput_mbps DOUBLE,
-    {", ".join(f"{name} {kind}" for name, kind in _FLOW_METRICS)},
-    sim_time_s DOUBLE,
-    events UBIGINT,
-    summary VARCHAR,
-    series_batch VARCHAR,
-    PRIMARY KEY (scenario_hash, seed, version)
+# Each table's columns, once: (name, DuckDB type, nullable). The DDL and the Arrow
+# schema that batches are inserted with are both derived from them.
+_RUN_COLUMNS: Final[tuple[tuple[str, str, bool], ...]] = (
+    ("scenario_hash", "VARCHAR", False),
+    ("seed", "UBIGINT", False),
+    ("version", "VARCHAR", False),
+    ("plan", "VARCHAR", True),
+    ("scenario", "VARCHAR", False),
+    ("params", "VARCHAR", False),
+    ("sets", "VARCHAR", False),
+    ("status", "VARCHAR", False),
+    ("error", "VARCHAR", True),
+    ("flow", "VARCHAR", True),
+    ("throughput_mbps", "DOUBLE", True),
+    *((name, kind, True) for name, kind in _FLOW_METRICS),
+    ("sim_time_s", "DOUBLE", True),
+    ("events", "UBIGINT", True),
+    ("summary", "VARCHAR", True),
+    ("series_batch", "VARCHAR", True),
 )
-"""
-
-_LINKS_DDL: Final = """
-CREATE TABLE IF NOT EXISTS links (
-    scenario_hash VARCHAR NOT NULL,
-    seed UBIGINT NOT NULL,
-    version VARCHAR NOT NULL,
-    link VARCHAR NOT NULL,
-    direction VARCHAR NOT NULL,
-    goodput DOUBLE,
-    drops_error UBIGINT,
-    drops_queue UBIGINT,
-    packets_sent UBIGINT,
-    bytes_sent UBIGINT,
-    PRIMARY KEY (scenario_hash, seed, version, link, direction)
+_LINK_METRICS: Final = ("goodput", "drops_error", "drops_queue", "packets_sent", "bytes_sent")
+_LINK_COLUMNS: Final[tuple[tuple[str, str, bool], ...]] = (
+    ("scenario_hash", "VARCHAR", False),
+    ("seed", "UBIGINT", False),
+    ("version", "VARCHAR", False),
+    ("link", "VARCHAR", False),
+    ("direction", "VARCHAR", False),
+    ("goodput", "DOUBLE", True),
+    *((name, "UBIGINT", True) for name in _LINK_METRICS[1:]),
 )
-"""
-
 _ARROW_TYPES: Final = {
     "VARCHAR": pa.string(),
     "UBIGINT": pa.uint64(),
     "DOUBLE": pa.float64(),
     "BOOLEAN": pa.bool_(),
 }
-_RUNS_ARROW: Final = pa.schema(
-    [
-        ("scenario_hash", pa.string()),
-        ("seed", pa.uint64()),
-        ("version", pa.string()),
-        ("plan", pa.string()),
-        ("scenario", pa.string()),
-        ("params", pa.string()),
-        ("sets", pa.string()),
-        ("status", pa.string()),
-        ("error", pa.string()),
-        ("flow", pa.string()),
-        ("throughput_mbps", pa.float64()),
-        *((name, _ARROW_TYPES[kind]) for name, kind in _FLOW_METRICS),
-        ("sim_time_s", pa.float64()),
-        ("events", pa.uint64()),
-        ("summary", pa.string()),
-        ("series_batch", pa.string()),
-    ]
-)
-_LINK_METRICS: Final = ("goodput", "drops_error", "drops_queue", "packets_sent", "bytes_sent")
-_LINKS_ARROW: Final = pa.schema(
-    [
-        ("scenario_hash", pa.string()),
-        ("seed", pa.uint64()),
-        ("version", pa.string()),
-        ("link", pa.string()),
-        ("direction", pa.string()),
-        ("goodput", pa.float64()),
-        *((c, pa.uint64()) for c in _LINK_METRICS[1:]),
-    ]
-)
+
+
+def _ddl(table: str, columns: Sequence[tuple[str, str, bool]], key: Sequence[str]) -> str:
+    lines = [f"{name} {kind}{'' if nullable else ' NOT NULL'}" for name, kind, nullable in columns]
+    lines.append(f"PRIMARY KEY ({', '.join(key)})")
+    return f"CREATE TABLE IF NOT EXISTS {table} (\n    " + ",\n    ".join(lines) + "\n)"
+
+
+def _arrow(columns: Sequence[tuple[str, str, bool]]) -> pa.Schema:
+    return pa.schema([(name, _ARROW_TYPES[kind]) for name, kind, _ in columns])
+
+
+_RUNS_DDL: Final = _ddl("runs", _RUN_COLUMNS, KEY_COLUMNS)
+_LINKS_DDL: Final = _ddl("links", _LINK_COLUMNS, (*KEY_COLUMNS, "link", "direction"))
+_RUNS_ARROW: Final = _arrow(_RUN_COLUMNS)
+_LINKS_ARROW: Final = _arrow(_LINK_COLUMNS)
 
 
 def scenario_hash(text: str, fmt: str, sets: Sequence[str]) -> str:
@@ -213,10 +189,9 @@ class Store:
 
     def stored(self, keys: Iterable[RunKey]) -> dict[RunKey, str]:
         """Status (``ok`` / ``failed``) of those of ``keys`` already stored."""
-        wanted = pd.DataFrame(list(keys), columns=list(KEY_COLUMNS))
-        if wanted.empty:
+        wanted = _keys_table([list(keys)])
+        if wanted.num_rows == 0:
             return {}
-        wanted["seed"] = wanted["seed"].astype("uint64")
         self._db.register("wanted", wanted)
         try:
             rows = self._db.execute(
@@ -463,6 +438,18 @@ def load_results(
     return frame.reset_index(drop=True)
 
 
+def _keys_table(groups: Sequence[Sequence[RunKey]]) -> pa.Table:
+    """Run keys as an Arrow table to join with, each with the index of its group."""
+    return pa.table(
+        {
+            "scenario_hash": [k[0] for ks in groups for k in ks],
+            "seed": pa.array([k[1] for ks in groups for k in ks], pa.uint64()),
+            "version": [k[2] for ks in groups for k in ks],
+            "point": pa.array([i for i, ks in enumerate(groups) for _ in ks], pa.int64()),
+        }
+    )
+
+
 def point_summaries(
     path: str | os.PathLike[str], points: Sequence[Sequence[RunKey]]
 ) -> list[dict[str, Any]]:
@@ -471,14 +458,7 @@ def point_summaries(
     retransmissions and timeouts and of each link direction's goodput (0..1), and the
     distinct errors of its failed runs. One aggregate query in DuckDB, however many runs
     the store holds."""
-    wanted = pa.table(
-        {
-            "scenario_hash": [k[0] for ks in points for k in ks],
-            "seed": pa.array([k[1] for ks in points for k in ks], pa.uint64()),
-            "version": [k[2] for ks in points for k in ks],
-            "point": pa.array([i for i, ks in enumerate(points) for _ in ks], pa.int64()),
-        }
-    )
+    wanted = _keys_table(points)
     db, _ = _connect_read(path)
     try:
         db.register("wanted", wanted)
@@ -537,12 +517,17 @@ def load_series(
     if table not in TABLE_NAMES:
         raise StoreError(f"{table}: no such series (one of {', '.join(TABLE_NAMES)})")
     db, db_path = _connect_read(path)
+    # Only the runs asked for, joined in DuckDB: a store may hold millions of rows.
+    only = ""
+    if keys is not None:
+        db.register("wanted", _keys_table([list(keys)]))
+        only = " SEMI JOIN wanted USING (scenario_hash, seed, version)"
     try:
         batches = [
             b
             for (b,) in db.execute(
-                "SELECT DISTINCT series_batch FROM runs WHERE series_batch IS NOT NULL "
-                "ORDER BY series_batch"
+                f"SELECT DISTINCT series_batch FROM runs{only} "
+                "WHERE series_batch IS NOT NULL ORDER BY series_batch"
             ).fetchall()
         ]
         files = [series_dir(db_path) / table / f"{b}.parquet" for b in batches]
@@ -550,19 +535,12 @@ def load_series(
         if not files:
             return pd.DataFrame(columns=list(KEY_COLUMNS))
         frame = db.execute(
-            "SELECT * FROM read_parquet(?) ORDER BY scenario_hash, seed, version, row",
+            f"SELECT * FROM read_parquet(?){only} ORDER BY scenario_hash, seed, version, row",
             [[str(f) for f in files]],
         ).df()
     finally:
         db.close()
-    if keys is not None:
-        wanted = set(keys)
-        mask = [
-            (h, int(s), v) in wanted
-            for h, s, v in zip(frame["scenario_hash"], frame["seed"], frame["version"], strict=True)
-        ]
-        frame = frame[mask]
-    return frame.reset_index(drop=True)
+    return frame
 
 
 def write_export(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
