@@ -125,6 +125,11 @@ fn load(text: &str, sets: &[String], origin: &str, fmt: &str) -> PyResult<Scenar
     Scenario::load(text, fmt, sets, origin).map_err(|e| ScenarioError::new_err(e.to_string()))
 }
 
+/// Tests of how callers survive an engine panic set this environment
+/// variable to a seed: [`run`] then panics for that seed, as a bug in the
+/// engine would (a fault-injection point; nothing else reads it).
+const PANIC_SEED_VAR: &str = "LASTHOP_TEST_PANIC_SEED";
+
 /// Run a scenario text with one seed, capturing the link directions `pcap`
 /// names (`LINK[:DIRECTION]`) with snap length `snaplen`.
 #[pyfunction]
@@ -148,10 +153,29 @@ fn run(
         ScenarioError::new_err(format!("--snaplen: must be in 1..={max}, got {snaplen}"))
     })?;
     let options = RunOptions { trace, captures: pcap.iter().map(|s| CaptureSpec::parse(s)).collect(), snaplen };
-    let out = py.detach(|| lasthop_sim::run_with(&sc, seed, &options)).map_err(|e| match e {
+    let inject_panic = std::env::var(PANIC_SEED_VAR).ok().and_then(|v| v.trim().parse::<u64>().ok()) == Some(seed);
+    // The engine runs without the GIL; every few milliseconds it takes the
+    // GIL back for a moment to let Python's signal handlers run. A Ctrl-C
+    // raises KeyboardInterrupt there, which stops the run and is re-raised.
+    let mut pending: Option<PyErr> = None;
+    let mut interrupt = || match Python::attach(|py| py.check_signals()) {
+        Ok(()) => false,
+        Err(e) => {
+            pending = Some(e);
+            true
+        }
+    };
+    let result = py.detach(|| {
+        assert!(!inject_panic, "injected panic for seed {seed} ({PANIC_SEED_VAR})");
+        lasthop_sim::run_interruptible(&sc, seed, &options, &mut interrupt)
+    });
+    let out = result.map_err(|e| match e {
         RunError::Options(e) => ScenarioError::new_err(e.to_string()),
         RunError::EventBudget(e) => PyRuntimeError::new_err(e.to_string()),
         RunError::Invariant(e) => PyRuntimeError::new_err(e.to_string()),
+        RunError::Interrupted => {
+            pending.take().unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"))
+        }
     })?;
     let summary_json = serde_json::to_string(&out.summary).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     Ok(RunOutput { summary_json, out })

@@ -17,7 +17,7 @@ pub mod world;
 pub use metrics::RunSummary;
 pub use pcap::{CaptureFile, CaptureSpec};
 pub use scenario::{Format, Scenario, ScenarioError};
-pub use world::World;
+pub use world::{RunEnd, World};
 
 use lasthop_core::trace::Trace;
 use lasthop_core::Time;
@@ -58,6 +58,8 @@ pub enum RunError {
     /// The run needed more events than the scenario's `max_events` allows.
     EventBudget(EventBudgetExceeded),
     Invariant(InvariantViolation),
+    /// The caller's interrupt check stopped the run (see [`run_interruptible`]).
+    Interrupted,
 }
 
 /// A run stopped by its event budget (`max_events`): a property of the
@@ -87,6 +89,7 @@ impl std::fmt::Display for RunError {
             RunError::Options(e) => e.fmt(f),
             RunError::EventBudget(e) => e.fmt(f),
             RunError::Invariant(e) => e.fmt(f),
+            RunError::Interrupted => f.write_str("interrupted"),
         }
     }
 }
@@ -105,20 +108,37 @@ impl std::error::Error for InvariantViolation {}
 
 /// Run a loaded scenario with one seed.
 pub fn run(scenario: &Scenario, seed: u64, trace: bool) -> Result<RunOutput, RunError> {
-    run_world(World::new(&scenario.model, seed, trace))
+    run_world(World::new(&scenario.model, seed, trace), &mut || false)
 }
 
 /// Run a loaded scenario with one seed and `options`. Capture specs are
 /// checked against the scenario before the run starts.
 pub fn run_with(scenario: &Scenario, seed: u64, options: &RunOptions) -> Result<RunOutput, RunError> {
-    let captures = pcap::resolve(&scenario.model, &options.captures, options.snaplen).map_err(RunError::Options)?;
-    run_world(World::new(&scenario.model, seed, options.trace).with_captures(captures))
+    run_interruptible(scenario, seed, options, &mut || false)
 }
 
-fn run_world(mut w: World<'_>) -> Result<RunOutput, RunError> {
-    if !w.run() {
-        let max_events = w.max_events();
-        return Err(RunError::EventBudget(EventBudgetExceeded { max_events, at: w.now() }));
+/// [`run_with`], calling `interrupt` every
+/// [`world::INTERRUPT_CHECK_EVENTS`] events; when it answers true the run
+/// stops with [`RunError::Interrupted`] (the Python binding asks it whether
+/// the user pressed Ctrl-C).
+pub fn run_interruptible(
+    scenario: &Scenario,
+    seed: u64,
+    options: &RunOptions,
+    interrupt: &mut dyn FnMut() -> bool,
+) -> Result<RunOutput, RunError> {
+    let captures = pcap::resolve(&scenario.model, &options.captures, options.snaplen).map_err(RunError::Options)?;
+    run_world(World::new(&scenario.model, seed, options.trace).with_captures(captures), interrupt)
+}
+
+fn run_world(mut w: World<'_>, interrupt: &mut dyn FnMut() -> bool) -> Result<RunOutput, RunError> {
+    match w.run_until(interrupt) {
+        RunEnd::Finished => {}
+        RunEnd::EventBudget => {
+            let max_events = w.max_events();
+            return Err(RunError::EventBudget(EventBudgetExceeded { max_events, at: w.now() }));
+        }
+        RunEnd::Interrupted => return Err(RunError::Interrupted),
     }
     w.check_invariants().map_err(|e| RunError::Invariant(InvariantViolation(e)))?;
     Ok(RunOutput {

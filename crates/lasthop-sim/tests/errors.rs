@@ -87,3 +87,22 @@ fn event_budget_fails_the_run_and_otherwise_changes_nothing() {
     let e = err(lan(), &["max_events=0"]);
     assert_eq!(e.path, "max_events");
 }
+
+#[test]
+fn an_ack_delay_below_one_nanosecond_is_rejected_not_a_panic() {
+    // Once a remainder by a zero tick in the receiver (issue 9, finding 2).
+    for policy in ["delayed", "bsd_delayed"] {
+        let e = err(lan(), &["flows.0.tcp.ack.delay_ms=1e-9", &format!("flows.0.tcp.ack.policy={policy}")]);
+        assert_eq!(e.path, "flows[0].tcp.ack.delay_ms");
+        assert!(e.reason.contains("at least 1e-6"), "{e}");
+    }
+}
+
+#[test]
+fn a_flow_starting_after_the_stop_time_is_rejected() {
+    let e = err(lan(), &["stop_s=5", "flows.0.start_s=6"]);
+    assert_eq!(e.path, "flows[0].start_s");
+    assert!(e.reason.contains("before stop_s (5 s)"), "{e}");
+    let e = err(lan(), &["stop_s=5", "flows.0.start_s=5"]);
+    assert_eq!(e.path, "flows[0].start_s");
+}

@@ -305,6 +305,8 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
     positive(t.ack.delay_ms, &p("tcp.ack.delay_ms"))?;
     check(t.ack.every_segments > 0, p("tcp.ack.every_segments"), "must be at least 1")?;
     let delay_ns = (t.ack.delay_ms * NS_PER_MS as f64).round() as u64;
+    // The delayed-ack timer (and BSD's fast-timer tick) is counted in whole ns.
+    check(delay_ns >= 1, p("tcp.ack.delay_ms"), &format!("must be at least 1e-6 (1 ns), got {}", t.ack.delay_ms))?;
     let ack_policy = match t.ack.policy {
         AckPolicySpec::Immediate => AckPolicy::Immediate,
         AckPolicySpec::Delayed => AckPolicy::Delayed { every_segments: t.ack.every_segments, timeout_ns: delay_ns },
@@ -390,6 +392,12 @@ impl Model {
         for (i, fl) in f.flows.iter().enumerate() {
             check(!f.flows[..i].iter().any(|o| o.name == fl.name), format!("flows[{i}].name"), "duplicate flow name")?;
             flows.push(flow_model(fl, i, &node_index)?);
+            // A flow that starts once the run is over would silently report nothing.
+            check(
+                fl.start_s < f.stop_s,
+                format!("flows[{i}].start_s"),
+                &format!("must be before stop_s ({} s), got {}", f.stop_s, fl.start_s),
+            )?;
         }
         let next_hop = routes(nodes.len(), &links);
         for (i, fl) in flows.iter_mut().enumerate() {
