@@ -24,6 +24,13 @@
 //! leaves it on arrival; the one on the medium is the newest entry while
 //! `busy`. Packets are moved as few times as possible: they are copied by
 //! value, and copies were the largest cost of a hop.
+//!
+//! Because arrivals are a FIFO, a direction needs one pending arrival event
+//! however many frames propagate: the simulator schedules the oldest
+//! frame's arrival, and each arrival hands back the next one's time. Each
+//! frame carries the event key (the scheduler's insertion counter) it was
+//! given when its transmission ended, so simultaneous events still run in
+//! the order they would with one event per frame.
 
 use crate::error::ErrorModel;
 use crate::queue::{DropTail, QueueLimit};
@@ -85,6 +92,10 @@ pub struct DirStats {
 struct InFlight {
     pkt: Packet,
     corrupted: bool,
+    /// When it reaches the far end, and its event key: set when its
+    /// transmission ends.
+    arrive: Time,
+    key: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -95,8 +106,9 @@ pub struct LinkDir {
     transit: VecDeque<InFlight>,
     busy: bool,
     error: ErrorModel,
-    /// Draws of the delay jitter, when there is any.
-    jitter: Option<RngStream>,
+    /// Draws of the delay jitter, when there is any (boxed: an RNG is large
+    /// and most links have no jitter).
+    jitter: Option<Box<RngStream>>,
     /// Arrival time of the latest frame: the next may not arrive earlier.
     last_arrival: Time,
     pub stats: DirStats,
@@ -107,7 +119,7 @@ impl LinkDir {
         LinkDir {
             params,
             queue: DropTail::new(params.queue),
-            transit: VecDeque::with_capacity(64),
+            transit: VecDeque::new(),
             busy: false,
             error,
             jitter: None,
@@ -120,7 +132,7 @@ impl LinkDir {
     /// `params.jitter_mean_ns > 0`).
     pub fn with_jitter_stream(mut self, rng: RngStream) -> LinkDir {
         if self.params.jitter_mean_ns > 0 {
-            self.jitter = Some(rng);
+            self.jitter = Some(Box::new(rng));
         }
         self
     }
@@ -140,6 +152,9 @@ impl LinkDir {
 pub struct Arrival {
     pub pkt: Packet,
     pub corrupted: bool,
+    /// The next frame's arrival (time, event key), if one is propagating
+    /// (its transmission over): the one arrival event to schedule next.
+    pub next: Option<(Time, u64)>,
 }
 
 #[derive(Clone, Debug)]
@@ -192,7 +207,7 @@ impl Link {
         d.stats.packets_sent += 1;
         d.stats.bytes_sent += u64::from(pkt.size_bytes);
         let done = now.plus_ns(d.params.tx_time_ns(pkt.size_bytes));
-        d.transit.push_back(InFlight { pkt, corrupted });
+        d.transit.push_back(InFlight { pkt, corrupted, arrive: Time::NEVER, key: 0 });
         d.busy = true;
         Some((dir, done))
     }
@@ -204,8 +219,11 @@ impl Link {
     }
 
     /// The frame on the medium in direction `dir` is fully sent: it starts
-    /// propagating. Returns when it reaches the far end.
-    pub fn finish_transmission(&mut self, now: Time, dir: usize) -> Time {
+    /// propagating, to arrive at the returned time under event key `key`.
+    /// The bool is true when it is the oldest frame propagating, whose
+    /// arrival must be scheduled now; otherwise [`Link::take_arrival`] of
+    /// its predecessor hands it back.
+    pub fn finish_transmission(&mut self, now: Time, dir: usize, key: u64) -> (Time, bool) {
         let d = &mut self.dirs[dir];
         debug_assert!(d.busy, "a frame was on the medium");
         d.busy = false;
@@ -215,7 +233,9 @@ impl Link {
             arrive = arrive.plus_ns(extra).max(d.last_arrival);
         }
         d.last_arrival = arrive;
-        arrive
+        let f = d.transit.back_mut().expect("busy implies a frame");
+        (f.arrive, f.key) = (arrive, key);
+        (arrive, d.transit.len() == 1)
     }
 
     /// The oldest propagating frame of direction `dir` reaches the far end.
@@ -227,7 +247,12 @@ impl Link {
         } else {
             d.stats.delivered += 1;
         }
-        Arrival { pkt: f.pkt, corrupted: f.corrupted }
+        // The new oldest frame is propagating unless it is still on the medium.
+        let next = match d.transit.front() {
+            Some(n) if !(d.busy && d.transit.len() == 1) => Some((n.arrive, n.key)),
+            _ => None,
+        };
+        Arrival { pkt: f.pkt, corrupted: f.corrupted, next }
     }
 
     pub fn in_flight(&self) -> usize {
@@ -293,8 +318,9 @@ mod tests {
         assert!(l.enqueue(1, pkt(10, 125)));
         let (d0, t0) = l.start_transmission(Time::ZERO).unwrap();
         assert!(l.start_transmission(Time::ZERO).is_none(), "one frame at a time");
-        let arrive = l.finish_transmission(t0, d0);
+        let (arrive, oldest) = l.finish_transmission(t0, d0, 0);
         assert_eq!(arrive, Time(1_001_000));
+        assert!(oldest);
         let (d1, _) = l.start_transmission(t0).unwrap();
         assert_ne!(d0, d1, "the other direction gets the next turn");
         assert_eq!(l.take_arrival(d0).pkt.uid, if d0 == 0 { 0 } else { 10 });
@@ -314,7 +340,7 @@ mod tests {
         for i in 0..n {
             assert!(l.enqueue(0, pkt(i, 1000)));
             let (dir, done) = l.start_transmission(now).unwrap();
-            let arrive = l.finish_transmission(done, dir);
+            let (arrive, _) = l.finish_transmission(done, dir, i);
             assert!(arrive >= last, "no overtaking");
             assert!(arrive.ns() >= done.ns() + 1_000, "at least the propagation delay");
             extra_sum += arrive.ns() - done.ns() - 1_000;

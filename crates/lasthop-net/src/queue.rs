@@ -21,9 +21,12 @@ pub struct DropTail {
 }
 
 impl DropTail {
+    /// An empty queue. Its buffer grows as packets arrive (amortised, so a
+    /// run's steady state allocates nothing) instead of being sized to the
+    /// limit up front: a topology of 10,000 access links would otherwise
+    /// commit memory for queues that never fill.
     pub fn new(limit: QueueLimit) -> DropTail {
-        let cap = limit.packets.unwrap_or(64).min(4096) as usize;
-        DropTail { limit, packets: VecDeque::with_capacity(cap), bytes: 0 }
+        DropTail { limit, packets: VecDeque::new(), bytes: 0 }
     }
 
     /// Add `pkt` at the tail; false if the queue is full and refused it.

@@ -9,6 +9,7 @@ pub mod bench;
 pub mod embedded;
 pub mod metrics;
 pub mod pcap;
+pub mod scale;
 pub mod scenario;
 pub mod scheduler;
 pub mod schemes;

@@ -12,6 +12,15 @@
 //! endpoint `poll_at()` and re-arms only when the wanted time moves earlier,
 //! so a retransmission timer pushed back by every ack costs one early wake-up
 //! per timeout interval, not one heap entry per ack.
+//!
+//! Two heaps, one order: timers wait in a heap of their own, everything else
+//! (transmissions ending, arrivals, flow starts) in another, and `pop` takes
+//! the earlier of the two tops by the same (time, insertion counter) key. A
+//! run with thousands of flows has thousands of retransmission timers armed
+//! far ahead; in one heap they deepened every push and pop of the link
+//! events that make up nearly all of a run. Split, a link event sifts
+//! through a heap about as deep as the number of busy links, and a timer
+//! pays the deep heap only when it is set or fires.
 
 use lasthop_core::Time;
 use std::cmp::Ordering;
@@ -122,7 +131,10 @@ impl Ord for Entry {
 
 #[derive(Debug, Default)]
 pub struct Scheduler {
+    /// Events that are not timers.
     heap: BinaryHeap<Entry>,
+    /// Timer wake-ups (`Wake` events), stale ones included until popped.
+    timers: BinaryHeap<Entry>,
     next_seq: u64,
     now: Time,
     generations: Vec<u32>,
@@ -133,7 +145,8 @@ pub struct Scheduler {
 impl Scheduler {
     pub fn new(timer_keys: usize) -> Scheduler {
         Scheduler {
-            heap: BinaryHeap::with_capacity(1024),
+            heap: BinaryHeap::with_capacity(64),
+            timers: BinaryHeap::with_capacity(timer_keys.min(1 << 16)),
             next_seq: 0,
             now: Time::ZERO,
             generations: vec![0; timer_keys],
@@ -149,7 +162,12 @@ impl Scheduler {
     fn push(&mut self, at: Time, event: Event, generation: u32) {
         // Scheduling into the past would let time run backwards.
         assert!(at >= self.now, "event {event:?} scheduled at {at} before now {}", self.now);
-        self.heap.push(Entry { at: at.ns(), seq: self.next_seq, packed: pack(event, generation) });
+        let entry = Entry { at: at.ns(), seq: self.next_seq, packed: pack(event, generation) };
+        if generation == 0 {
+            self.heap.push(entry);
+        } else {
+            self.timers.push(entry);
+        }
         self.next_seq += 1;
     }
 
@@ -157,6 +175,24 @@ impl Scheduler {
     #[inline]
     pub fn schedule(&mut self, at: Time, event: Event) {
         self.push(at, event, 0);
+    }
+
+    /// Take the next insertion counter for an event to be scheduled later
+    /// with [`Scheduler::schedule_reserved`]: it will run among simultaneous
+    /// events as if it had been scheduled now. A link's arrivals use this:
+    /// one event per direction stands for a FIFO of propagating frames.
+    #[inline]
+    pub fn reserve(&mut self) -> u64 {
+        self.next_seq += 1;
+        self.next_seq - 1
+    }
+
+    /// Schedule an event under a key from [`Scheduler::reserve`].
+    #[inline]
+    pub fn schedule_reserved(&mut self, at: Time, key: u64, event: Event) {
+        assert!(at >= self.now, "event {event:?} scheduled at {at} before now {}", self.now);
+        debug_assert!(key < self.next_seq, "a reserved key");
+        self.heap.push(Entry { at: at.ns(), seq: key, packed: pack(event, 0) });
     }
 
     /// Arm timer `key` for `at` with a `Wake { endpoint: key }` event,
@@ -177,7 +213,15 @@ impl Scheduler {
     /// The next live event, advancing `now` to its time.
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        while let Some(e) = self.heap.pop() {
+        loop {
+            // The earlier of the two tops (keys are unique: never equal).
+            let from_timers = match (self.heap.peek(), self.timers.peek()) {
+                (None, None) => return None,
+                (Some(_), None) => false,
+                (None, Some(_)) => true,
+                (Some(e), Some(t)) => t.key() < e.key(),
+            };
+            let e = if from_timers { self.timers.pop() } else { self.heap.pop() }.expect("peeked");
             let (event, generation) = unpack(e.packed);
             if let Event::Wake { endpoint } = event {
                 if self.generations[endpoint as usize] != generation {
@@ -190,12 +234,14 @@ impl Scheduler {
             self.events_processed += 1;
             return Some((self.now, event));
         }
-        None
     }
 
     /// Time of the next entry (live or stale), if any.
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| Time(e.at))
+        match (self.heap.peek(), self.timers.peek()) {
+            (Some(e), Some(t)) => Some(Time(e.at.min(t.at))),
+            (e, t) => e.or(t).map(|x| Time(x.at)),
+        }
     }
 }
 
@@ -215,6 +261,30 @@ mod tests {
             assert_eq!(s.pop(), Some((Time(10), Event::FlowStart { flow: f })));
         }
         assert_eq!(s.pop(), None);
+    }
+
+    #[test]
+    fn timers_and_other_events_share_one_order() {
+        // Same instant: insertion order across the two heaps; earlier times first.
+        let mut s = Scheduler::new(3);
+        s.schedule(Time(10), Event::FlowStart { flow: 0 });
+        s.set_timer(0, Time(10));
+        s.schedule(Time(10), Event::TxDone { link: 1, dir: 0 });
+        s.set_timer(1, Time(10));
+        s.set_timer(2, Time(5));
+        s.schedule(Time(7), Event::Arrive { link: 0, dir: 1 });
+        let order: Vec<(Time, Event)> = std::iter::from_fn(|| s.pop()).collect();
+        assert_eq!(
+            order,
+            [
+                (Time(5), Event::Wake { endpoint: 2 }),
+                (Time(7), Event::Arrive { link: 0, dir: 1 }),
+                (Time(10), Event::FlowStart { flow: 0 }),
+                (Time(10), Event::Wake { endpoint: 0 }),
+                (Time(10), Event::TxDone { link: 1, dir: 0 }),
+                (Time(10), Event::Wake { endpoint: 1 }),
+            ]
+        );
     }
 
     #[test]
@@ -239,6 +309,19 @@ mod tests {
             Event::FlowStop { flow: 9 },
         ] {
             assert_eq!(unpack(pack(ev, 77)), (ev, 77));
+        }
+    }
+
+    #[test]
+    fn reserved_keys_order_as_if_scheduled_when_reserved() {
+        let mut s = Scheduler::new(0);
+        let early = s.reserve();
+        s.schedule(Time(10), Event::FlowStart { flow: 1 });
+        let late = s.reserve();
+        s.schedule_reserved(Time(10), late, Event::FlowStart { flow: 2 });
+        s.schedule_reserved(Time(10), early, Event::FlowStart { flow: 0 });
+        for f in 0..3 {
+            assert_eq!(s.pop(), Some((Time(10), Event::FlowStart { flow: f })));
         }
     }
 

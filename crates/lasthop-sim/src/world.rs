@@ -36,6 +36,7 @@
 use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, RunSummary, SplitSummary};
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{Model, Workload};
+use crate::scenario::routes::Hop;
 use crate::scheduler::{Event, Scheduler};
 use lasthop_agents::eln::ElnMarker;
 use lasthop_agents::snoop::Snoop;
@@ -114,8 +115,19 @@ pub struct World<'m> {
     pub trace: Trace,
     next_uid: u64,
     pub conservation: Conservation,
-    /// Per (flow, link direction): byte ranges that crossed it.
+    /// Per connection and hop of its data path: the byte ranges that
+    /// crossed that link direction (connection `c`'s hops start at
+    /// `cover_at[c]`).
     cover: Vec<RangeSet>,
+    cover_at: Vec<u32>,
+    /// Per link, its end nodes (the model's, kept compact: read on every
+    /// arrival, where the model's link records span many cache lines).
+    link_ends: Vec<[u16; 2]>,
+    /// Every connection's paths, end to end in one array: connection `c`'s
+    /// data path is `hops[path_at[2c]..path_at[2c + 1]]`, its ack path
+    /// `hops[path_at[2c + 1]..path_at[2c + 2]]`.
+    hops: Vec<Hop>,
+    path_at: Vec<u32>,
     dir_payload_sent: Vec<u64>,
     dir_useful: Vec<u64>,
     active_flows: usize,
@@ -235,6 +247,16 @@ impl<'m> World<'m> {
             });
         }
         let n_legs = flows.len();
+        assert_eq!(model.paths.len(), n_legs, "a path pair per connection");
+        let mut cover_at = Vec::with_capacity(n_legs + 1);
+        cover_at.push(0u32);
+        let mut path_at = vec![0u32];
+        for p in &model.paths {
+            cover_at.push(cover_at[cover_at.len() - 1] + p[0].len() as u32);
+            for side in p {
+                path_at.push(path_at[path_at.len() - 1] + side.len() as u32);
+            }
+        }
         let n_dirs = 2 * model.links.len();
         let mut placed: Vec<(u16, NodeAgent)> = Vec::new();
         for (i, f) in model.flows.iter().enumerate() {
@@ -266,7 +288,11 @@ impl<'m> World<'m> {
             trace: Trace::new(trace),
             next_uid: 0,
             conservation: Conservation::default(),
-            cover: vec![RangeSet::default(); n_dirs * n_legs],
+            cover: vec![RangeSet::default(); cover_at[n_legs] as usize],
+            cover_at,
+            link_ends: model.links.iter().map(|l| l.ends).collect(),
+            hops: model.paths.iter().flatten().flatten().copied().collect(),
+            path_at,
             dir_payload_sent: vec![0; n_dirs],
             dir_useful: vec![0; n_dirs],
             active_flows: model.flows.len(),
@@ -305,11 +331,22 @@ impl<'m> World<'m> {
     /// events whether to stop (a user's Ctrl-C): the only call out of the
     /// event loop, rare enough to cost nothing per event.
     pub fn run_until(&mut self, interrupt: &mut dyn FnMut() -> bool) -> RunEnd {
+        // Flow starts and stops are known from the outset. Keys are reserved
+        // for all of them now, in flow order, but only the earliest waits in
+        // the event queue at any time: thousands of flows would otherwise
+        // deepen the heap every other event pays for.
+        let mut app: Vec<(Time, u64, Event)> = Vec::with_capacity(self.model.flows.len());
         for (i, f) in self.model.flows.iter().enumerate() {
-            self.sched.schedule(f.start, Event::FlowStart { flow: i as u32 });
+            app.push((f.start, self.sched.reserve(), Event::FlowStart { flow: i as u32 }));
             if let Workload::Timed { duration_ns } = f.workload {
-                self.sched.schedule(f.start.plus_ns(duration_ns), Event::FlowStop { flow: i as u32 });
+                let stop = Event::FlowStop { flow: i as u32 };
+                app.push((f.start.plus_ns(duration_ns), self.sched.reserve(), stop));
             }
+        }
+        app.sort_unstable_by_key(|&(at, key, _)| (at, key));
+        let mut app = app.into_iter();
+        if let Some((at, key, ev)) = app.next() {
+            self.sched.schedule_reserved(at, key, ev);
         }
         while self.active_flows > 0 {
             match self.sched.peek_time() {
@@ -326,13 +363,20 @@ impl<'m> World<'m> {
             let Some((now, ev)) = self.sched.pop() else { break };
             match ev {
                 Event::TxDone { link, dir } => {
-                    let arrive = self.links[link as usize].finish_transmission(now, dir as usize);
-                    self.sched.schedule(arrive, Event::Arrive { link, dir });
+                    // One pending arrival per direction: the oldest frame's.
+                    let key = self.sched.reserve();
+                    let (arrive, oldest) = self.links[link as usize].finish_transmission(now, dir as usize, key);
+                    if oldest {
+                        self.sched.schedule_reserved(arrive, key, Event::Arrive { link, dir });
+                    }
                     self.start_link(link as usize);
                 }
                 Event::Arrive { link, dir } => self.on_arrival(link as usize, dir as usize),
                 Event::Wake { endpoint } => self.on_wake(endpoint),
                 Event::FlowStart { flow } => {
+                    if let Some((at, key, ev)) = app.next() {
+                        self.sched.schedule_reserved(at, key, ev);
+                    }
                     let fi = flow as usize;
                     self.flows[fi].sender.start(now, &mut self.trace);
                     self.flush_sender(fi);
@@ -341,6 +385,9 @@ impl<'m> World<'m> {
                     }
                 }
                 Event::FlowStop { flow } => {
+                    if let Some((at, key, ev)) = app.next() {
+                        self.sched.schedule_reserved(at, key, ev);
+                    }
                     let fi = flow as usize;
                     self.flows[fi].sender.stop();
                     let last = self.last_leg(fi);
@@ -418,15 +465,24 @@ impl<'m> World<'m> {
         if pkt.is_data() && pkt.tcp.len > 0 {
             let ld = 2 * li + dir;
             self.dir_payload_sent[ld] += u64::from(pkt.tcp.len);
-            let c = &mut self.cover[pkt.flow as usize * self.dir_payload_sent.len() + ld];
+            let fi = pkt.flow as usize;
+            let data = &self.hops[self.path_at[2 * fi] as usize..self.path_at[2 * fi + 1] as usize];
+            let hop = data
+                .iter()
+                .position(|h| (h.link as usize, h.dir as usize) == (li, dir))
+                .expect("data travels its connection's data path");
+            let c = &mut self.cover[self.cover_at[fi] as usize + hop];
             self.dir_useful[ld] += c.insert(pkt.tcp.seq, pkt.seq_end());
         }
     }
 
     /// Put `pkt` on the next hop from `node` toward its destination.
     fn forward(&mut self, node: u16, pkt: Packet) {
-        let (li, dir) = self.model.next_hop[node as usize][pkt.dst as usize].expect("routes validated at load");
-        let (li, dir) = (li as usize, dir as usize);
+        let k = 2 * pkt.flow as usize + usize::from(pkt.kind == PacketKind::Ack);
+        let path = &self.hops[self.path_at[k] as usize..self.path_at[k + 1] as usize];
+        // Paths are a few hops long: a scan beats any map.
+        let hop = path.iter().find(|h| h.node == node).expect("packets travel their connection's path");
+        let (li, dir) = (hop.link as usize, hop.dir as usize);
         if self.links[li].enqueue(dir, pkt) {
             self.start_link(li);
         } else {
@@ -442,7 +498,10 @@ impl<'m> World<'m> {
 
     fn on_arrival(&mut self, li: usize, dir: usize) {
         let a = self.links[li].take_arrival(dir);
-        let node = self.model.links[li].ends[1 - dir];
+        if let Some((at, key)) = a.next {
+            self.sched.schedule_reserved(at, key, Event::Arrive { link: li as u32, dir: dir as u8 });
+        }
+        let node = self.link_ends[li][1 - dir];
         let mut pkt = a.pkt;
         if a.corrupted {
             self.drop(2 * li + dir, &pkt, DropCause::Error);

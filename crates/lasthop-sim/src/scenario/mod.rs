@@ -4,6 +4,7 @@
 
 pub mod load;
 pub mod model;
+pub mod routes;
 pub mod schema;
 
 pub use load::Format;

@@ -2,6 +2,7 @@
 //! builds from. Every check names the field path it rejects. Templates are
 //! expanded here into the general form, so nothing downstream knows them.
 
+use super::routes::{Path, Router};
 use super::schema::{
     AckPolicySpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, LinkSpec, PublishedCell, ScenarioFile, Template,
 };
@@ -14,6 +15,7 @@ use lasthop_net::error::ErrorModelConfig;
 use lasthop_net::link::{DirParams, Duplex};
 use lasthop_net::queue::QueueLimit;
 use lasthop_tcp::{AckPolicy, ElnResponse, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant};
+use std::collections::{HashMap, HashSet};
 
 /// Default DropTail limit when a link gives none (ns-2's default of 50).
 pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
@@ -90,8 +92,11 @@ pub struct Model {
     pub stop: Time,
     /// The run fails once it has processed this many events (`u64::MAX`: no limit).
     pub max_events: u64,
-    /// `next_hop[node][dst]` = (link, direction) to forward on.
-    pub next_hop: Vec<Vec<Option<(u32, u8)>>>,
+    /// Per connection, the path of its data and the path of its acks. The
+    /// connections are the flows in order (a split flow's wired leg, from
+    /// the source to the base station, in its place), then the wireless legs
+    /// of split flows, in flow order.
+    pub paths: Vec<[Path; 2]>,
     pub published: Option<PublishedRef>,
 }
 
@@ -366,14 +371,17 @@ impl Model {
         check(f.max_events != Some(0), "max_events", "must be at least 1")?;
         let (nodes, named) = expand_topology(f)?;
         check(nodes.len() < u16::MAX as usize, "nodes", "too many nodes")?;
+        // Name look-ups through hash maps (never iterated: order stays the file's).
+        let mut by_name: HashMap<&str, u16> = HashMap::with_capacity(nodes.len());
         for (i, n) in nodes.iter().enumerate() {
             check(!n.is_empty(), format!("nodes[{i}].name"), "must not be empty")?;
-            check(!nodes[..i].contains(n), format!("nodes[{i}].name"), &format!("duplicate node '{n}'"))?;
+            check(by_name.insert(n, i as u16).is_none(), format!("nodes[{i}].name"), &format!("duplicate node '{n}'"))?;
         }
-        let node_index = |name: &str| nodes.iter().position(|n| n == name).map(|i| i as u16);
+        let node_index = |name: &str| by_name.get(name).copied();
         let mut links = Vec::new();
-        for (i, l) in named.iter().enumerate() {
-            check(!named[..i].iter().any(|o| o.name == l.name), format!("{}.name", l.path), "duplicate link name")?;
+        let mut link_names = HashSet::with_capacity(named.len());
+        for l in &named {
+            check(link_names.insert(l.name.as_str()), format!("{}.name", l.path), "duplicate link name")?;
             let a = node_index(&l.a)
                 .ok_or_else(|| ScenarioError::new(format!("{}.a", l.path), format!("no node named '{}'", l.a)))?;
             let b = node_index(&l.b)
@@ -389,8 +397,9 @@ impl Model {
         }
         check(!f.flows.is_empty(), "flows", "a scenario needs at least one flow")?;
         let mut flows = Vec::new();
+        let mut flow_names = HashSet::with_capacity(f.flows.len());
         for (i, fl) in f.flows.iter().enumerate() {
-            check(!f.flows[..i].iter().any(|o| o.name == fl.name), format!("flows[{i}].name"), "duplicate flow name")?;
+            check(flow_names.insert(fl.name.as_str()), format!("flows[{i}].name"), "duplicate flow name")?;
             flows.push(flow_model(fl, i, &node_index)?);
             // A flow that starts once the run is over would silently report nothing.
             check(
@@ -399,23 +408,20 @@ impl Model {
                 &format!("must be before stop_s ({} s), got {}", f.stop_s, fl.start_s),
             )?;
         }
-        let next_hop = routes(nodes.len(), &links);
+        let mut router = Router::new(nodes.len(), links.iter().map(|l| l.ends));
+        let mut paths = Vec::with_capacity(flows.len());
+        let mut split_legs = Vec::new();
         for (i, fl) in flows.iter_mut().enumerate() {
-            let reachable = next_hop[fl.from as usize][fl.to as usize].is_some()
-                && next_hop[fl.to as usize][fl.from as usize].is_some();
-            check(
-                reachable,
-                format!("flows[{i}].to"),
-                &format!("no route between '{}' and '{}'", f.flows[i].from, f.flows[i].to),
-            )?;
+            let no_route = || {
+                ScenarioError::new(
+                    format!("flows[{i}].to"),
+                    format!("no route between '{}' and '{}'", f.flows[i].from, f.flows[i].to),
+                )
+            };
+            let data = router.path(fl.from, fl.to).ok_or_else(no_route)?;
+            let acks = router.path(fl.to, fl.from).ok_or_else(no_route)?;
             // The base station is the last node before the receiver.
-            let (mut prev, mut node) = (fl.from, fl.from);
-            while node != fl.to {
-                prev = node;
-                let (li, dir) = next_hop[node as usize][fl.to as usize].expect("reachable");
-                node = links[li as usize].ends[1 - dir as usize];
-            }
-            let base_station = (prev != fl.from).then_some(prev);
+            let base_station = (data.len() > 1).then(|| data[data.len() - 1].node);
             if fl.eln_at_base_station {
                 check(
                     base_station.is_some(),
@@ -440,7 +446,17 @@ impl Model {
                 )?;
                 fl.split_node = base_station;
             }
+            match (fl.split, base_station) {
+                (Some(_), Some(bs)) => {
+                    // Wired leg: source to base station; wireless leg after the flows.
+                    let route = |r: &mut Router, a, b| r.path(a, b).expect("on a connected path");
+                    paths.push([route(&mut router, fl.from, bs), route(&mut router, bs, fl.from)]);
+                    split_legs.push([route(&mut router, bs, fl.to), route(&mut router, fl.to, bs)]);
+                }
+                _ => paths.push([data, acks]),
+            }
         }
+        paths.extend(split_legs);
         let published = published_ref(f, &links)?;
         Ok(Model {
             name: f.name.clone(),
@@ -449,7 +465,7 @@ impl Model {
             flows,
             stop: Time::from_secs_f64(f.stop_s),
             max_events: f.max_events.unwrap_or(u64::MAX),
-            next_hop,
+            paths,
             published,
         })
     }
@@ -498,33 +514,4 @@ fn published_ref(f: &ScenarioFile, links: &[LinkModel]) -> Result<Option<Publish
         wireless_link,
         wired_link,
     }))
-}
-
-/// Static shortest-hop routes, ties broken by link order (deterministic).
-fn routes(n: usize, links: &[LinkModel]) -> Vec<Vec<Option<(u32, u8)>>> {
-    let mut next = vec![vec![None; n]; n];
-    for (src, row) in next.iter_mut().enumerate() {
-        // BFS from src; the first hop of each reached node is inherited.
-        let mut first: Vec<Option<(u32, u8)>> = vec![None; n];
-        let mut seen = vec![false; n];
-        seen[src] = true;
-        let mut frontier = std::collections::VecDeque::from([src]);
-        while let Some(u) = frontier.pop_front() {
-            for (li, l) in links.iter().enumerate() {
-                for dir in 0..2 {
-                    if l.ends[dir] as usize != u {
-                        continue;
-                    }
-                    let v = l.ends[1 - dir] as usize;
-                    if !seen[v] {
-                        seen[v] = true;
-                        first[v] = if u == src { Some((li as u32, dir as u8)) } else { first[u] };
-                        frontier.push_back(v);
-                    }
-                }
-            }
-        }
-        *row = first;
-    }
-    next
 }

@@ -1,0 +1,93 @@
+//! Scenarios of a given size, for the scale cases of `lasthop bench` and the
+//! scale tests: generated as scenario text, so that loading them costs what
+//! loading a user's file of that size costs.
+//!
+//! - [`dumbbell`]: `pairs` sources, each on its own access link to a left
+//!   router, a bottleneck to a right router, and `pairs` receivers on their
+//!   own access links; flow i from source i to receiver i. 2·pairs + 2
+//!   nodes, 2·pairs + 1 links.
+//! - [`one_path`]: `flows` bulk flows from one host to another over a
+//!   two-link path (they share every queue).
+//! - [`long_fat_pipe`]: one flow over a 1 Gb/s path with a 100 ms one-way
+//!   delay and a window that fills it (about 17,000 packets, data and acks,
+//!   in flight).
+
+use std::fmt::Write;
+
+/// TCP settings of the scale cases: Reno with RFC 6298 timers, immediate
+/// acks, 1460-byte segments, a window of `window` bytes.
+fn tcp(window: u64) -> String {
+    format!(
+        "[flows.tcp]\nvariant = \"reno\"\nmss_bytes = 1460\nsocket_buffer_bytes = {window}\n\
+         ack = {{ policy = \"immediate\" }}\n"
+    )
+}
+
+/// A dumbbell of `pairs` flows, each moving `bytes` bytes, starting 1 ms
+/// apart (in turn, modulo 1 s) so that they do not all start in step.
+pub fn dumbbell(pairs: usize, bytes: u64) -> String {
+    let mut s = String::with_capacity(300 * pairs);
+    s.push_str("name = \"dumbbell\"\nstop_s = 1000\n");
+    s.push_str("nodes = [{ name = \"left\" }, { name = \"right\" }");
+    for i in 0..pairs {
+        write!(s, ", {{ name = \"s{i}\" }}, {{ name = \"d{i}\" }}").unwrap();
+    }
+    s.push_str("]\n\n");
+    s.push_str(
+        "[[links]]\nname = \"bottleneck\"\na = \"left\"\nb = \"right\"\nbandwidth_bps = 1e9\ndelay_ms = 10\n\
+         queue_packets = 1000\n",
+    );
+    for i in 0..pairs {
+        for (side, host, router) in [("s", "s", "left"), ("d", "d", "right")] {
+            write!(
+                s,
+                "\n[[links]]\nname = \"{side}{i}-access\"\na = \"{host}{i}\"\nb = \"{router}\"\n\
+                 bandwidth_bps = 100e6\ndelay_ms = 1\n"
+            )
+            .unwrap();
+        }
+    }
+    let tcp = tcp(65535);
+    for i in 0..pairs {
+        let start = (i % 1000) as f64 * 1e-3;
+        write!(
+            s,
+            "\n[[flows]]\nname = \"f{i}\"\nfrom = \"s{i}\"\nto = \"d{i}\"\nbytes = {bytes}\nstart_s = {start}\n{tcp}"
+        )
+        .unwrap();
+    }
+    s
+}
+
+/// `flows` bulk flows of `bytes` each between the same two hosts: a
+/// 100 Mb/s first link, a 10 Mb/s second link with 10 ms delay each.
+pub fn one_path(flows: usize, bytes: u64) -> String {
+    let mut s = String::from(
+        "name = \"one-path\"\nstop_s = 10000\n\n[topology]\ntemplate = \"two_link_path\"\n\
+         [topology.first]\nbandwidth_bps = 100e6\ndelay_ms = 10\nqueue_packets = 1000\n\
+         [topology.second]\nbandwidth_bps = 10e6\ndelay_ms = 10\nqueue_packets = 1000\n",
+    );
+    let tcp = tcp(65535);
+    for i in 0..flows {
+        let start = (i % 1000) as f64 * 1e-3;
+        write!(
+            s,
+            "\n[[flows]]\nname = \"f{i}\"\nfrom = \"src\"\nto = \"dst\"\nbytes = {bytes}\nstart_s = {start}\n{tcp}"
+        )
+        .unwrap();
+    }
+    s
+}
+
+/// One flow of `bytes` over 1 Gb/s with a 100 ms one-way delay (a 200 ms
+/// RTT; about 17,000 1500-byte packets fill the pipe one way, and their acks
+/// the other), with a window of 32 MB and queues that hold a window.
+pub fn long_fat_pipe(bytes: u64) -> String {
+    format!(
+        "name = \"long-fat-pipe\"\nstop_s = 1000\n\n[topology]\ntemplate = \"two_link_path\"\n\
+         [topology.first]\nbandwidth_bps = 10e9\ndelay_ms = 0.01\nqueue_packets = 30000\n\
+         [topology.second]\nbandwidth_bps = 1e9\ndelay_ms = 100\nqueue_packets = 30000\n\n\
+         [[flows]]\nname = \"bulk\"\nfrom = \"src\"\nto = \"dst\"\nbytes = {bytes}\n{}",
+        tcp(32 << 20)
+    )
+}
