@@ -203,11 +203,20 @@ fn embedded_scenarios<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
-/// Time `repeats` runs of the benchmark scenario; JSON text.
+/// Time the benchmark `cases` (all when empty): the LAN case about
+/// `repeats` runs, each scale case `scale_runs` runs. JSON text: a list of
+/// case results.
 #[pyfunction(name = "bench")]
-fn bench_fn(py: Python<'_>, repeats: u32) -> PyResult<String> {
-    let r = py.detach(|| lasthop_sim::bench::bench(repeats));
+#[pyo3(signature = (repeats, cases = Vec::new(), scale_runs = 3))]
+fn bench_fn(py: Python<'_>, repeats: u32, cases: Vec<String>, scale_runs: u32) -> PyResult<String> {
+    let r = py.detach(|| lasthop_sim::bench::bench(&cases, repeats, scale_runs)).map_err(PyValueError::new_err)?;
     serde_json::to_string(&r).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// The benchmark's case names, in order.
+#[pyfunction]
+fn bench_cases() -> Vec<&'static str> {
+    lasthop_sim::bench::CASES.to_vec()
 }
 
 #[pymodule]
@@ -220,5 +229,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(embedded_scenarios, m)?)?;
     m.add_function(wrap_pyfunction!(bench_fn, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_cases, m)?)?;
     Ok(())
 }

@@ -1,64 +1,214 @@
-//! The speed benchmark of issue 2: an 8 MB transfer over the 1997 LAN shape
-//! with one error per 64 KB, timed inside the process with tracing off, on
-//! one core.
+//! The speed benchmarks behind `lasthop bench`, timed inside the process
+//! with tracing off, on one core.
 //!
-//! Runs are timed in batches of 10 (seeds 1, 2, ... across batches); the
-//! report gives the fastest batch (the least disturbed by other work on the
-//! machine, as `timeit` advises) and the median batch. Both are wall time.
+//! Each case reports wall time and CPU time (of the running thread, from
+//! `CLOCK_THREAD_CPUTIME_ID`) per run: on a loaded machine wall time grows
+//! while CPU time does not, so CPU time is the figure to compare across
+//! machines' moods, wall time the one a user waits for.
+//!
+//! - `lan`: the issue-2 benchmark, an 8 MB transfer over the 1997 LAN shape
+//!   with one error per 64 KB, timed in batches of 10 runs (seeds 1, 2, ...
+//!   across batches); best batch (the least disturbed, as `timeit` advises)
+//!   and median batch.
+//! - Scale cases ([`crate::scale`]), each beside a one-flow reference of the
+//!   same shape so that the cost per event can be compared:
+//!   `path-1000` (1000 flows sharing one path) against `path-1`;
+//!   `bdp-17k` (1 Gb/s, 100 ms one way: some 17,000 packets in flight)
+//!   against `path-1`; `dumbbell-5000` (10,002 nodes, 5,000 flows, load time
+//!   included) against `dumbbell-1`. Each runs a few times (seeds 1, 2,
+//!   ...); best and median run.
 
-use crate::{embedded, run, Format, Scenario};
+use crate::{embedded, run, scale, Format, Scenario};
 use serde::Serialize;
 use std::time::Instant;
 
 const BATCH: u32 = 10;
 
+/// Every case, in the order they run and print.
+pub const CASES: [&str; 6] = ["lan", "path-1", "path-1000", "bdp-17k", "dumbbell-1", "dumbbell-5000"];
+
 #[derive(Clone, Debug, Serialize)]
-pub struct BenchResult {
+pub struct CaseResult {
+    pub case: String,
     pub scenario: String,
     pub runs: u32,
     pub events_per_run: f64,
-    /// Events per second of the fastest batch.
+    /// Loading the scenario text (parse, validate, route), in ms.
+    pub load_ms: f64,
+    /// Per run, of the best and the median batch (or run).
+    pub wall_ms_per_run: f64,
+    pub wall_ms_per_run_median: f64,
+    pub cpu_ms_per_run: f64,
+    pub cpu_ms_per_run_median: f64,
+    /// Events per CPU second, best and median.
     pub events_per_s: f64,
-    /// Wall time per run of the fastest batch, in ms.
-    pub ms_per_run: f64,
     pub events_per_s_median: f64,
-    pub ms_per_run_median: f64,
+    /// CPU ns per event, median.
+    pub ns_per_event: f64,
+    /// Simulated seconds per CPU second, median.
+    pub sim_s_per_s: f64,
+    /// The one-flow case this one compares with, and the ratio of their
+    /// median CPU ns per event.
+    pub reference: Option<String>,
+    pub ns_per_event_ratio: Option<f64>,
 }
 
-/// Run the LAN scenario about `runs` times (whole batches of 10) after one
-/// warm-up run.
-pub fn bench(runs: u32) -> BenchResult {
-    let text = embedded::get("balakrishnan97/lan").expect("embedded LAN scenario");
-    let sc = Scenario::load(text, Format::Toml, &[], "balakrishnan97/lan").expect("embedded scenario is valid");
-    let batches = runs.div_ceil(BATCH).max(1);
+/// CPU time of the calling thread, in seconds.
+fn thread_cpu_s() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "CLOCK_THREAD_CPUTIME_ID is available on Linux");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// What a case runs: its scenario text, a description, how many runs make
+/// a timed unit (a batch) and how many units by default.
+struct Spec {
+    text: String,
+    scenario: String,
+    batch: u32,
+    reference: Option<&'static str>,
+}
+
+fn spec(case: &str) -> Option<Spec> {
+    let s = |text: String, scenario: &str, batch, reference| {
+        Some(Spec { text, scenario: scenario.to_string(), batch, reference })
+    };
+    match case {
+        "lan" => s(
+            embedded::get("balakrishnan97/lan")?.to_string(),
+            "balakrishnan97/lan (8 MB, one error per 64 KB, e2e)",
+            BATCH,
+            None,
+        ),
+        "path-1" => s(scale::one_path(1, 20_000_000), "one flow of 20 MB over a two-link path", 1, None),
+        "path-1000" => {
+            s(scale::one_path(1000, 200_000), "1000 flows of 200 KB over one two-link path", 1, Some("path-1"))
+        }
+        "bdp-17k" => s(
+            scale::long_fat_pipe(500_000_000),
+            "500 MB over 1 Gb/s x 100 ms one way (some 17,000 packets in flight)",
+            1,
+            Some("path-1"),
+        ),
+        "dumbbell-1" => s(scale::dumbbell(1, 20_000_000), "dumbbell, one flow of 20 MB", 1, None),
+        "dumbbell-5000" => s(
+            scale::dumbbell(5000, 100_000),
+            "dumbbell of 10,002 nodes and 10,001 links, 5,000 flows of 100 KB",
+            1,
+            Some("dumbbell-1"),
+        ),
+        _ => None,
+    }
+}
+
+/// Run `case` `runs` times (for `lan`, whole batches of 10) after one
+/// warm-up run; `None` for an unknown case.
+pub fn bench_case(case: &str, runs: u32) -> Option<CaseResult> {
+    let spec = spec(case)?;
+    let t0 = Instant::now();
+    let sc = Scenario::load(&spec.text, Format::Toml, &[], case).expect("bench scenarios are valid");
+    let load_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let units = runs.div_ceil(spec.batch).max(1);
     run(&sc, 0, false).expect("warm-up run");
     let mut seed = 0u64;
-    let mut total_events = 0u64;
-    // (seconds, events) per batch.
-    let mut timed: Vec<(f64, u64)> = (0..batches)
+    // (wall s, cpu s, events, simulated s) per unit.
+    let mut timed: Vec<(f64, f64, u64, f64)> = (0..units)
         .map(|_| {
-            let mut events = 0;
-            let t0 = Instant::now();
-            for _ in 0..BATCH {
+            let (mut events, mut sim) = (0, 0.0);
+            let (w0, c0) = (Instant::now(), thread_cpu_s());
+            for _ in 0..spec.batch {
                 seed += 1;
-                events += run(&sc, seed, false).expect("bench run").summary.events;
+                let s = run(&sc, seed, false).expect("bench run").summary;
+                events += s.events;
+                sim += s.sim_time_s;
             }
-            total_events += events;
-            (t0.elapsed().as_secs_f64(), events)
+            (w0.elapsed().as_secs_f64(), thread_cpu_s() - c0, events, sim)
         })
         .collect();
-    timed.sort_by(|a, b| (a.0 / a.1 as f64).total_cmp(&(b.0 / b.1 as f64)));
-    let rate = |(secs, events): (f64, u64)| (events as f64 / secs, secs * 1e3 / f64::from(BATCH));
-    let (best_rate, best_ms) = rate(timed[0]);
-    let (median_rate, median_ms) = rate(timed[timed.len() / 2]);
-    let n = batches * BATCH;
-    BenchResult {
-        scenario: "balakrishnan97/lan (8 MB, one error per 64 KB, e2e)".into(),
+    let n = units * spec.batch;
+    let total_events: u64 = timed.iter().map(|t| t.2).sum();
+    let per_run = |secs: f64| secs * 1e3 / f64::from(spec.batch);
+    // Best and median by CPU time per event; wall time of the same units.
+    timed.sort_by(|a, b| (a.1 / a.2 as f64).total_cmp(&(b.1 / b.2 as f64)));
+    let (best, median) = (timed[0], timed[timed.len() / 2]);
+    let mut walls: Vec<f64> = timed.iter().map(|t| t.0 / t.2 as f64).collect();
+    walls.sort_by(f64::total_cmp);
+    let events_per_run = total_events as f64 / f64::from(n);
+    Some(CaseResult {
+        case: case.to_string(),
+        scenario: spec.scenario,
         runs: n,
-        events_per_run: total_events as f64 / f64::from(n),
-        events_per_s: best_rate,
-        ms_per_run: best_ms,
-        events_per_s_median: median_rate,
-        ms_per_run_median: median_ms,
+        events_per_run,
+        load_ms,
+        wall_ms_per_run: walls[0] * events_per_run * 1e3,
+        wall_ms_per_run_median: walls[walls.len() / 2] * events_per_run * 1e3,
+        cpu_ms_per_run: per_run(best.1),
+        cpu_ms_per_run_median: per_run(median.1),
+        events_per_s: best.2 as f64 / best.1,
+        events_per_s_median: median.2 as f64 / median.1,
+        ns_per_event: median.1 * 1e9 / median.2 as f64,
+        sim_s_per_s: median.3 / median.1,
+        reference: spec.reference.map(str::to_string),
+        ns_per_event_ratio: None,
+    })
+}
+
+/// Run `cases` (all when empty): `lan` about `lan_runs` times, each scale
+/// case `scale_runs` times; fill in each case's ratio to its reference,
+/// running the reference too if it was not asked for. `Err` names an
+/// unknown case.
+pub fn bench(cases: &[String], lan_runs: u32, scale_runs: u32) -> Result<Vec<CaseResult>, String> {
+    let asked: Vec<&str> = if cases.is_empty() { CASES.to_vec() } else { cases.iter().map(String::as_str).collect() };
+    if let Some(bad) = asked.iter().find(|c| !CASES.contains(c)) {
+        return Err(format!("unknown case '{bad}' (known: {})", CASES.join(", ")));
+    }
+    let mut out: Vec<CaseResult> = Vec::new();
+    for case in CASES.iter().filter(|c| asked.contains(c)) {
+        let runs = if *case == "lan" { lan_runs } else { scale_runs };
+        out.push(bench_case(case, runs).expect("a known case"));
+    }
+    for i in 0..out.len() {
+        let Some(reference) = out[i].reference.clone() else { continue };
+        let ref_ns = match out.iter().find(|r| r.case == reference) {
+            Some(r) => r.ns_per_event,
+            None => bench_case(&reference, scale_runs).expect("a known case").ns_per_event,
+        };
+        out[i].ns_per_event_ratio = Some(out[i].ns_per_event / ref_ns);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_time_advances_with_work_and_not_with_sleep() {
+        let c0 = thread_cpu_s();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let slept = thread_cpu_s() - c0;
+        let mut x = 0u64;
+        let c1 = thread_cpu_s();
+        while thread_cpu_s() - c1 < 0.02 {
+            x = x.wrapping_add(1);
+        }
+        assert!(slept < 0.01, "{slept}");
+        assert!(x > 0);
+    }
+
+    #[test]
+    fn unknown_cases_are_named() {
+        let e = bench(&["lan".into(), "nope".into()], 10, 1).unwrap_err();
+        assert!(e.contains("unknown case 'nope'") && e.contains("dumbbell-5000"), "{e}");
+    }
+
+    #[test]
+    fn every_case_has_a_valid_scenario() {
+        for case in CASES {
+            let spec = spec(case).unwrap();
+            Scenario::load(&spec.text, Format::Toml, &[], case).unwrap_or_else(|e| panic!("{case}: {e}"));
+        }
     }
 }
