@@ -71,6 +71,28 @@ struct FlowState {
     delivered_at_stop: Option<u64>,
     done_at: Option<Time>,
     finished: bool,
+    /// Duplicate acks that reached the sender, and its last ack.
+    dupacks_at_source: u64,
+    last_ack_at_source: Option<(u64, u32)>,
+}
+
+/// Where connection `c`'s state sits in the world's flat arrays: its data
+/// path is `hops[data..acks]`, its ack path `hops[acks..end]`, and the
+/// goodput state of its data path's hops starts at `cover[cover]`.
+#[derive(Clone, Copy, Debug)]
+struct ConnAt {
+    data: u32,
+    acks: u32,
+    end: u32,
+    cover: u32,
+}
+
+/// Payload bytes put on a link direction, and of those the bytes that
+/// crossed it for the first time.
+#[derive(Clone, Copy, Debug, Default)]
+struct DirBytes {
+    payload: u64,
+    useful: u64,
 }
 
 /// The base station's relay between the two legs of a split flow (seed 000
@@ -119,17 +141,16 @@ pub struct World<'m> {
     /// crossed that link direction (connection `c`'s hops start at
     /// `cover_at[c]`).
     cover: Vec<RangeSet>,
-    cover_at: Vec<u32>,
     /// Per link, its end nodes (the model's, kept compact: read on every
     /// arrival, where the model's link records span many cache lines).
     link_ends: Vec<[u16; 2]>,
-    /// Every connection's paths, end to end in one array: connection `c`'s
-    /// data path is `hops[path_at[2c]..path_at[2c + 1]]`, its ack path
-    /// `hops[path_at[2c + 1]..path_at[2c + 2]]`.
+    /// Every connection's paths, end to end in one array (see [`ConnAt`]).
     hops: Vec<Hop>,
-    path_at: Vec<u32>,
-    dir_payload_sent: Vec<u64>,
-    dir_useful: Vec<u64>,
+    /// Per connection, where its paths and goodput state are.
+    conn_at: Vec<ConnAt>,
+    /// Per link direction: payload bytes put on it, and of those the bytes
+    /// that crossed it for the first time (side by side: one cache line).
+    dir_bytes: Vec<DirBytes>,
     active_flows: usize,
     violations: Vec<String>,
     /// Mid-path agents, grouped by node; agent `k`'s timer key is
@@ -137,9 +158,6 @@ pub struct World<'m> {
     agents: Vec<AgentSlot>,
     /// Per node, the range of `agents` it runs (empty for most nodes).
     node_agents: Vec<(u32, u32)>,
-    /// Per flow, duplicate acks that reached the sender, and its last ack.
-    dupacks_at_source: Vec<u64>,
-    last_ack_at_source: Vec<Option<(u64, u32)>>,
     /// pcap captures of link directions (none unless asked for).
     captures: Vec<Capture>,
 }
@@ -211,6 +229,8 @@ impl<'m> World<'m> {
                 delivered_at_stop: None,
                 done_at: None,
                 finished: false,
+                dupacks_at_source: 0,
+                last_ack_at_source: None,
             })
             .collect();
         // A split flow's wired leg ends at the base station, whose app-paced
@@ -244,18 +264,18 @@ impl<'m> World<'m> {
                 delivered_at_stop: None,
                 done_at: None,
                 finished: true, // only model flows count as active
+                dupacks_at_source: 0,
+                last_ack_at_source: None,
             });
         }
         let n_legs = flows.len();
         assert_eq!(model.paths.len(), n_legs, "a path pair per connection");
-        let mut cover_at = Vec::with_capacity(n_legs + 1);
-        cover_at.push(0u32);
-        let mut path_at = vec![0u32];
-        for p in &model.paths {
-            cover_at.push(cover_at[cover_at.len() - 1] + p[0].len() as u32);
-            for side in p {
-                path_at.push(path_at[path_at.len() - 1] + side.len() as u32);
-            }
+        let mut conn_at = Vec::with_capacity(n_legs);
+        let (mut hop, mut cover) = (0u32, 0u32);
+        for [data, acks] in &model.paths {
+            let (d, a) = (data.len() as u32, acks.len() as u32);
+            conn_at.push(ConnAt { data: hop, acks: hop + d, end: hop + d + a, cover });
+            (hop, cover) = (hop + d + a, cover + d);
         }
         let n_dirs = 2 * model.links.len();
         let mut placed: Vec<(u16, NodeAgent)> = Vec::new();
@@ -288,19 +308,15 @@ impl<'m> World<'m> {
             trace: Trace::new(trace),
             next_uid: 0,
             conservation: Conservation::default(),
-            cover: vec![RangeSet::default(); cover_at[n_legs] as usize],
-            cover_at,
+            cover: vec![RangeSet::default(); conn_at.iter().map(|c| c.acks - c.data).sum::<u32>() as usize],
             link_ends: model.links.iter().map(|l| l.ends).collect(),
             hops: model.paths.iter().flatten().flatten().copied().collect(),
-            path_at,
-            dir_payload_sent: vec![0; n_dirs],
-            dir_useful: vec![0; n_dirs],
+            conn_at,
+            dir_bytes: vec![DirBytes::default(); n_dirs],
             active_flows: model.flows.len(),
             violations: Vec::new(),
             agents,
             node_agents,
-            dupacks_at_source: vec![0; n_legs],
-            last_ack_at_source: vec![None; n_legs],
             captures: Vec::new(),
         }
     }
@@ -464,22 +480,25 @@ impl<'m> World<'m> {
         }
         if pkt.is_data() && pkt.tcp.len > 0 {
             let ld = 2 * li + dir;
-            self.dir_payload_sent[ld] += u64::from(pkt.tcp.len);
-            let fi = pkt.flow as usize;
-            let data = &self.hops[self.path_at[2 * fi] as usize..self.path_at[2 * fi + 1] as usize];
-            let hop = data
+            let at = self.conn_at[pkt.flow as usize];
+            let hop = self.hops[at.data as usize..at.acks as usize]
                 .iter()
                 .position(|h| (h.link as usize, h.dir as usize) == (li, dir))
                 .expect("data travels its connection's data path");
-            let c = &mut self.cover[self.cover_at[fi] as usize + hop];
-            self.dir_useful[ld] += c.insert(pkt.tcp.seq, pkt.seq_end());
+            let useful = self.cover[at.cover as usize + hop].insert(pkt.tcp.seq, pkt.seq_end());
+            let b = &mut self.dir_bytes[ld];
+            b.payload += u64::from(pkt.tcp.len);
+            b.useful += useful;
         }
     }
 
     /// Put `pkt` on the next hop from `node` toward its destination.
     fn forward(&mut self, node: u16, pkt: Packet) {
-        let k = 2 * pkt.flow as usize + usize::from(pkt.kind == PacketKind::Ack);
-        let path = &self.hops[self.path_at[k] as usize..self.path_at[k + 1] as usize];
+        let at = self.conn_at[pkt.flow as usize];
+        let path = match pkt.kind {
+            PacketKind::Data => &self.hops[at.data as usize..at.acks as usize],
+            PacketKind::Ack => &self.hops[at.acks as usize..at.end as usize],
+        };
         // Paths are a few hops long: a scan beats any map.
         let hop = path.iter().find(|h| h.node == node).expect("packets travel their connection's path");
         let (li, dir) = (hop.link as usize, hop.dir as usize);
@@ -593,10 +612,10 @@ impl<'m> World<'m> {
             PacketKind::Ack => {
                 // A window update (same ack, new window) is not a duplicate (RFC 5681 Sec. 2).
                 let ack = (pkt.tcp.ack, pkt.tcp.wnd_bytes);
-                if self.last_ack_at_source[fi] == Some(ack) {
-                    self.dupacks_at_source[fi] += 1;
+                if f.last_ack_at_source == Some(ack) {
+                    f.dupacks_at_source += 1;
                 }
-                self.last_ack_at_source[fi] = Some(ack);
+                f.last_ack_at_source = Some(ack);
                 f.sender.on_ack(now, &pkt.tcp, &mut self.trace);
                 if let Some(wired) = f.upstream {
                     // The mobile host acknowledged relay data: room to read more.
@@ -759,7 +778,7 @@ impl<'m> World<'m> {
                     eln_retransmits: st.eln_retransmits,
                     local_retransmits: on_flow().map(|s| s.agent.local_retransmits()).sum(),
                     dupacks_suppressed: on_flow().map(|s| s.agent.dupacks_suppressed()).sum(),
-                    dupacks_at_source: self.dupacks_at_source[fi],
+                    dupacks_at_source: f.dupacks_at_source,
                     completed,
                     split: f.relay.map(|r| {
                         let leg = &self.flows[r.leg as usize];
@@ -772,7 +791,7 @@ impl<'m> World<'m> {
                             wireless_retransmits: ws.retransmits,
                             wireless_timeouts: ws.timeouts,
                             wireless_fast_retransmits: ws.fast_retransmits,
-                            wireless_dupacks: self.dupacks_at_source[r.leg as usize],
+                            wireless_dupacks: leg.dupacks_at_source,
                         }
                     }),
                 }
@@ -783,11 +802,11 @@ impl<'m> World<'m> {
             for d in 0..2 {
                 let s = l.dirs[d].stats;
                 let ld = 2 * li + d;
-                let sent = self.dir_payload_sent[ld];
+                let DirBytes { payload: sent, useful } = self.dir_bytes[ld];
                 links.push(LinkSummary {
                     name: self.model.links[li].name.clone(),
                     direction: self.model.dir_name(li, d),
-                    goodput: (sent > 0).then(|| self.dir_useful[ld] as f64 / sent as f64),
+                    goodput: (sent > 0).then(|| useful as f64 / sent as f64),
                     drops_error: s.drops_error,
                     drops_queue: s.drops_queue,
                     packets_sent: s.packets_sent,
