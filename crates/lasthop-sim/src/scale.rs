@@ -23,8 +23,20 @@ fn tcp(window: u64) -> String {
     )
 }
 
-/// A dumbbell of `pairs` flows, each moving `bytes` bytes, starting 1 ms
-/// apart (in turn, modulo 1 s) so that they do not all start in step.
+/// Flow `i` of a scale case: `bytes` from `from` to `to`, starting
+/// (i mod 1000) ms into the run so that flows do not all start in step, with
+/// a 64 KB window.
+fn flow(s: &mut String, i: usize, from: &str, to: &str, bytes: u64) {
+    let start = (i % 1000) as f64 * 1e-3;
+    let tcp = tcp(65535);
+    write!(
+        s,
+        "\n[[flows]]\nname = \"f{i}\"\nfrom = \"{from}\"\nto = \"{to}\"\nbytes = {bytes}\nstart_s = {start}\n{tcp}"
+    )
+    .unwrap();
+}
+
+/// A dumbbell of `pairs` flows, each moving `bytes` bytes (see [`flow`]).
 pub fn dumbbell(pairs: usize, bytes: u64) -> String {
     let mut s = String::with_capacity(300 * pairs);
     s.push_str("name = \"dumbbell\"\nstop_s = 1000\n");
@@ -47,14 +59,8 @@ pub fn dumbbell(pairs: usize, bytes: u64) -> String {
             .unwrap();
         }
     }
-    let tcp = tcp(65535);
     for i in 0..pairs {
-        let start = (i % 1000) as f64 * 1e-3;
-        write!(
-            s,
-            "\n[[flows]]\nname = \"f{i}\"\nfrom = \"s{i}\"\nto = \"d{i}\"\nbytes = {bytes}\nstart_s = {start}\n{tcp}"
-        )
-        .unwrap();
+        flow(&mut s, i, &format!("s{i}"), &format!("d{i}"), bytes);
     }
     s
 }
@@ -67,14 +73,8 @@ pub fn one_path(flows: usize, bytes: u64) -> String {
          [topology.first]\nbandwidth_bps = 100e6\ndelay_ms = 10\nqueue_packets = 1000\n\
          [topology.second]\nbandwidth_bps = 10e6\ndelay_ms = 10\nqueue_packets = 1000\n",
     );
-    let tcp = tcp(65535);
     for i in 0..flows {
-        let start = (i % 1000) as f64 * 1e-3;
-        write!(
-            s,
-            "\n[[flows]]\nname = \"f{i}\"\nfrom = \"src\"\nto = \"dst\"\nbytes = {bytes}\nstart_s = {start}\n{tcp}"
-        )
-        .unwrap();
+        flow(&mut s, i, "src", "dst", bytes);
     }
     s
 }
