@@ -230,6 +230,14 @@ impl ErrorModelConfig {
     }
 }
 
+/// Most steps an error model's inner loop takes for one frame. With the
+/// papers' parameters a loop takes a step or two; parameters that would make
+/// it take millions (an error every 1e-9 bytes, states lasting 1e-12 s) are
+/// finished by the process's limiting law instead (memoryless gaps, or the
+/// stationary state of an alternating process with exponential durations),
+/// so no input can hang a run here.
+const MAX_STEPS: u32 = 1024;
+
 /// Where the next error falls in a byte stream with exponential gaps (the
 /// process shared by `exponential_bytes` and `burst`).
 #[derive(Clone, Debug)]
@@ -255,13 +263,17 @@ impl ByteErrors {
         }
         // Further errors inside the same packet cannot lose it twice; skip to
         // the first one beyond its end and carry the remainder.
-        loop {
+        for _ in 0..MAX_STEPS {
             self.to_next_error_bytes += rng.exponential(self.mean_bytes);
             if self.to_next_error_bytes >= size {
-                break;
+                self.to_next_error_bytes -= size;
+                return true;
             }
         }
-        self.to_next_error_bytes -= size;
+        // Errors far denser than bytes (a bit error rate typed as a mean
+        // distance): the gaps are memoryless, so the first error past the
+        // end is one draw beyond it.
+        self.to_next_error_bytes = rng.exponential(self.mean_bytes);
         true
     }
 }
@@ -330,6 +342,12 @@ pub struct ErrorModel {
     /// topologies of thousands of links paid for on every event.
     /// `None`: error-free (no pointer to follow on every frame).
     state: Option<Box<State>>,
+}
+
+/// The state of an alternating good/bad process with exponential durations
+/// long after its start: bad with probability bad / (good + bad).
+fn stationary_bad(rng: &mut RngStream, good_mean: f64, bad_mean: f64) -> bool {
+    rng.bernoulli(bad_mean / (good_mean + bad_mean))
 }
 
 /// An exponential duration rounded to whole nanoseconds.
@@ -421,10 +439,20 @@ impl ErrorModel {
             State::ExponentialBytes { rng, bytes } => bytes.crosses(pkt.size_bytes, rng),
             State::Bernoulli { rng, p } => rng.bernoulli(*p),
             State::TwoStatePackets { rng, good_mean_pkts, bad_mean_pkts, bad, remaining_pkts } => {
+                let mut steps = 0;
                 while *remaining_pkts <= 0.0 {
-                    *bad = !*bad;
+                    if steps == MAX_STEPS {
+                        *bad = stationary_bad(rng, *good_mean_pkts, *bad_mean_pkts);
+                    } else {
+                        *bad = !*bad;
+                    }
                     let mean = if *bad { *bad_mean_pkts } else { *good_mean_pkts };
                     *remaining_pkts = rng.exponential(mean);
+                    if steps == MAX_STEPS {
+                        // This packet is in the drawn state whatever the draw.
+                        *remaining_pkts = remaining_pkts.max(f64::MIN_POSITIVE);
+                    }
+                    steps += 1;
                 }
                 *remaining_pkts -= 1.0;
                 *bad
@@ -432,10 +460,18 @@ impl ErrorModel {
             State::TwoStateSeconds { rng, good_mean_ns, bad_mean_ns, bad, next_flip_ns } => {
                 // A flip at exactly `now` has happened: the packet sees the
                 // new state.
+                let mut steps = 0;
                 while *next_flip_ns <= now.ns() {
+                    if steps == MAX_STEPS {
+                        *bad = stationary_bad(rng, *good_mean_ns, *bad_mean_ns);
+                        let mean = if *bad { *bad_mean_ns } else { *good_mean_ns };
+                        *next_flip_ns = now.ns().saturating_add(exponential_ns(rng, mean).max(1));
+                        break;
+                    }
                     *bad = !*bad;
                     let mean = if *bad { *bad_mean_ns } else { *good_mean_ns };
                     *next_flip_ns = next_flip_ns.saturating_add(exponential_ns(rng, mean));
+                    steps += 1;
                 }
                 *bad
             }
@@ -589,6 +625,36 @@ mod tests {
         let mut m = model(ErrorModelConfig::ExponentialBytes { mean_bytes: 1000.0 }, 3);
         let l = run(&mut m, 20_000_000, 1, 1);
         assert_within_5pct("exponential_bytes errors per byte", l.loss_rate(), 1.0 / 1000.0);
+    }
+
+    #[test]
+    fn absurd_parameters_finish_by_the_limiting_law_instead_of_hanging() {
+        // A bit error rate typed where a mean distance in bytes is meant: every
+        // packet is hit, and each frame's work is bounded.
+        for mean_bytes in [1e-9, 1e-5] {
+            let l = run(&mut model(ErrorModelConfig::ExponentialBytes { mean_bytes }, 1), 10_000, 1440, 1);
+            assert_eq!(l.lost, 10_000, "mean {mean_bytes}");
+        }
+        // States of 1e-12 s (shorter than the clock's nanosecond): the process
+        // at each packet is in its stationary state, bad a fraction bad/(good+bad).
+        let cfg = ErrorModelConfig::TwoState {
+            good_mean: 3e-12,
+            bad_mean: 1e-12,
+            unit: StateUnit::Seconds,
+            packet_bytes: None,
+        };
+        let l = run(&mut model(cfg, 1), 200_000, 1024, 1_000);
+        assert_within_5pct("two_state 1e-12 s loss rate", l.loss_rate(), 0.25);
+        // The same in packet times of 1e-300: resolved to ns, then as above.
+        let cfg = ErrorModelConfig::TwoState {
+            good_mean: 1e-300,
+            bad_mean: 1e-300,
+            unit: StateUnit::PacketTimes,
+            packet_bytes: Some(1024),
+        }
+        .resolve_packet_times(|size| u64::from(size) * 8_000);
+        let l = run(&mut model(cfg, 2), 200_000, 1024, 1_000);
+        assert_within_5pct("two_state 1e-300 packet times loss rate", l.loss_rate(), 0.5);
     }
 
     #[test]
