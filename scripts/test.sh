@@ -1,20 +1,19 @@
 #!/usr/bin/env bash
 # Install what the tests need, then run every check and test of lasthop.
-# This is the README's second Quick-start command and what .ci/run calls.
+# This is the README's second Quick-start command and what .ci/run calls. Everything
+# Python runs in the checkout's virtual environment .venv (scripts/install.sh makes it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m pip install -q --disable-pip-version-check -e '.[test]'
+bash scripts/install.sh test
+export VIRTUAL_ENV="$PWD/.venv"
+export PATH="$VIRTUAL_ENV/bin:$HOME/.cargo/bin:$PATH"
 
 # The pcap tests read captures with tshark, the report tests render in headless
 # Chromium: both are Debian packages. Install them when missing (as root, or via sudo).
 if ! command -v tshark >/dev/null || ! command -v chromium >/dev/null; then
     echo "== installing tshark and chromium (Debian packages)"
-    as_root=""
-    [ "$(id -u)" -eq 0 ] || as_root="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $as_root apt-get update -q
-    $as_root apt-get install -y -q --no-install-recommends tshark chromium fonts-dejavu-core
+    bash scripts/apt-install.sh tshark chromium fonts-dejavu-core
 fi
 
 echo "== lint: rustfmt, clippy, ruff, mypy"

@@ -131,9 +131,54 @@ def test_invalid_scenario_with_seeds_prints_nothing(tmp_path: Path) -> None:
         (["frobnicate"], "frobnicate"),
         ([], "COMMAND"),
         (["bench", "--repeats", "0"], "--repeats"),
+        # Issue 9, finding 12: once an OverflowError traceback.
+        (["bench", "--repeats", "4294967296"], "--repeats"),
         (["reproduce", "table9"], "table9"),
         (["reproduce", "--seeds", "0"], "--seeds"),
     ],
 )
 def test_bad_options(args: list[str], name: str) -> None:
     assert_usage_error(lasthop_cli(*args), name)
+
+
+def test_a_flow_starting_after_the_stop_time() -> None:
+    """Issue 9, finding 12: it ran silently with throughput 0."""
+    proc = lasthop_cli(
+        "run", "balakrishnan97/lan", "--set", "stop_s=5", "--set", "flows.0.start_s=6"
+    )
+    assert_usage_error(proc, "start_s", "stop_s")
+
+
+def test_a_run_that_fails_inside_the_engine() -> None:
+    """A run that spends its event budget is not bad input but a failed run: one line
+    that names the budget, nothing on stdout, exit code 1 (as a sweep's failed runs)."""
+    proc = lasthop_cli("run", "balakrishnan97/lan", "--set", "max_events=1000", "--seeds", "2")
+    assert proc.stdout == ""
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("lasthop: error: max_events: ")
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr
+
+
+def test_a_panic_inside_a_reproduce_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A panic in one of reproduce's pool workers comes back as text (a PanicException
+    cannot be pickled) and ends the command in one line, exit 1."""
+    monkeypatch.setenv("LASTHOP_TEST_PANIC_SEED", "2")
+    proc = lasthop_cli("reproduce", "balakrishnan97-table3", "--seeds", "3")
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert "Traceback" not in proc.stderr and "PicklingError" not in proc.stderr
+    last = proc.stderr.splitlines()[-1]
+    assert last.startswith("lasthop: error: balakrishnan97/table3-"), last
+    assert "seed 2: internal error (a bug in lasthop): injected panic" in last, last
+
+
+def test_a_panic_inside_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug that panics in Rust ends in one line of lasthop's, not a Python traceback
+    (the fault-injection point LASTHOP_TEST_PANIC_SEED panics the run with that seed).
+    Rust's panic hook prints its own report before it."""
+    monkeypatch.setenv("LASTHOP_TEST_PANIC_SEED", "2")
+    proc = lasthop_cli("run", "balakrishnan97/lan", "--seeds", "3")
+    assert proc.stdout == ""
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    last = proc.stderr.splitlines()[-1]
+    assert last.startswith("lasthop: error: internal error (a bug in lasthop): "), last

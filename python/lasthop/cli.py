@@ -5,7 +5,9 @@ unknown option each give exactly one line on stderr, ``lasthop: error: <field or
 option>: <reason>``, nothing on stdout, and exit code 2. Click's usage boxes are never
 shown: the command runs with ``standalone_mode=False`` and :func:`main` formats what it
 raises. Every command computes everything before it prints anything, so a failure never
-leaves partial output.
+leaves partial output. A run that fails inside the engine (its event budget spent, a
+panic) is one line too, with exit code 1. Ctrl-C (SIGINT) stops any command at once, runs
+inside the engine included: ``lasthop: error: interrupted`` and exit code 130.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import contextlib
 import json
 import os
 import re
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
@@ -28,13 +32,15 @@ from rich.progress import Progress as RichProgress
 
 import lasthop
 from lasthop import _core, render
-from lasthop.errors import PlanError, StoreError
+from lasthop.errors import PlanError, RunFailed, StoreError, engine_failure
 from lasthop.papers.reproduce import reproduce
-from lasthop.scenario import check_set, embedded_names, load_scenario_text
+from lasthop.scenario import ScenarioSource, check_set, embedded_names, load_scenario_text
 from lasthop.summary import mean_summary
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_RUN_FAILED = 1
+BENCH_MAX_REPEATS = 1_000_000
 
 # Typer runs on click, older releases on the click package and newer ones on a vendored
 # copy (typer._click). The command raises that copy's exceptions, so take the classes
@@ -56,6 +62,25 @@ app = typer.Typer(
     rich_markup_mode=None,
     no_args_is_help=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"lasthop {lasthop.__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_print_version, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    # The options that come before the command; --version acts in its callback.
+    pass
 
 
 class Format(StrEnum):
@@ -118,8 +143,11 @@ def run_command(
     ] = None,
     fmt: FormatOption = Format.table,
     trace: Annotated[
-        bool, typer.Option("--trace/--no-trace", help="Record the time-series traces.")
-    ] = True,
+        bool,
+        # Accepted so that old command lines still work; nothing lasthop run prints reads
+        # the time series, so none are recorded (lasthop.run in Python records them).
+        typer.Option("--trace/--no-trace", hidden=True),
+    ] = False,
     pcaps: Annotated[
         list[str] | None,
         typer.Option(
@@ -180,39 +208,21 @@ def run_command(
         if not os.path.isdir(folder):
             raise typer.BadParameter(f"no directory '{folder}'", param_hint="--pcap-file")
     source = load_scenario_text(scenario)
-    seed_list = list(range(1, seeds + 1)) if seeds is not None else [1 if seed is None else seed]
+    seed_list = range(1, seeds + 1) if seeds is not None else [1 if seed is None else seed]
     # Every seed runs before anything is printed: a failure leaves no partial output.
-    results = [
-        lasthop.run_source(source, s, overrides, trace, specs, 128 if snaplen is None else snaplen)
-        for s in seed_list
-    ]
-    runs = [result.summary for result in results]
+    # Only the summaries are kept (and the one run's captures): nothing printed here reads
+    # the time series, so the engine records none.
+    runs: list[dict[str, Any]] = []
+    captured: lasthop.RunResult | None = None
+    for run_seed in seed_list:
+        result = _run_engine(
+            source, run_seed, overrides, specs, 128 if snaplen is None else snaplen
+        )
+        runs.append(result.summary)
+        captured = result if specs else None
 
-    # Captures are written once the run succeeded, each to a temporary file beside its
-    # destination, renamed into place only when all are written: a failure leaves none.
-    moves: list[tuple[str, str]] = []
-    try:
-        for label in results[0].pcap_labels if specs else []:
-            name = re.sub(r"[^A-Za-z0-9._-]", "_", label.replace("->", "-").replace(":", "-"))
-            final = pcap_file if pcap_file is not None else f"{name}.pcap"
-            folder, base = os.path.split(final)
-            temp = os.path.join(folder, f".{base}.{os.getpid()}.tmp")
-            try:
-                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            except OSError as e:
-                raise OSError(e.errno, e.strerror, final) from None
-            moves.append((temp, final))
-            with os.fdopen(fd, "wb") as out:
-                out.write(results[0].pcap(label))
-        for temp, final in moves:
-            os.replace(temp, final)
-    except BaseException:
-        for temp, _ in moves:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-        raise
+    if captured is not None:
+        _write_captures(captured, pcap_file)
 
     if seeds is None:
         document: dict[str, Any] = runs[0]
@@ -234,6 +244,47 @@ def run_command(
     console.print(render.links_table(links, f"{title}: links"))
     if published is not None:
         console.print(render.published_table(published, f"{title}: against the paper"))
+
+
+def _write_captures(result: lasthop.RunResult, pcap_file: str | None) -> None:
+    """Write the run's captures, each to ``pcap_file`` or its default name."""
+    # Captures are written once the run succeeded, each to a temporary file beside its
+    # destination, renamed into place only when all are written: a failure leaves none.
+    moves: list[tuple[str, str]] = []
+    try:
+        for label in result.pcap_labels:
+            name = re.sub(r"[^A-Za-z0-9._-]", "_", label.replace("->", "-").replace(":", "-"))
+            final = pcap_file if pcap_file is not None else f"{name}.pcap"
+            folder, base = os.path.split(final)
+            temp = os.path.join(folder, f".{base}.{os.getpid()}.tmp")
+            try:
+                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            except OSError as e:
+                raise OSError(e.errno, e.strerror, final) from None
+            moves.append((temp, final))
+            with os.fdopen(fd, "wb") as out:
+                out.write(result.pcap(label))
+        for temp, final in moves:
+            os.replace(temp, final)
+    except BaseException:
+        for temp, _ in moves:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+        raise
+
+
+def _run_engine(
+    source: ScenarioSource, seed: int, sets: list[str], pcaps: list[str], snaplen: int
+) -> lasthop.RunResult:
+    try:
+        return lasthop.run_source(source, seed, sets, False, pcaps, snaplen)
+    except BaseException as e:
+        message = engine_failure(e)
+        if message is None:
+            raise
+        raise RunFailed(message) from None
 
 
 @app.command("reproduce")
@@ -299,16 +350,50 @@ def reproduce_command(
 
 @app.command("bench")
 def bench_command(
+    cases: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--case",
+            metavar="NAME",
+            help=(
+                "Only this case; repeatable [default: all]. lan: 8 MB over the 1997 LAN "
+                "shape, one error per 64 KB. path-1000: 1000 flows on one path; bdp-17k: "
+                "1 Gb/s x 100 ms, 17,000 packets in flight; dumbbell-5000: 10,002 nodes, "
+                "5,000 flows, loading included; each beside its one-flow reference "
+                "(path-1, dumbbell-1)."
+            ),
+        ),
+    ] = None,
     repeats: Annotated[
         int,
         typer.Option(
-            "--repeats", min=1, help="Timed runs, in batches of 10 (best and median batch)."
+            "--repeats",
+            min=1,
+            max=BENCH_MAX_REPEATS,
+            help="lan: timed runs, in batches of 10 (best and median batch).",
         ),
     ] = 100,
+    scale_runs: Annotated[
+        int,
+        typer.Option(
+            "--scale-runs",
+            min=1,
+            max=BENCH_MAX_REPEATS,
+            help="The other cases: timed runs each (best and median run).",
+        ),
+    ] = 3,
     fmt: FormatOption = Format.table,
 ) -> None:
-    """Time 8 MB transfers over the 1997 LAN shape with one error per 64 KB."""
-    result = json.loads(_core.bench(repeats))
+    """Time the engine, on one core without traces: wall and CPU time per run, events
+    per CPU second, CPU ns per event and its ratio to the one-flow case of the same
+    shape."""
+    known = _core.bench_cases()
+    for case in cases or []:
+        if case not in known:
+            raise typer.BadParameter(
+                f"unknown case {case!r} (one of: {', '.join(known)})", param_hint="--case"
+            )
+    result = json.loads(_core.bench(repeats, list(cases or []), scale_runs))
     if fmt is Format.json:
         _print_json(result)
     else:
@@ -340,8 +425,8 @@ StoreOption = Annotated[
     typer.Option(
         "--store",
         metavar="PATH",
-        help="The results database; its time series go in a series/ folder beside it "
-        "[default: lasthop-results/lasthop.duckdb].",
+        help="The results database; its time series go in a folder beside it named after "
+        "it, PATH.series [default: lasthop-results/lasthop.duckdb].",
         show_default=False,
     ),
 ]
@@ -630,32 +715,104 @@ def _console() -> Console:
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Entry point of the ``lasthop`` script and of ``python -m lasthop``."""
-    sys.exit(run_cli(argv))
+    code = run_cli(argv)
+    if code == EXIT_INTERRUPTED:
+        # Leave at once. A Ctrl-C can strike inside a process pool's thread machinery
+        # and leave one of its locks taken for good; the interpreter's exit would then
+        # wait forever for the pool's thread. What must last is already kept: the
+        # exception unwound through every `with`, which closed the stores' transactions
+        # and files, and the pool's workers are killed.
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 def run_cli(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
-    try:
-        result = command.main(args=args, prog_name="lasthop", standalone_mode=False)
-    except (typer.Abort, KeyboardInterrupt):
+    _plain_help(command)
+    with _catch_sigint() as interrupted:
+        try:
+            result = command.main(args=args, prog_name="lasthop", standalone_mode=False)
+        except BaseException as e:
+            # A Ctrl-C may surface as another exception: DuckDB, for one, stops the query it
+            # is in and raises its own error.
+            if interrupted or isinstance(e, typer.Abort | KeyboardInterrupt):
+                interrupted.append(True)
+            else:
+                code = _exit_code(e)
+                if code is None:
+                    raise
+                return code
+    if interrupted:
         _error("interrupted")
         return EXIT_INTERRUPTED
-    except ClickException as e:
+    return result if isinstance(result, int) else 0
+
+
+def _exit_code(e: BaseException) -> int | None:
+    """Say what went wrong in one line and return the exit code; ``None`` for an
+    exception that is not a known failure (a bug: its traceback is shown)."""
+    if isinstance(e, ClickException):
         _error(describe_click_error(e))
         return EXIT_USAGE
-    except (_core.ScenarioError, PlanError, StoreError) as e:
+    if isinstance(e, _core.ScenarioError | PlanError | StoreError):
         _error(str(e))
         return EXIT_USAGE
-    except BrokenPipeError:
+    if isinstance(e, RunFailed):
+        _error(str(e))
+        return EXIT_RUN_FAILED
+    if isinstance(e, BrokenPipeError):
         # The reader went away (`lasthop scenarios | head -1`); say nothing more.
         _silence_stdout()
         return 1
-    except OSError as e:
+    if isinstance(e, OSError):
         _error(_describe_os_error(e))
         return EXIT_USAGE
-    return result if isinstance(result, int) else 0
+    return None
+
+
+@contextlib.contextmanager
+def _catch_sigint() -> Iterator[list[bool]]:
+    """Note a Ctrl-C (SIGINT) in the list yielded, then raise ``KeyboardInterrupt`` as
+    Python does. Typer turns a ``KeyboardInterrupt`` into a silent exit code 130; this is
+    how :func:`run_cli` knows to say why. Nothing changes where SIGINT is ignored (a
+    background job) or handled by someone else, or outside the main thread."""
+    seen: list[bool] = []
+
+    def on_sigint(signum: int, frame: object) -> None:
+        seen.append(True)
+        raise KeyboardInterrupt
+
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield seen
+        return
+    signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+_RST_MARKUP = re.compile(r"(?::[a-z]+:)?``?([^`]+)``?")
+
+
+def _plain_help(command: Any) -> None:
+    """Help text without the reStructuredText of the docstrings it comes from:
+    ``lasthop sweep`` and :func:`x` become lasthop sweep and x."""
+    commands = [command, *getattr(command, "commands", {}).values()]
+    for cmd in commands:
+        for owner in (cmd, *cmd.params):
+            for attr in ("help", "short_help"):
+                text = getattr(owner, attr, None)
+                if isinstance(text, str):
+                    setattr(owner, attr, _RST_MARKUP.sub(r"\1", text))
 
 
 def _error(message: str) -> None:

@@ -7,25 +7,106 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 
 from lasthop.columns import param_columns
 from lasthop.papers import published
 
 
-def flows_table(flows: Sequence[Mapping[str, Any]], title: str) -> Table:
+class FittedTable:
+    """A table that fits the console's width without cutting anything short.
+
+    Printed as one rich table when it fits; otherwise as several in a row, each with the
+    leading ``labels`` columns (the row names) and as many of the other columns, in
+    order, as fit, the parts as even as they can be. (Rich would instead shorten cells to
+    ``lan-3…`` and wrap ``0.55 (97.0, 96.0)`` over three lines.) Cells never wrap; a
+    header wraps where it has a line break.
+    """
+
+    def __init__(
+        self,
+        title: str,
+        labels: Sequence[str],
+        columns: Sequence[str],
+        caption: str | None = None,
+    ) -> None:
+        self.title = title
+        self.caption = caption
+        self.headers = [*labels, *columns]
+        self.labels = len(labels)
+        self.rows: list[tuple[str, ...]] = []
+
+    def add_row(self, *cells: str) -> None:
+        if len(cells) != len(self.headers):
+            raise ValueError(f"expected {len(self.headers)} cells, got {len(cells)}")
+        self.rows.append(cells)
+
+    def table(self, columns: Sequence[int] | None = None, part: int = 0, parts: int = 1) -> Table:
+        """The rich table of the label columns and the data columns ``columns`` (indices
+        among the data columns; default all), as part ``part`` of ``parts``."""
+        chosen = range(len(self.headers) - self.labels) if columns is None else columns
+        keep = [*range(self.labels), *(self.labels + c for c in chosen)]
+        title = self.title if part == 0 else f"{self.title.splitlines()[0]} (continued)"
+        table = Table(
+            title=title,
+            title_justify="left",
+            caption=self.caption if part == parts - 1 else None,
+            caption_justify="left",
+        )
+        for i in keep:
+            table.add_column(
+                self.headers[i], justify="left" if i < self.labels else "right", no_wrap=True
+            )
+        for row in self.rows:
+            table.add_row(*(row[i] for i in keep))
+        return table
+
+    def parts(self, console: Console, options: ConsoleOptions) -> list[list[int]]:
+        """The data columns of each part at the width ``options`` gives."""
+        n = len(self.headers) - self.labels
+        if n == 0:
+            return [[]]
+
+        # Measured without a limit: rich clamps a measurement to the width it is given.
+        unlimited = options.update_width(1_000_000)
+
+        def fits(columns: list[int]) -> bool:
+            width = Measurement.get(console, unlimited, self.table(columns)).maximum
+            return width <= options.max_width
+
+        greedy: list[list[int]] = []
+        for c in range(n):
+            if greedy and fits([*greedy[-1], c]):
+                greedy[-1].append(c)
+            else:
+                greedy.append([c])
+        k = len(greedy)
+        bounds = [-(-i * n // k) for i in range(k + 1)]  # ceilings: larger parts first
+        even = [list(range(bounds[i], bounds[i + 1])) for i in range(k)]
+        return even if all(fits(p) for p in even) else greedy
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        parts = self.parts(console, options)
+        for i, columns in enumerate(parts):
+            yield self.table(columns, i, len(parts))
+
+
+def flows_table(flows: Sequence[Mapping[str, Any]], title: str) -> FittedTable:
     """Per-flow metrics: throughput, transfer time, retransmissions, timeouts."""
-    table = Table(title=title, title_justify="left")
-    table.add_column("flow")
-    for header in (
-        "throughput Mb/s",
-        "transfer time s",
-        "retransmits",
-        "timeouts",
-        "fast retransmits",
-        "local retransmits",
-    ):
-        table.add_column(header, justify="right")
+    table = FittedTable(
+        title,
+        ["flow"],
+        [
+            "throughput\nMb/s",
+            "transfer\ntime s",
+            "retrans-\nmits",
+            "timeouts",
+            "fast\nretrans-\nmits",
+            "local\nretrans-\nmits",
+        ],
+    )
     for flow in flows:
         table.add_row(
             str(flow.get("name", "")),
@@ -44,14 +125,12 @@ def _cell_text(mbps: Any, wireless: Any, wired: Any, sep: str = ", ") -> str:
     return f"{_fixed(mbps, 2)} ({_fixed(wireless, 1)}{sep}{_fixed(wired, 1)})"
 
 
-def published_table(cell: Mapping[str, Any], title: str) -> Table:
+def published_table(cell: Mapping[str, Any], title: str) -> FittedTable:
     """The published cell beside the measured one, as the paper prints cells:
     throughput Mb/s (wireless goodput %, wired goodput %), and their ratio."""
-    table = Table(title=title, title_justify="left", caption=str(cell.get("source", "")))
-    table.add_column("cell")
-    for header in ("published", "measured", "ratio"):
-        table.add_column(header, justify="right")
-
+    table = FittedTable(
+        title, ["cell"], ["published", "measured", "ratio"], caption=str(cell.get("source", ""))
+    )
     table.add_row(
         str(cell.get("cell", "")),
         _cell_text(
@@ -69,13 +148,9 @@ def published_table(cell: Mapping[str, Any], title: str) -> Table:
     return table
 
 
-def links_table(links: Sequence[Mapping[str, Any]], title: str) -> Table:
+def links_table(links: Sequence[Mapping[str, Any]], title: str) -> FittedTable:
     """Per-link-direction metrics: goodput and drops by cause."""
-    table = Table(title=title, title_justify="left")
-    table.add_column("link")
-    table.add_column("direction")
-    for header in ("goodput %", "drops error", "drops queue"):
-        table.add_column(header, justify="right")
+    table = FittedTable(title, ["link", "direction"], ["goodput %", "drops\nerror", "drops\nqueue"])
     for link in links:
         table.add_row(
             str(link.get("name", "")),
@@ -87,43 +162,58 @@ def links_table(links: Sequence[Mapping[str, Any]], title: str) -> Table:
     return table
 
 
-def bench_table(result: Mapping[str, Any]) -> Table:
-    """The benchmark's figures, one per row."""
-    table = Table(title="lasthop bench", title_justify="left")
-    table.add_column("measure")
-    table.add_column("value", justify="right")
-    for key, value in result.items():
-        if isinstance(value, float):
-            text = f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3f}"
-        elif isinstance(value, int):
-            text = f"{value:,}"
-        else:
-            text = str(value)
-        table.add_row(key, text)
+def bench_table(cases: Sequence[Mapping[str, Any]]) -> FittedTable:
+    """The benchmark's cases, one per row: median wall and CPU time per run (CPU time is
+    what to compare across a loaded and a quiet machine), events per CPU second (best
+    run or batch), CPU ns per event and its ratio to the one-flow reference."""
+    table = FittedTable(
+        "lasthop bench (medians; events/s of the best)",
+        ["case"],
+        [
+            "runs",
+            "events\nper run",
+            "load\nms",
+            "wall ms\nper run",
+            "CPU ms\nper run",
+            "M events\nper CPU s",
+            "CPU ns\nper event",
+            "ns/event\nratio",
+        ],
+    )
+    for case in cases:
+        ratio = _fixed(case.get("ns_per_event_ratio"), 2)
+        table.add_row(
+            str(case.get("case", "")),
+            _count(case.get("runs")),
+            _thousands(case.get("events_per_run")),
+            _fixed(case.get("load_ms"), 1),
+            _fixed(case.get("wall_ms_per_run_median"), 2),
+            _fixed(case.get("cpu_ms_per_run_median"), 2),
+            _fixed(_scaled(case.get("events_per_s"), 1e-6), 2),
+            _fixed(case.get("ns_per_event"), 1),
+            ratio if ratio == "-" else f"{ratio} × {case.get('reference')}",
+        )
     return table
 
 
-def balakrishnan_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
+def balakrishnan_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> FittedTable:
     """The 1997 baseline: error-free peak and E2E (TCP Reno) at one error per 64 KB, per
     setting, beside the published figures."""
-    table = Table(
-        title=f"Balakrishnan et al. 1997: peak and Table III E2E (TCP Reno), {seeds} seeds",
-        title_justify="left",
+    table = FittedTable(
+        f"Balakrishnan et al. 1997: peak and Table III E2E (TCP Reno), {seeds} seeds",
+        ["setting"],
+        [
+            "error-free\nMb/s",
+            "paper\npeak",
+            "ratio",
+            "E2E Mb/s\n1 err/64 KB",
+            "wireless\ngoodput %",
+            "wired\ngoodput %",
+            "paper E2E\nMb/s (wl %, wd %)",
+            "ratio",
+        ],
         caption=published.BALAKRISHNAN97_SOURCE,
-        caption_justify="left",
     )
-    table.add_column("setting")
-    for header in (
-        "error-free\nMb/s",
-        "paper\npeak",
-        "ratio",
-        "E2E Mb/s\n1 err/64 KB",
-        "wireless\ngoodput %",
-        "wired\ngoodput %",
-        "paper E2E\nMb/s (wl %, wd %)",
-        "ratio",
-    ):
-        table.add_column(header, justify="right")
     peaks = {c["setting"]: c for c in cells if c["table"] == "peak"}
     e2e = {c["setting"]: c for c in cells if c["table"] == "table3" and c["scheme"] == "e2e"}
     for setting in published.SETTINGS:
@@ -159,28 +249,22 @@ _PAPER_TABLES: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
 }
 
 
-def table3(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
-    """Table III in the paper's layout (see :func:`paper_table`)."""
-    return paper_table(cells, "table3", seeds)
-
-
-def paper_table(cells: Sequence[Mapping[str, Any]], table_id: str, seeds: int) -> Table:
+def paper_table(cells: Sequence[Mapping[str, Any]], table_id: str, seeds: int) -> FittedTable:
     """Table II, III or IV in the paper's layout: a row per setting, a column per scheme;
     each cell measured Mb/s (wireless %, wired %), the paper's cell under it, and their
     ratio."""
     name, paper_cells = _PAPER_TABLES[table_id]
     schemes = list(paper_cells)
-    table = Table(
-        title=f"Balakrishnan et al. 1997 {name}, mean of {seeds} seeds\n"
+    table = FittedTable(
+        f"Balakrishnan et al. 1997 {name}, mean of {seeds} seeds\n"
         "each cell: measured Mb/s (wireless %, wired %) / the paper's / their ratio",
-        title_justify="left",
+        ["setting"],
+        [
+            scheme.upper().replace("E2E-", "E2E-\n").replace("-TCP-AWARE", "-\nTCP-AWARE")
+            for scheme in schemes
+        ],
         caption=published.BALAKRISHNAN97_SOURCE,
-        caption_justify="left",
     )
-    table.add_column("setting", no_wrap=True)
-    for scheme in schemes:
-        header = scheme.upper().replace("E2E-", "E2E-\n").replace("-TCP-AWARE", "-\nTCP-AWARE")
-        table.add_column(header, justify="right", no_wrap=True)
     by_key = {(c["setting"], c["scheme"]): c for c in cells if c["table"] == table_id}
     for setting in published.SETTINGS:
         row = [setting]
@@ -203,16 +287,13 @@ def paper_table(cells: Sequence[Mapping[str, Any]], table_id: str, seeds: int) -
     return table
 
 
-def grid_table(cells: Sequence[Mapping[str, Any]], table_id: str, title: str) -> Table:
+def grid_table(cells: Sequence[Mapping[str, Any]], table_id: str, title: str) -> FittedTable:
     """Cells with no published numbers (Table V, Fig. 12): a row per scheme, a column per
     setting, each cell Mb/s (wireless %, wired %)."""
     chosen = [c for c in cells if c["table"] == table_id]
     settings = list(dict.fromkeys(str(c["setting"]) for c in chosen))
     schemes = list(dict.fromkeys(str(c["scheme"]) for c in chosen))
-    table = Table(title=title, title_justify="left", caption=published.BALAKRISHNAN97_SOURCE)
-    table.add_column("scheme", no_wrap=True)
-    for setting in settings:
-        table.add_column(setting, justify="right", no_wrap=True)
+    table = FittedTable(title, ["scheme"], settings, caption=published.BALAKRISHNAN97_SOURCE)
     by_key = {(str(c["setting"]), str(c["scheme"])): c for c in chosen}
     for scheme in schemes:
         row = [scheme.upper()]
@@ -229,17 +310,14 @@ def grid_table(cells: Sequence[Mapping[str, Any]], table_id: str, title: str) ->
     return table
 
 
-def elaarag_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> Table:
+def elaarag_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> FittedTable:
     """ElAarag's Table I: TCP Tahoe throughput in packets/s at two bit error rates."""
-    table = Table(
-        title=f"ElAarag 2002 Table I (TCP Tahoe), mean of {seeds} seeds",
-        title_justify="left",
+    table = FittedTable(
+        f"ElAarag 2002 Table I (TCP Tahoe), mean of {seeds} seeds",
+        ["setting"],
+        ["throughput\npkts/s", "paper", "ratio"],
         caption=published.ELAARAG02_SOURCE,
-        caption_justify="left",
     )
-    table.add_column("setting")
-    for header in ("throughput pkts/s", "paper", "ratio"):
-        table.add_column(header, justify="right")
     for cell in cells:
         if cell["table"] != "elaarag02:I":
             continue
@@ -263,6 +341,10 @@ def _scaled(value: Any, factor: float) -> float | None:
 
 def _fixed(value: Any, digits: int) -> str:
     return "-" if _missing(value) else f"{float(value):.{digits}f}"
+
+
+def _thousands(value: Any) -> str:
+    return "-" if _missing(value) else f"{float(value):,.0f}"
 
 
 def _count(value: Any) -> str:

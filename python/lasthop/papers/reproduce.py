@@ -21,12 +21,13 @@ import json
 import math
 import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
 from lasthop import _core
+from lasthop.errors import RunFailed, engine_failure
 from lasthop.papers import published
+from lasthop.workers import process_pool
 
 ONLY: Final = ("table2", "table3", "table4", "table5", "fig12")
 """The parts of ``balakrishnan97`` that ``--only`` picks (the cells' ``table`` field)."""
@@ -79,24 +80,32 @@ class Job:
     seed: int
 
 
-def run_job(job: Job) -> tuple[bool, str]:
-    """Run ``job`` without traces: ``(True, summary JSON)`` or ``(False, error message)``.
+def run_job(job: Job) -> tuple[str, str]:
+    """Run ``job`` without traces: ``("ok", summary JSON)``, ``("invalid", message)`` for a
+    scenario error, or ``("failed", message)`` for a failure inside the engine (a spent
+    event budget, a Rust panic).
 
     Errors travel back as text, not as exceptions, so nothing depends on pickling the
-    extension module's exception type across processes.
+    extension module's exception types across processes (a panic cannot be pickled).
     """
     try:
         text = _core.embedded_scenarios()[job.scenario]
         output = _core.run(text, job.seed, list(job.sets), False, job.scenario, "toml")
     except _core.ScenarioError as e:
-        return False, str(e)
+        return "invalid", str(e)
     except KeyError:
-        return False, f"{job.scenario}: no such embedded scenario"
-    return True, output.summary_json
+        return "invalid", f"{job.scenario}: no such embedded scenario"
+    except BaseException as e:
+        message = engine_failure(e)
+        if message is None:  # KeyboardInterrupt, SystemExit, a bug: not a run's failure
+            raise
+        return "failed", f"{job.scenario} seed {job.seed}: {message}"
+    return "ok", output.summary_json
 
 
 def run_jobs(jobs: Sequence[Job], workers: int | None = None) -> list[dict[str, Any]]:
-    """The summaries of ``jobs``, in job order; ``ScenarioError`` if any run failed."""
+    """The summaries of ``jobs``, in job order; ``ScenarioError`` if a scenario is invalid,
+    ``RunFailed`` if a run failed inside the engine."""
     if not jobs:
         return []
     workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
@@ -104,12 +113,15 @@ def run_jobs(jobs: Sequence[Job], workers: int | None = None) -> list[dict[str, 
         results = [run_job(job) for job in jobs]
     else:
         chunksize = max(1, len(jobs) // (4 * workers))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # Workers ignore Ctrl-C and die with this process (lasthop.workers).
+        with process_pool(workers) as pool:
             results = list(pool.map(run_job, jobs, chunksize=chunksize))
     summaries = []
-    for ok, payload in results:
-        if not ok:
+    for status, payload in results:
+        if status == "invalid":
             raise _core.ScenarioError(payload)
+        if status == "failed":
+            raise RunFailed(payload)
         summaries.append(json.loads(payload))
     return summaries
 
