@@ -101,3 +101,59 @@ def test_reproduce_writes_its_report(tmp_path: Path) -> None:
     assert "report written to" in result.stderr
     html = (out / "index.html").read_text(encoding="utf-8")
     assert html.count('<img src="data:image/png;base64,') == 4  # Figs. 6, 7, 8, 12
+
+
+# Issue 9: two plans with different grids in one store. Each plan's bars are its own
+# group; a parameter one plan does not sweep is not a group of its own ("nan").
+MIXED_A = """
+name = "rates"
+scenario = "balakrishnan97/lan"
+seeds = 1
+set = ["flows.0.bytes=262144"]
+
+[grid]
+scheme = ["e2e", "e2e-smart"]
+error_every_bytes = [0, 16384, 65536]
+"""
+MIXED_B = """
+name = "buffers"
+scenario = "balakrishnan97/lan"
+seeds = 1
+set = ["flows.0.bytes=262144"]
+
+[grid]
+scheme = ["e2e", "e2e-newreno"]
+socket_buffer_bytes = [8192, 32768]
+"""
+
+
+def test_report_over_plans_with_different_grids_shows_each_plan(tmp_path: Path) -> None:
+    db = tmp_path / "store" / "lasthop.duckdb"
+    for name, text in (("a", MIXED_A), ("b", MIXED_B)):
+        plan = tmp_path / f"{name}.toml"
+        plan.write_text(text, encoding="utf-8")
+        result = lasthop_cli("sweep", str(plan), "--store", str(db))
+        assert result.returncode == 0, result.stderr
+    out = tmp_path / "report"
+    result = lasthop_cli("report", str(out), "--store", str(db))
+    assert result.returncode == 0, result.stderr
+    html = (out / "index.html").read_text(encoding="utf-8")
+    bars = re.findall(r'id="bar:([^"]*)"', (out / "throughput.svg").read_text(encoding="utf-8"))
+    # Plans by name, each in its grid's order.
+    assert bars == [
+        "buffers:e2e", "buffers:e2e-newreno", "rates, 16384:e2e", "rates, 16384:e2e-smart",
+        "rates, 65536:e2e", "rates, 65536:e2e-smart",
+    ]  # fmt: skip
+    # No "nan" in the text or any figure (matplotlib writes each label into its SVG).
+    nan = re.compile(r"\bnan\b", re.IGNORECASE)
+    assert not nan.search(re.sub(r'"data:[^"]*"', "", html))
+    for svg in out.glob("*.svg"):
+        assert not nan.search(svg.read_text(encoding="utf-8")), svg.name
+    # Every plan in the table, a row per bar; the header counts the same runs.
+    table = html[html.index("<tbody>") : html.index("</tbody>")]
+    rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td>", table)
+    assert rows == [
+        tuple(b.upper() if i else b for i, b in enumerate(bar.split(":"))) for bar in bars
+    ]
+    assert "<dd>buffers (4 ok runs), rates (6 ok runs)</dd>" in html
+    assert "<dd>10 ok runs, seeds 1..1</dd>" in html

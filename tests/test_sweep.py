@@ -10,8 +10,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -158,7 +160,7 @@ def test_sweep_killed_with_sigkill_completes_exactly_once_on_restart(tmp_path: P
     proc = _sweep_process(plan, db)
     # Kill when a second batch's first file is on disk: the first batch is committed (a
     # batch is written only after the one before it committed) and the second is not.
-    window = db.parent / "series" / "window"
+    window = store.series_dir(db) / "window"
     deadline = time.monotonic() + 120
     while not (window.is_dir() and len(list(window.glob("*.parquet"))) >= 2):
         assert proc.poll() is None, f"sweep ended before it could be killed: {proc.stderr}"
@@ -195,10 +197,10 @@ def test_sweep_killed_with_sigkill_completes_exactly_once_on_restart(tmp_path: P
             store.load_series(table, db), store.load_series(table, whole), check_dtype=True
         )
     # No file left behind that no run names.
-    for directory in (db.parent / "series").iterdir():
-        assert not list(directory.glob(".*.tmp"))
+    for directory in store.series_dir(db).iterdir():
+        assert not directory.is_dir() or not list(directory.glob(".*.tmp"))
     batches = set(store.load_results(db)["series_batch"].dropna())
-    files = {f.stem for f in (db.parent / "series" / "window").glob("*.parquet")}
+    files = {f.stem for f in (store.series_dir(db) / "window").glob("*.parquet")}
     assert files == batches
 
 
@@ -312,3 +314,84 @@ def test_failed_runs_are_stored_with_their_error_and_the_sweep_goes_on(tmp_path:
     )
     assert retried.returncode == 1 and json.loads(retried.stdout)["ran"] == 6
     assert len(store.load_results(db)) == 12
+
+
+# Issue 9: an engine panic (pyo3's PanicException, a BaseException that cannot be
+# pickled) is a failed run like any other. The engine panics on purpose for the seed in
+# LASTHOP_TEST_PANIC_SEED, which pool and Dask workers inherit from this process.
+PANIC_PLAN = """
+name = "panics"
+scenario = "balakrishnan97/lan"
+seeds = 4
+set = ["flows.0.bytes=262144"]
+
+[grid]
+scheme = ["e2e", "e2e-newreno"]
+"""
+
+
+def _assert_panics_stored(db: Path) -> None:
+    frame = store.load_results(db)
+    assert len(frame) == 8
+    failed = frame[frame["status"] == "failed"]
+    assert list(failed["seed"]) == [3, 3]
+    assert failed["error"].str.startswith("PanicException: injected panic for seed 3").all()
+    ok = frame[frame["status"] == "ok"]
+    assert sorted(ok["seed"]) == [1, 1, 2, 2, 4, 4] and (ok["throughput_mbps"] > 0).all()
+
+
+@pytest.mark.parametrize("executor", ["2 workers", "dask"])
+def test_a_panicking_run_is_stored_as_failed_and_the_sweep_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, executor: str
+) -> None:
+    monkeypatch.setenv("LASTHOP_TEST_PANIC_SEED", "3")
+    plan = sweep.load_plan(_write(tmp_path / "p.toml", PANIC_PLAN))
+    db = tmp_path / "s" / "lasthop.duckdb"
+    outcome: list[sweep.SweepReport | BaseException] = []
+
+    def run(**how: Any) -> None:
+        try:
+            outcome.append(sweep.sweep(plan, db, **how))
+        except BaseException as e:  # reported by the assertion below
+            outcome.append(e)
+
+    # In a thread with a time limit: before issue 9 a Dask sweep hung on a panic.
+    if executor == "dask":
+        distributed = pytest.importorskip("distributed")
+        with distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster:
+            how = {"executor": "dask", "scheduler": cluster.scheduler_address}
+            thread = threading.Thread(target=run, kwargs=how, daemon=True)
+            thread.start()
+            thread.join(timeout=120)
+    else:
+        thread = threading.Thread(target=run, kwargs={"workers": 2}, daemon=True)
+        thread.start()
+        thread.join(timeout=120)
+    assert not thread.is_alive(), "the sweep did not finish within 120 s"
+    report = outcome[0]
+    assert isinstance(report, sweep.SweepReport), repr(report)
+    assert (report.ran, report.failed) == (8, 2)
+    _assert_panics_stored(db)
+
+
+def test_a_panicking_run_in_a_one_worker_sweep_is_a_failed_run(tmp_path: Path) -> None:
+    plan = _write(tmp_path / "p.toml", PANIC_PLAN)
+    db = tmp_path / "s" / "lasthop.duckdb"
+    command = [sys.executable, "-m", "lasthop", "sweep", str(plan), "--store", str(db)]
+    command += ["--workers", "1", "--format", "json"]
+    panicking = {**os.environ, "LASTHOP_TEST_PANIC_SEED": "3"}
+    result = subprocess.run(command, env=panicking, capture_output=True, text=True, timeout=300)
+    # Exit 1: the sweep ran to its end, and some runs failed.
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    report = json.loads(result.stdout)
+    assert (report["runs"], report["ran"], report["failed"]) == (8, 8, 2)
+    _assert_panics_stored(db)
+    # Run again, stored panics are kept; with --retry-failed (and no panic) they run.
+    again = subprocess.run(command, env=panicking, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 1 and json.loads(again.stdout)["ran"] == 0
+    retried = lasthop_cli(*command[3:], "--retry-failed")
+    assert retried.returncode == 0, retried.stderr
+    assert (json.loads(retried.stdout)["ran"], json.loads(retried.stdout)["failed"]) == (2, 0)

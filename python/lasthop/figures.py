@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -44,8 +45,10 @@ def select(
     plan: str | None = None,
     where: Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
-    """The ok runs of the selection; ``StoreError`` if there are none."""
-    frame = store.load_results(path, plan=plan, status="ok", where=where)
+    """The ok runs of the selection; ``StoreError`` if there are none. Without ``plan``,
+    a run that several plans asked for is a row of each (with that plan's parameters), so
+    that every plan's bars are whole."""
+    frame = store.load_results(path, plan=plan, status="ok", where=where, each_plan=True)
     if frame.empty:
         raise StoreError("selection: no stored ok runs match (see `lasthop results`)")
     return frame
@@ -62,7 +65,7 @@ def _choose(frame: pd.DataFrame, column: str | None, role: str) -> str | None:
 
 def _default_by(frame: pd.DataFrame) -> str:
     params = param_columns(frame)
-    varying = [p for p in params if frame[p].astype(str).nunique() > 1]
+    varying = [p for p in params if frame[p].dropna().astype(str).nunique() > 1]
     if "scheme" in varying or (not varying and "scheme" in params):
         return "scheme"
     if varying:
@@ -71,44 +74,100 @@ def _default_by(frame: pd.DataFrame) -> str:
 
 
 def _order(value: Any) -> tuple[int, float, str]:
+    if _missing(value):
+        return (2, 0.0, "")
     try:
         return (0, float(value), "")
     except (TypeError, ValueError):
         return (1, 0.0, str(value))
 
 
+def _missing(value: Any) -> bool:
+    """A parameter a run's plan does not sweep (its column is empty in that plan's rows)."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
 def _text(value: Any) -> str:
+    if _missing(value):
+        return "not swept"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
 
 
-def cells(frame: pd.DataFrame, by: str, group: str | None) -> list[dict[str, Any]]:
-    """Mean over seeds per (group value, by value), as the report's cells: groups in
-    numeric order when their values are numbers, ``by`` values in stored order."""
-    keys = [group, by] if group else [by]
-    out = []
-    groups = list(frame.groupby(keys, sort=False, dropna=False))
-    if group:
-        groups.sort(key=lambda item: _order(item[0][0] if isinstance(item[0], tuple) else item[0]))
-    for values, rows in groups:
-        if not isinstance(values, tuple):
-            values = (values,)
-        setting = _text(values[0]) if group else str(rows["plan"].iloc[0])
-        out.append(
-            {
-                "table": "stored runs",
-                "setting": setting,
-                "scheme": _text(values[-1]),
-                "throughput_mbps": round(float(rows["throughput_mbps"].mean()), 4),
-                "published": None,
-                "ratio": None,
-                "wireless_goodput_pct": _pct(rows, WIRELESS),
-                "wired_goodput_pct": _pct(rows, WIRED),
-                "runs": len(rows),
-            }
+def _several_plans(frame: pd.DataFrame) -> bool:
+    """Whether the selection spans plans: their grids may differ (a parameter one plan
+    sweeps has no value in another's rows), so their runs are never averaged together."""
+    return bool(frame["plan"].nunique(dropna=False) > 1)
+
+
+@dataclass(frozen=True)
+class _Bar:
+    """One bar: the runs of one value of ``by`` in one setting (bar group)."""
+
+    setting: str
+    plan: Any
+    group_value: Any
+    value: Any
+    rows: pd.DataFrame
+
+
+def _bars(frame: pd.DataFrame, by: str, group: str | None) -> list[_Bar]:
+    """The bars of ``frame``: a setting per value of ``group`` (numeric order when the
+    values are numbers) and, when the selection spans plans, per plan (in stored order),
+    named ``plan, value``; a bar per ``by`` value in stored order within each."""
+    per_plan = _several_plans(frame) and "plan" not in (by, group)
+    keys = list(dict.fromkeys(k for k in ("plan" if per_plan else None, group, by) if k))
+    plan_order = {p: i for i, p in enumerate(dict.fromkeys(frame["plan"]))}
+    bars = []
+    for values, rows in frame.groupby(keys, sort=False, dropna=False):
+        named = dict(zip(keys, values if isinstance(values, tuple) else (values,), strict=True))
+        plan = rows["plan"].iloc[0]
+        parts = [str(plan)] if per_plan else []
+        if group and not (per_plan and _missing(named[group])):
+            parts.append(_text(named[group]))
+        setting = ", ".join(parts) or str(plan)
+        bars.append(_Bar(setting, plan, named.get(group) if group else None, named[by], rows))
+    bars.sort(
+        key=lambda b: (
+            plan_order.get(b.plan, 0) if per_plan else 0,
+            _order(b.group_value) if group else (0, 0.0, ""),
         )
-    return out
+    )
+    return bars
+
+
+def cells(frame: pd.DataFrame, by: str, group: str | None) -> list[dict[str, Any]]:
+    """Mean over seeds per bar (see :func:`_bars`), as the report's cells."""
+    return [_cell(bar) for bar in _bars(frame, by, group)]
+
+
+def _cell(bar: _Bar) -> dict[str, Any]:
+    return {
+        "table": "stored runs",
+        "setting": bar.setting,
+        "scheme": _text(bar.value),
+        "throughput_mbps": round(float(bar.rows["throughput_mbps"].mean()), 4),
+        "published": None,
+        "ratio": None,
+        "wireless_goodput_pct": _pct(bar.rows, WIRELESS),
+        "wired_goodput_pct": _pct(bar.rows, WIRED),
+        "runs": len(bar.rows),
+    }
+
+
+def _error_free(frame: pd.DataFrame) -> pd.Series:
+    """The rows of runs with no random errors (``error_every_bytes = 0``)."""
+    if "error_every_bytes" not in frame.columns:
+        return pd.Series(False, index=frame.index)
+    return pd.to_numeric(frame["error_every_bytes"], errors="coerce") == 0
+
+
+def _lossy(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows but the error-free ones (the bars; those give the maxima), or all of them
+    if every row is error-free. A plan that does not sweep the error rate is kept."""
+    error_free = _error_free(frame)
+    return frame[~error_free] if (~error_free).any() else frame
 
 
 def _pct(rows: pd.DataFrame, column: str) -> float | None:
@@ -126,31 +185,38 @@ def throughput_figure(
     """Figs. 3/6/9 from stored runs (see the module doc for the maximum)."""
     by = _choose(frame, by, "--by") or _default_by(frame)
     group = _choose(frame, group, "--group") or _default_group(frame, by)
-    error_free = (
-        frame["error_every_bytes"].astype(str) == "0"
-        if "error_every_bytes" in frame.columns
-        else pd.Series(False, index=frame.index)
-    )
-    lossy = frame[~error_free] if (~error_free).any() else frame
-    rows = cells(lossy, by, group)
+    lossy = _lossy(frame)
+    bars = _bars(lossy, by, group)
+    rows = [_cell(bar) for bar in bars]
+    base = frame[_error_free(frame)]
+    per_plan = _several_plans(lossy) and "plan" not in (by, group)  # as _bars decides
     peaks: dict[str, float] = {}
-    title = "Throughput of each scheme (bar labels: % of the error-free maximum)"
-    for cell in rows:
-        setting = cell["setting"]
-        if error_free.any():
-            base = frame[error_free]
-            if group and group != "error_every_bytes":
-                base = base[base[group].map(_text) == setting]
-            if not base.empty:
-                peaks[setting] = float(base["throughput_mbps"].mean())
-                continue
-        if peak_mbps is not None:
-            peaks[setting] = peak_mbps
+    best: set[str] = set()  # the settings with no error-free run and no peak_mbps
+    for bar in bars:
+        if bar.setting in peaks:
+            continue
+        # The error-free runs of the bar's plan and group value (all error rates share one).
+        mine = base[base["plan"] == bar.plan] if per_plan else base
+        if group and group != "error_every_bytes" and not mine.empty:
+            mine = mine[mine[group].map(_text) == _text(bar.group_value)]
+        if not mine.empty:
+            peaks[bar.setting] = float(mine["throughput_mbps"].mean())
+        elif peak_mbps is not None:
+            peaks[bar.setting] = peak_mbps
         else:
-            best = max(c["throughput_mbps"] for c in rows if c["setting"] == setting)
-            peaks[setting] = best
-            title = "Throughput of each scheme (bar labels: % of the best bar; no error-free run)"
-    return plots.throughput_bars(rows, peaks, title=title)
+            peaks[bar.setting] = max(
+                c["throughput_mbps"] for c in rows if c["setting"] == bar.setting
+            )
+            best.add(bar.setting)
+    if not best:
+        labels = "% of the error-free maximum"
+    elif best == set(peaks):
+        labels = "% of the best bar; no error-free run"
+    else:
+        labels = "% of the error-free maximum, or of the best bar where none ran"
+    return plots.throughput_bars(
+        rows, peaks, title=f"Throughput of each scheme (bar labels: {labels})"
+    )
 
 
 def error_rate_figure(frame: pd.DataFrame, by: str | None = None, x: str | None = None) -> Figure:
@@ -161,36 +227,49 @@ def error_rate_figure(frame: pd.DataFrame, by: str | None = None, x: str | None 
     usable = frame[values > 0]
     if usable.empty:
         raise StoreError(f"--x: {x} has no positive numeric values in the selection")
+    # A line per value of `by`, and per plan when the points span plans.
+    labels = usable[by].map(lambda v: plots.scheme_name(_text(v)))
+    if _several_plans(usable) and by != "plan":
+        labels = labels + " (" + usable["plan"].astype(str) + ")"
     points = [
-        {"scheme": _text(s), "error_every_bytes": float(e), "throughput_mbps": float(t)}
-        for s, e, t in zip(
-            usable[by], pd.to_numeric(usable[x]), usable["throughput_mbps"], strict=True
+        {"scheme": label, "error_every_bytes": float(e), "throughput_mbps": float(t)}
+        for label, e, t in zip(
+            labels, pd.to_numeric(usable[x]), usable["throughput_mbps"], strict=True
         )
     ]
-    return plots.throughput_vs_error_rate(points)
+    return plots.throughput_vs_error_rate(points, scheme_label=str)
 
 
 def _trace_runs(
     frame: pd.DataFrame, by: str, seed: int | None
 ) -> list[tuple[str, tuple[str, int, str]]]:
     with_series = frame[frame["series_batch"].notna()]
-    rate = _trace_error_rate(with_series)
-    if rate is not None:
-        with_series = with_series[pd.to_numeric(with_series["error_every_bytes"]) == rate]
     if seed is not None:
         with_series = with_series[with_series["seed"] == seed]
-    if with_series.empty:
+    per_plan = _several_plans(with_series) and by != "plan"
+    chosen: list[tuple[str, tuple[str, int, str]]] = []
+    # Each plan's runs on their own: the error rate shown is the plan's own.
+    subsets: list[tuple[Any, pd.DataFrame]] = (
+        list(with_series.groupby("plan", sort=False, dropna=False))
+        if per_plan
+        else [(None, with_series)]
+    )
+    for plan, runs in subsets:
+        rate = _trace_error_rate(runs)
+        if rate is not None:
+            runs = runs[pd.to_numeric(runs["error_every_bytes"], errors="coerce") == rate]
+        for value, rows in runs.groupby(by, sort=False, dropna=False):
+            first = rows.sort_values("seed").iloc[0]
+            label = f"{by}={_text(value)}, seed {int(first['seed'])}"
+            if per_plan:
+                label = f"{str(plan)}: {label}"
+            key = (str(first["scenario_hash"]), int(first["seed"]), str(first["version"]))
+            chosen.append((label, key))
+    if not chosen:
         raise StoreError(
             "selection: no stored run with time series (the plan's `series` keeps them)"
         )
-    chosen: list[tuple[str, tuple[str, int, str]]] = []
-    for value, rows in with_series.groupby(by, sort=False):
-        first = rows.sort_values("seed").iloc[0]
-        label = f"{by}={_text(value)}, seed {int(first['seed'])}"
-        chosen.append((label, (str(first["scenario_hash"]), int(first["seed"]), first["version"])))
-        if len(chosen) == MAX_TRACE_PANELS:
-            break
-    return chosen
+    return chosen[:MAX_TRACE_PANELS]
 
 
 def _trace_error_rate(frame: pd.DataFrame) -> float | None:
@@ -198,7 +277,8 @@ def _trace_error_rate(frame: pd.DataFrame) -> float | None:
     ones (64 KB of 16..256 KB, the rate of the paper's trace figures)."""
     if "error_every_bytes" not in frame.columns:
         return None
-    rates = sorted({float(r) for r in pd.to_numeric(frame["error_every_bytes"], errors="coerce")})
+    numeric = pd.to_numeric(frame["error_every_bytes"], errors="coerce").dropna()
+    rates = sorted({float(r) for r in numeric})
     lossy = [r for r in rates if r > 0]
     if len(rates) <= 1 or not lossy:
         return None
@@ -283,11 +363,6 @@ def stored_report(
     frame = select(path, plan, where)
     by = _choose(frame, by, "--by") or _default_by(frame)
     group = _choose(frame, group, "--group") or _default_group(frame, by)
-    lossy = frame
-    if "error_every_bytes" in frame.columns:
-        rates = pd.to_numeric(frame["error_every_bytes"], errors="coerce")
-        if (rates > 0).any():
-            lossy = frame[rates > 0]
     figures = [
         report.ReportFigure(
             stem="throughput",
@@ -325,18 +400,21 @@ def stored_report(
                 paper_figure=7,
             ),
         ]
-    plans = ", ".join(sorted({str(p) for p in frame["plan"].dropna()}))
+    # A run two plans share is a row of each: counted once in all, and in each plan.
+    per_plan = frame.groupby("plan", dropna=False).size()
+    plans = ", ".join(f"{p} ({n} ok runs)" for p, n in per_plan.items() if not _missing(p))
+    runs = len(frame.drop_duplicates(list(store.KEY_COLUMNS)))
     seeds = sorted({int(s) for s in frame["seed"]})
     provenance = [
         ("store", str(path or store.DEFAULT_STORE)),
         ("plans", plans or "-"),
-        ("runs", f"{len(frame)} ok runs, seeds {seeds[0]}..{seeds[-1]}"),
+        ("runs", f"{runs} ok runs, seeds {seeds[0]}..{seeds[-1]}"),
         ("lasthop versions", ", ".join(sorted({str(v) for v in frame["version"]}))),
     ]
     return report.write_report(
         Path(directory),
         title=f"lasthop: stored runs{f' of plan {plan}' if plan else ''}",
-        cells=cells(lossy, by, group),
+        cells=cells(_lossy(frame), by, group),
         figures=figures,
         provenance=provenance,
     )

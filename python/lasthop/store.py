@@ -1,39 +1,65 @@
 """The results store: one DuckDB database of runs and Parquet files of their time series.
 
-Layout (default ``./lasthop-results/``; any ``*.duckdb`` path works)::
+Layout (default ``./lasthop-results/``; any ``*.duckdb`` path works, and several stores
+may share a folder)::
 
     lasthop-results/
-      lasthop.duckdb                 runs (one row per run) and links (one row per link
-                                     direction per run)
-      series/<table>/<batch>.parquet time series of the runs stored in one batch, one file
+      lasthop.duckdb                 runs (one row per run), links (one row per link
+                                     direction per run), plan_runs (which plan asked for
+                                     which run) and batches (the series files it wrote)
+      lasthop.duckdb.series/         the store's own folder, named after its database
+        writer.lock                  held by the one process writing (a sweep)
+        gate.lock                    held by that writer during each of its transactions
+        <table>/<batch>.parquet      time series of the runs stored in one batch, one file
                                      per trace table (window, sent, acks, events, drops)
 
 A run is keyed by ``(scenario_hash, seed, version)``: the hash of the scenario text and its
 overrides (:func:`scenario_hash`), the seed and the lasthop version that ran it. The same
-key is never stored twice (primary key), and a sweep skips keys already stored.
+key is never stored twice (primary key), and a sweep skips keys already stored, whichever
+plan stored them: ``plan_runs`` records every run a plan asked for, so a plan sees its
+runs whoever ran them first (``runs.plan`` is the plan that stored the run).
 
 Crash safety (a sweep may be killed at any instant, even with SIGKILL):
 
-1. a batch's Parquet files are written under temporary names and renamed into place;
-2. then the batch's rows are inserted in one DuckDB transaction, which names the batch.
+1. a batch's id is recorded in ``batches`` before any of its files exists (the
+   transaction that stores one batch records the id of the next);
+2. the batch's Parquet files are written under temporary names and renamed into place;
+3. then the batch's rows are inserted in one DuckDB transaction, which names the batch.
 
-DuckDB's write-ahead log makes the transaction all or nothing. A kill between 1 and 2
-leaves Parquet files that no run names: readers only ever read the batches that stored
-runs name, and the next writer deletes the orphans when it opens the store. So a run is
-either stored with all of its series or not stored at all, and running the sweep again
-completes it.
+DuckDB's write-ahead log makes the transaction all or nothing. A kill between 1 and 3
+leaves files of a batch that no run names: readers only ever read the batches that stored
+runs name, and the next writer deletes those files when it opens the store. A store
+deletes nothing else: only ``<table>/<batch>.parquet`` and ``<table>/.<batch>.parquet.tmp``
+in its own folder, for batch ids its own ``batches`` table holds. So a run is either
+stored with all of its series or not stored at all, and running the sweep again completes
+it.
 
-Only one process may write at a time (DuckDB locks the database file); readers open it
-read-only.
+One process writes at a time (``writer.lock``); readers may read while it writes. The
+writer opens the database only for its short transactions (a few tens of milliseconds
+every ``--flush-every`` seconds) and readers open it read-only for their queries, each
+waiting for the other (DuckDB lets one process at a time hold a database open for
+writing, and none read while it does) up to :data:`LOCK_WAIT_SECONDS`. So that readers
+polling in a loop cannot starve the writer, the writer holds ``gate.lock`` while it waits
+and writes, and readers wait at the gate before they open the database. A reader sees the
+runs committed so far, each with all of its series.
+
+A store written before this layout (series under ``series/`` beside the database, no
+``plan_runs``) is read as it is; the first sweep into it records its plans' runs from
+``runs.plan``, writes new series into the store's own folder and never deletes anything
+under the old ``series/``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
+import re
+import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -94,6 +120,18 @@ _LINK_COLUMNS: Final[tuple[tuple[str, str, bool], ...]] = (
     ("goodput", "DOUBLE", True),
     *((name, "UBIGINT", True) for name in _LINK_METRICS[1:]),
 )
+# Which plan asked for which run, with the plan's parameters of it: a run that several
+# plans share is stored once (by the first) and listed by each.
+_PLAN_RUN_COLUMNS: Final[tuple[tuple[str, str, bool], ...]] = (
+    ("plan", "VARCHAR", False),
+    ("scenario_hash", "VARCHAR", False),
+    ("seed", "UBIGINT", False),
+    ("version", "VARCHAR", False),
+    ("params", "VARCHAR", False),
+    ("position", "UBIGINT", True),
+)
+# The series batches this store began (see the module doc): the files it may delete.
+_BATCH_COLUMNS: Final[tuple[tuple[str, str, bool], ...]] = (("batch", "VARCHAR", False),)
 _ARROW_TYPES: Final = {
     "VARCHAR": pa.string(),
     "UBIGINT": pa.uint64(),
@@ -114,8 +152,17 @@ def _arrow(columns: Sequence[tuple[str, str, bool]]) -> pa.Schema:
 
 _RUNS_DDL: Final = _ddl("runs", _RUN_COLUMNS, KEY_COLUMNS)
 _LINKS_DDL: Final = _ddl("links", _LINK_COLUMNS, (*KEY_COLUMNS, "link", "direction"))
+_PLAN_RUNS_DDL: Final = _ddl("plan_runs", _PLAN_RUN_COLUMNS, ("plan", *KEY_COLUMNS))
+_BATCHES_DDL: Final = _ddl("batches", _BATCH_COLUMNS, ("batch",))
 _RUNS_ARROW: Final = _arrow(_RUN_COLUMNS)
 _LINKS_ARROW: Final = _arrow(_LINK_COLUMNS)
+_PLAN_RUNS_ARROW: Final = _arrow(_PLAN_RUN_COLUMNS)
+
+LOCK_WAIT_SECONDS: Final = 30.0
+"""How long a reader waits for a writer's transaction to end, and a writer for readers'
+queries, before giving up with a one-line error."""
+
+_BATCH_ID: Final = re.compile(r"[0-9a-f]{32}")
 
 
 def scenario_hash(text: str, fmt: str, sets: Sequence[str]) -> str:
@@ -156,30 +203,108 @@ class RunRecord:
 
 
 def series_dir(db_path: Path) -> Path:
-    """Where the Parquet time series of the store at ``db_path`` live."""
+    """The folder of the store at ``db_path``: its Parquet time series and its writer lock,
+    named after the database file (``lasthop.duckdb`` -> ``lasthop.duckdb.series``), so
+    that stores in one folder never share it."""
+    return db_path.with_name(f"{db_path.name}.series")
+
+
+def legacy_series_dir(db_path: Path) -> Path:
+    """Where stores written before :func:`series_dir` kept their series (read, never
+    written or cleaned)."""
     return db_path.parent / "series"
 
 
+def _batch_files(directory: Path, batch: str) -> Iterator[Path]:
+    """Every file a writer may have made for ``batch`` in the store folder ``directory``."""
+    for name in TABLE_NAMES:
+        yield directory / name / f"{batch}.parquet"
+        yield directory / name / f".{batch}.parquet.tmp"
+
+
 class Store:
-    """The results store, open for writing (one process at a time)."""
+    """The results store, open for writing by this process (one at a time).
+
+    Holds ``writer.lock`` from open to :meth:`close`; the database itself only during
+    each method's transaction, so that readers can read between them.
+    """
 
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_STORE) -> None:
         self.path = Path(path)
         self.series = series_dir(self.path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = duckdb.connect(str(self.path))
-        except (OSError, duckdb.Error) as e:
+            self.series.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
             raise StoreError(f"{self.path}: cannot open the results store: {_first_line(e)}") from e
-        self._db.execute(_RUNS_DDL)
-        self._db.execute(_LINKS_DDL)
-        # A store written by an older lasthop gains the metric columns added since.
-        for name, kind in _FLOW_METRICS:
-            self._db.execute(f"ALTER TABLE runs ADD COLUMN IF NOT EXISTS {name} {kind}")
-        self._remove_orphans()
+        self._lock = _writer_lock(self.path, self.series / "writer.lock")
+        try:
+            self._gate = os.open(_gate_path(self.path), os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as e:
+            os.close(self._lock)
+            raise StoreError(f"{self.path}: cannot open the results store: {_first_line(e)}") from e
+        try:
+            self._batch = self._open()
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self) -> str:
+        """Create or upgrade the tables, delete the files of batches that never committed
+        (or whose runs were all forgotten), and reserve the id of the next batch."""
+        with self._connect() as db, _transaction(db):
+            had_plan_runs = _has_table(db, "plan_runs")
+            for ddl in (_RUNS_DDL, _LINKS_DDL, _PLAN_RUNS_DDL, _BATCHES_DDL):
+                db.execute(ddl)
+            # A store written by an older lasthop gains the metric columns added since,
+            # and its plans' runs as it recorded them.
+            for name, kind in _FLOW_METRICS:
+                db.execute(f"ALTER TABLE runs ADD COLUMN IF NOT EXISTS {name} {kind}")
+            if not had_plan_runs:
+                db.execute(
+                    "INSERT OR IGNORE INTO plan_runs BY NAME "
+                    "SELECT plan, scenario_hash, seed, version, params FROM runs "
+                    "WHERE plan IS NOT NULL"
+                )
+            orphans = [
+                b
+                for (b,) in db.execute(
+                    "SELECT batch FROM batches WHERE batch NOT IN "
+                    "(SELECT series_batch FROM runs WHERE series_batch IS NOT NULL)"
+                ).fetchall()
+            ]
+            # Files first, then their ids: a kill before the commit leaves ids whose files
+            # are gone, which the next open forgets.
+            for batch in orphans:
+                if _BATCH_ID.fullmatch(batch):
+                    for f in _batch_files(self.series, batch):
+                        f.unlink(missing_ok=True)
+            reserved = uuid.uuid4().hex
+            db.execute("DELETE FROM batches WHERE list_contains(?::VARCHAR[], batch)", [orphans])
+            db.execute("INSERT INTO batches VALUES (?)", [reserved])
+        return reserved
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """The database, for one transaction. Holding the gate keeps new readers out
+        meanwhile: the writer waits only for the queries already running, never for a
+        stream of readers."""
+        fcntl.flock(self._gate, fcntl.LOCK_EX)
+        try:
+            db = _connect_waiting(self.path, read_only=False)
+            try:
+                yield db
+            finally:
+                db.close()
+        finally:
+            # A Ctrl-C inside may have closed the store already (closing released it).
+            if self._gate >= 0:
+                fcntl.flock(self._gate, fcntl.LOCK_UN)
 
     def close(self) -> None:
-        self._db.close()
+        for fd in (self._gate, self._lock):  # closing releases their locks
+            if fd >= 0:
+                os.close(fd)
+        self._gate = self._lock = -1
 
     def __enter__(self) -> Store:
         return self
@@ -192,33 +317,42 @@ class Store:
         wanted = _keys_table([list(keys)])
         if wanted.num_rows == 0:
             return {}
-        self._db.register("wanted", wanted)
-        try:
-            rows = self._db.execute(
+        with self._connect() as db:
+            db.register("wanted", wanted)
+            rows = db.execute(
                 "SELECT r.scenario_hash, r.seed, r.version, r.status FROM runs r "
                 "JOIN wanted w USING (scenario_hash, seed, version)"
             ).fetchall()
-        finally:
-            self._db.unregister("wanted")
         return {(h, int(s), v): status for h, s, v, status in rows}
 
+    def add_to_plan(self, plan: str, runs: Iterable[tuple[RunKey, Mapping[str, Any]]]) -> None:
+        """Record that ``plan`` asks for these runs, in this order (key and the plan's
+        parameters of it), stored or not: :func:`load_results` with ``plan`` lists every
+        one stored, in this order. The plan's latest record of a run wins."""
+        rows = [
+            {"plan": plan, "scenario_hash": h, "seed": s, "version": v,
+             "params": json.dumps(dict(params), sort_keys=False), "position": i}
+            for i, ((h, s, v), params) in enumerate(runs)
+        ]  # fmt: skip
+        if not rows:
+            return
+        table = pa.Table.from_pylist(rows, schema=_PLAN_RUNS_ARROW)
+        with self._connect() as db, _transaction(db):
+            db.register("new_plan_runs", table)
+            db.execute("INSERT OR REPLACE INTO plan_runs BY NAME SELECT * FROM new_plan_runs")
+
     def forget(self, keys: Iterable[RunKey]) -> None:
-        """Delete runs (used to run failed runs again); their series files stay until no
-        run names their batch, then the next open removes them."""
+        """Delete runs (used to run failed runs again); files of a batch none of whose
+        runs is left are deleted when the store is next opened for writing."""
         keys = list(keys)
         if not keys:
             return
-        self._db.execute("BEGIN TRANSACTION")
-        try:
+        with self._connect() as db, _transaction(db):
             for table in ("runs", "links"):
-                self._db.executemany(
+                db.executemany(
                     f"DELETE FROM {table} WHERE scenario_hash = ? AND seed = ? AND version = ?",
                     keys,
                 )
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
 
     def add(self, records: Sequence[RunRecord]) -> None:
         """Store ``records`` atomically: their series first, then all their rows in one
@@ -232,27 +366,25 @@ class Store:
         links = pa.Table.from_pylist(
             [row for r in records for row in _link_rows(r)], schema=_LINKS_ARROW
         )
+        following = uuid.uuid4().hex if batch is not None else None
         # Arrow tables in, one statement per table: DuckDB's executemany goes row by row
         # and costs milliseconds a row.
-        self._db.execute("BEGIN TRANSACTION")
-        try:
-            self._db.register("new_runs", runs)
-            self._db.register("new_links", links)
-            self._db.execute("INSERT OR IGNORE INTO runs BY NAME SELECT * FROM new_runs")
-            self._db.execute("INSERT OR IGNORE INTO links BY NAME SELECT * FROM new_links")
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        finally:
-            self._db.unregister("new_runs")
-            self._db.unregister("new_links")
+        with self._connect() as db, _transaction(db):
+            db.register("new_runs", runs)
+            db.register("new_links", links)
+            db.execute("INSERT OR IGNORE INTO runs BY NAME SELECT * FROM new_runs")
+            db.execute("INSERT OR IGNORE INTO links BY NAME SELECT * FROM new_links")
+            if following is not None:
+                db.execute("INSERT INTO batches VALUES (?)", [following])
+        if following is not None:
+            self._batch = following
 
     def _write_series(self, records: Sequence[RunRecord]) -> str | None:
+        """Write the series of ``records`` as the reserved batch; its id, or ``None``."""
         with_series = [r for r in records if r.series]
         if not with_series:
             return None
-        batch = uuid.uuid4().hex
+        batch = self._batch
         for name in TABLE_NAMES:
             table = _keyed_batch(name, with_series)
             directory = self.series / name
@@ -272,20 +404,100 @@ class Store:
             os.replace(temporary, directory / f"{batch}.parquet")
         return batch
 
-    def _remove_orphans(self) -> None:
-        """Delete series files that no stored run names (a batch whose transaction never
-        committed, or whose runs were forgotten) and temporary files of a killed writer."""
-        if not self.series.is_dir():
-            return
-        named = {
-            b for (b,) in self._db.execute("SELECT DISTINCT series_batch FROM runs").fetchall()
-        }
-        for directory in self.series.iterdir():
-            if not directory.is_dir():
-                continue
-            for f in directory.iterdir():
-                if f.name.endswith(".tmp") or (f.suffix == ".parquet" and f.stem not in named):
-                    f.unlink(missing_ok=True)
+
+def _writer_lock(db_path: Path, lock_path: Path) -> int:
+    """An exclusive ``flock`` on ``lock_path`` (released when the process ends, however it
+    ends), as an open file descriptor; ``StoreError`` if another process holds it."""
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as e:
+        raise StoreError(f"{db_path}: cannot open the results store: {_first_line(e)}") from e
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        by = f" (pid {holder})" if holder.isdigit() else ""
+        raise StoreError(
+            f"{db_path}: another process{by} is writing to this store; one sweep at a "
+            "time writes to a store (results, plot and report can read meanwhile)"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    return fd
+
+
+@contextlib.contextmanager
+def _transaction(db: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    db.execute("BEGIN TRANSACTION")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _gate_path(db_path: Path) -> Path:
+    """The file a writer locks for each of its transactions, and readers pass through."""
+    return series_dir(db_path) / "gate.lock"
+
+
+def _connect_waiting(db_path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """A connection to the database at ``db_path``, waiting while another process holds
+    it (DuckDB: one process may have a database open for writing, and then none may read
+    it) up to :data:`LOCK_WAIT_SECONDS`. A reader first waits for the writer's
+    transaction, if any, to end (see :meth:`Store._connect`)."""
+    what = "read" if read_only else "write to"
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    pause = 0.002
+    while True:
+        if read_only:
+            _pass_gate(db_path, deadline)
+        try:
+            return duckdb.connect(str(db_path), read_only=read_only)
+        except duckdb.Error as e:
+            if "Could not set lock" not in str(e):
+                raise StoreError(
+                    f"{db_path}: cannot {what} the results store: {_first_line(e)}"
+                ) from e
+            if time.monotonic() >= deadline:
+                raise StoreError(
+                    f"{db_path}: cannot {what} the results store: another process held it "
+                    f"for more than {LOCK_WAIT_SECONDS:g} s"
+                ) from e
+        time.sleep(pause)
+        pause = min(0.02, pause * 2)
+
+
+def _pass_gate(db_path: Path, deadline: float) -> None:
+    """Wait until no writer is in a transaction (a shared lock on the gate, let go at
+    once); nothing to wait for in a store no writer of this layout opened."""
+    try:
+        fd = os.open(_gate_path(db_path), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise StoreError(
+                        f"{db_path}: cannot read the results store: a writer held it for "
+                        f"more than {LOCK_WAIT_SECONDS:g} s"
+                    ) from None
+                time.sleep(0.002)
+    finally:
+        os.close(fd)  # releases the shared lock
+
+
+def _has_table(db: duckdb.DuckDBPyConnection, name: str) -> bool:
+    found = db.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]
+    ).fetchone()
+    return bool(found and found[0])
 
 
 def _keyed_batch(name: str, records: Sequence[RunRecord]) -> pa.Table:
@@ -373,16 +585,21 @@ def _link_rows(r: RunRecord) -> list[dict[str, Any]]:
 # --- reading -----------------------------------------------------------------------------
 
 
-def _connect_read(path: str | os.PathLike[str] | None) -> tuple[duckdb.DuckDBPyConnection, Path]:
+@contextlib.contextmanager
+def _reading(
+    path: str | os.PathLike[str] | None,
+) -> Iterator[tuple[duckdb.DuckDBPyConnection, Path]]:
+    """The store at ``path`` open read-only, for as short a time as the caller needs (a
+    sweep writing to it waits meanwhile)."""
     db_path = Path(path) if path is not None else DEFAULT_STORE
     if not db_path.is_file():
         raise StoreError(f"{db_path}: no results store here (run `lasthop sweep` first)")
+    db = _connect_waiting(db_path, read_only=True)
     try:
-        db = duckdb.connect(str(db_path), read_only=True)
         db.execute("SET enable_progress_bar = false")
-        return db, db_path
-    except duckdb.Error as e:
-        raise StoreError(f"{db_path}: cannot read the results store: {_first_line(e)}") from e
+        yield db, db_path
+    finally:
+        db.close()
 
 
 def load_results(
@@ -392,35 +609,62 @@ def load_results(
     status: str | None = None,
     where: Mapping[str, Any] | None = None,
     goodput: bool = True,
+    each_plan: bool = False,
 ) -> pd.DataFrame:
-    """The stored runs as a DataFrame, one row per run, ordered by plan, overrides (the
-    grid's order for the values of one parameter) and seed.
+    """The stored runs as a DataFrame, one row per run, ordered by plan, then in the
+    plan's order (grid points in order, each for every seed) or else by overrides and seed.
 
     Columns: the key (``scenario_hash``, ``seed``, ``version``), ``plan``, ``scenario``,
     one column per swept parameter (the plan's grid paths, e.g. ``scheme``), ``status``,
     ``error``, the first flow's metrics (``throughput_mbps``, ``retransmits``, ...),
     ``sim_time_s``, ``events`` and, with ``goodput``, one ``goodput:<link>:<from->to>``
-    column per link direction. ``plan`` and ``status`` filter; ``where`` keeps the rows
-    whose columns equal the given values (compared as text, so ``{"seed": 3}`` and
-    ``{"socket_buffer_bytes": "8192"}`` both work).
+    column per link direction. ``plan`` keeps the runs that plan asked for, whichever plan
+    stored them, with that plan's name and parameters; without it ``plan`` is the plan
+    that stored the run, or with ``each_plan`` every plan that asked for it (one row per
+    plan and run). ``status`` filters; ``where`` keeps the rows whose columns equal the
+    given values (compared as text, so ``{"seed": 3}`` and ``{"socket_buffer_bytes":
+    "8192"}`` both work).
     """
-    db, _db_path = _connect_read(path)
-    try:
-        runs = db.execute("SELECT * FROM runs ORDER BY plan, sets, seed, version").df()
+    conditions, args = [], []
+    if status is not None:
+        conditions.append("r.status = ?")
+        args.append(status)
+    with _reading(path) as (db, _db_path):
+        if not _has_table(db, "plan_runs"):  # a store older than plan_runs
+            source = "SELECT r.*, NULL AS _position FROM runs r"
+            if plan is not None:
+                conditions.append("r.plan = ?")
+                args.append(plan)
+        elif plan is not None or each_plan:
+            # A run stored by no plan (the API's) has no plan_runs row: the left join
+            # keeps it with its own columns.
+            source = (
+                "SELECT r.* REPLACE (coalesce(m.plan, r.plan) AS plan, "
+                "coalesce(m.params, r.params) AS params), m.position AS _position "
+                "FROM runs r LEFT JOIN plan_runs m USING (scenario_hash, seed, version)"
+            )
+            if plan is not None:
+                conditions.append("m.plan = ?")
+                args.append(plan)
+        else:  # one row per run, in the order of the plan that stored it
+            source = (
+                "SELECT r.*, m.position AS _position FROM runs r LEFT JOIN plan_runs m "
+                "ON m.plan = r.plan AND m.scenario_hash = r.scenario_hash "
+                "AND m.seed = r.seed AND m.version = r.version"
+            )
+        if conditions:
+            source += " WHERE " + " AND ".join(conditions)
+        order = "plan, _position NULLS LAST, sets, seed, version"
+        runs = db.execute(f"{source} ORDER BY {order}", args).df()
         links = db.execute(
             "SELECT scenario_hash, seed, version, link, direction, goodput FROM links"
         ).df()
-    finally:
-        db.close()
-    if plan is not None:
-        runs = runs[runs["plan"] == plan]
-    if status is not None:
-        runs = runs[runs["status"] == status]
     params = pd.DataFrame(
         [json.loads(p) for p in runs["params"]], index=runs.index, dtype=object
     ).reindex(index=runs.index)
     front = [c for c in ("scenario_hash", "seed", "version", "plan", "scenario") if c in runs]
-    rest = [c for c in runs.columns if c not in front and c not in ("params", "summary")]
+    hidden = ("params", "summary", "_position")
+    rest = [c for c in runs.columns if c not in front and c not in hidden]
     params = params[[c for c in params.columns if c not in runs.columns]]
     frame = pd.concat([runs[front], params, runs[rest]], axis=1)
     if goodput and not links.empty and not frame.empty:
@@ -459,8 +703,7 @@ def point_summaries(
     distinct errors of its failed runs. One aggregate query in DuckDB, however many runs
     the store holds."""
     wanted = _keys_table(points)
-    db, _ = _connect_read(path)
-    try:
+    with _reading(path) as (db, _db_path):
         db.register("wanted", wanted)
         runs = db.execute(
             """
@@ -484,8 +727,6 @@ def point_summaries(
             GROUP BY w.point, name ORDER BY name
             """
         ).fetchall()
-    finally:
-        db.close()
     out: list[dict[str, Any]] = [
         {"ok": 0, "failed": 0, "throughput_mbps": None, "retransmits": None, "timeouts": None,
          "goodput": {}, "errors": []}
@@ -513,34 +754,47 @@ def load_series(
 ) -> pd.DataFrame:
     """One time-series table (``window``, ``sent``, ``acks``, ``events``, ``drops``) of
     the stored runs (all, or those of ``keys``), with the run key columns and ``row`` (the
-    row's index within its run) in front, in run and row order."""
+    row's index within its run) in front, in run and row order. ``StoreError`` names the
+    first series file that stored runs name and that is missing."""
     if table not in TABLE_NAMES:
         raise StoreError(f"{table}: no such series (one of {', '.join(TABLE_NAMES)})")
-    db, db_path = _connect_read(path)
+    wanted = None if keys is None else _keys_table([list(keys)])
     # Only the runs asked for, joined in DuckDB: a store may hold millions of rows.
-    only = ""
-    if keys is not None:
-        db.register("wanted", _keys_table([list(keys)]))
-        only = " SEMI JOIN wanted USING (scenario_hash, seed, version)"
-    try:
-        batches = [
-            b
-            for (b,) in db.execute(
-                f"SELECT DISTINCT series_batch FROM runs{only} "
-                "WHERE series_batch IS NOT NULL ORDER BY series_batch"
-            ).fetchall()
-        ]
-        files = [series_dir(db_path) / table / f"{b}.parquet" for b in batches]
-        files = [f for f in files if f.is_file()]
-        if not files:
-            return pd.DataFrame(columns=list(KEY_COLUMNS))
-        frame = db.execute(
+    only = "" if wanted is None else " SEMI JOIN wanted USING (scenario_hash, seed, version)"
+    with _reading(path) as (db, db_path):
+        if wanted is not None:
+            db.register("wanted", wanted)
+        batches = db.execute(
+            f"SELECT series_batch, count(*) FROM runs{only} "
+            "WHERE series_batch IS NOT NULL GROUP BY series_batch ORDER BY series_batch"
+        ).fetchall()
+    # The database is closed again: the files of stored runs never change, and a sweep
+    # may write meanwhile.
+    files = [_series_file(db_path, table, batch, runs) for batch, runs in batches]
+    if not files:
+        return pd.DataFrame(columns=list(KEY_COLUMNS))
+    with duckdb.connect() as reader:
+        reader.execute("SET enable_progress_bar = false")
+        if wanted is not None:
+            reader.register("wanted", wanted)
+        return reader.execute(
             f"SELECT * FROM read_parquet(?){only} ORDER BY scenario_hash, seed, version, row",
             [[str(f) for f in files]],
         ).df()
-    finally:
-        db.close()
-    return frame
+
+
+def _series_file(db_path: Path, table: str, batch: str, runs: int) -> Path:
+    """The file of ``table`` of ``batch``: in the store's folder, or where a store of the
+    old layout kept it; ``StoreError`` if neither holds it."""
+    for directory in (series_dir(db_path), legacy_series_dir(db_path)):
+        candidate = directory / table / f"{batch}.parquet"
+        if candidate.is_file():
+            return candidate
+    raise StoreError(
+        f"{db_path}: the time series of {runs} stored runs are missing: no "
+        f"{series_dir(db_path) / table / f'{batch}.parquet'} (was the store's folder "
+        "moved or deleted?)"
+    )
 
 
 def write_export(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:

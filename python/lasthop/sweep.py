@@ -32,17 +32,14 @@ pool and a Dask cluster store the same values.
 
 from __future__ import annotations
 
-import ctypes
 import itertools
 import json
 import math
 import os
-import signal
-import sys
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -52,6 +49,7 @@ from lasthop.errors import PlanError
 from lasthop.result import TABLE_NAMES
 from lasthop.scenario import ScenarioSource, check_set, load_scenario_text
 from lasthop.store import RunKey, RunRecord, Store, point_summaries, scenario_hash
+from lasthop.workers import process_pool
 
 PLAN_FIELDS: Final = ("name", "scenario", "seeds", "set", "series", "grid")
 SERIES_MODES: Final = ("all", "first-seed", "none")
@@ -252,7 +250,8 @@ def plan_jobs(plan: Plan) -> list[SweepJob]:
 
 def execute(job: SweepJob) -> RunRecord:
     """Run one job (in a worker). A failure inside the core becomes a failed record with
-    its message; it never raises, so one bad run cannot stop a sweep."""
+    its message, a Rust panic included; it never raises (but for ``KeyboardInterrupt``
+    and ``SystemExit``, which stop the sweep), so one bad run cannot stop a sweep."""
     record = RunRecord(
         scenario_hash=job.scenario_hash,
         seed=job.seed,
@@ -265,13 +264,18 @@ def execute(job: SweepJob) -> RunRecord:
     )
     try:
         output = _core.run(job.text, job.seed, list(job.sets), job.series, job.origin, job.fmt)
-    except Exception as e:  # noqa: BLE001 - any failure of a run is stored, not raised
+        summary = json.loads(output.summary_json)
+        raw = output.tables() if job.series else {}
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 - stored, not raised (see below)
+        # pyo3 raises a Rust panic as PanicException, a BaseException: caught here, and
+        # kept as text, since it cannot be pickled back from a pool or Dask worker.
         record.error = " ".join(f"{type(e).__name__}: {e}".split())
         return record
     record.ok = True
-    record.summary = json.loads(output.summary_json)
+    record.summary = summary
     if job.series:
-        raw = output.tables()
         record.series = {name: raw.get(name, {}) for name in TABLE_NAMES}
     return record
 
@@ -322,6 +326,9 @@ def sweep(
     jobs = plan_jobs(plan)
     report = SweepReport(plan=plan.name, total=len(jobs), keys=[j.key for j in jobs])
     with Store(store) as db:
+        # The plan asks for all of its runs, those another plan stored included: it lists
+        # them as its own (lasthop.load_results(plan=...)).
+        db.add_to_plan(plan.name, ((j.key, dict(j.params)) for j in jobs))
         stored = db.stored(report.keys)
         if retry_failed:
             db.forget(k for k, status in stored.items() if status == "failed")
@@ -381,9 +388,9 @@ def _run_local(jobs: Sequence[SweepJob], workers: int | None) -> Iterator[RunRec
     # and workers stay busy while this process stores results.
     window = 4 * workers
     todo = iter(_chunks(jobs, workers))
-    with ProcessPoolExecutor(
-        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
-    ) as pool:
+    # Workers ignore Ctrl-C and die with this process; an interrupted sweep kills them
+    # at once instead of waiting for their runs (lasthop.workers).
+    with process_pool(workers) as pool:
         running: set[Future[list[RunRecord]]] = set()
         try:
             for chunk in itertools.islice(todo, window):
@@ -397,19 +404,6 @@ def _run_local(jobs: Sequence[SweepJob], workers: int | None) -> Iterator[RunRec
         finally:
             for future in running:
                 future.cancel()
-
-
-def _die_with_parent(parent: int) -> None:
-    """Pool workers must not outlive a sweep killed with SIGKILL (which gives the pool no
-    chance to stop them): ask Linux to kill this worker when its parent dies. The standard
-    library has no binding for prctl(2), hence ctypes."""
-    if not sys.platform.startswith("linux"):
-        return
-    pr_set_pdeathsig = 1  # <linux/prctl.h>
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
 
 
 def _run_dask(jobs: Sequence[SweepJob], scheduler: str) -> Iterator[RunRecord]:
