@@ -106,3 +106,21 @@ fn a_flow_starting_after_the_stop_time_is_rejected() {
     let e = err(lan(), &["stop_s=5", "flows.0.start_s=5"]);
     assert_eq!(e.path, "flows[0].start_s");
 }
+
+#[test]
+fn durations_and_sizes_beyond_what_time_and_packets_can_hold_are_rejected() {
+    // Found by tests/fuzz.rs: a 1e300 ms delay overflowed simulated time.
+    for (set, path, reason) in [
+        ("topology.wireless.delay_ms=1e300", "topology.wireless.delay_ms", "at most 10000000 s"),
+        ("topology.wired.jitter_ms=1e12", "topology.wired.jitter_ms", "at most 10000000 s"),
+        ("flows.0.tcp.rto.max_s=1e8", "flows[0].tcp.rto.max_s", "at most 10000000 s"),
+        ("flows.0.tcp.ack.delay_ms=1e300", "flows[0].tcp.ack.delay_ms", "at most 10000000 s"),
+        ("flows.0.tcp.mss_bytes=65535", "flows[0].tcp.mss_bytes", "IPv4 datagram"),
+        ("flows.0.tcp.ack_bytes=70000", "flows[0].tcp.ack_bytes", "at most 65535"),
+        ("flows.0.bytes=2305843009213693952", "flows[0].bytes", "at most 2^60"),
+    ] {
+        let e = err(lan(), &[set]);
+        assert_eq!(e.path, path, "{set}: {e}");
+        assert!(e.reason.contains(reason), "{set}: {e}");
+    }
+}

@@ -128,17 +128,30 @@ fn non_negative(x: f64, path: &str) -> Result<(), ScenarioError> {
     check(x.is_finite() && x >= 0.0, path, &format!("must be >= 0, got {x}"))
 }
 
+/// A duration in seconds within the longest run: simulated time is u64 ns,
+/// and sums of longer durations would overflow it.
+fn duration_s(x: f64, path: &str) -> Result<(), ScenarioError> {
+    non_negative(x, path)?;
+    check(x <= MAX_STOP_S, path, &format!("must be at most {MAX_STOP_S} s (the longest run), got {x}"))
+}
+
+/// Largest IPv4 datagram (RFC 791's 16-bit total length): no packet is larger.
+const MAX_PACKET_BYTES: u32 = 65_535;
+
+/// Largest bulk transfer: sequence numbers are u64 and must never wrap.
+const MAX_FLOW_BYTES: u64 = 1 << 60;
+
 fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str) -> Result<DirModel, ScenarioError> {
     let o = o.cloned().unwrap_or_default();
     let side = |f: &str| format!("{path}.{f}");
     let bw = o.bandwidth_bps.unwrap_or(l.bandwidth_bps);
     positive(bw, &side("bandwidth_bps"))?;
     let delay = o.delay_ms.unwrap_or(l.delay_ms);
-    non_negative(delay, &side("delay_ms"))?;
+    duration_s(delay / 1e3, &side("delay_ms"))?;
     let ovh_us = o.frame_overhead_us.unwrap_or(l.frame_overhead_us);
-    non_negative(ovh_us, &side("frame_overhead_us"))?;
+    duration_s(ovh_us / 1e6, &side("frame_overhead_us"))?;
     let jitter_ms = o.jitter_ms.unwrap_or(l.jitter_ms);
-    non_negative(jitter_ms, &side("jitter_ms"))?;
+    duration_s(jitter_ms / 1e3, &side("jitter_ms"))?;
     let qp = o.queue_packets.or(l.queue_packets);
     let qb = o.queue_bytes.or(l.queue_bytes);
     check(qp != Some(0), side("queue_packets"), "must be at least 1")?;
@@ -235,14 +248,16 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         node_index(&fl.from).ok_or_else(|| ScenarioError::new(p("from"), format!("no node named '{}'", fl.from)))?;
     let to = node_index(&fl.to).ok_or_else(|| ScenarioError::new(p("to"), format!("no node named '{}'", fl.to)))?;
     check(from != to, p("to"), "must differ from `from`")?;
-    non_negative(fl.start_s, &p("start_s"))?;
+    duration_s(fl.start_s, &p("start_s"))?;
     let workload = match (fl.bytes, fl.duration_s) {
         (Some(b), None) => {
             check(b > 0, p("bytes"), "must be at least 1")?;
+            check(b <= MAX_FLOW_BYTES, p("bytes"), &format!("must be at most 2^60, got {b}"))?;
             Workload::Bulk { bytes: b }
         }
         (None, Some(d)) => {
             positive(d, &p("duration_s"))?;
+            duration_s(d, &p("duration_s"))?;
             Workload::Timed { duration_ns: secs_to_ns(d) }
         }
         _ => return Err(ScenarioError::new(format!("flows[{i}]"), "give exactly one of `bytes` and `duration_s`")),
@@ -277,6 +292,14 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         "must hold at least one segment (mss_bytes)",
     )?;
     check(t.mss_bytes > 0, p("tcp.mss_bytes"), "must be at least 1")?;
+    for (v, f) in [(t.header_bytes, "tcp.header_bytes"), (t.ack_bytes, "tcp.ack_bytes")] {
+        check(v <= MAX_PACKET_BYTES, p(f), &format!("must be at most {MAX_PACKET_BYTES} (an IPv4 datagram), got {v}"))?;
+    }
+    check(
+        u64::from(t.mss_bytes) + u64::from(t.header_bytes) <= u64::from(MAX_PACKET_BYTES),
+        p("tcp.mss_bytes"),
+        &format!("with header_bytes must fit an IPv4 datagram ({MAX_PACKET_BYTES} bytes), got {}", t.mss_bytes),
+    )?;
     check(
         t.socket_buffer_bytes >= u64::from(t.mss_bytes),
         p("tcp.socket_buffer_bytes"),
@@ -291,23 +314,26 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         RtoMode::Bsd => RtoConfig::bsd(),
     };
     if let Some(ms) = t.rto.min_ms {
-        non_negative(ms, &p("tcp.rto.min_ms"))?;
+        duration_s(ms / 1e3, &p("tcp.rto.min_ms"))?;
         rto.min_ns = (ms * NS_PER_MS as f64).round() as u64;
     }
     if let Some(s) = t.rto.max_s {
         positive(s, &p("tcp.rto.max_s"))?;
+        duration_s(s, &p("tcp.rto.max_s"))?;
         rto.max_ns = secs_to_ns(s);
     }
     if let Some(s) = t.rto.initial_s {
         positive(s, &p("tcp.rto.initial_s"))?;
+        duration_s(s, &p("tcp.rto.initial_s"))?;
         rto.initial_ns = secs_to_ns(s);
     }
     if let Some(ms) = t.rto.granularity_ms {
-        non_negative(ms, &p("tcp.rto.granularity_ms"))?;
+        duration_s(ms / 1e3, &p("tcp.rto.granularity_ms"))?;
         rto.granularity_ns = (ms * NS_PER_MS as f64).round() as u64;
     }
     check(rto.min_ns <= rto.max_ns, p("tcp.rto.min_ms"), "must not exceed max_s")?;
     positive(t.ack.delay_ms, &p("tcp.ack.delay_ms"))?;
+    duration_s(t.ack.delay_ms / 1e3, &p("tcp.ack.delay_ms"))?;
     check(t.ack.every_segments > 0, p("tcp.ack.every_segments"), "must be at least 1")?;
     let delay_ns = (t.ack.delay_ms * NS_PER_MS as f64).round() as u64;
     // The delayed-ack timer (and BSD's fast-timer tick) is counted in whole ns.
