@@ -133,6 +133,7 @@ def test_invalid_scenario_with_seeds_prints_nothing(tmp_path: Path) -> None:
         (["bench", "--repeats", "0"], "--repeats"),
         # Issue 9, finding 12: once an OverflowError traceback.
         (["bench", "--repeats", "4294967296"], "--repeats"),
+        (["bench", "--case", "nope"], "--case"),
         (["reproduce", "table9"], "table9"),
         (["reproduce", "--seeds", "0"], "--seeds"),
     ],

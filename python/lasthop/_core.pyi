@@ -12,7 +12,6 @@ __all__ = [
     "RunOutput",
     "ScenarioError",
     "bench",
-    "bench_cases",
     "embedded_scenarios",
     "run",
     "schema",
@@ -75,15 +74,12 @@ def embedded_scenarios() -> dict[str, str]:
     """The scenarios compiled into the module, by name (``"balakrishnan97/lan"``) -> TOML."""
 
 def bench(repeats: int, cases: list[str] = ..., scale_runs: int = ...) -> str:
-    """Time the benchmark ``cases`` (all when empty; names from :func:`bench_cases`), on
-    one core with tracing off: ``lan`` about ``repeats`` runs (whole batches of 10), each
-    scale case ``scale_runs`` runs (default 3). JSON text: a list with one object per case,
-    in :func:`bench_cases` order: ``case``, ``scenario``, ``runs``, ``events_per_run``,
-    ``load_ms``, wall and CPU ms per run (``wall_ms_per_run``, ``cpu_ms_per_run``, best,
-    and ``..._median``), ``events_per_s`` (per CPU second, best and ``_median``),
-    ``ns_per_event`` (CPU, median), ``sim_s_per_s``, ``reference`` (the one-flow case
-    compared with, or null) and ``ns_per_event_ratio``. ``ValueError`` names an unknown
-    case."""
-
-def bench_cases() -> list[str]:
-    """The benchmark's case names, in the order they run and print."""
+    """Time the benchmark ``cases`` (all when empty: ``lan``, ``path-1``, ``path-1000``,
+    ``bdp-17k``, ``dumbbell-1``, ``dumbbell-5000``), on one core with tracing off: ``lan``
+    about ``repeats`` runs (whole batches of 10), each scale case ``scale_runs`` runs
+    (default 3). JSON text: a list with one object per case, in that order: ``case``,
+    ``scenario``, ``runs``, ``events_per_run``, ``load_ms``, wall and CPU ms per run
+    (``wall_ms_per_run``, ``cpu_ms_per_run``, best, and ``..._median``), ``events_per_s``
+    (per CPU second, best and ``_median``), ``ns_per_event`` (CPU, median),
+    ``sim_s_per_s``, ``reference`` (the one-flow case compared with, or null) and
+    ``ns_per_event_ratio``. ``ValueError`` names an unknown case before anything runs."""

@@ -443,15 +443,14 @@ impl ErrorModel {
                 while *remaining_pkts <= 0.0 {
                     if steps == MAX_STEPS {
                         *bad = stationary_bad(rng, *good_mean_pkts, *bad_mean_pkts);
-                    } else {
-                        *bad = !*bad;
+                        let mean = if *bad { *bad_mean_pkts } else { *good_mean_pkts };
+                        // This packet is in the drawn state whatever the draw.
+                        *remaining_pkts = rng.exponential(mean).max(f64::MIN_POSITIVE);
+                        break;
                     }
+                    *bad = !*bad;
                     let mean = if *bad { *bad_mean_pkts } else { *good_mean_pkts };
                     *remaining_pkts = rng.exponential(mean);
-                    if steps == MAX_STEPS {
-                        // This packet is in the drawn state whatever the draw.
-                        *remaining_pkts = remaining_pkts.max(f64::MIN_POSITIVE);
-                    }
                     steps += 1;
                 }
                 *remaining_pkts -= 1.0;

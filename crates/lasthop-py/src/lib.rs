@@ -213,12 +213,6 @@ fn bench_fn(py: Python<'_>, repeats: u32, cases: Vec<String>, scale_runs: u32) -
     serde_json::to_string(&r).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
-/// The benchmark's case names, in order.
-#[pyfunction]
-fn bench_cases() -> Vec<&'static str> {
-    lasthop_sim::bench::CASES.to_vec()
-}
-
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -229,6 +223,5 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(embedded_scenarios, m)?)?;
     m.add_function(wrap_pyfunction!(bench_fn, m)?)?;
-    m.add_function(wrap_pyfunction!(bench_cases, m)?)?;
     Ok(())
 }

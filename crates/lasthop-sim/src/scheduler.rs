@@ -160,15 +160,22 @@ impl Scheduler {
 
     #[inline]
     fn push(&mut self, at: Time, event: Event, generation: u32) {
+        let key = self.reserve();
+        self.push_keyed(at, key, event, generation);
+    }
+
+    /// Put `event` in its heap under `key` (timers, generation > 0, in theirs).
+    #[inline]
+    fn push_keyed(&mut self, at: Time, key: u64, event: Event, generation: u32) {
         // Scheduling into the past would let time run backwards.
         assert!(at >= self.now, "event {event:?} scheduled at {at} before now {}", self.now);
-        let entry = Entry { at: at.ns(), seq: self.next_seq, packed: pack(event, generation) };
+        debug_assert!(key < self.next_seq, "a reserved key");
+        let entry = Entry { at: at.ns(), seq: key, packed: pack(event, generation) };
         if generation == 0 {
             self.heap.push(entry);
         } else {
             self.timers.push(entry);
         }
-        self.next_seq += 1;
     }
 
     /// Schedule an event that cannot be cancelled.
@@ -190,9 +197,7 @@ impl Scheduler {
     /// Schedule an event under a key from [`Scheduler::reserve`].
     #[inline]
     pub fn schedule_reserved(&mut self, at: Time, key: u64, event: Event) {
-        assert!(at >= self.now, "event {event:?} scheduled at {at} before now {}", self.now);
-        debug_assert!(key < self.next_seq, "a reserved key");
-        self.heap.push(Entry { at: at.ns(), seq: key, packed: pack(event, 0) });
+        self.push_keyed(at, key, event, 0);
     }
 
     /// Arm timer `key` for `at` with a `Wake { endpoint: key }` event,

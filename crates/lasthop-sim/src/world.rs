@@ -139,7 +139,7 @@ pub struct World<'m> {
     pub conservation: Conservation,
     /// Per connection and hop of its data path: the byte ranges that
     /// crossed that link direction (connection `c`'s hops start at
-    /// `cover_at[c]`).
+    /// `conn_at[c].cover`).
     cover: Vec<RangeSet>,
     /// Per link, its end nodes (the model's, kept compact: read on every
     /// arrival, where the model's link records span many cache lines).
@@ -361,9 +361,12 @@ impl<'m> World<'m> {
         }
         app.sort_unstable_by_key(|&(at, key, _)| (at, key));
         let mut app = app.into_iter();
-        if let Some((at, key, ev)) = app.next() {
-            self.sched.schedule_reserved(at, key, ev);
-        }
+        let feed = |sched: &mut Scheduler, app: &mut std::vec::IntoIter<(Time, u64, Event)>| {
+            if let Some((at, key, ev)) = app.next() {
+                sched.schedule_reserved(at, key, ev);
+            }
+        };
+        feed(&mut self.sched, &mut app);
         while self.active_flows > 0 {
             match self.sched.peek_time() {
                 Some(t) if t <= self.model.stop => {}
@@ -377,6 +380,9 @@ impl<'m> World<'m> {
                 return RunEnd::Interrupted;
             }
             let Some((now, ev)) = self.sched.pop() else { break };
+            if matches!(ev, Event::FlowStart { .. } | Event::FlowStop { .. }) {
+                feed(&mut self.sched, &mut app);
+            }
             match ev {
                 Event::TxDone { link, dir } => {
                     // One pending arrival per direction: the oldest frame's.
@@ -390,9 +396,6 @@ impl<'m> World<'m> {
                 Event::Arrive { link, dir } => self.on_arrival(link as usize, dir as usize),
                 Event::Wake { endpoint } => self.on_wake(endpoint),
                 Event::FlowStart { flow } => {
-                    if let Some((at, key, ev)) = app.next() {
-                        self.sched.schedule_reserved(at, key, ev);
-                    }
                     let fi = flow as usize;
                     self.flows[fi].sender.start(now, &mut self.trace);
                     self.flush_sender(fi);
@@ -401,9 +404,6 @@ impl<'m> World<'m> {
                     }
                 }
                 Event::FlowStop { flow } => {
-                    if let Some((at, key, ev)) = app.next() {
-                        self.sched.schedule_reserved(at, key, ev);
-                    }
                     let fi = flow as usize;
                     self.flows[fi].sender.stop();
                     let last = self.last_leg(fi);
