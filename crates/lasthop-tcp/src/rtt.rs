@@ -127,7 +127,9 @@ impl RttEstimator {
 
     fn bsd_rto_ticks(&self) -> u64 {
         let tick = self.cfg.tick_ns;
-        let min_ticks = self.cfg.min_ns.div_ceil(tick).max(1);
+        // TCPTV_REXMTMAX bounds the minimum too (a minimum above 64 s once
+        // made this clamp panic).
+        let min_ticks = self.cfg.min_ns.div_ceil(tick).clamp(1, BSD_REXMT_MAX_TICKS);
         let max_ticks = (self.cfg.max_ns / tick).clamp(min_ticks, BSD_REXMT_MAX_TICKS);
         let base = if self.bsd_srtt == 0 {
             self.cfg.initial_ns.div_ceil(tick)
