@@ -10,9 +10,15 @@ panic) is one line too, with exit code 1. Ctrl-C (SIGINT) stops any command at o
 inside the engine included: ``lasthop: error: interrupted`` and exit code 130.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typer would evaluate every parameter's
+# annotation from its text, twice per command, at each start (about 7 ms more).
 
+# First of all: a Ctrl-C while the rest loads is one line too (see lasthop._loading).
+from lasthop import _loading
+
+# isort: split
 import contextlib
+import gc
 import json
 import os
 import re
@@ -23,19 +29,28 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
-from rich.progress import Progress as RichProgress
 
 import lasthop
-from lasthop import _core, render
+from lasthop import _core
 from lasthop.errors import PlanError, RunFailed, StoreError, engine_failure
-from lasthop.papers.reproduce import reproduce
 from lasthop.scenario import ScenarioSource, check_set, embedded_names, load_scenario_text
 from lasthop.summary import mean_summary
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# What only some commands need is imported inside them, not here: rich (tables, the
+# progress bar), lasthop.render, the reproductions and their process pool, and the
+# results store with DuckDB, pandas, numpy, pyarrow, matplotlib and Dask. `lasthop
+# --help` and `lasthop run --format json` then start in a fraction of the time
+# (benchmarks/startup.py measures it; tests/test_startup.py keeps them out).
+
+HEAVY_MODULES = ("numpy", "pyarrow", "pandas", "duckdb", "matplotlib", "dask", "pydantic")
+"""What ``lasthop --help`` and ``lasthop run`` with plain arguments never import (see
+:func:`_plain_values`; tests/test_startup.py checks it)."""
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -239,6 +254,8 @@ def run_command(
         title = f"{runs[0].get('scenario') or source.origin}, mean of seeds 1..{seeds}"
         flows, links = document["mean"]["flows"], document["mean"]["links"]
         published = document["mean"].get("published")
+    from lasthop import render
+
     console = _console()
     console.print(render.flows_table(flows, f"{title}: flows"))
     console.print(render.links_table(links, f"{title}: links"))
@@ -318,6 +335,9 @@ def reproduce_command(
         raise typer.BadParameter("only with balakrishnan97", param_hint="--only")
     if only is not None and report_dir is not None:
         raise typer.BadParameter("cannot be used together with --only", param_hint="--report")
+    from lasthop import render
+    from lasthop.papers.reproduce import reproduce
+
     cells = reproduce(which.value, seeds, only=only.value if only else None)
     if report_dir is not None:
         # Before anything is printed: a report that cannot be written leaves no output.
@@ -394,6 +414,8 @@ def bench_command(
     if fmt is Format.json:
         _print_json(result)
     else:
+        from lasthop import render
+
         _console().print(render.bench_table(result))
 
 
@@ -488,6 +510,9 @@ def sweep_command(
     if executor is Executor.local and scheduler:
         raise typer.BadParameter("only used with --executor dask", param_hint="--scheduler")
     # DuckDB, pandas and Dask load only for the commands that use them.
+    from rich.console import Console
+
+    from lasthop import render
     from lasthop.store import DEFAULT_STORE
     from lasthop.sweep import load_plan, plan_points, sweep
 
@@ -526,12 +551,15 @@ def sweep_command(
 
 @contextlib.contextmanager
 def _sweep_progress(
-    console: Console, name: str, show: bool
+    console: "Console", name: str, show: bool
 ) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on stderr (runs done, rate, time left), or nothing."""
     if not show:
         yield lambda done, total: None
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import Progress as RichProgress
+
     bar = RichProgress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -574,6 +602,7 @@ def results_command(
         raise typer.BadParameter(f"expected ok or failed, got {status!r}", param_hint="--status")
     if export is not None and export.suffix.lower() not in (".csv", ".parquet"):
         raise typer.BadParameter("FILE must end in .csv or .parquet", param_hint="--export")
+    from lasthop import render
     from lasthop.store import load_results, write_export
 
     frame = load_results(store, plan=plan, status=status, where=_where(where))
@@ -701,9 +730,11 @@ def _print_json(document: object) -> None:
     sys.stdout.write(json.dumps(document, indent=2, sort_keys=False) + "\n")
 
 
-def _console() -> Console:
+def _console() -> "Console":
     # A terminal gets its own width; a pipe or file gets 140 columns (rich would assume
     # 80 and wrap the reproduction table) unless COLUMNS says otherwise.
+    from rich.console import Console
+
     piped = not sys.stdout.isatty() and "COLUMNS" not in os.environ
     return Console(
         highlight=False, soft_wrap=False, emoji=False, markup=False, width=140 if piped else None
@@ -723,16 +754,25 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
+    if not any(name in sys.modules for name in HEAVY_MODULES):
+        # A short command (help, run, bench, schema, an error) ends here, and the
+        # interpreter's exit would spend 10-20 ms, a tenth of its wall time, collecting
+        # garbage among objects that go with the process anyway. Frozen
+        # objects are left out of that; the rest of the exit (flushing, closing, atexit)
+        # happens as usual. Not after the data stack was loaded: DuckDB's bindings
+        # (nanobind) report as leaks, at exit, the objects left uncollected.
+        gc.freeze()
     sys.exit(code)
 
 
 def run_cli(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
-    command = typer.main.get_command(app)
-    _plain_help(command)
     with _catch_sigint() as interrupted:
         try:
+            command = typer.main.get_command(app)
+            _plain_help(command)
+            _plain_values(command)
             result = command.main(args=args, prog_name="lasthop", standalone_mode=False)
         except BaseException as e:
             # A Ctrl-C may surface as another exception: DuckDB, for one, stops the query it
@@ -810,6 +850,106 @@ def _plain_help(command: Any) -> None:
                 text = getattr(owner, attr, None)
                 if isinstance(text, str):
                     setattr(owner, attr, _RST_MARKUP.sub(r"\1", text))
+
+
+_NOT_PLAIN: Any = object()
+_DIGITS = re.compile(r"0|[1-9][0-9]{0,29}")
+
+
+def _plain_values(command: Any) -> None:
+    """Convert plain option and argument values without pydantic.
+
+    Typer (0.2x) converts every value given to a command, a default or ``None`` included,
+    with a pydantic ``TypeAdapter`` built on first use; importing pydantic and building
+    the adapters takes longer (about 0.2 s here) than all else a ``lasthop run`` does. Each
+    parameter's converter is therefore :class:`_PlainValue`, which returns what typer's
+    own would for the values a command line mostly holds (``None``, a string, a list of
+    strings, a decimal integer in range, a float default, a choice as spelled) and hands
+    anything else, and every value it would reject, to typer's own converter, so that
+    what typer accepts and every message it gives stay typer's. tests/test_startup.py
+    checks the two agree. A typer without ``get_runtime_param`` (before 0.2x, no
+    pydantic) is left alone.
+    """
+    commands = [command, *getattr(command, "commands", {}).values()]
+    for cmd in commands:
+        # get_params: the parameters and the --help option, which click makes on demand.
+        for param in cmd.get_params(typer.Context(cmd)):
+            if callable(getattr(type(param), "get_runtime_param", None)) and hasattr(
+                param, "type_descriptor"
+            ):
+                param.get_runtime_param = _PlainValue(param).runtime_param
+
+
+class _PlainValue:
+    """A typer parameter's converter for plain values (see :func:`_plain_values`)."""
+
+    def __init__(self, param: Any) -> None:
+        self.param = param
+        descriptor = param.type_descriptor
+        info = descriptor.parameter_info
+        self.annotation = descriptor.annotation
+        self.simple = info.parser is None and not info.clamp
+        self.min, self.max = info.min, info.max
+        self.case_sensitive = bool(info.case_sensitive)
+
+    def runtime_param(self) -> "_PlainValue":
+        return self
+
+    def typer_runtime_param(self) -> Any:
+        """Typer's own converter (built, and pydantic imported, on first call)."""
+        return type(self.param).get_runtime_param(self.param)
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        if value is None:  # what typer's converter returns for None, without building it
+            return () if param.multiple or param.nargs == -1 else None
+        plain = self.plain(value, ctx) if self.simple else _NOT_PLAIN
+        if plain is _NOT_PLAIN:
+            return self.typer_runtime_param().coerce(value, param=param, ctx=ctx)
+        return plain
+
+    def plain(self, value: Any, ctx: Any) -> Any:
+        """``value`` converted as typer converts it, or ``_NOT_PLAIN``."""
+        annotation = self.annotation
+        if annotation is str:
+            return value if _is_text(value) else _NOT_PLAIN
+        if annotation == list[str]:
+            if isinstance(value, list | tuple) and all(_is_text(item) for item in value):
+                return list(value)
+            return _NOT_PLAIN
+        if annotation is bool:
+            return value if type(value) is bool else _NOT_PLAIN
+        if annotation is int or annotation is float:
+            if type(value) is annotation:
+                number = value
+            elif annotation is int and type(value) is str and _DIGITS.fullmatch(value):
+                number = int(value)
+            else:
+                return _NOT_PLAIN
+            low, high = self.min, self.max
+            in_range = (low is None or number >= low) and (high is None or number <= high)
+            return number if in_range else _NOT_PLAIN
+        if isinstance(annotation, type) and issubclass(annotation, StrEnum):
+            if isinstance(value, annotation):
+                return value
+            if type(value) is not str or getattr(ctx, "token_normalize_func", None):
+                return _NOT_PLAIN
+            for choice in annotation:
+                if value == choice.value or (
+                    not self.case_sensitive and value.casefold() == choice.value.casefold()
+                ):
+                    return choice
+        return _NOT_PLAIN
+
+
+def _is_text(value: object) -> bool:
+    """A ``str`` that is valid Unicode (no lone surrogates from undecodable arguments)."""
+    if type(value) is not str:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _error(message: str) -> None:
@@ -891,3 +1031,6 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+_loading.done()  # the last line: from here on run_cli handles a Ctrl-C

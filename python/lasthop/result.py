@@ -3,61 +3,86 @@
 The core hands each numeric column over as one little-endian buffer with its numpy dtype;
 here it becomes a numpy view (``numpy.frombuffer``, no copy, no per-row Python loop) and
 then an Arrow array, so ``.to_pandas()`` and ``polars.from_arrow()`` work directly.
-Tables are built on first access: a run read only for its summary never pays for them.
+Tables are built on first access: a run read only for its summary never pays for them,
+nor for importing numpy and pyarrow (``lasthop run`` prints summaries only, and starts
+faster without them).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Final
-
-import numpy as np
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any, Final
 
 from lasthop import _core
 
-TABLE_SCHEMAS: Final[dict[str, list[tuple[str, Any]]]] = {
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+_TABLE_COLUMNS: Final[dict[str, list[tuple[str, str]]]] = {
     # cwnd and ssthresh of each flow's sender, sampled whenever either changes.
     "window": [
-        ("time_ns", pa.uint64()),
-        ("flow", pa.uint32()),
-        ("cwnd_bytes", pa.uint64()),
-        ("ssthresh_bytes", pa.uint64()),
+        ("time_ns", "uint64"),
+        ("flow", "uint32"),
+        ("cwnd_bytes", "uint64"),
+        ("ssthresh_bytes", "uint64"),
     ],
     # Every data segment a sender put on the wire (the time-sequence plot).
     "sent": [
-        ("time_ns", pa.uint64()),
-        ("flow", pa.uint32()),
-        ("seq", pa.uint64()),
-        ("len", pa.uint32()),
-        ("retransmit", pa.bool_()),
+        ("time_ns", "uint64"),
+        ("flow", "uint32"),
+        ("seq", "uint64"),
+        ("len", "uint32"),
+        ("retransmit", "bool_"),
     ],
     # Every cumulative ack a sender received.
     "acks": [
-        ("time_ns", pa.uint64()),
-        ("flow", pa.uint32()),
-        ("ack", pa.uint64()),
+        ("time_ns", "uint64"),
+        ("flow", "uint32"),
+        ("ack", "uint64"),
     ],
     # Loss-recovery events: fast_retransmit, timeout, partial_ack, recovery_exit,
     # eln_retransmit.
     "events": [
-        ("time_ns", pa.uint64()),
-        ("flow", pa.uint32()),
-        ("kind", pa.string()),
+        ("time_ns", "uint64"),
+        ("flow", "uint32"),
+        ("kind", "string"),
     ],
     # Packets lost on a link, by cause: error (corruption) or queue (overflow).
     "drops": [
-        ("time_ns", pa.uint64()),
-        ("link", pa.string()),
-        ("flow", pa.uint32()),
-        ("seq", pa.uint64()),
-        ("is_data", pa.bool_()),
-        ("cause", pa.string()),
+        ("time_ns", "uint64"),
+        ("link", "string"),
+        ("flow", "uint32"),
+        ("seq", "uint64"),
+        ("is_data", "bool_"),
+        ("cause", "string"),
     ],
 }
-"""The documented trace tables, their columns in order and their Arrow types."""
+"""The trace tables' columns, each with the name of its pyarrow type factory."""
 
-TABLE_NAMES: Final[tuple[str, ...]] = tuple(TABLE_SCHEMAS)
+TABLE_NAMES: Final[tuple[str, ...]] = tuple(_TABLE_COLUMNS)
+
+if TYPE_CHECKING:
+    TABLE_SCHEMAS: dict[str, list[tuple[str, Any]]]
+    """The documented trace tables, their columns in order and their Arrow types."""
+
+_schemas: dict[str, list[tuple[str, Any]]] = {}
+
+
+def _table_schemas() -> dict[str, list[tuple[str, Any]]]:
+    """:data:`TABLE_SCHEMAS`, built (and pyarrow imported) on first use."""
+    if not _schemas:
+        import pyarrow as pa
+
+        for name, columns in _TABLE_COLUMNS.items():
+            _schemas[name] = [(col, getattr(pa, typ)()) for col, typ in columns]
+    return _schemas
+
+
+def __getattr__(name: str) -> Any:
+    # TABLE_SCHEMAS holds pyarrow types: built when first asked for (PEP 562).
+    if name == "TABLE_SCHEMAS":
+        return _table_schemas()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class RunResult:
@@ -121,7 +146,7 @@ class RunResult:
 
     def table(self, name: str) -> pa.Table:
         """The trace table ``name`` (one of :data:`TABLE_NAMES`), built on first access."""
-        if name not in TABLE_SCHEMAS:
+        if name not in _TABLE_COLUMNS:
             raise KeyError(f"no table {name!r}; tables are {', '.join(TABLE_NAMES)}")
         table = self._built.get(name)
         if table is None:
@@ -183,7 +208,9 @@ class RunResult:
 def build_table(name: str, columns: dict[str, tuple[str, bytes] | list[str]] | None) -> pa.Table:
     """An Arrow table from the core's raw columns: the documented columns first, in their
     documented order, then any others the core added. A missing table is an empty one."""
-    schema = TABLE_SCHEMAS[name]
+    import pyarrow as pa
+
+    schema = _table_schemas()[name]
     if not columns:
         return pa.table({col: pa.array([], type=typ) for col, typ in schema})
     documented = [col for col, _ in schema]
@@ -196,6 +223,9 @@ def build_table(name: str, columns: dict[str, tuple[str, bytes] | list[str]] | N
 
 
 def _column(data: tuple[str, bytes] | list[str]) -> pa.Array:
+    import numpy as np
+    import pyarrow as pa
+
     if isinstance(data, tuple):
         dtype, raw = data
         values = np.frombuffer(raw, dtype=np.dtype(dtype))
