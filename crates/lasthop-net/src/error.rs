@@ -171,6 +171,18 @@ fn check_positive(field: &str, x: f64) -> Result<(), (String, String)> {
 }
 
 impl ErrorModelConfig {
+    /// True if the model never corrupts anything (zero mean is the
+    /// scenarios' spelling of "error-free"): it then needs no random stream.
+    pub fn is_error_free(&self) -> bool {
+        match self {
+            ErrorModelConfig::None => true,
+            ErrorModelConfig::ExponentialBytes { mean_bytes } | ErrorModelConfig::Burst { mean_bytes, .. } => {
+                *mean_bytes <= 0.0
+            }
+            _ => false,
+        }
+    }
+
     /// Turn `packet_times` durations into seconds, given the transmission
     /// time in ns of a packet of a given size on the link direction.
     pub fn resolve_packet_times(&self, tx_time_ns: impl Fn(u32) -> u64) -> ErrorModelConfig {

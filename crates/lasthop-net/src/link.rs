@@ -22,8 +22,10 @@
 //! predecessor, as through a chain of FIFO routers.
 //! A frame enters that FIFO (`transit`) when its transmission starts and
 //! leaves it on arrival; the one on the medium is the newest entry while
-//! `busy`. Packets are moved as few times as possible: they are copied by
-//! value, and copies were the largest cost of a hop.
+//! `busy`. Packets stay in the run's [`PacketPool`] while they cross a
+//! link; the queue and the FIFO hold their handles (copies of whole packets
+//! were the largest cost of a hop, and per-link rings of them the largest
+//! memory a run with thousands of links touched).
 //!
 //! Because arrivals are a FIFO, a direction needs one pending arrival event
 //! however many frames propagate: the simulator schedules the oldest
@@ -33,10 +35,10 @@
 //! the order they would with one event per frame.
 
 use crate::error::ErrorModel;
-use crate::queue::{DropTail, QueueLimit};
+use crate::queue::{DropTail, QueueLimit, Waiting};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::NS_PER_S;
-use lasthop_core::{Packet, Time};
+use lasthop_core::{PacketPool, PacketRef, Time};
 use std::collections::VecDeque;
 
 /// Parameters of one direction, in the units the model uses.
@@ -90,7 +92,7 @@ pub struct DirStats {
 
 #[derive(Clone, Copy, Debug)]
 struct InFlight {
-    pkt: Packet,
+    pkt: PacketRef,
     corrupted: bool,
     /// When it reaches the far end, and its event key: set when its
     /// transmission ends.
@@ -147,10 +149,19 @@ impl LinkDir {
     }
 }
 
+/// A frame that went on the medium: its direction, when its transmission
+/// ends, and the frame as it waited.
+#[derive(Clone, Copy, Debug)]
+pub struct Started {
+    pub dir: usize,
+    pub done: Time,
+    pub frame: Waiting,
+}
+
 /// What became of a frame when it reached the far end.
 #[derive(Clone, Copy, Debug)]
 pub struct Arrival {
-    pub pkt: Packet,
+    pub pkt: PacketRef,
     pub corrupted: bool,
     /// The next frame's arrival (time, event key), if one is propagating
     /// (its transmission over): the one arrival event to schedule next.
@@ -174,11 +185,12 @@ impl Link {
         self.duplex
     }
 
-    /// Queue `pkt` for direction `dir`; false if a full queue dropped it.
+    /// Queue `w` for direction `dir`; false if a full queue refused it
+    /// (its packet is then the caller's to drop).
     #[must_use]
-    pub fn enqueue(&mut self, dir: usize, pkt: Packet) -> bool {
+    pub fn enqueue(&mut self, dir: usize, w: Waiting) -> bool {
         let d = &mut self.dirs[dir];
-        let queued = d.queue.enqueue(pkt);
+        let queued = d.queue.enqueue(w);
         if !queued {
             d.stats.drops_queue += 1;
         }
@@ -192,30 +204,25 @@ impl Link {
         }
     }
 
-    /// Start the next frame if a transmitter is idle and a frame waits.
-    /// Returns the direction and when its transmission ends; call again until
-    /// `None` (a full-duplex link may start both directions). The frame is
-    /// then [`Link::on_medium`].
-    pub fn start_transmission(&mut self, now: Time) -> Option<(usize, Time)> {
+    /// Start the next frame if a transmitter is idle and a frame waits;
+    /// call again until `None` (a full-duplex link may start both
+    /// directions). `pool` holds the queued packets (the error model may
+    /// read the frame).
+    pub fn start_transmission(&mut self, now: Time, pool: &PacketPool) -> Option<Started> {
         // Take turns: look first at the direction not served last.
         let first = 1 - self.last_served;
         let dir = [first, 1 - first].into_iter().find(|&d| self.idle(d) && !self.dirs[d].queue.is_empty())?;
         self.last_served = dir;
         let d = &mut self.dirs[dir];
-        let pkt = d.queue.dequeue().expect("checked non-empty");
-        let corrupted = d.error.corrupts(now, &pkt);
+        let w = d.queue.dequeue().expect("checked non-empty");
+        // An error-free direction does not read the packet back.
+        let corrupted = !d.error.is_none() && d.error.corrupts(now, &pool.get(w.pkt));
         d.stats.packets_sent += 1;
-        d.stats.bytes_sent += u64::from(pkt.size_bytes);
-        let done = now.plus_ns(d.params.tx_time_ns(pkt.size_bytes));
-        d.transit.push_back(InFlight { pkt, corrupted, arrive: Time::NEVER, key: 0 });
+        d.stats.bytes_sent += u64::from(w.size_bytes);
+        let done = now.plus_ns(d.params.tx_time_ns(w.size_bytes));
+        d.transit.push_back(InFlight { pkt: w.pkt, corrupted, arrive: Time::NEVER, key: 0 });
         d.busy = true;
-        Some((dir, done))
-    }
-
-    /// The packet being transmitted in direction `dir`, if any.
-    pub fn on_medium(&self, dir: usize) -> Option<&Packet> {
-        let d = &self.dirs[dir];
-        d.busy.then(|| &d.transit.back().expect("busy implies a frame").pkt)
+        Some(Started { dir, done, frame: w })
     }
 
     /// The frame on the medium in direction `dir` is fully sent: it starts
@@ -263,7 +270,7 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lasthop_core::{PacketKind, TcpHeader};
+    use lasthop_core::{Packet, PacketKind, TcpHeader};
 
     fn params(bps: u64) -> DirParams {
         DirParams {
@@ -276,8 +283,18 @@ mod tests {
         }
     }
 
-    fn pkt(uid: u64, size: u32) -> Packet {
-        Packet { uid, flow: 0, kind: PacketKind::Data, src: 0, dst: 1, size_bytes: size, tcp: TcpHeader::default() }
+    /// A packet of `size` bytes put in `pool`, ready to queue.
+    fn pkt(pool: &mut PacketPool, uid: u64, size: u32) -> Waiting {
+        let p = Packet {
+            uid,
+            flow: 0,
+            kind: PacketKind::Data,
+            src: 0,
+            dst: 1,
+            size_bytes: size,
+            tcp: TcpHeader::default(),
+        };
+        Waiting::new(&p, pool.put(p), 0)
     }
 
     #[test]
@@ -291,45 +308,48 @@ mod tests {
 
     #[test]
     fn full_duplex_directions_are_independent() {
+        let mut pool = PacketPool::new();
         let mut l = Link::new(
             Duplex::Full,
             LinkDir::new(params(1_000_000), ErrorModel::none()),
             LinkDir::new(params(1_000_000), ErrorModel::none()),
         );
-        assert!(l.enqueue(0, pkt(1, 125)));
-        assert!(l.enqueue(1, pkt(2, 125)));
-        let a = l.start_transmission(Time::ZERO).unwrap();
-        let b = l.start_transmission(Time::ZERO).unwrap();
-        assert_eq!((a.1, b.1), (Time(1_000_000), Time(1_000_000)));
-        assert_ne!(a.0, b.0);
-        assert!(l.start_transmission(Time::ZERO).is_none());
+        assert!(l.enqueue(0, pkt(&mut pool, 1, 125)));
+        assert!(l.enqueue(1, pkt(&mut pool, 2, 125)));
+        let a = l.start_transmission(Time::ZERO, &pool).unwrap();
+        let b = l.start_transmission(Time::ZERO, &pool).unwrap();
+        assert_eq!((a.done, b.done), (Time(1_000_000), Time(1_000_000)));
+        assert_ne!(a.dir, b.dir);
+        assert!(l.start_transmission(Time::ZERO, &pool).is_none());
     }
 
     #[test]
     fn half_duplex_shares_the_medium_and_takes_turns() {
+        let mut pool = PacketPool::new();
         let mut l = Link::new(
             Duplex::Half,
             LinkDir::new(params(1_000_000), ErrorModel::none()),
             LinkDir::new(params(1_000_000), ErrorModel::none()),
         );
         for i in 0..3 {
-            assert!(l.enqueue(0, pkt(i, 125)));
+            assert!(l.enqueue(0, pkt(&mut pool, i, 125)));
         }
-        assert!(l.enqueue(1, pkt(10, 125)));
-        let (d0, t0) = l.start_transmission(Time::ZERO).unwrap();
-        assert!(l.start_transmission(Time::ZERO).is_none(), "one frame at a time");
+        assert!(l.enqueue(1, pkt(&mut pool, 10, 125)));
+        let Started { dir: d0, done: t0, .. } = l.start_transmission(Time::ZERO, &pool).unwrap();
+        assert!(l.start_transmission(Time::ZERO, &pool).is_none(), "one frame at a time");
         let (arrive, oldest) = l.finish_transmission(t0, d0, 0);
         assert_eq!(arrive, Time(1_001_000));
         assert!(oldest);
-        let (d1, _) = l.start_transmission(t0).unwrap();
+        let d1 = l.start_transmission(t0, &pool).unwrap().dir;
         assert_ne!(d0, d1, "the other direction gets the next turn");
-        assert_eq!(l.take_arrival(d0).pkt.uid, if d0 == 0 { 0 } else { 10 });
+        assert_eq!(pool.take(l.take_arrival(d0).pkt).uid, if d0 == 0 { 0 } else { 10 });
     }
 
     #[test]
     fn jitter_delays_frames_without_reordering_them() {
         let mut p = params(8_000_000); // a 1000-byte frame takes 1 ms
         p.jitter_mean_ns = 5_000_000;
+        let mut pool = PacketPool::new();
         let mut l = Link::new(
             Duplex::Full,
             LinkDir::new(p, ErrorModel::none()).with_jitter_stream(RngStream::new(1, "j")),
@@ -338,13 +358,13 @@ mod tests {
         let (mut now, mut last, mut extra_sum) = (Time::ZERO, Time::ZERO, 0u64);
         let n = 20_000;
         for i in 0..n {
-            assert!(l.enqueue(0, pkt(i, 1000)));
-            let (dir, done) = l.start_transmission(now).unwrap();
+            assert!(l.enqueue(0, pkt(&mut pool, i, 1000)));
+            let Started { dir, done, .. } = l.start_transmission(now, &pool).unwrap();
             let (arrive, _) = l.finish_transmission(done, dir, i);
             assert!(arrive >= last, "no overtaking");
             assert!(arrive.ns() >= done.ns() + 1_000, "at least the propagation delay");
             extra_sum += arrive.ns() - done.ns() - 1_000;
-            assert_eq!(l.take_arrival(dir).pkt.uid, i);
+            assert_eq!(pool.take(l.take_arrival(dir).pkt).uid, i);
             (now, last) = (done, arrive);
         }
         // Frames leave 1 ms apart and the FIFO rule only adds delay: the mean
@@ -355,13 +375,14 @@ mod tests {
 
     #[test]
     fn queue_overflow_is_counted() {
+        let mut pool = PacketPool::new();
         let mut l = Link::new(
             Duplex::Full,
             LinkDir::new(params(1_000_000), ErrorModel::none()),
             LinkDir::new(params(1_000_000), ErrorModel::none()),
         );
         for i in 0..11 {
-            let _queued = l.enqueue(0, pkt(i, 100));
+            let _queued = l.enqueue(0, pkt(&mut pool, i, 100));
         }
         assert_eq!(l.dirs[0].stats.drops_queue, 1);
         assert_eq!(l.in_flight(), 10);

@@ -44,9 +44,10 @@ use lasthop_agents::{NodeAgent, Verdict};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::{DropCause, Trace, TraceEvent};
-use lasthop_core::{Packet, PacketKind, RangeSet, TcpHeader, Time};
+use lasthop_core::{Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
 use lasthop_net::error::ErrorModel;
 use lasthop_net::link::{Link, LinkDir};
+use lasthop_net::queue::Waiting;
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
 
 /// Per-connection state of a run: a flow, or one leg of a split flow.
@@ -86,6 +87,9 @@ struct ConnAt {
     end: u32,
     cover: u32,
 }
+
+/// A queued frame's tag when it is not data with payload (no goodput slot).
+const NO_COVER: u32 = u32::MAX;
 
 /// Payload bytes put on a link direction, and of those the bytes that
 /// crossed it for the first time.
@@ -133,6 +137,8 @@ pub struct World<'m> {
     seed: u64,
     sched: Scheduler,
     links: Vec<Link>,
+    /// The packets in links' queues, on their media or propagating.
+    pool: PacketPool,
     flows: Vec<FlowState>,
     pub trace: Trace,
     next_uid: u64,
@@ -190,11 +196,22 @@ impl<'m> World<'m> {
             .iter()
             .enumerate()
             .map(|(li, l)| {
+                // Streams are made only for what draws from them (naming
+                // and hashing 40,000 of them was a tenth of a 10,000-link
+                // run); a stream depends on its name alone, so this changes
+                // no draw.
                 let dir = |d: usize| {
                     let stream =
                         |what: &str| RngStream::new(seed, &format!("link:{}:{}:{what}", l.name, model.dir_name(li, d)));
-                    LinkDir::new(l.dirs[d].params, ErrorModel::new(&l.dirs[d].error, stream("error")))
-                        .with_jitter_stream(stream("jitter"))
+                    let (cfg, params) = (&l.dirs[d].error, l.dirs[d].params);
+                    let error =
+                        if cfg.is_error_free() { ErrorModel::none() } else { ErrorModel::new(cfg, stream("error")) };
+                    let dir = LinkDir::new(params, error);
+                    if params.jitter_mean_ns > 0 {
+                        dir.with_jitter_stream(stream("jitter"))
+                    } else {
+                        dir
+                    }
                 };
                 Link::new(l.duplex, dir(0), dir(1))
             })
@@ -304,6 +321,7 @@ impl<'m> World<'m> {
             seed,
             sched: Scheduler::new(2 * n_legs + agents.len()),
             links,
+            pool: PacketPool::new(),
             flows,
             trace: Trace::new(trace),
             next_uid: 0,
@@ -463,31 +481,26 @@ impl<'m> World<'m> {
 
     fn start_link(&mut self, li: usize) {
         let now = self.sched.now();
-        while let Some((dir, done)) = self.links[li].start_transmission(now) {
-            self.account_tx(li, dir);
-            self.sched.schedule(done, Event::TxDone { link: li as u32, dir: dir as u8 });
+        while let Some(s) = self.links[li].start_transmission(now, &self.pool) {
+            self.account_tx(li, s.dir, &s.frame);
+            self.sched.schedule(s.done, Event::TxDone { link: li as u32, dir: s.dir as u8 });
         }
     }
 
-    /// Goodput accounting (and capture) when a frame goes on a link direction.
-    fn account_tx(&mut self, li: usize, dir: usize) {
-        let Some(pkt) = self.links[li].on_medium(dir) else { return };
+    /// Goodput accounting (and capture) when a frame goes on a link
+    /// direction, from the summary the queue kept: a packet that waited is
+    /// not read back (only a capture reads it).
+    fn account_tx(&mut self, li: usize, dir: usize, w: &Waiting) {
         if !self.captures.is_empty() {
-            let now = self.sched.now();
+            let (now, pkt) = (self.sched.now(), self.pool.get(w.pkt));
             for c in &mut self.captures {
-                c.on_transmit(now, li, dir, pkt);
+                c.on_transmit(now, li, dir, &pkt);
             }
         }
-        if pkt.is_data() && pkt.tcp.len > 0 {
-            let ld = 2 * li + dir;
-            let at = self.conn_at[pkt.flow as usize];
-            let hop = self.hops[at.data as usize..at.acks as usize]
-                .iter()
-                .position(|h| (h.link as usize, h.dir as usize) == (li, dir))
-                .expect("data travels its connection's data path");
-            let useful = self.cover[at.cover as usize + hop].insert(pkt.tcp.seq, pkt.seq_end());
-            let b = &mut self.dir_bytes[ld];
-            b.payload += u64::from(pkt.tcp.len);
+        if w.tag != NO_COVER {
+            let useful = self.cover[w.tag as usize].insert(w.seq, w.seq + u64::from(w.len));
+            let b = &mut self.dir_bytes[2 * li + dir];
+            b.payload += u64::from(w.len);
             b.useful += useful;
         }
     }
@@ -500,11 +513,15 @@ impl<'m> World<'m> {
             PacketKind::Ack => &self.hops[at.acks as usize..at.end as usize],
         };
         // Paths are a few hops long: a scan beats any map.
-        let hop = path.iter().find(|h| h.node == node).expect("packets travel their connection's path");
-        let (li, dir) = (hop.link as usize, hop.dir as usize);
-        if self.links[li].enqueue(dir, pkt) {
+        let i = path.iter().position(|h| h.node == node).expect("packets travel their connection's path");
+        let (li, dir) = (path[i].link as usize, path[i].dir as usize);
+        // Data with payload counts toward its hop's goodput state.
+        let cover = if pkt.is_data() && pkt.tcp.len > 0 { at.cover + i as u32 } else { NO_COVER };
+        let w = Waiting::new(&pkt, self.pool.put(pkt), cover);
+        if self.links[li].enqueue(dir, w) {
             self.start_link(li);
         } else {
+            self.pool.take(w.pkt);
             self.drop(2 * li + dir, &pkt, DropCause::Queue);
         }
     }
@@ -521,7 +538,7 @@ impl<'m> World<'m> {
             self.sched.schedule_reserved(at, key, Event::Arrive { link: li as u32, dir: dir as u8 });
         }
         let node = self.link_ends[li][1 - dir];
-        let mut pkt = a.pkt;
+        let mut pkt = self.pool.take(a.pkt);
         if a.corrupted {
             self.drop(2 * li + dir, &pkt, DropCause::Error);
             // The receiving host's link layer saw the corrupted frame; its
@@ -531,7 +548,8 @@ impl<'m> World<'m> {
             }
             return;
         }
-        let (first, end) = self.node_agents[node as usize];
+        // Most runs have no agents: skip their (cold) per-node table.
+        let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.node_agents[node as usize] };
         if first < end && self.run_agents(first as usize, end as usize, &mut pkt) == Verdict::Absorb {
             self.conservation.absorbed += 1;
             self.flush_agents(first as usize, end as usize);
@@ -707,6 +725,9 @@ impl<'m> World<'m> {
                 "packets not conserved: created {} != delivered {} + dropped {} + absorbed {} + in flight {in_flight}",
                 c.created, c.delivered, c.dropped, c.absorbed
             ));
+        }
+        if self.pool.len() as u64 != in_flight {
+            return Err(format!("{} packets stored for {in_flight} in links", self.pool.len()));
         }
         let link_drops: u64 =
             self.links.iter().flat_map(|l| l.dirs.iter()).map(|d| d.stats.drops_error + d.stats.drops_queue).sum();

@@ -1,0 +1,198 @@
+//! Where packets live while they cross the network: one slab per run.
+//!
+//! A packet is written into a slot once, when it enters a link's queue, and
+//! queues and links pass its 4-byte handle ([`PacketRef`]) from then on;
+//! the slot is freed when the packet leaves the link (arrival or loss).
+//! Freed slots are reused last-in first-out, so a new packet lands in
+//! memory that was just in use (and is still in the cache), and the memory
+//! a run touches is the packets in flight, not every queue's high-water
+//! mark: with thousands of links, per-link rings of whole packets spread a
+//! run over tens of megabytes and made the cost per event grow with the
+//! number of flows (issue 9). ns-2 keeps a free list of packets for the
+//! same reason (`Packet::alloc`/`Packet::free` in `common/packet.h`).
+
+use crate::{Packet, PacketKind, SackBlocks, TcpHeader};
+
+/// A packet's place in a [`PacketPool`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PacketRef(u32);
+
+/// A stored packet in one cache line: every field but the two options only
+/// some acks carry (SACK blocks, the SMART echo), which live beside the
+/// slots and are read only when the slot says it has them. A whole
+/// [`Packet`] is two lines (its SACK blocks alone are 49 bytes), and the
+/// slot of a packet that waited in a queue is rarely still in the cache.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+struct Slot {
+    uid: u64,
+    seq: u64,
+    ack: u64,
+    flow: u32,
+    size_bytes: u32,
+    len: u32,
+    wnd_bytes: u32,
+    src: u16,
+    dst: u16,
+    kind: PacketKind,
+    eln: bool,
+    is_retransmit: bool,
+    has_sack: bool,
+    has_echo: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PacketPool {
+    slots: Vec<Slot>,
+    /// SACK blocks and SMART echo of slot i, valid when its flag is set.
+    sacks: Vec<SackBlocks>,
+    echoes: Vec<u64>,
+    free: Vec<u32>,
+}
+
+impl PacketPool {
+    pub fn new() -> PacketPool {
+        PacketPool::default()
+    }
+
+    /// Store `pkt`; its handle stays valid until [`PacketPool::take`].
+    #[inline]
+    pub fn put(&mut self, pkt: Packet) -> PacketRef {
+        // Every field named: a new one must be given a place here.
+        let Packet {
+            uid,
+            flow,
+            kind,
+            src,
+            dst,
+            size_bytes,
+            tcp: TcpHeader { seq, len, ack, wnd_bytes, sack, smart_echo, eln, is_retransmit },
+        } = pkt;
+        let slot = Slot {
+            uid,
+            seq,
+            ack,
+            flow,
+            size_bytes,
+            len,
+            wnd_bytes,
+            src,
+            dst,
+            kind,
+            eln,
+            is_retransmit,
+            has_sack: !sack.is_empty(),
+            has_echo: smart_echo.is_some(),
+        };
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = slot;
+                i as usize
+            }
+            None => {
+                self.slots.push(slot);
+                self.slots.len() - 1
+            }
+        };
+        let n = self.slots.len();
+        if slot.has_sack {
+            set_beside(&mut self.sacks, n, i, sack);
+        }
+        if let Some(e) = smart_echo {
+            set_beside(&mut self.echoes, n, i, e);
+        }
+        PacketRef(u32::try_from(i).expect("fewer than 2^32 packets in flight"))
+    }
+
+    /// A copy of the packet at `r`.
+    #[inline]
+    pub fn get(&self, r: PacketRef) -> Packet {
+        let i = r.0 as usize;
+        let s = &self.slots[i];
+        Packet {
+            uid: s.uid,
+            flow: s.flow,
+            kind: s.kind,
+            src: s.src,
+            dst: s.dst,
+            size_bytes: s.size_bytes,
+            tcp: TcpHeader {
+                seq: s.seq,
+                len: s.len,
+                ack: s.ack,
+                wnd_bytes: s.wnd_bytes,
+                sack: if s.has_sack { self.sacks[i] } else { SackBlocks::default() },
+                smart_echo: s.has_echo.then(|| self.echoes[i]),
+                eln: s.eln,
+                is_retransmit: s.is_retransmit,
+            },
+        }
+    }
+
+    /// Free `r`'s slot and return its packet.
+    #[inline]
+    pub fn take(&mut self, r: PacketRef) -> Packet {
+        self.free.push(r.0);
+        self.get(r)
+    }
+
+    /// Packets stored and not yet taken.
+    pub fn len(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Set entry `i` of a side array of `n` slots, growing it on first use.
+fn set_beside<T: Copy + Default>(side: &mut Vec<T>, n: usize, i: usize, v: T) {
+    if side.len() < n {
+        side.resize(n, T::default());
+    }
+    side[i] = v;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PacketKind, TcpHeader};
+
+    fn pkt(uid: u64) -> Packet {
+        Packet { uid, flow: 0, kind: PacketKind::Data, src: 0, dst: 1, size_bytes: 100, tcp: TcpHeader::default() }
+    }
+
+    #[test]
+    fn slots_are_reused_last_freed_first() {
+        let mut p = PacketPool::new();
+        let (a, b) = (p.put(pkt(1)), p.put(pkt(2)));
+        assert_eq!((p.get(a).uid, p.get(b).uid), (1, 2));
+        assert_eq!(p.take(a).uid, 1);
+        assert_eq!(p.len(), 1);
+        let c = p.put(pkt(3));
+        assert_eq!(c, a, "the slot just freed is the next one used");
+        assert_eq!(p.get(b).uid, 2, "other packets are untouched");
+        assert_eq!(p.take(b).uid, 2);
+        assert_eq!(p.take(c).uid, 3);
+        assert!(p.is_empty());
+    }
+
+    #[test]
+    fn packets_come_back_whole_with_or_without_options() {
+        assert_eq!(std::mem::size_of::<Slot>(), 64, "one cache line");
+        let mut p = PacketPool::new();
+        let mut with = pkt(7);
+        with.kind = PacketKind::Ack;
+        (with.tcp.ack, with.tcp.wnd_bytes, with.tcp.eln, with.tcp.smart_echo) = (1000, 65535, true, Some(4000));
+        assert!(with.tcp.sack.push(2000, 3000) && with.tcp.sack.push(4000, 5000));
+        let r = p.put(with);
+        assert_eq!(p.get(r), with);
+        assert_eq!(p.take(r), with);
+        // The slot is reused by a packet without options: none leak over.
+        let plain = pkt(8);
+        let r2 = p.put(plain);
+        assert_eq!(r2, r);
+        assert_eq!(p.take(r2), plain);
+    }
+}
