@@ -73,7 +73,7 @@ GOODPUTS = ("wireless_goodput_pct", "wired_goodput_pct")
 def test_table3_cells_are_all_shown_at_80_columns() -> None:
     cells = json.loads(
         lasthop_cli("reproduce", "balakrishnan97-table3", "--seeds", "1", "--format", "json").stdout
-    )
+    )["cells"]
     out = narrow("reproduce", "balakrishnan97-table3", "--seeds", "1")
     for cell in cells:
         mbps, wl, wd = (

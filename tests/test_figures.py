@@ -97,7 +97,7 @@ def test_reproduce_writes_its_report(tmp_path: Path) -> None:
         "json",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.lstrip().startswith("[")
+    assert result.stdout.lstrip().startswith('{\n  "cells": [')
     assert "report written to" in result.stderr
     html = (out / "index.html").read_text(encoding="utf-8")
     assert html.count('<img src="data:image/png;base64,') == 4  # Figs. 6, 7, 8, 12

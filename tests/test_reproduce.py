@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 from helpers import lasthop_cli
 
 from lasthop.papers import published
+from lasthop.papers.claims_balakrishnan97 import CLAIMS
 
 KEYS = {"table", "setting", "scheme", "published", "ratio"}
 KEYS |= {"wireless_goodput_pct", "wired_goodput_pct"}
@@ -15,7 +19,9 @@ KEYS |= {"wireless_goodput_pct", "wired_goodput_pct"}
 def test_reproduce_json_cells() -> None:
     proc = lasthop_cli("reproduce", "--seeds", "1", "--format", "json")
     assert proc.returncode == 0, proc.stderr
-    cells = json.loads(proc.stdout)
+    document = json.loads(proc.stdout)
+    assert list(document) == ["cells", "claims", "deviations"]
+    cells = document["cells"]
     settings = ["lan-8k", "lan-32k", "wan-32k"]
     table3 = [
         ("table3", setting, scheme)
@@ -36,7 +42,9 @@ def test_reproduce_json_cells() -> None:
     assert len(table3) == 17
     for cell in cells:
         unit = "throughput_pps" if cell["table"] == "elaarag02:I" else "throughput_mbps"
-        extra = {"published_mbps"} if unit == "throughput_mbps" else set()
+        extra = (
+            {"published_mbps", "retransmits", "timeouts"} if unit == "throughput_mbps" else set()
+        )
         assert set(cell) == KEYS | {unit} | extra
         assert cell[unit] > 0
         if cell["published"] is None:  # Table V and Fig. 12 give no numbers to compare
@@ -62,7 +70,7 @@ def test_reproduce_table_names_the_sources() -> None:
 def _json_cells(*args: str) -> list[dict[str, object]]:
     proc = lasthop_cli("reproduce", "balakrishnan97", *args, "--format", "json")
     assert proc.returncode == 0, proc.stderr
-    cells: list[dict[str, object]] = json.loads(proc.stdout)
+    cells: list[dict[str, object]] = json.loads(proc.stdout)["cells"]
     return cells
 
 
@@ -111,5 +119,53 @@ def test_balakrishnan97_json_is_the_same_bytes_twice() -> None:
     second = lasthop_cli("reproduce", "balakrishnan97", "--format", "json")
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
-    tables = {c["table"] for c in json.loads(first.stdout)}
+    tables = {c["table"] for c in json.loads(first.stdout)["cells"]}
     assert tables == {"peak", "table2", "table3", "table4", "table5", "fig12"}
+
+
+def test_claims_and_deviations_in_the_json_and_the_terminal() -> None:
+    """Issue 10, item 5: every claim the cells of ``--only table3`` can decide is in the
+    JSON with its verdict and figures, every failed one among the deviations with an
+    explanation; the terminal prints both after the tables, at 80 columns."""
+    proc = lasthop_cli("reproduce", "balakrishnan97", "--only", "table3", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    document = json.loads(proc.stdout)
+    claims = document["claims"]
+    ids = [c["id"] for c in claims]
+    # The Table III claims that need no other table (E2E/peak needs the peak cells).
+    expected = [
+        c.id
+        for c in CLAIMS
+        if c.id.startswith("iii-")
+        and c.id not in ("iii-e2e-below-half-peak", "iii-sack-wan-vs-ll-opt", "iii-smart-lan-vs-ll")
+    ]
+    assert ids == expected
+    for claim in claims:
+        assert claim["status"] in ("holds", "fails")
+        assert claim["figures"] and all(isinstance(v, float) for v in claim["figures"].values())
+        assert claim["statement"] and claim["section"] and claim["checked_as"]
+    failed = [c["id"] for c in claims if c["status"] == "fails"]
+    keys = [d["key"] for d in document["deviations"]]
+    assert keys[: len(failed)] == failed
+    far = [
+        f"table3/{c['setting']}/{c['scheme']}"
+        for c in document["cells"]
+        if not 0.8 <= c["ratio"] <= 1.25
+    ]
+    assert keys[len(failed) :] == far
+    assert all(d["explanation"] for d in document["deviations"])
+
+    text = subprocess.run(
+        [sys.executable, "-m", "lasthop", "reproduce", "balakrishnan97", "--only", "table3"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "80"},
+    ).stdout
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "…" not in text
+    tail = text[text.index("the paper's claims") :]
+    for claim in claims:
+        assert claim["id"] in tail and claim["status"] in tail
+    if failed:
+        assert "Deviations" in tail and "cause:" in tail

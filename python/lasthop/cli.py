@@ -326,7 +326,9 @@ def reproduce_command(
         ),
     ] = None,
 ) -> None:
-    """Reproduce the source documents' headline tables beside the published numbers."""
+    """Reproduce the source documents' headline tables beside the published numbers, and
+    check the paper's claims on them (holds or fails, with the measured figures; with
+    --format json under "claims", and the deviations under "deviations")."""
     if report_dir is not None and report_dir.exists() and not report_dir.is_dir():
         raise typer.BadParameter(
             f"{report_dir} exists and is not a directory", param_hint="--report"
@@ -345,8 +347,11 @@ def reproduce_command(
 
         index = reproduction_report(report_dir, which.value, seeds, cells=cells)
         sys.stderr.write(f"lasthop: report written to {index}\n")
+    from lasthop.papers.reproduce import check_claims
+
+    claims, deviations = check_claims(cells)
     if fmt is Format.json:
-        _print_json(cells)
+        _print_json({"cells": cells, "claims": claims, "deviations": deviations})
         return
     console = _console()
     tables = {c["table"] for c in cells}
@@ -366,6 +371,18 @@ def reproduce_command(
         console.print(render.grid_table(cells, "fig12", title))
     if which in (Which.all, Which.elaarag02):
         console.print(render.elaarag_table(cells, seeds))
+    if claims:
+        console.print(
+            render.claims_table(
+                claims, f"Balakrishnan et al. 1997: the paper's claims, mean of {seeds} seeds"
+            )
+        )
+    if deviations:
+        console.print(
+            render.deviations_table(
+                deviations, "Deviations: failed claims and cells outside 0.8-1.25 of the papers"
+            )
+        )
 
 
 @app.command("bench")

@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text
 
 from lasthop.columns import param_columns
 from lasthop.papers import published
@@ -307,6 +308,67 @@ def grid_table(cells: Sequence[Mapping[str, Any]], table_id: str, title: str) ->
                 )
             )
         table.add_row(*row)
+    return table
+
+
+_VERDICT_STYLE = {"holds": "green", "fails": "bold red", "unchecked": "yellow"}
+
+
+def claims_table(claims: Sequence[Mapping[str, Any]], title: str) -> Table:
+    """The papers' claims (as ``lasthop.papers.claims.evaluate`` gives them): the
+    verdict, then the claim's id and section, the paper's words, how they are checked and
+    the measured figures. The text column wraps to the terminal's width."""
+    from lasthop.papers.claims import figures_text
+
+    held = sum(1 for c in claims if c["status"] == "holds")
+    failed = sum(1 for c in claims if c["status"] == "fails")
+    table = Table(
+        title=title,
+        title_justify="left",
+        caption=f"{held} hold, {failed} fail, {len(claims) - held - failed} not checked",
+        caption_justify="left",
+        show_lines=True,
+    )
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("claim", ratio=1, overflow="fold")
+    for claim in claims:
+        status = str(claim["status"])
+        measured = (
+            f"measured: {figures_text(claim['figures'])}"
+            if claim["figures"]
+            else f"not checked: {claim.get('reason', '')}"
+        )
+        text = Text()
+        text.append(str(claim["id"]), style="bold")
+        text.append(
+            f" ({claim['section']}) {claim['statement']}\n"
+            f"checked as: {claim['checked_as']}\n{measured}"
+        )
+        table.add_row(Text(status, style=_VERDICT_STYLE.get(status, "")), text)
+    return table
+
+
+def deviations_table(deviations: Sequence[Mapping[str, Any]], title: str) -> Table:
+    """Failed claims and cells outside 0.8-1.25 of the published value, grouped by their
+    explanation (each text once)."""
+    from lasthop.papers.claims import grouped
+
+    table = Table(
+        title=title,
+        title_justify="left",
+        caption="Explanations: DEVIATIONS in python/lasthop/papers/claims_<paper>.py",
+        caption_justify="left",
+        show_lines=True,
+    )
+    table.add_column("deviations and their cause", ratio=1, overflow="fold")
+    for explanation, found in grouped(deviations):
+        text = Text()
+        for d in found:
+            text.append(str(d["key"]), style="bold")
+            text.append(f" ({d['kind']}): {d['what']}\n")
+        text.append("cause: ", style="italic")
+        text.append(explanation)
+        table.add_row(text)
     return table
 
 

@@ -298,9 +298,10 @@ def reproduce(
     """Run ``which`` (``only`` one part of ``balakrishnan97``) over seeds 1..``seeds`` and
     return its cells, in a fixed order: ``{"table", "setting", "scheme",
     "throughput_mbps" | "throughput_pps", "published", "ratio", "wireless_goodput_pct",
-    "wired_goodput_pct"}``, and ``published_mbps`` for cells in Mb/s (the same value as
+    "wired_goodput_pct"}``, and for cells in Mb/s ``published_mbps`` (the same value as
     ``published``, the field the paper-wide JSON of issue 4 names; ``None`` where the
-    paper gives no number)."""
+    paper gives no number) and the source's ``retransmits`` and ``timeouts``, mean per
+    run."""
     if seeds < 1:
         raise ValueError(f"seeds: must be at least 1, got {seeds}")
     experiments = _experiments(which, only)
@@ -333,6 +334,11 @@ def _cell(experiment: _Experiment, runs: list[dict[str, Any]]) -> dict[str, Any]
     }
     if experiment.unit == "mbps":
         cell["published_mbps"] = experiment.published
+        # The source's retransmissions and coarse timeouts, mean per run (claims such as
+        # Sec. IV-D's "the wired connection neither has any retransmissions nor any
+        # timeouts" read them).
+        cell["retransmits"] = _round(_mean([float(r["flows"][0]["retransmits"]) for r in runs]), 2)
+        cell["timeouts"] = _round(_mean([float(r["flows"][0]["timeouts"]) for r in runs]), 2)
     return cell
 
 
@@ -371,3 +377,17 @@ def _mean(values: list[float]) -> float:
 
 def _round(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
+
+
+def check_claims(
+    cells: Sequence[Mapping[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The papers' claims evaluated on ``cells`` (those whose cells ran) and the
+    deviations: failed claims and cells outside 0.8-1.25 of the published value, each with
+    its explanation (:mod:`lasthop.papers.claims`). Each paper keeps its claims and
+    explanations in a module ``claims_<paper>``."""
+    from lasthop.papers import claims, claims_balakrishnan97, claims_elaarag02
+
+    evaluated = claims.evaluate(claims_balakrishnan97.CLAIMS + claims_elaarag02.CLAIMS, cells)
+    explanations = claims_balakrishnan97.DEVIATIONS | claims_elaarag02.DEVIATIONS
+    return evaluated, claims.deviations(evaluated, cells, explanations)
