@@ -6,8 +6,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 from helpers import lasthop_cli
+from matplotlib.lines import Line2D
+
+import lasthop
+from lasthop import plots, report
 
 PLAN = """
 name = "figs"
@@ -157,3 +162,122 @@ def test_report_over_plans_with_different_grids_shows_each_plan(tmp_path: Path) 
     ]
     assert "<dd>buffers (4 ok runs), rates (6 ok runs)</dd>" in html
     assert "<dd>10 ok runs, seeds 1..1</dd>" in html
+
+
+# Issue 10, item 6: Figs. 4 and 5 draw the base station's local retransmissions from the
+# run's `local_rexmits` table (time_ns, flow, seq, len, node, timer) when the engine
+# records it, and say so in the caption when it does not.
+
+
+def _local_rexmits(times_s: list[float], timer: list[bool], flow: int = 0) -> pa.Table:
+    n = len(times_s)
+    return pa.table(
+        {
+            "time_ns": pa.array([int(t * 1e9) for t in times_s], type=pa.uint64()),
+            "flow": pa.array([flow] * n, type=pa.uint32()),
+            "seq": pa.array([1400 * i for i in range(n)], type=pa.uint64()),
+            "len": pa.array([1400] * n, type=pa.uint32()),
+            "node": pa.array([1] * n, type=pa.uint16()),
+            "timer": pa.array(timer, type=pa.bool_()),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def short_run() -> lasthop.RunResult:
+    return lasthop.run(
+        "balakrishnan97/lan", seed=1, set=["scheme=ll-tcp-aware", "flows.0.bytes=524288"]
+    )
+
+
+def test_fig5_draws_a_row_of_local_retransmissions(short_run: lasthop.RunResult) -> None:
+    local = _local_rexmits([0.5, 1.0, 1.5, 2.0], [False, True, False, False])
+    other_flow = _local_rexmits([0.7], [True], flow=3)  # another connection: not drawn
+    fig = plots.time_sequence(
+        {"LL-TCP-AWARE": short_run.sent},
+        {"LL-TCP-AWARE": short_run.events},
+        local_rexmits={"LL-TCP-AWARE": pa.concat_tables([local, other_flow])},
+    )
+    ax = fig.axes[0]
+    lines = {line.get_gid(): line for line in ax.get_lines()}
+    dupack, timer = lines["local_dupack:LL-TCP-AWARE"], lines["local_timer:LL-TCP-AWARE"]
+    assert list(dupack.get_xdata()) == [0.5, 1.5, 2.0]
+    assert list(timer.get_xdata()) == [1.0]
+    # A row of its own, under the data and above the timeouts.
+    row = float(dupack.get_ydata()[0])
+    assert row == float(timer.get_ydata()[0])
+    assert lines["timeout:LL-TCP-AWARE"] is not None
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "local retransmit, duplicate ack (3, lower row)" in labels
+    assert "local retransmit, local timer (1, lower row)" in labels
+    svg = plots.to_bytes(fig, "svg").decode()
+    assert 'id="local_dupack:LL-TCP-AWARE"' in svg and 'id="local_timer:LL-TCP-AWARE"' in svg
+    # Without the table the figure has no such row.
+    plain = plots.time_sequence({"LL-TCP-AWARE": short_run.sent})
+    assert not [g for g in map(Line2D.get_gid, plain.axes[0].get_lines()) if "local" in str(g)]
+
+
+class _Output:
+    """A core output whose raw tables hold local_rexmits, as the engine will send it."""
+
+    def __init__(self, table: pa.Table) -> None:
+        self.raw = {
+            name: (str(col.type.to_pandas_dtype()().dtype), col.to_numpy().tobytes())
+            for name, col in zip(table.column_names, table.columns, strict=True)
+        }
+
+    def tables(self) -> dict[str, dict[str, tuple[str, bytes]]]:
+        return {"local_rexmits": self.raw}
+
+
+class _Result:
+    def __init__(self, output: _Output) -> None:
+        self._output = output
+
+    def table(self, name: str) -> pa.Table:
+        raise KeyError(name)  # a result.py that does not know the table yet
+
+
+def test_local_rexmits_table_read_from_the_core_when_result_lacks_it() -> None:
+    local = _local_rexmits([0.25, 0.5], [True, False])
+    found = report.local_rexmits_table(_Result(_Output(local)))  # type: ignore[arg-type]
+    assert found is not None and found.equals(local)
+
+
+def test_figs_4_5_with_and_without_local_rexmits(monkeypatch: pytest.MonkeyPatch) -> None:
+    today = report._link_layer_trace_figures(1)
+    assert [f.paper_figure for f in today] == [4, 5]
+    fig5 = today[1]
+    if report.local_rexmits_table(lasthop.run("balakrishnan97/lan", seed=1)) is None:
+        assert "Note: the base station's local retransmissions are not drawn" in fig5.caption
+    assert "local retransmissions" in fig5.caption  # the counts, either way
+
+    monkeypatch.setattr(
+        report, "local_rexmits_table", lambda _r: _local_rexmits([1.0, 2.0], [False, True])
+    )
+    fig5 = report._link_layer_trace_figures(1)[1]
+    assert "lower row of marks shows the base station's local retransmissions" in fig5.caption
+    gids = {line.get_gid() for ax in fig5.figure.axes for line in ax.get_lines()}
+    assert {"local_dupack:LL-TCP-AWARE", "local_timer:LL", "local_dupack:LL"} <= gids
+
+
+def test_figs_10_11_draw_both_connections_of_split() -> None:
+    fig10, fig11 = report._split_trace_figures(1)
+    assert (fig10.paper_figure, fig11.paper_figure) == (10, 11)
+    wired, wireless = fig11.figure.axes[:2]
+    assert "wired connection" in wired.get_title(loc="left")
+    assert "wireless connection" in wireless.get_title(loc="left")
+    # The wired sender never sees a loss: its window only grows; the wireless one's falls.
+    wired_cwnd = [line for line in wired.get_lines() if str(line.get_gid()).startswith("cwnd")]
+    values = list(wired_cwnd[0].get_ydata())
+    assert values == sorted(values)
+    seq_wired, seq_wireless = fig10.figure.axes[:2]
+    gids = {str(line.get_gid()): line for line in seq_wireless.get_lines()}
+    timeouts = [g for g in gids if g.startswith("timeout:")]
+    assert timeouts and len(gids[timeouts[0]].get_xdata()) > 0
+    wired_gids = {str(line.get_gid()): line for line in seq_wired.get_lines()}
+    assert all(
+        len(line.get_xdata()) == 0
+        for g, line in wired_gids.items()
+        if g.startswith(("timeout:", "fast_retransmit:", "retransmit:"))
+    )

@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,11 +18,26 @@ from matplotlib.image import imread
 
 import lasthop
 from lasthop import plots
+from lasthop.papers.claims_balakrishnan97 import CLAIMS
+from lasthop.papers.reproduce import check_claims, reproduce
 from lasthop.report import FIG12_SCHEMES, ReportFigure, build_report, reproduction_report
 
 SEEDS = 1
-# Figs. 6, 7, 8 and 12 of the paper.
-EXPECTED_FIGURES = 4
+# Every figure of the paper but the diagrams (Figs. 1, 2): Figs. 3-12.
+PAPER_FIGURES = tuple(range(3, 13))
+EXPECTED_FIGURES = len(PAPER_FIGURES)
+STEMS = (
+    "fig3-link-layer-throughput",
+    "fig4-cwnd-link-layer",
+    "fig5-sequence-link-layer",
+    "fig6-end-to-end-throughput",
+    "fig7-sequence-e2e-eln",
+    "fig8-cwnd-e2e-eln",
+    "fig9-split-connection-throughput",
+    "fig10-sequence-split",
+    "fig11-cwnd-split",
+    "fig12-throughput-vs-error-rate",
+)
 
 # Appended to a copy of the report: once the page has loaded, list every image and
 # whether it decoded, in an element --dump-dom prints.
@@ -30,10 +46,19 @@ PROBE = """
 window.addEventListener("load", function () {
   var out = document.createElement("pre");
   out.id = "lasthop-probe";
-  out.textContent = JSON.stringify(Array.from(document.images).map(function (img) {
-    return {alt: img.alt, loaded: img.complete && img.naturalWidth > 0,
-            width: img.naturalWidth, height: img.naturalHeight};
-  }));
+  function shown(selector) {
+    return Array.from(document.querySelectorAll(selector)).filter(function (el) {
+      return el.getBoundingClientRect().height > 0;
+    }).map(function (el) { return el.textContent; });
+  }
+  out.textContent = JSON.stringify({
+    images: Array.from(document.images).map(function (img) {
+      return {alt: img.alt, loaded: img.complete && img.naturalWidth > 0,
+              width: img.naturalWidth, height: img.naturalHeight};
+    }),
+    claims: shown("#claims tbody tr"),
+    deviations: shown("#deviations div.deviation")
+  });
   document.body.appendChild(out);
 });
 </script>
@@ -74,21 +99,23 @@ def _browser(chromium: str, profile: Path, *args: str) -> subprocess.CompletedPr
     )
 
 
-def _probe(chromium: str, index: Path, tmp: Path) -> list[dict[str, object]]:
+def _probe(chromium: str, index: Path, tmp: Path) -> dict[str, list[Any]]:
+    """What Chromium shows of the report: its images (each loaded or not) and the text
+    of the rows of the Claims table and of the Deviations that have a height on screen."""
     probe = index.with_name("probe.html")
     text = index.read_text(encoding="utf-8")
     probe.write_text(text.replace("</body>", PROBE + "</body>"), encoding="utf-8")
     done = _browser(chromium, tmp / "profile", "--dump-dom", probe.as_uri())
     found = re.search(r'<pre id="lasthop-probe">(.*?)</pre>', done.stdout, re.S)
     assert found, f"no probe output; chromium said: {done.stderr[-2000:]}"
-    images: list[dict[str, object]] = json.loads(html.unescape(found.group(1)))
-    return images
+    shown: dict[str, list[Any]] = json.loads(html.unescape(found.group(1)))
+    return shown
 
 
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("report")
-    reproduction_report(out, "balakrishnan97-table3", seeds=SEEDS)
+    reproduction_report(out, "balakrishnan97", seeds=SEEDS)
     return out
 
 
@@ -104,12 +131,7 @@ def test_report_is_self_contained(report_dir: Path) -> None:
     assert all(src.startswith("data:image/png;base64,") for src in srcs)
     hrefs = re.findall(r'href="([^"]*)"', text)
     assert hrefs and all((report_dir / h).is_file() for h in hrefs)  # the files beside it
-    for stem in (
-        "fig6-end-to-end-throughput",
-        "fig7-sequence-e2e-eln",
-        "fig8-cwnd-e2e-eln",
-        "fig12-throughput-vs-error-rate",
-    ):
+    for stem in STEMS:
         assert (report_dir / f"{stem}.png").read_bytes().startswith(b"\x89PNG")
         assert b"<svg" in (report_dir / f"{stem}.svg").read_bytes()
 
@@ -117,12 +139,14 @@ def test_report_is_self_contained(report_dir: Path) -> None:
 def test_report_says_what_was_run_and_holds_the_cells(report_dir: Path) -> None:
     text = (report_dir / "index.html").read_text(encoding="utf-8")
     assert f"<dd>{lasthop.__version__}</dd>" in text
-    assert "lasthop reproduce balakrishnan97-table3 --seeds 1" in text
+    assert "lasthop reproduce balakrishnan97 --seeds 1" in text
     assert "balakrishnan97/table3-lan-32k" in text
-    for n, paper in enumerate((6, 7, 8, 12), start=1):
+    # Issue 10, item 6: every figure of the paper, in its order.
+    for n, paper in enumerate(PAPER_FIGURES, start=1):
         assert f"Fig. {n} (as in Balakrishnan et al. 1997 Fig. {paper}):" in text
     # Table III: 17 cells (E2E-SMART has no WAN cell), a row each.
-    table = text[text.index("<tbody>") : text.index("</tbody>")]
+    start = text.index("Table III: end-to-end schemes")
+    table = text[text.index("<tbody>", start) : text.index("</tbody>", start)]
     assert table.count("<tr>") == 17
     assert "<td>E2E-IETF-SACK</td>" in table and "<td>WAN, 32 KB</td>" in table
     assert all(re.search(r'alt="[^"]{40,}"', img) for img in re.findall(r"<img [^>]*>", text))
@@ -143,9 +167,42 @@ def test_fig12_caption_names_the_schemes_it_draws(report_dir: Path) -> None:
     assert "These are the 6 schemes of the paper's Fig. 12." in caption
 
 
+def _section(text: str, name: str) -> str:
+    start = text.index(f'<section id="{name}">')
+    return text[start : text.index("</section>", start)]
+
+
+def test_report_checks_the_claims_and_explains_the_deviations(report_dir: Path) -> None:
+    """Issue 10, item 5: a Claims table with a row per claim of the paper and its verdict,
+    and a Deviations section holding every failed claim and every cell outside 0.8-1.25
+    of the published value, each under its cause."""
+    text = (report_dir / "index.html").read_text(encoding="utf-8")
+    cells = reproduce("balakrishnan97", SEEDS)
+    claims, deviations = check_claims(cells)
+    assert len(claims) == len(CLAIMS)  # every table ran: every claim is there
+    section = _section(text, "claims")
+    assert section.count('<tr id="claim-') == len(claims)
+    for claim in claims:
+        row = re.search(rf'<tr id="claim-{claim["id"]}">(.*?)</tr>', section, re.S)
+        assert row, claim["id"]
+        assert f'<td class="{claim["status"]}">{claim["status"]}</td>' in row.group(1)
+    failed = [c["id"] for c in claims if c["status"] == "fails"]
+    far = [
+        f"{c['table']}/{c['setting']}/{c['scheme']}"
+        for c in cells
+        if c["ratio"] is not None and not 0.8 <= c["ratio"] <= 1.25
+    ]
+    assert [d["key"] for d in deviations] == failed + far
+    section = html.unescape(_section(text, "deviations"))
+    for deviation in deviations:
+        assert f"<code>{deviation['key']}</code>" in section
+        assert deviation["explanation"] in section
+    assert section.count("<strong>Cause:</strong>") == len({d["explanation"] for d in deviations})
+
+
 def test_report_is_byte_identical_when_built_twice(report_dir: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
-    reproduction_report(again, "balakrishnan97-table3", seeds=SEEDS)
+    reproduction_report(again, "balakrishnan97", seeds=SEEDS)
     names = sorted(p.name for p in report_dir.iterdir() if p.name != "probe.html")
     assert names == sorted(p.name for p in again.iterdir())
     for name in names:
@@ -174,10 +231,19 @@ def test_build_report_escapes_text() -> None:
 
 def test_every_figure_loads_in_chromium(report_dir: Path, tmp_path: Path) -> None:
     chromium = _chromium()
-    images = _probe(chromium, report_dir / "index.html", tmp_path)
+    shown = _probe(chromium, report_dir / "index.html", tmp_path)
+    images = shown["images"]
     assert len(images) == EXPECTED_FIGURES
     assert all(img["loaded"] for img in images), images
     assert all(int(str(img["width"])) > 600 for img in images), images
+    # The Claims table and the Deviations show, a row per claim and a block per cause.
+    text = (report_dir / "index.html").read_text(encoding="utf-8")
+    claim_rows = _section(text, "claims").count('<tr id="claim-')
+    assert len(shown["claims"]) == claim_rows == len(CLAIMS)
+    assert all(re.match(r"(holds|fails|unchecked)", row) for row in shown["claims"])
+    causes = _section(text, "deviations").count('<div class="deviation"')
+    assert len(shown["deviations"]) == causes
+    assert all("Cause:" in block for block in shown["deviations"])
 
     shot = tmp_path / "report.png"
     _browser(
@@ -209,5 +275,5 @@ def test_an_svg_figure_loads_in_chromium(tmp_path: Path) -> None:
     index = tmp_path / "index.html"
     index.write_text(build_report(title="svg", cells=[], figures=[fig], embed="svg"))
     assert 'src="data:image/svg+xml;base64,' in index.read_text()
-    images = _probe(chromium, index, tmp_path)
+    images = _probe(chromium, index, tmp_path)["images"]
     assert [img["loaded"] for img in images] == [True]

@@ -5,7 +5,8 @@
 - :func:`cwnd_vs_time`: Figs. 4, 8 and 11, the sender's congestion window against time.
 - :func:`time_sequence`: Figs. 5, 7 and 10, sequence number of each segment sent against
   time, with a top row of marks at fast retransmissions and a bottom row at coarse
-  timeouts (the convention of Fig. 7's caption).
+  timeouts (the convention of Fig. 7's caption), and, given a ``local_rexmits`` table, a
+  row of the base station's local retransmissions (Fig. 5).
 - :func:`throughput_vs_error_rate`: Fig. 12, throughput against the error rate on a log
   axis, one line per scheme.
 
@@ -126,6 +127,9 @@ _DATA_TOP: Final = 0.86
 _ROW_FAST_RETRANSMIT: Final = 0.96
 _ROW_ELN_RETRANSMIT: Final = 0.91
 _ROW_TIMEOUT: Final = 0.035
+# With a row of the base station's local retransmissions (Fig. 5) above the timeouts.
+_ROW_LOCAL_RETRANSMIT: Final = 0.085
+_DATA_BOTTOM_LOCAL: Final = 0.13
 
 # ssthresh starts "infinite" (the core reports 2**32 - 1): nothing to draw until the
 # first loss sets it.
@@ -478,6 +482,7 @@ def cwnd_vs_time(
     share_y: bool = True,
     hlines_bytes: Mapping[str, float] | None = None,
     title: str = "Congestion window against time",
+    end_s: float | Mapping[str, float] | None = None,
 ) -> Figure:
     """Figs. 4, 8 and 11: the congestion window (KB) of ``flow`` against time (s), as a
     step plot, one panel per labelled run (``overlay=True``: all on one axes).
@@ -487,8 +492,10 @@ def cwnd_vs_time(
     finite value). ``time_window_s`` limits the time axis, e.g. ``(0, 20)`` for the first
     20 s. ``share_y=False`` scales each panel to its own run. ``hlines_bytes`` draws
     labelled horizontal dotted lines, e.g. ``{"WAN bandwidth-delay product": 23000}`` as
-    in Fig. 4. Line gids: ``cwnd:LABEL``,
-    ``ssthresh:LABEL``.
+    in Fig. 4. ``end_s`` (seconds, one for all runs or one per label) carries each run's
+    last sample on to that time: the trace holds changes only, so a window that stays put
+    (SPLIT's wired sender in Fig. 11) would otherwise end at its last change. Line gids:
+    ``cwnd:LABEL``, ``ssthresh:LABEL``.
     """
     runs = _split(window, by)
     labels = [label for label, _ in runs]
@@ -509,6 +516,13 @@ def cwnd_vs_time(
                 if before.size:
                     keep[before[-1]] = True
             t, cwnd_kb, ssth = t[keep], cwnd_kb[keep], ssth[keep]
+            end = end_s.get(label) if isinstance(end_s, Mapping) else end_s
+            if time_window_s is not None and end is not None:
+                end = min(end, time_window_s[1])
+            if end is not None and t.size and t[-1] < end:
+                t = np.append(t, end)
+                cwnd_kb = np.append(cwnd_kb, cwnd_kb[-1])
+                ssth = np.append(ssth, ssth[-1])
             if time_window_s is not None and t.size:
                 t = np.clip(t, time_window_s[0], None)
             style = styles[label]
@@ -579,6 +593,7 @@ def time_sequence(
     time_window_s: tuple[float, float] | None = None,
     seq_unit: Literal["auto", "KB", "MB"] = "auto",
     title: str = "Packet sequence trace",
+    local_rexmits: Labelled | None = None,
 ) -> Figure:
     """Figs. 5, 7 and 10: the sequence number of every segment ``flow`` sent against
     time, one panel per labelled run (sharing both axes, so runs compare directly).
@@ -590,8 +605,19 @@ def time_sequence(
     retransmissions get a row under the top one. Artist gids: ``sent:LABEL``,
     ``retransmit:LABEL``, ``fast_retransmit:LABEL``, ``timeout:LABEL``,
     ``eln_retransmit:LABEL``.
+
+    ``local_rexmits`` holds ``local_rexmits`` trace tables (time_ns, flow, seq, len,
+    node, timer), labelled like ``sent``: as in Fig. 5 a row of marks, just above the
+    timeouts, shows the base station's local retransmissions (circles on a duplicate
+    ack, squares on the local timer). Gids ``local_dupack:LABEL``,
+    ``local_timer:LABEL``.
     """
     runs = _split(sent, by)
+    local_runs = dict(_split(local_rexmits, by)) if local_rexmits is not None else {}
+    if local_rexmits is not None and len(runs) == 1 and len(local_runs) == 1:
+        local_runs = {runs[0][0]: next(iter(local_runs.values()))}
+    # A row of local retransmissions needs room under the data.
+    data_bottom = _DATA_BOTTOM_LOCAL if local_runs else _DATA_BOTTOM
     event_runs = dict(_split(events, by)) if events is not None else {}
     if events is not None and len(runs) == 1 and len(event_runs) == 1:
         # One run each: pair them whatever their labels.
@@ -667,6 +693,30 @@ def time_sequence(
                         label=f"{text} ({at.size}, {where})",
                         gid=f"{kind}:{name}",
                     )
+            local = local_runs.get(label)
+            if local is not None:
+                lsel = _flow_mask(local, flow)
+                lt = _seconds(local["time_ns"][lsel])
+                timer = np.asarray(local["timer"][lsel], dtype=bool)
+                lkeep = _in_window(lt, time_window_s)
+                for kind, chosen, marker, color, text in (
+                    ("local_dupack", ~timer, "o", PALETTE[3], "local retransmit, duplicate ack"),
+                    ("local_timer", timer, "s", PALETTE[4], "local retransmit, local timer"),
+                ):
+                    at = lt[lkeep & chosen]
+                    ax.plot(
+                        at,
+                        np.full(at.shape, _ROW_LOCAL_RETRANSMIT),
+                        transform=ax.get_xaxis_transform(),
+                        linestyle="none",
+                        marker=marker,
+                        markersize=3.5,
+                        markeredgewidth=0.4,
+                        markeredgecolor="black",
+                        color=color,
+                        label=f"{text} ({at.size}, lower row)",
+                        gid=f"{kind}:{name}",
+                    )
             _panel_title(ax, i, label, len(runs))
             ax.set_ylabel(f"sequence number ({unit})")
             # Upper left is empty: a transfer climbs from bottom left to top right.
@@ -674,8 +724,8 @@ def time_sequence(
         # Data between _DATA_BOTTOM and _DATA_TOP of each panel; the rows of marks
         # above and below it.
         span = max(max_seq / scale, 1e-9)
-        lo = -span * _DATA_BOTTOM / (_DATA_TOP - _DATA_BOTTOM)
-        hi = span + span * (1 - _DATA_TOP) / (_DATA_TOP - _DATA_BOTTOM)
+        lo = -span * data_bottom / (_DATA_TOP - data_bottom)
+        hi = span + span * (1 - _DATA_TOP) / (_DATA_TOP - data_bottom)
         axes[0].set_ylim(lo, hi)
         _time_axis(axes[-1], time_window_s)
     return _frozen(fig)

@@ -1,5 +1,7 @@
 """A self-contained HTML report of a reproduction: what was run, the measured cells beside
-the published ones, and the figures of Balakrishnan et al. 1997 (seed 000, Sec. IV).
+the published ones, the paper's claims checked on them with the deviations explained
+(:mod:`lasthop.papers.claims`), and the figures of Balakrishnan et al. 1997 (seed 000,
+Sec. IV): Figs. 3-12, every figure of the paper but its two diagrams.
 
 The report is one file, ``index.html``, with no external resources: its style is inline
 and its figures are ``data:`` URIs. The figures' PNG and SVG files are written beside it
@@ -20,7 +22,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import matplotlib
 from matplotlib.figure import Figure
@@ -29,7 +31,12 @@ import lasthop
 from lasthop import plots
 from lasthop.papers import published
 from lasthop.papers import reproduce as reproduce_module
+from lasthop.papers.claims import figures_text, grouped
 from lasthop.papers.reproduce import Job, reproduce, run_jobs
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
 
 __all__ = [
     "FIG12_ERROR_EVERY_KB",
@@ -51,6 +58,17 @@ FIG12_ERROR_EVERY_KB: Final = reproduce_module.FIG12_ERROR_EVERY_KB
 TRACE_SCHEMES: Final = ("e2e", "e2e-eln")
 """The two schemes Figs. 7 and 8 compare: TCP Reno and Reno with ELN."""
 
+LINK_TRACE_SCHEMES: Final = ("ll-tcp-aware", "ll")
+"""The two schemes Figs. 4 and 5 compare, in the order of Fig. 5's caption."""
+
+LOCAL_REXMITS: Final = "local_rexmits"
+"""The trace table of the base station's local retransmissions (Figs. 4 and 5)."""
+
+WAN_BDP_BYTES: Final = 23000
+"""The WAN bandwidth-delay product Fig. 4 draws: 1.35 Mb/s x 135 ms (Sec. IV-B)."""
+
+_LINK_TRACE_SCENARIO: Final = "balakrishnan97/wan"
+_SPLIT_TRACE_SCENARIO: Final = "balakrishnan97/lan"  # 32 KB socket buffers by default
 _TRACE_SCENARIO: Final = "balakrishnan97/table3-lan-32k"
 _FIG12_SCENARIO: Final = "balakrishnan97/lan"
 _FIG12_SETTING: Final = "lan-32k"  # balakrishnan97/lan's default socket buffer is 32 KB
@@ -88,6 +106,13 @@ figure { margin: 1.8rem 0; }
 figure img { max-width: 100%; height: auto; display: block; border: 1px solid #eee; }
 figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
 p.files { font-size: 0.85rem; margin: 0.2rem 0 0; }
+table.claims td { white-space: normal; vertical-align: top; min-width: 7rem; }
+td.holds { color: #0b6e2e; font-weight: 600; }
+td.fails { color: #b00020; font-weight: 600; }
+td.unchecked { color: #8a6d00; font-weight: 600; }
+div.deviation { border-left: 3px solid #b00020; padding: 0.1rem 0 0.1rem 0.8rem;
+  margin: 1rem 0; }
+div.deviation ul { margin: 0.2rem 0; padding-left: 1.2rem; }
 """.strip()
 
 
@@ -114,14 +139,18 @@ def build_report(
     provenance: Sequence[tuple[str, str]] = (),
     embed: Literal["png", "svg"] = "png",
     file_links: bool = False,
+    claims: Sequence[Mapping[str, Any]] = (),
+    deviations: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """The report as one HTML document (a string): ``title``; ``provenance``, rows of
     (what, value) saying what was run; the ``cells`` (as ``reproduce()`` returns them)
     as one table per ``table`` field; and the ``figures`` embedded as ``embed`` data
     URIs. ``file_links`` adds links to ``STEM.png`` and ``STEM.svg`` beside the file (as
-    :func:`write_report` writes them)."""
+    :func:`write_report` writes them). ``claims`` and ``deviations`` (as
+    :func:`lasthop.papers.reproduce.check_claims` gives them) make the Claims table and
+    the Deviations section."""
     images = [plots.to_bytes(f.figure, embed) for f in figures]
-    return _html(title, cells, figures, images, embed, provenance, file_links)
+    return _html(title, cells, figures, images, embed, provenance, file_links, claims, deviations)
 
 
 def write_report(
@@ -132,6 +161,8 @@ def write_report(
     figures: Sequence[ReportFigure],
     provenance: Sequence[tuple[str, str]] = (),
     embed: Literal["png", "svg"] = "png",
+    claims: Sequence[Mapping[str, Any]] = (),
+    deviations: Sequence[Mapping[str, Any]] = (),
 ) -> Path:
     """Write ``DIRECTORY/index.html`` (see :func:`build_report`) and each figure's
     ``STEM.png`` and ``STEM.svg`` beside it; return the path of ``index.html``."""
@@ -144,7 +175,7 @@ def write_report(
             (out / f"{f.stem}.{fmt}").write_bytes(data)
         images.append(rendered[embed])
     index = out / "index.html"
-    text = _html(title, cells, figures, images, embed, provenance, file_links=True)
+    text = _html(title, cells, figures, images, embed, provenance, True, claims, deviations)
     index.write_text(text, encoding="utf-8")
     return index
 
@@ -167,7 +198,12 @@ def reproduction_report(
     each setting (the ``peak`` cells, or error-free runs), Fig. 6 (the
     throughput bars); for ``all`` and ``balakrishnan97-table3`` also Figs. 7 and 8 (traces
     of E2E and E2E-ELN, LAN 32 KB, seed ``trace_seed``) and Fig. 12 (``fig12_schemes``
-    at ``fig12_error_every_kb``, mean of seeds 1..``seeds``).
+    at ``fig12_error_every_kb``, mean of seeds 1..``seeds``); for ``all`` and
+    ``balakrishnan97`` also Figs. 3 and 9 (the Table II and IV bars), Figs. 4 and 5
+    (LL-TCP-AWARE and LL on the WAN, with the base station's local retransmissions where
+    the engine records them) and Figs. 10 and 11 (both connections of SPLIT, LAN 32 KB).
+    The report holds the cells, the Claims table, the Deviations, then the figures in the
+    paper's order.
 
     ``cells``: the cells of ``reproduce(which, seeds)`` when the caller has them already
     (``lasthop reproduce --report``), so they are not run twice.
@@ -339,7 +375,8 @@ def reproduction_report(
                 ),
                 caption=(
                     "Congestion window against time for E2E (TCP Reno) and E2E-ELN over the "
-                    f"first 20 s of the runs of Fig. {len(figures)}, with ssthresh dashed. "
+                    "first 20 s of the runs traced in the figure as in the paper's Fig. 7, "
+                    "with ssthresh dashed. "
                     "The data in flight is bounded by the smaller of cwnd and the 32 KB "
                     "socket buffer (dotted). Each panel has its own vertical scale."
                 ),
@@ -355,6 +392,17 @@ def reproduction_report(
                 "traced runs (Figs. 7, 8)",
                 f"{_TRACE_SCENARIO}, seed {trace_seed}, "
                 + " and ".join(f"--set scheme={s}" for s in TRACE_SCHEMES),
+            )
+        )
+    if which in ("all", "balakrishnan97"):
+        figures += _link_layer_trace_figures(trace_seed)
+        figures += _split_trace_figures(trace_seed)
+        provenance.append(
+            (
+                "traced runs (Figs. 4, 5, 10, 11)",
+                f"{_LINK_TRACE_SCENARIO} --set scheme=S --set socket_buffer_bytes=32768 for S in "
+                f"{', '.join(LINK_TRACE_SCHEMES)}; {_SPLIT_TRACE_SCENARIO} --set scheme=split; "
+                f"seed {trace_seed}",
             )
         )
     if fig12_points:
@@ -402,13 +450,187 @@ def reproduction_report(
         provenance.append(("paper", published.BALAKRISHNAN97_SOURCE))
     if which in ("all", "elaarag02"):
         provenance.append(("paper", published.ELAARAG02_SOURCE))
+    figures.sort(key=lambda f: f.paper_figure or 0)  # in the paper's order
+    claims, deviations = reproduce_module.check_claims(cells)
     return write_report(
         directory,
         title=f"lasthop reproduction: {which}",
         cells=cells,
         figures=figures,
         provenance=provenance,
+        claims=claims,
+        deviations=deviations,
     )
+
+
+def local_rexmits_table(result: lasthop.RunResult) -> pa.Table | None:
+    """The run's ``local_rexmits`` trace table (the base station's local retransmissions:
+    time_ns, flow, seq, len, node, timer), or ``None`` when the engine does not record
+    it. Read through :meth:`RunResult.table` when it knows the table, else from the
+    core's raw tables, so Figs. 4 and 5 draw the row as soon as the engine has it."""
+    try:
+        return result.table(LOCAL_REXMITS)
+    except KeyError:
+        pass
+    raw = result._output.tables().get(LOCAL_REXMITS)  # the core has it, result.py not yet
+    if not raw:
+        return None
+    import pyarrow as pa
+
+    from lasthop.result import _column
+
+    return pa.Table.from_arrays([_column(v) for v in raw.values()], names=list(raw))
+
+
+def _flow_rows(table: pa.Table, flow: int) -> pd.DataFrame:
+    """The rows of one connection (``flow`` column) of a trace table."""
+    frame = table.to_pandas()
+    rows: pd.DataFrame = frame[frame["flow"] == flow].reset_index(drop=True)
+    return rows
+
+
+def _link_layer_trace_figures(seed: int) -> list[ReportFigure]:
+    """Figs. 4 and 5: LL-TCP-AWARE and LL on the WAN, 32 KB socket buffers."""
+    runs = {
+        plots.scheme_name(scheme): lasthop.run(
+            _LINK_TRACE_SCENARIO, seed=seed, set=[f"scheme={scheme}", "socket_buffer_bytes=32768"]
+        )
+        for scheme in LINK_TRACE_SCHEMES
+    }
+    local = {name: local_rexmits_table(r) for name, r in runs.items()}
+    counts = "; ".join(
+        f"{name}: {r.flows[0]['local_retransmits']} local retransmissions, "
+        f"{r.flows[0]['retransmits']} source retransmissions "
+        f"({r.flows[0]['fast_retransmits']} fast), {r.flows[0]['timeouts']} coarse timeouts, "
+        f"{r.flows[0]['throughput_bps'] / 1e6:.2f} Mb/s"
+        for name, r in runs.items()
+    )
+    drawn = {name: t for name, t in local.items() if t is not None}
+    if drawn:
+        local_text = (
+            "The lower row of marks shows the base station's local retransmissions "
+            "(circles: on a duplicate ack; squares: on snoop's local timer), from the "
+            "run's local_rexmits trace."
+        )
+    else:
+        local_text = (
+            "Note: the base station's local retransmissions are not drawn as a row: this "
+            "engine records no local_rexmits trace table yet (their counts are below)."
+        )
+    setting = "WAN, 32 KB socket buffers, one error per 64 KB"
+    short = "WAN, 32 KB, 1 error per 64 KB"
+    fig4 = ReportFigure(
+        stem="fig4-cwnd-link-layer",
+        paper_figure=4,
+        figure=plots.cwnd_vs_time(
+            {n: r.window for n, r in runs.items()},
+            share_y=True,
+            hlines_bytes={"WAN bandwidth-delay product": WAN_BDP_BYTES},
+            end_s={n: float(r.summary["sim_time_s"]) for n, r in runs.items()},
+            title=f"Congestion window, link-layer schemes, {short}",
+        ),
+        caption=(
+            f"Congestion window of the source against time for LL-TCP-AWARE and LL, {setting}, "
+            f"seed {seed}, with ssthresh dashed; the dotted line is the 23,000-byte WAN "
+            "bandwidth-delay product (1.35 Mb/s x 135 ms), which the paper draws in the LL "
+            "graph. Data in flight is bounded by the smaller of cwnd and the 32 KB socket "
+            f"buffer. ({counts}.)"
+        ),
+        alt=(
+            "Two stacked step plots of congestion window in KB against time in seconds, for "
+            "LL-TCP-AWARE and LL on the WAN, with ssthresh dashed and a dotted line at the "
+            "23,000-byte bandwidth-delay product."
+        ),
+    )
+    fig5 = ReportFigure(
+        stem="fig5-sequence-link-layer",
+        paper_figure=5,
+        figure=plots.time_sequence(
+            {n: r.sent for n, r in runs.items()},
+            {n: r.events for n, r in runs.items()},
+            local_rexmits=drawn or None,
+            title=f"Packet sequence traces, link-layer schemes, {short}",
+        ),
+        caption=(
+            f"Packet sequence traces for LL-TCP-AWARE and LL, {setting}, seed {seed} (the runs "
+            "of the figure as in the paper's Fig. 4). Dots are segments the source sent, "
+            "crosses its retransmissions; the top row marks the source's fast "
+            f"retransmissions, the bottom row its coarse timeouts. {local_text} "
+            f"({counts}.)"
+        ),
+        alt=(
+            "Two stacked time-sequence plots, sequence number in MB against time in seconds, "
+            "for LL-TCP-AWARE and LL on the WAN, with rows of marks for the source's fast "
+            "retransmissions (top), the base station's local retransmissions and the coarse "
+            "timeouts (bottom)."
+        ),
+    )
+    return [fig4, fig5]
+
+
+def _split_trace_figures(seed: int) -> list[ReportFigure]:
+    """Figs. 10 and 11: both connections of SPLIT (LAN, 32 KB socket buffers)."""
+    run = lasthop.run(_SPLIT_TRACE_SCENARIO, seed=seed, set=["scheme=split"])
+    flow = run.flows[0]
+    wireless = int(flow["split"]["wireless_flow_id"])
+    legs = {"wired connection (source to base station)": 0}
+    legs[f"wireless connection (base station to mobile host, flow {wireless})"] = wireless
+    split = flow["split"]
+    counts = (
+        f"wired sender: {flow['retransmits']} retransmissions, {flow['timeouts']} timeouts; "
+        f"wireless sender: {split['wireless_retransmits']} retransmissions "
+        f"({split['wireless_fast_retransmits']} fast), {split['wireless_timeouts']} timeouts; "
+        f"relay buffer {split['relay_buffer_bytes'] // 1024} KB, at most "
+        f"{split['relay_max_occupancy_bytes'] // 1024} KB used; "
+        f"{flow['throughput_bps'] / 1e6:.2f} Mb/s"
+    )
+    setting = "LAN, 32 KB socket buffers, one error per 64 KB"
+    short = "LAN, 32 KB, 1 error per 64 KB"
+    fig10 = ReportFigure(
+        stem="fig10-sequence-split",
+        paper_figure=10,
+        figure=plots.time_sequence(
+            {name: _flow_rows(run.sent, f) for name, f in legs.items()},
+            {name: _flow_rows(run.events, f) for name, f in legs.items()},
+            flow=None,
+            title=f"Packet sequence traces of SPLIT's two connections, {short}",
+        ),
+        caption=(
+            f"Packet sequence traces of the wired and the wireless connection of SPLIT, "
+            f"{setting}, seed {seed}. As in the paper, the wireless part has two rows of "
+            "marks: the top one the times of fast retransmissions, the bottom one those of "
+            "timeouts; the wired part has neither, and stalls while the base station's "
+            f"relay buffer is full. ({counts}.)"
+        ),
+        alt=(
+            "Two stacked time-sequence plots, sequence number in MB against time in seconds, "
+            "for the wired and the wireless connection of SPLIT, with rows of marks for the "
+            "wireless sender's fast retransmissions (top) and timeouts (bottom)."
+        ),
+    )
+    fig11 = ReportFigure(
+        stem="fig11-cwnd-split",
+        paper_figure=11,
+        figure=plots.cwnd_vs_time(
+            {name: _flow_rows(run.window, f) for name, f in legs.items()},
+            flow=None,
+            share_y=False,
+            end_s=float(run.summary["sim_time_s"]),
+            title=f"Congestion window of SPLIT's two connections, {short}",
+        ),
+        caption=(
+            "Congestion window against time for the wired and the wireless part of the split "
+            f"connection (SPLIT, {setting}, seed {seed}; the runs of the figure as in the "
+            "paper's Fig. 10), with ssthresh dashed. The paper: the wired sender never "
+            "sees a loss and keeps a large window, while the wireless connection's window "
+            f"fluctuates rapidly. Each panel has its own vertical scale. ({counts}.)"
+        ),
+        alt=(
+            "Two stacked step plots of congestion window in KB against time in seconds, for "
+            "the wired and the wireless connection of SPLIT, with ssthresh dashed."
+        ),
+    )
+    return [fig10, fig11]
 
 
 def _settings_text(cells: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -435,6 +657,8 @@ def _html(
     embed: Literal["png", "svg"],
     provenance: Sequence[tuple[str, str]],
     file_links: bool,
+    claims: Sequence[Mapping[str, Any]] = (),
+    deviations: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     out = [
         "<!DOCTYPE html>",
@@ -460,6 +684,10 @@ def _html(
         for table in dict.fromkeys(str(c.get("table", "")) for c in cells):
             out += _cells_table(table, [c for c in cells if str(c.get("table", "")) == table])
         out.append("</section>")
+    if claims:
+        out += _claims_section(claims)
+    if claims or deviations:
+        out += _deviations_section(deviations)
     if figures:
         out += ['<section id="figures">', "<h2>Figures</h2>"]
         mime = "image/png" if embed == "png" else "image/svg+xml"
@@ -481,6 +709,63 @@ def _html(
         out.append("</section>")
     out += ["</main>", "</body>", "</html>", ""]
     return "\n".join(out)
+
+
+def _claims_section(claims: Sequence[Mapping[str, Any]]) -> list[str]:
+    held = sum(1 for c in claims if c["status"] == "holds")
+    failed = sum(1 for c in claims if c["status"] == "fails")
+    out = [
+        '<section id="claims">',
+        "<h2>Claims</h2>",
+        f"<p>Every checkable statement of {PAPER}, evaluated on the cells above: {held} "
+        f"hold, {failed} fail, {len(claims) - held - failed} not checked. "
+        "The Deviations section explains each failure.</p>",
+        '<div class="scroll"><table class="claims">',
+        "<thead><tr>"
+        + "".join(
+            f'<th scope="col">{h}</th>'
+            for h in ("verdict", "claim", "the paper says", "checked as", "measured")
+        )
+        + "</tr></thead>",
+        "<tbody>",
+    ]
+    for claim in claims:
+        status = str(claim["status"])
+        measured = (
+            figures_text(claim["figures"])
+            if claim["figures"]
+            else f"not checked: {claim.get('reason', '')}"
+        )
+        out.append(
+            f'<tr id="claim-{_e(claim["id"])}">'
+            f'<td class="{_e(status)}">{_e(status)}</td>'
+            f"<td><code>{_e(claim['id'])}</code><br>{_e(claim['section'])}</td>"
+            f"<td>{_e(claim['statement'])}</td>"
+            f"<td>{_e(claim['checked_as'])}</td>"
+            f"<td>{_e(measured)}</td></tr>"
+        )
+    out += ["</tbody>", "</table></div>", "</section>"]
+    return out
+
+
+def _deviations_section(deviations: Sequence[Mapping[str, Any]]) -> list[str]:
+    out = [
+        '<section id="deviations">',
+        "<h2>Deviations</h2>",
+        "<p>Every failed claim and every cell whose ratio to the published value is outside "
+        "0.8-1.25, grouped by cause. The explanations are kept in DEVIATIONS of "
+        "<code>python/lasthop/papers/claims_balakrishnan97.py</code> (and "
+        "<code>claims_elaarag02.py</code>).</p>",
+    ]
+    if not deviations:
+        out += ["<p>None: every claim holds and every cell is within 0.8-1.25.</p>"]
+    for n, (explanation, found) in enumerate(grouped(deviations), start=1):
+        out += [f'<div class="deviation" id="deviation-{n}">', "<ul>"]
+        for d in found:
+            out.append(f"<li><code>{_e(d['key'])}</code> ({_e(d['kind'])}): {_e(d['what'])}</li>")
+        out += ["</ul>", f"<p><strong>Cause:</strong> {_e(explanation)}</p>", "</div>"]
+    out.append("</section>")
+    return out
 
 
 def _any_published(cells: Sequence[Mapping[str, Any]]) -> bool:
