@@ -222,5 +222,6 @@ def figures_text(figures: Mapping[str, Any]) -> str:
 def _number(value: Any) -> str:
     if value is None:
         return "-"
+    # Four significant digits: a goodput of 99.99% must not print as 100.
     number = float(value)
-    return f"{number:.3g}" if abs(number) < 100 else f"{number:.1f}"
+    return f"{number:.4g}" if abs(number) < 100 else f"{number:.1f}"
