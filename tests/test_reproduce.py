@@ -36,7 +36,16 @@ def test_reproduce_json_cells() -> None:
     assert [k for k in keys if k[0] == "table3"] == table3
     assert [c["table"] for c in cells] == sorted(
         (c["table"] for c in cells),
-        key=["peak", "table2", "table3", "table4", "table5", "fig12", "elaarag02:I"].index,
+        key=[
+            "peak",
+            "table2",
+            "table3",
+            "table4",
+            "table5",
+            "fig12",
+            "ll-latency",
+            "elaarag02:I",
+        ].index,
     )
     assert keys[-2:] == [("elaarag02:I", "ber=1e-5", "tahoe"), ("elaarag02:I", "ber=1e-6", "tahoe")]
     assert len(table3) == 17
@@ -47,8 +56,8 @@ def test_reproduce_json_cells() -> None:
         )
         assert set(cell) == KEYS | {unit} | extra
         assert cell[unit] > 0
-        if cell["published"] is None:  # Table V and Fig. 12 give no numbers to compare
-            assert cell["table"] in ("table5", "fig12") and cell["ratio"] is None
+        if cell["published"] is None:  # Table V, Fig. 12, the latency sweep: no numbers
+            assert cell["table"] in ("table5", "fig12", "ll-latency") and cell["ratio"] is None
             continue
         # The ratio is taken before the throughput is rounded for display.
         assert abs(cell["ratio"] - cell[unit] / cell["published"]) <= 1e-3
@@ -120,7 +129,7 @@ def test_balakrishnan97_json_is_the_same_bytes_twice() -> None:
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
     tables = {c["table"] for c in json.loads(first.stdout)["cells"]}
-    assert tables == {"peak", "table2", "table3", "table4", "table5", "fig12"}
+    assert tables == {"peak", "table2", "table3", "table4", "table5", "fig12", "ll-latency"}
 
 
 def test_claims_and_deviations_in_the_json_and_the_terminal() -> None:
@@ -169,3 +178,14 @@ def test_claims_and_deviations_in_the_json_and_the_terminal() -> None:
         assert claim["id"] in tail and claim["status"] in tail
     if failed:
         assert "Deviations" in tail and "cause:" in tail
+
+
+def test_balakrishnan97_ll_latency_sweep() -> None:
+    """Issue 10: LL on the WAN at each base-station processing latency, 0 to 200 us."""
+    cells = _json_cells("--only", "ll-latency")
+    assert [(c["table"], c["setting"], c["scheme"]) for c in cells] == [
+        ("ll-latency", f"latency-{us}us", "ll") for us in (0, 25, 50, 100, 200)
+    ]
+    for cell in cells:
+        assert cell["published"] is None and cell["ratio"] is None
+        assert 0 < cell["throughput_mbps"] < 1.35  # below the WAN's error-free peak

@@ -31,7 +31,8 @@ class RunOutput:
     """JSON text of the run's summary: seed, scenario, sim_time_s, events, flows, links."""
 
     def tables(self) -> dict[str, dict[str, tuple[str, bytes] | list[str]]]:
-        """Trace tables by name (``window``, ``sent``, ``acks``, ``events``, ``drops``).
+        """Trace tables by name (``window``, ``sent``, ``acks``, ``events``, ``drops``,
+        ``local_rexmits``).
 
         Each table maps a column name to either ``(numpy dtype string, little-endian raw
         bytes)`` for numeric and boolean columns, or a ``list[str]`` for string columns.

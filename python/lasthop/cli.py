@@ -123,6 +123,7 @@ class Only(StrEnum):
     table4 = "table4"
     table5 = "table5"
     fig12 = "fig12"
+    ll_latency = "ll-latency"
 
 
 FormatOption = Annotated[
@@ -369,6 +370,12 @@ def reproduce_command(
             f"mean of {seeds} seeds"
         )
         console.print(render.grid_table(cells, "fig12", title))
+    if "ll-latency" in tables:
+        title = (
+            f"LL on the WAN (32 KB) by base-station processing latency (issue 10), "
+            f"mean of {seeds} seeds"
+        )
+        console.print(render.grid_table(cells, "ll-latency", title))
     if which in (Which.all, Which.elaarag02):
         console.print(render.elaarag_table(cells, seeds))
     if claims:

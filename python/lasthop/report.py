@@ -82,6 +82,8 @@ _TABLE_TITLES: Final[dict[str, str]] = {
     "table4": f"{PAPER}, Table IV: split-connection schemes, one bit error per 64 KB",
     "table5": f"{PAPER}, Table V: bursts of 2, 4 and 6 packets, one burst per 64 KB (LAN)",
     "fig12": f"{PAPER}, Fig. 12: one bit error every 16 to 256 KB (LAN)",
+    "ll-latency": "LL on the WAN (32 KB) by the base station's processing latency "
+    "(not in the paper; issue 10)",
     "elaarag02:I": "ElAarag 2002, Table I: TCP Tahoe by bit-error rate",
 }
 

@@ -56,6 +56,16 @@ _TABLE_COLUMNS: Final[dict[str, list[tuple[str, str]]]] = {
         ("is_data", "bool_"),
         ("cause", "string"),
     ],
+    # Segments a base-station agent (snoop) sent again from its cache, at the node
+    # named; timer: caused by its local timer (else by duplicate acks or a SMART gap).
+    "local_rexmits": [
+        ("time_ns", "uint64"),
+        ("flow", "uint32"),
+        ("seq", "uint64"),
+        ("len", "uint32"),
+        ("node", "string"),
+        ("timer", "bool_"),
+    ],
 }
 """The trace tables' columns, each with the name of its pyarrow type factory."""
 
@@ -180,6 +190,12 @@ class RunResult:
     def drops(self) -> pa.Table:
         """Packets dropped on links: time_ns, link, flow, seq, is_data, cause."""
         return self.table("drops")
+
+    @property
+    def local_rexmits(self) -> pa.Table:
+        """Local retransmissions by a base-station agent: time_ns, flow, seq, len, node,
+        timer."""
+        return self.table("local_rexmits")
 
     @property
     def pcap_labels(self) -> list[str]:

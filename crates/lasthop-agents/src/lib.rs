@@ -14,7 +14,7 @@ pub mod eln;
 pub mod snoop;
 
 use lasthop_core::{Packet, Time};
-pub use snoop::Verdict;
+pub use snoop::{LocalRetransmit, Verdict};
 
 /// The agents a node can run; built-ins dispatch through this enum.
 #[derive(Clone, Debug)]
@@ -37,10 +37,10 @@ impl NodeAgent {
         }
     }
 
-    /// A packet the agent sends itself (e.g. a local retransmission), to be
+    /// A packet the agent sends itself (a local retransmission), to be
     /// forwarded from its node like any other; call until `None`.
     #[inline]
-    pub fn poll_transmit(&mut self, now: Time) -> Option<Packet> {
+    pub fn poll_transmit(&mut self, now: Time) -> Option<LocalRetransmit> {
         match self {
             NodeAgent::Eln(_) => None,
             NodeAgent::Snoop(s) => s.poll_transmit(now),

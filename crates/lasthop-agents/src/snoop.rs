@@ -16,15 +16,26 @@
 //! - Loss detection. "A packet loss is detected by the arrival of a small
 //!   number of duplicate acknowledgments from the receiver or by a local
 //!   timeout. The snoop agent retransmits the lost packet if it has it
-//!   cached" (Sec. II). Here the first duplicate ack for a cached segment
-//!   retransmits it (Sec. III-B: LL "leverages off TCP acknowledgments").
+//!   cached" (Sec. II). Without SMART the number is two: LL-TCP-AWARE
+//!   "recovers from a single loss by retransmitting the lost packet when two
+//!   duplicate acknowledgments arrive for it" (Sec. IV-E), and ns-2.35's
+//!   `snoop.cc` (`snoop_ack`, `RTX_THRESH 1`) lets the first duplicate
+//!   through and retransmits on the second. The first duplicate is forwarded
+//!   by every variant (ns-2 propagates it); the second and later ones are
+//!   absorbed by the TCP-aware variants. Departure: ns-2 counts duplicates
+//!   in one static counter shared by every agent and never reset by a new
+//!   ack; here the count is of duplicates of the current ack.
 //! - Timer. "Timeout-based retransmissions are done by maintaining a smoothed
 //!   round-trip time estimate, with a minimum timeout granularity of 200 ms"
 //!   (Sec. III-B). The estimate is of the wireless hop as the agent sees it:
 //!   from a segment's (only) transmission by the base station to the first ack
 //!   covering it (Karn: retransmitted segments give no sample), smoothed as
-//!   RFC 6298 does (srtt + 4·rttvar, at least 200 ms, doubled per timeout
-//!   without progress). The timer retransmits the oldest cached segment.
+//!   RFC 6298 does (srtt + 4·rttvar, at least 200 ms). The timer retransmits
+//!   the oldest cached segment. It does not back off: neither the paper nor
+//!   ns-2.35 (`Snoop::timeout()` is `max(srtt_ + 4*rttvar_, snoopTick_)`, the
+//!   same after every expiry) does; as in ns-2 (`SNOOP_MAX_RXMIT`, 10) a
+//!   segment is retransmitted locally at most `max_local_rexmits` times, after
+//!   which the timer stays idle until a new ack and the source recovers it.
 //! - TCP awareness (LL-TCP-AWARE, LL-SMART-TCP-AWARE). The agent "suppresses
 //!   the duplicate acknowledgments" caused by the losses it repairs (Sec. II).
 //!   Without SMART it counts the duplicates it expects after a local
@@ -39,8 +50,17 @@
 //!   delivery of packets across the link" (Sec. III-B; slides: "same as
 //!   TCP-aware link layer, but without suppressing duplicate
 //!   acknowledgments"): every ack is forwarded, local retransmissions happen
-//!   on the first duplicate ack and on the timer, and segments behind a loss
+//!   on the second duplicate ack and on the timer, and segments behind a loss
 //!   reach the mobile host out of order, whose duplicate acks reach the source.
+//! - Processing latency (`processing_ns`): what the agent emits (its local
+//!   retransmissions) leaves `processing_ns` after the event that caused it;
+//!   packets passing through are not delayed. The default is 0: the paper
+//!   gives no figure for its base station's processing time, and ns-2's
+//!   `LL delay_` (25 µs) delays every packet through the link layer, not the
+//!   agent's own alone, so it does not decide this one. With a zero latency
+//!   the local retransmission of a segment whose second duplicate arrives
+//!   just before the next segment from the source goes first; the WAN LL
+//!   result depends on that race (issue 10), so the reproduction sweeps it.
 //! - SMART (LL-SMART, LL-SMART-TCP-AWARE). "performs local retransmissions
 //!   based on selective acknowledgments" (Sec. III-B) from the SMART echo
 //!   (Sec. II: each ack carries "the sequence number of the packet that
@@ -59,9 +79,6 @@
 //! - The paper's base station retransmits through its interface queue; here a
 //!   local retransmission joins the tail of the wireless link's queue (no
 //!   priority), as every packet does.
-//! - The local timer doubles per consecutive timeout (capped at 2^6) so that
-//!   a dead link does not get a retransmission every 200 ms; the paper does
-//!   not say what its timer does on repeated expiry.
 //! - The agent never generates acks of its own (the 1995 snoop did for a
 //!   sender retransmission of data the mobile host already acknowledged; here
 //!   that segment is forwarded and the mobile host re-acknowledges it).
@@ -94,6 +111,13 @@ pub struct SnoopConfig {
     pub min_rto_ns: u64,
     /// Timeout before the first round-trip sample, in ns.
     pub initial_rto_ns: u64,
+    /// Local retransmissions of one segment at most (ns-2.35 `snoop.h`:
+    /// `SNOOP_MAX_RXMIT`, 10); then the source recovers it.
+    pub max_local_rexmits: u32,
+    /// Processing latency of the agent, in ns: its local retransmissions
+    /// leave this long after the ack or timeout that caused them (0: none;
+    /// module docs for why that is the default).
+    pub processing_ns: u64,
 }
 
 impl SnoopConfig {
@@ -105,7 +129,14 @@ impl SnoopConfig {
     pub const LL_SMART_TCP_AWARE: SnoopConfig = SnoopConfig::new(true, true);
 
     pub const fn new(tcp_aware: bool, smart: bool) -> SnoopConfig {
-        SnoopConfig { tcp_aware, smart, min_rto_ns: 200 * NS_PER_MS, initial_rto_ns: 1000 * NS_PER_MS }
+        SnoopConfig {
+            tcp_aware,
+            smart,
+            min_rto_ns: 200 * NS_PER_MS,
+            initial_rto_ns: 1000 * NS_PER_MS,
+            max_local_rexmits: 10,
+            processing_ns: 0,
+        }
     }
 }
 
@@ -138,6 +169,10 @@ struct Entry {
     echoed: bool,
     /// A local retransmission waiting for `poll_transmit`.
     pending: bool,
+    /// When the pending retransmission may leave (processing latency).
+    release_at: Time,
+    /// The pending retransmission was caused by the local timer.
+    by_timer: bool,
 }
 
 impl Entry {
@@ -147,6 +182,15 @@ impl Entry {
     fn end(&self) -> u64 {
         self.pkt.seq_end()
     }
+}
+
+/// A local retransmission leaving the agent.
+#[derive(Clone, Copy, Debug)]
+pub struct LocalRetransmit {
+    pub pkt: Packet,
+    /// Caused by the local timer (false: by duplicate acks, a SMART gap or
+    /// the burst rule).
+    pub by_timer: bool,
 }
 
 /// The snoop agent of one flow at its base station.
@@ -174,15 +218,12 @@ pub struct Snoop {
     /// `tx_order` of the latest local retransmission.
     last_rexmit_order: u64,
     rtt: SmoothedRtt,
-    backoff: u32,
     /// Latest new ack or local retransmission: the timer runs from here.
     last_progress: Time,
     /// Entries with `pending` set.
     pending: u32,
     pub stats: SnoopStats,
 }
-
-const MAX_BACKOFF: u32 = 6;
 
 impl Snoop {
     pub fn new(cfg: SnoopConfig, flow: u32) -> Snoop {
@@ -199,7 +240,6 @@ impl Snoop {
             exp_next_ack: 0,
             last_rexmit_order: 0,
             rtt: SmoothedRtt::default(),
-            backoff: 0,
             last_progress: Time::ZERO,
             pending: 0,
             stats: SnoopStats::default(),
@@ -230,13 +270,13 @@ impl Snoop {
     }
 
     /// The local retransmission timeout, in ns: srtt + 4·rttvar, at least
-    /// the configured minimum, doubled per timeout without progress.
+    /// the configured minimum (no backoff: module docs).
     pub fn rto_ns(&self) -> u64 {
         let base = match self.rtt.srtt_ns() {
             Some(s) => s + 4 * self.rtt.rttvar_ns(),
             None => self.cfg.initial_rto_ns,
         };
-        base.max(self.cfg.min_rto_ns) << self.backoff
+        base.max(self.cfg.min_rto_ns)
     }
 
     /// A packet of any flow arrives at the base station.
@@ -274,6 +314,8 @@ impl Snoop {
             sender_rexmit: false,
             echoed: false,
             pending: false,
+            release_at: now,
+            by_timer: false,
         };
         if seq >= self.high_seen {
             // New data in sequence (a gap before it was lost upstream).
@@ -329,8 +371,16 @@ impl Snoop {
             return Verdict::Forward;
         }
         if !self.recovering {
-            // The first duplicate for a cached segment: resend it locally.
-            let r = self.retransmit(0, now);
+            if self.dupacks < 2 {
+                // The first duplicate goes to the source (Sec. IV-E: "when
+                // two duplicate acknowledgments arrive"; ns-2 RTX_THRESH).
+                return Verdict::Forward;
+            }
+            if head.local_rexmits >= self.cfg.max_local_rexmits {
+                return Verdict::Forward;
+            }
+            // The second duplicate for a cached segment: resend it locally.
+            let r = self.retransmit(0, now, false);
             self.recovering = true;
             self.set_expectations(a, 0, r, self.dupacks);
             return if self.cfg.tcp_aware { self.suppress() } else { Verdict::Forward };
@@ -385,7 +435,6 @@ impl Snoop {
         }
         self.last_ack = a;
         self.dupacks = 0;
-        self.backoff = 0;
         self.last_progress = now;
         let was_recovering = std::mem::replace(&mut self.recovering, false);
         self.exp_dupacks = 0;
@@ -397,8 +446,12 @@ impl Snoop {
         // a burst. Resend it at once.
         let prev = self.last_rexmit_order;
         if let Some(head) = self.cache.front() {
-            if head.seq() == a && head.tx_order < prev && !head.sender_rexmit {
-                let r = self.retransmit(0, now);
+            if head.seq() == a
+                && head.tx_order < prev
+                && !head.sender_rexmit
+                && head.local_rexmits < self.cfg.max_local_rexmits
+            {
+                let r = self.retransmit(0, now, false);
                 self.recovering = true;
                 self.set_expectations(a, prev, r, 0);
             }
@@ -417,23 +470,27 @@ impl Snoop {
         for i in 0..ei {
             let e = &self.cache[i];
             if e.seq() >= ack && !e.echoed && !e.sender_rexmit && e.tx_order < eo {
-                self.retransmit(i, now);
+                self.retransmit(i, now, false);
             }
         }
     }
 
-    /// Queue a local retransmission of cache entry `i`; returns its order.
-    fn retransmit(&mut self, i: usize, now: Time) -> u64 {
+    /// Queue a local retransmission of cache entry `i`, to leave after the
+    /// processing latency; returns its order.
+    fn retransmit(&mut self, i: usize, now: Time, by_timer: bool) -> u64 {
         let r = self.next_order();
+        let at = now.plus_ns(self.cfg.processing_ns);
         let e = &mut self.cache[i];
         e.tx_order = r;
-        e.last_tx = now;
+        e.last_tx = at;
         e.local_rexmits += 1;
+        e.release_at = at;
+        e.by_timer = by_timer;
         if !e.pending {
             e.pending = true;
             self.pending += 1;
         }
-        self.last_progress = now;
+        self.last_progress = at;
         self.stats.local_retransmits += 1;
         r
     }
@@ -443,37 +500,53 @@ impl Snoop {
         self.rtt.on_sample(rtt_ns);
     }
 
-    /// The next local retransmission to send toward the mobile host, if any.
-    /// It is marked as a retransmission (for goodput and traces only).
-    pub fn poll_transmit(&mut self, _now: Time) -> Option<Packet> {
+    /// The next local retransmission to send toward the mobile host, if any
+    /// is due (its processing latency over). It is marked as a
+    /// retransmission (for goodput and traces only).
+    pub fn poll_transmit(&mut self, now: Time) -> Option<LocalRetransmit> {
         if self.pending == 0 {
             return None;
         }
-        let e = self.cache.iter_mut().find(|e| e.pending)?;
+        let e = self.cache.iter_mut().find(|e| e.pending && e.release_at <= now)?;
         e.pending = false;
         self.pending -= 1;
-        let mut p = e.pkt;
-        p.tcp.is_retransmit = true;
-        Some(p)
+        let mut pkt = e.pkt;
+        pkt.tcp.is_retransmit = true;
+        Some(LocalRetransmit { pkt, by_timer: e.by_timer })
     }
 
-    /// When the local timer next needs `on_timer` ([`Time::NEVER`]: idle).
+    /// When the agent next needs `on_timer` ([`Time::NEVER`]: idle): the
+    /// local timer, or the end of a pending retransmission's processing.
     pub fn poll_at(&self) -> Time {
+        let release = if self.pending == 0 {
+            Time::NEVER
+        } else {
+            self.cache.iter().filter(|e| e.pending).map(|e| e.release_at).min().unwrap_or(Time::NEVER)
+        };
+        release.min(self.timer_at())
+    }
+
+    /// When the local retransmission timer expires ([`Time::NEVER`]: idle,
+    /// or the oldest segment has had its `max_local_rexmits`).
+    fn timer_at(&self) -> Time {
         match self.cache.front() {
-            Some(h) => h.last_tx.max(self.last_progress).plus_ns(self.rto_ns()),
-            None => Time::NEVER,
+            Some(h) if h.local_rexmits < self.cfg.max_local_rexmits => {
+                h.last_tx.max(self.last_progress).plus_ns(self.rto_ns())
+            }
+            _ => Time::NEVER,
         }
     }
 
     /// The local timer: resend the oldest unacknowledged segment if nothing
-    /// moved for a timeout.
+    /// moved for a timeout. (A wake-up for a retransmission's processing
+    /// latency finds the timer not yet due and does nothing here; the
+    /// caller's `poll_transmit` releases the segment.)
     pub fn on_timer(&mut self, now: Time) {
-        if self.cache.is_empty() || now < self.poll_at() {
+        if self.cache.is_empty() || now < self.timer_at() {
             return;
         }
-        let r = self.retransmit(0, now);
+        let r = self.retransmit(0, now, true);
         self.stats.timer_retransmits += 1;
-        self.backoff = (self.backoff + 1).min(MAX_BACKOFF);
         let hole = self.cache[0].seq();
         // Everything sent before has arrived or was lost: no duplicates are
         // due, and the next new ack is the end of what was sent.
@@ -508,9 +581,9 @@ mod tests {
     /// Everything the agent wants to send now, by sequence number.
     fn sent(s: &mut Snoop, now: Time) -> Vec<u64> {
         std::iter::from_fn(|| s.poll_transmit(now))
-            .map(|p| {
-                assert!(p.tcp.is_retransmit, "local retransmissions are marked");
-                p.tcp.seq
+            .map(|r| {
+                assert!(r.pkt.tcp.is_retransmit, "local retransmissions are marked");
+                r.pkt.tcp.seq
             })
             .collect()
     }
@@ -524,20 +597,27 @@ mod tests {
     }
 
     #[test]
-    fn fig1_tcp_aware_retransmits_on_the_first_dupack_and_absorbs_the_duplicates() {
-        // t0: 0..5000 pass; 0 and 1000 are lost on the wireless hop.
+    fn snoop_forwards_the_first_duplicate_and_retransmits_on_the_second() {
+        // Issue 10; seed 000 Sec. IV-E: "retransmitting the lost packet when
+        // two duplicate acknowledgments arrive for it" (ns-2.35 snoop.cc,
+        // RTX_THRESH 1). t0: 0..5000 pass; 0 and 1000 are lost.
         let mut s = fig1(SnoopConfig::LL_TCP_AWARE);
-        // t5: 2000 arrives out of order: the first duplicate ack for 0.
-        assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Absorb);
-        assert_eq!(sent(&mut s, ms(5)), [0], "local retransmission of 0 on the first duplicate");
-        // Expected: one duplicate per segment sent behind 0 (4) less the one
+        // t5: 2000 arrives out of order: the first duplicate ack for 0 goes
+        // to the source and nothing is resent.
+        assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Forward);
+        assert!(sent(&mut s, ms(5)).is_empty(), "no retransmission on the first duplicate");
+        // t6: 3000 arrives: the second duplicate: local retransmission of 0,
+        // the duplicate absorbed.
+        assert_eq!(s.on_packet(ms(6), &mut ack(0)), Verdict::Absorb);
+        let r: Vec<_> = std::iter::from_fn(|| s.poll_transmit(ms(6))).collect();
+        assert_eq!(r.len(), 1);
+        assert_eq!((r[0].pkt.tcp.seq, r[0].by_timer), (0, false), "caused by duplicate acks");
+        // Expected: one duplicate per segment sent behind 0 (4) less the two
         // seen; the next new ack once 0 arrives is 5000.
-        assert_eq!((s.expected_dupacks(), s.expected_next_ack()), (3, 5000));
-        // t6, t7: 3000 and 4000 arrive: expected duplicates, absorbed.
-        for t in [6, 7] {
-            assert_eq!(s.on_packet(ms(t), &mut ack(0)), Verdict::Absorb);
-            assert!(sent(&mut s, ms(t)).is_empty(), "no second retransmission");
-        }
+        assert_eq!((s.expected_dupacks(), s.expected_next_ack()), (2, 5000));
+        // t7: 4000 arrives: an expected duplicate, absorbed.
+        assert_eq!(s.on_packet(ms(7), &mut ack(0)), Verdict::Absorb);
+        assert!(sent(&mut s, ms(7)).is_empty(), "no second retransmission");
         // t8: the retransmitted 0 arrives: new ack 1000 < 5000, so 1000 was
         // lost too (a burst): resent at once; the new ack goes to the source.
         assert_eq!(s.on_packet(ms(8), &mut ack(1000)), Verdict::Forward);
@@ -547,25 +627,28 @@ mod tests {
         assert_eq!(s.on_packet(ms(9), &mut ack(5000)), Verdict::Forward);
         assert_eq!(s.cached(), 0);
         assert_eq!(s.poll_at(), Time::NEVER, "idle timer with an empty cache");
-        assert_eq!((s.stats.local_retransmits, s.stats.dupacks_suppressed), (2, 3));
+        assert_eq!((s.stats.local_retransmits, s.stats.dupacks_suppressed), (2, 2));
     }
 
     #[test]
     fn fig1_ll_forwards_every_duplicate() {
         let mut s = fig1(SnoopConfig::LL);
         assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Forward);
-        assert_eq!(sent(&mut s, ms(5)), [0], "LL also retransmits on the first duplicate");
-        for t in [6, 7] {
-            assert_eq!(s.on_packet(ms(t), &mut ack(0)), Verdict::Forward, "the duplicates reach the source");
-            assert!(sent(&mut s, ms(t)).is_empty());
-        }
+        assert!(sent(&mut s, ms(5)).is_empty(), "LL also waits for the second duplicate");
+        assert_eq!(s.on_packet(ms(6), &mut ack(0)), Verdict::Forward, "the duplicates reach the source");
+        assert_eq!(sent(&mut s, ms(6)), [0]);
+        assert_eq!(s.on_packet(ms(7), &mut ack(0)), Verdict::Forward);
+        assert!(sent(&mut s, ms(7)).is_empty());
         // LL has no burst rule: the new ack 1000 resends nothing by itself.
         assert_eq!(s.on_packet(ms(8), &mut ack(1000)), Verdict::Forward);
         assert!(sent(&mut s, ms(8)).is_empty());
-        // A duplicate for 1000 (a later segment arriving) resends it.
-        assert_eq!(s.on_packet(ms(9), &mut data(5000)), Verdict::Forward);
+        // Two duplicates for 1000 (later segments arriving) resend it.
+        s.on_packet(ms(9), &mut data(5000));
+        s.on_packet(ms(9), &mut data(6000));
         assert_eq!(s.on_packet(ms(15), &mut ack(1000)), Verdict::Forward);
-        assert_eq!(sent(&mut s, ms(15)), [1000]);
+        assert!(sent(&mut s, ms(15)).is_empty());
+        assert_eq!(s.on_packet(ms(16), &mut ack(1000)), Verdict::Forward);
+        assert_eq!(sent(&mut s, ms(16)), [1000]);
         assert_eq!(s.stats.dupacks_suppressed, 0);
     }
 
@@ -574,9 +657,10 @@ mod tests {
         // t0: 0..5000 pass; 0, 1000 and 2000 are lost (a burst of three).
         let mut s = fig1(SnoopConfig::LL_TCP_AWARE);
         // t5, t6: 3000 and 4000 arrive: two duplicates for 0.
-        assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Absorb);
-        assert_eq!(sent(&mut s, ms(5)), [0]);
+        assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Forward);
+        assert!(sent(&mut s, ms(5)).is_empty());
         assert_eq!(s.on_packet(ms(6), &mut ack(0)), Verdict::Absorb);
+        assert_eq!(sent(&mut s, ms(6)), [0]);
         // t7: the source sends 5000, behind the retransmission of 0.
         s.on_packet(ms(7), &mut data(5000));
         // t8: 0 arrives: ack 1000, below the expected 5000: 1000 is resent.
@@ -596,20 +680,23 @@ mod tests {
 
     #[test]
     fn duplicates_beyond_the_expected_ones_go_to_the_source() {
-        // 0 lost, 1000 arrives: one duplicate (retransmit), none expected after.
+        // 0 lost, 1000 and 2000 arrive: two duplicates (retransmit on the
+        // second), none expected after.
         let mut s = Snoop::new(SnoopConfig::LL_TCP_AWARE, 0);
-        s.on_packet(ms(0), &mut data(0));
-        s.on_packet(ms(0), &mut data(1000));
+        for seq in [0, 1000, 2000] {
+            s.on_packet(ms(0), &mut data(seq));
+        }
+        assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Forward);
         assert_eq!(s.on_packet(ms(5), &mut ack(0)), Verdict::Absorb);
         assert_eq!(sent(&mut s, ms(5)), [0]);
         assert_eq!(s.expected_dupacks(), 0);
-        // The retransmission is lost; 2000 (sent after it) arrives.
-        s.on_packet(ms(6), &mut data(2000));
+        // The retransmission is lost; 3000 (sent after it) arrives.
+        s.on_packet(ms(6), &mut data(3000));
         assert_eq!(s.on_packet(ms(9), &mut ack(0)), Verdict::Forward, "unexpected: the source deals with it");
     }
 
     #[test]
-    fn timer_fires_after_the_200ms_minimum_and_backs_off() {
+    fn timer_fires_after_the_200ms_minimum_without_backoff_and_gives_up_after_ten() {
         let mut s = Snoop::new(SnoopConfig::LL_TCP_AWARE, 0);
         // t0: 0 passes; t20: acked: a 20 ms wireless round trip (srtt 20,
         // rttvar 10: srtt + 4 rttvar = 60 ms, raised to the 200 ms minimum).
@@ -623,12 +710,38 @@ mod tests {
         s.on_timer(ms(219));
         assert!(sent(&mut s, ms(219)).is_empty(), "too early");
         s.on_timer(ms(220));
-        assert_eq!(sent(&mut s, ms(220)), [1000], "timer retransmission");
+        let r = s.poll_transmit(ms(220)).expect("timer retransmission");
+        assert_eq!((r.pkt.tcp.seq, r.by_timer), (1000, true));
         assert_eq!(s.stats.timer_retransmits, 1);
-        assert_eq!(s.poll_at(), ms(220 + 400), "doubled while nothing moves");
-        // t230: acked: the timer is idle, the backoff cleared.
-        s.on_packet(ms(230), &mut ack(2000));
+        // ns-2.35 snoop: the same timeout after every expiry.
+        assert_eq!(s.poll_at(), ms(420), "no backoff");
+        // The link is dead: nine more every 200 ms, then the agent leaves the
+        // segment to the source (SNOOP_MAX_RXMIT).
+        for k in 2..=10u64 {
+            s.on_timer(ms(20 + 200 * k));
+            assert_eq!(sent(&mut s, ms(20 + 200 * k)), [1000]);
+        }
+        assert_eq!(s.stats.timer_retransmits, 10);
+        assert_eq!(s.poll_at(), Time::NEVER, "ten local retransmissions at most");
+        // t3000: acked at last: the timer is idle, the estimate unchanged.
+        s.on_packet(ms(3000), &mut ack(2000));
         assert_eq!((s.poll_at(), s.rto_ns()), (Time::NEVER, 200 * NS_PER_MS));
+    }
+
+    #[test]
+    fn processing_latency_delays_the_local_retransmission() {
+        // Issue 10: a 50 us agent latency; the second duplicate at t6 ms
+        // queues the retransmission of 0, which leaves at t6 ms + 50 us.
+        let cfg = SnoopConfig { processing_ns: 50_000, ..SnoopConfig::LL };
+        let mut s = fig1(cfg);
+        s.on_packet(ms(5), &mut ack(0));
+        s.on_packet(ms(6), &mut ack(0));
+        let due = ms(6).plus_ns(50_000);
+        assert!(sent(&mut s, ms(6)).is_empty(), "still being processed");
+        assert_eq!(s.poll_at(), due, "the agent asks to be woken when it is done");
+        s.on_timer(due);
+        assert_eq!(sent(&mut s, due), [0]);
+        assert_eq!(s.poll_at(), due.plus_ns(s.rto_ns()), "then the local timer, from the send");
     }
 
     #[test]

@@ -42,6 +42,11 @@ pub enum TraceEvent {
     Sender { flow: u32, kind: SenderEventKind },
     /// A packet dropped on a link direction.
     Drop { link_dir: u32, flow: u32, seq: u64, is_data: bool, cause: DropCause },
+    /// A base-station agent (snoop) sent a segment again from its cache
+    /// (seed 000 Figs. 4 and 5 mark them): `timer` when its local timer
+    /// caused it, false for duplicate acks (or a SMART gap, or the burst
+    /// rule). `node` is the agent's node index.
+    LocalRetransmit { flow: u32, seq: u64, len: u32, node: u32, timer: bool },
 }
 
 /// Columnar store of trace events, one table per event family.
@@ -53,6 +58,7 @@ pub struct Trace {
     pub acks: AckColumns,
     pub events: EventColumns,
     pub drops: DropColumns,
+    pub local_rexmits: LocalRexmitColumns,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -94,6 +100,16 @@ pub struct DropColumns {
     pub seq: Vec<u64>,
     pub is_data: Vec<bool>,
     pub cause: Vec<DropCause>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct LocalRexmitColumns {
+    pub time_ns: Vec<u64>,
+    pub flow: Vec<u32>,
+    pub seq: Vec<u64>,
+    pub len: Vec<u32>,
+    pub node: Vec<u32>,
+    pub timer: Vec<bool>,
 }
 
 impl Trace {
@@ -142,6 +158,15 @@ impl Trace {
                 d.is_data.push(is_data);
                 d.cause.push(cause);
             }
+            TraceEvent::LocalRetransmit { flow, seq, len, node, timer } => {
+                let r = &mut self.local_rexmits;
+                r.time_ns.push(t);
+                r.flow.push(flow);
+                r.seq.push(seq);
+                r.len.push(len);
+                r.node.push(node);
+                r.timer.push(timer);
+            }
         }
     }
 }
@@ -158,5 +183,17 @@ mod tests {
         let mut t = Trace::new(true);
         t.record(Time(1), TraceEvent::AckReceived { flow: 0, ack: 5 });
         assert_eq!(t.acks.ack, vec![5]);
+    }
+
+    #[test]
+    fn local_retransmits_have_their_own_table() {
+        let ev = TraceEvent::LocalRetransmit { flow: 0, seq: 1400, len: 1400, node: 1, timer: true };
+        let mut t = Trace::new(false);
+        t.record(Time(7), ev);
+        assert!(t.local_rexmits.time_ns.is_empty());
+        let mut t = Trace::new(true);
+        t.record(Time(7), ev);
+        let r = &t.local_rexmits;
+        assert_eq!((r.time_ns[0], r.flow[0], r.seq[0], r.len[0], r.node[0], r.timer[0]), (7, 0, 1400, 1400, 1, true));
     }
 }

@@ -216,10 +216,11 @@ impl Link {
         let d = &mut self.dirs[dir];
         let w = d.queue.dequeue().expect("checked non-empty");
         // An error-free direction does not read the packet back.
-        let corrupted = !d.error.is_none() && d.error.corrupts(now, &pool.get(w.pkt));
+        let tx_ns = d.params.tx_time_ns(w.size_bytes);
+        let corrupted = !d.error.is_none() && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
         d.stats.packets_sent += 1;
         d.stats.bytes_sent += u64::from(w.size_bytes);
-        let done = now.plus_ns(d.params.tx_time_ns(w.size_bytes));
+        let done = now.plus_ns(tx_ns);
         d.transit.push_back(InFlight { pkt: w.pkt, corrupted, arrive: Time::NEVER, key: 0 });
         d.busy = true;
         Some(Started { dir, done, frame: w })

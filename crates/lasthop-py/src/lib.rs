@@ -102,6 +102,16 @@ impl RunOutput {
         });
         d.set_item("cause", PyList::new(py, causes)?)?;
         all.set_item("drops", d)?;
+
+        let r = PyDict::new(py);
+        let nodes = &self.out.node_names;
+        r.set_item("time_ns", col_u64(py, &t.local_rexmits.time_ns))?;
+        r.set_item("flow", col_u32(py, &t.local_rexmits.flow))?;
+        r.set_item("seq", col_u64(py, &t.local_rexmits.seq))?;
+        r.set_item("len", col_u32(py, &t.local_rexmits.len))?;
+        r.set_item("node", PyList::new(py, t.local_rexmits.node.iter().map(|i| nodes[*i as usize].as_str()))?)?;
+        r.set_item("timer", col_bool(py, &t.local_rexmits.timer))?;
+        all.set_item("local_rexmits", r)?;
         Ok(all)
     }
 

@@ -29,6 +29,8 @@ pub struct RunOutput {
     pub trace: Trace,
     /// Names of link directions ("link:from->to"), indexed as in drop traces.
     pub link_dir_names: Vec<String>,
+    /// Names of nodes, indexed as in local-retransmission traces.
+    pub node_names: Vec<String>,
     /// One pcap file per [`RunOptions::captures`] entry, in the same order.
     pub pcaps: Vec<CaptureFile>,
 }
@@ -145,6 +147,7 @@ fn run_world(mut w: World<'_>, interrupt: &mut dyn FnMut() -> bool) -> Result<Ru
     Ok(RunOutput {
         summary: w.summary(),
         link_dir_names: w.link_dir_names(),
+        node_names: w.node_names(),
         pcaps: w.take_captures(),
         trace: std::mem::take(&mut w.trace),
     })

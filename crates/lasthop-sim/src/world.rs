@@ -11,8 +11,10 @@
 //! there before it is forwarded or delivered, in the order they were placed
 //! (flow order); one may absorb it (a suppressed duplicate ack ends there).
 //! What agents emit (local retransmissions) is then forwarded from their node
-//! as fresh packets, at the same instant and after the arriving packet. Each
-//! agent has a timer key after the flows' endpoints.
+//! as fresh packets, at the same instant and after the arriving packet (or,
+//! with a processing latency, when the agent's wake-up says they are ready:
+//! the agent's own timer key carries both, so the scheduler needs no event
+//! of its own for it). Each agent has a timer key after the flows' endpoints.
 //!
 //! A split flow (schemes `split`, `split-smart`; seed 000 Sec. III-C,
 //! I-TCP) runs as two chained connections: the wired leg, from the source
@@ -583,11 +585,17 @@ impl<'m> World<'m> {
     fn flush_agents(&mut self, first: usize, end: usize) {
         let now = self.sched.now();
         for k in first..end {
-            while let Some(mut pkt) = self.agents[k].agent.poll_transmit(now) {
+            while let Some(out) = self.agents[k].agent.poll_transmit(now) {
+                let mut pkt = out.pkt;
                 pkt.uid = self.next_uid;
                 self.next_uid += 1;
                 self.conservation.created += 1;
                 let node = self.agents[k].node;
+                if self.trace.enabled {
+                    let (flow, seq, len) = (pkt.flow, pkt.tcp.seq, pkt.tcp.len);
+                    let ev = TraceEvent::LocalRetransmit { flow, seq, len, node: u32::from(node), timer: out.by_timer };
+                    self.trace.record(now, ev);
+                }
                 self.forward(node, pkt);
             }
             let want = self.agents[k].agent.poll_at();
@@ -862,6 +870,11 @@ impl<'m> World<'m> {
             links,
             published,
         }
+    }
+
+    /// Names of nodes, indexed as in local-retransmission traces.
+    pub fn node_names(&self) -> Vec<String> {
+        self.model.nodes.clone()
     }
 
     /// Names of link directions, indexed as in drop traces (2·link + dir).

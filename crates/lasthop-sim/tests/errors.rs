@@ -62,6 +62,21 @@ fn other_semantic_errors_name_their_field() {
     assert_eq!(err(lan(), &["stop_s=1e300"]).path, "stop_s");
     assert_eq!(err(lan(), &["flows.0.duration_s=3"]).path, "flows[0]");
     assert_eq!(err(lan(), &["bogus"]).path, "--set");
+    // Issue 10's fields: a latency in [0, 1e6] us, at least one ELN slot.
+    for bad in ["-1", "nan", "inf", "2e6"] {
+        let set = format!("flows.0.tcp.base_station_processing_us={bad}");
+        assert_eq!(err(lan(), &[&set]).path, "flows[0].tcp.base_station_processing_us", "{bad}");
+    }
+    assert_eq!(err(lan(), &["flows.0.tcp.eln_slots=0"]).path, "flows[0].tcp.eln_slots");
+    let e = err(
+        lan(),
+        &[
+            "topology.wireless.error.model=\"burst\"",
+            "topology.wireless.error.burst_packets=2",
+            "topology.wireless.error.burst_reading=\"sometimes\"",
+        ],
+    );
+    assert!(e.path.starts_with("topology") && e.reason.contains("expected `frame_times` or `transmissions`"), "{e}");
     let e = err(embedded::get("elaarag02/table1").unwrap(), &["ber=1e-4"]);
     assert_eq!(e.path, "params.ber");
 }

@@ -173,4 +173,10 @@ pub struct ReceiverConfig {
     /// 000 Sec. III-A: the receiver learns of wireless corruption from its
     /// link layer).
     pub eln: bool,
+    /// Corrupted segments remembered for ELN marks at once (`None`: no
+    /// limit). With `Some(n)` a report arriving while `n` are remembered is
+    /// forgotten; a slot frees when its segment arrives. `Some(1)` is a
+    /// literal reading of seed 000 Sec. IV-C: ELN "does not convey
+    /// information about multiple wireless-related losses to the sender".
+    pub eln_slots: Option<u32>,
 }

@@ -29,6 +29,10 @@
 //! - ELN (seed 000 Sec. III-A): "future cumulative acknowledgments
 //!   corresponding to the lost packet are marked": an ack whose cumulative
 //!   point is a segment the link layer reported corrupted carries the mark.
+//!   The paper does not say how many corrupted segments its receiver
+//!   remembers; by default every one (until it arrives), with
+//!   `eln_slots = 1` one at a time (a literal reading of Sec. IV-C, "does not
+//!   convey information about multiple wireless-related losses").
 
 use crate::config::{AckPolicy, ReceiverConfig};
 use lasthop_core::{TcpHeader, Time};
@@ -90,6 +94,15 @@ impl Receiver {
     /// header readable, its checksum wrong): remember it for ELN marks.
     pub fn on_corrupted(&mut self, seq: u64) {
         if self.cfg.eln && seq >= self.rcv_nxt && !self.eln_holes.contains(&seq) {
+            if let Some(slots) = self.cfg.eln_slots {
+                // Slots of segments received since are free again.
+                let rcv_nxt = self.rcv_nxt;
+                let ooo = &self.ooo;
+                self.eln_holes.retain(|&s| s >= rcv_nxt && !ooo.iter().any(|&(a, b)| a <= s && s < b));
+                if self.eln_holes.len() >= slots as usize {
+                    return; // every slot taken: this loss goes unreported
+                }
+            }
             self.eln_holes.push(seq);
         }
     }
@@ -296,6 +309,7 @@ mod tests {
             sack: false,
             smart_echo: false,
             eln: false,
+            eln_slots: None,
         })
     }
 
@@ -307,6 +321,7 @@ mod tests {
             sack,
             smart_echo,
             eln,
+            eln_slots: None,
         })
     }
 
@@ -372,6 +387,34 @@ mod tests {
         // A segment lost elsewhere (no report) gives unmarked duplicates.
         r.on_segment(t, &seg(4000, 1000));
         assert!(!r.poll_transmit(t).unwrap().eln);
+    }
+
+    #[test]
+    fn eln_single_slot_conveys_one_wireless_loss_at_a_time() {
+        // Issue 10, seed 000 Sec. IV-C: "does not convey information about
+        // multiple wireless-related losses to the sender". Fig. 1 again: 0
+        // and 1000 corrupted; the one slot holds 0, so 1000 goes unreported.
+        let mut r = Receiver::new(ReceiverConfig { eln_slots: Some(1), ..rx_with(false, false, true).cfg });
+        let t = Time::ZERO;
+        r.on_corrupted(0);
+        r.on_corrupted(1000);
+        r.on_segment(t, &seg(2000, 1000));
+        let h = r.poll_transmit(t).unwrap();
+        assert!(h.eln && h.ack == 0, "the first loss is reported");
+        r.on_segment(t, &seg(0, 1000));
+        let h = r.poll_transmit(t).unwrap();
+        assert!(!h.eln && h.ack == 1000, "the second loss was not remembered");
+        // The slot is free again once 0 arrived: a later corruption is kept.
+        r.on_corrupted(5000);
+        r.on_segment(t, &seg(1000, 1000));
+        r.poll_transmit(t).unwrap();
+        r.on_segment(t, &seg(3000, 1000));
+        r.poll_transmit(t).unwrap();
+        r.on_segment(t, &seg(4000, 1000));
+        r.poll_transmit(t).unwrap();
+        r.on_segment(t, &seg(6000, 1000));
+        let h = r.poll_transmit(t).unwrap();
+        assert!(h.eln && h.ack == 5000, "a freed slot takes the next report");
     }
 
     #[test]

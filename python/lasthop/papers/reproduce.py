@@ -2,8 +2,11 @@
 
 - ``balakrishnan97``: all of Balakrishnan et al. 1997: the error-free peaks, Table II
   (link-layer schemes), Table III (end-to-end), Table IV (split connections), Table V
-  (burst losses, ``burst-2``/``-4``/``-6``) and Fig. 12 (``every-16k`` ... ``every-256k``);
-  ``only`` picks one of ``table2``, ``table3``, ``table4``, ``table5``, ``fig12``.
+  (burst losses, ``burst-2``/``-4``/``-6``), Fig. 12 (``every-16k`` ... ``every-256k``)
+  and LL's sensitivity on the WAN to the base station's processing latency
+  (``ll-latency``: ``latency-0us`` ... ``latency-200us``, no published value);
+  ``only`` picks one of ``table2``, ``table3``, ``table4``, ``table5``, ``fig12``,
+  ``ll-latency``.
 - ``balakrishnan97-baseline``: the 1997 testbeds (LAN 8 KB and 32 KB socket buffers,
   WAN 32 KB) without errors (the peak throughput the paper calibrates against, Sec. IV-A)
   and with one bit error per 64 KB under plain TCP Reno (Table III, "E2E").
@@ -29,7 +32,7 @@ from lasthop.errors import RunFailed, engine_failure
 from lasthop.papers import published
 from lasthop.workers import process_pool
 
-ONLY: Final = ("table2", "table3", "table4", "table5", "fig12")
+ONLY: Final = ("table2", "table3", "table4", "table5", "fig12", "ll-latency")
 """The parts of ``balakrishnan97`` that ``--only`` picks (the cells' ``table`` field)."""
 
 TABLE5_SCHEMES: Final = ("ll-tcp-aware", "ll-smart-tcp-aware")
@@ -47,6 +50,13 @@ FIG12_SCHEMES: Final = (
 )
 FIG12_ERROR_EVERY_KB: Final = (16, 32, 64, 128, 256)
 """Seed 000 Sec. IV-F, Fig. 12: six protocols, LAN, one error every 16 to 256 KB."""
+
+LL_LATENCY_US: Final = (0, 25, 50, 100, 200)
+"""Issue 10: LL (plain snoop) on the WAN (32 KB) with the base station's processing latency
+(``tcp.base_station_processing_us``) from 0 to 200 us. With snoop's second-duplicate rule
+(Sec. IV-E) the local retransmission races the source's next segment at the base station,
+so LL's WAN throughput hangs on a latency the paper does not give: this sweep shows how
+much. No published value (Table II's LL WAN cell, 0.82 Mb/s, is one unknown latency)."""
 
 WHICH: Final = (
     "all",
@@ -195,6 +205,7 @@ def _experiments(which: str, only: str | None = None) -> list[_Experiment]:
             "table4": lambda: _paper_table("table4", published.BALAKRISHNAN97_TABLE_IV),
             "table5": _table5,
             "fig12": _fig12,
+            "ll-latency": _ll_latency,
         }
         return parts[only]() if only is not None else []
     if which in ("all", "balakrishnan97", "balakrishnan97-baseline") and only is None:
@@ -247,7 +258,7 @@ def _experiments(which: str, only: str | None = None) -> list[_Experiment]:
                 )
     if which in ("all", "balakrishnan97") and only is None:
         experiments += _paper_table("table4", published.BALAKRISHNAN97_TABLE_IV)
-        experiments += _table5() + _fig12()
+        experiments += _table5() + _fig12() + _ll_latency()
     if which in ("all", "elaarag02"):
         for ber in _ELAARAG_BERS:
             experiments.append(
@@ -284,6 +295,25 @@ def _fig12() -> list[_Experiment]:
         _lan32("fig12", f"every-{kb}k", scheme, f"error_every_bytes={kb * 1024}")
         for kb in FIG12_ERROR_EVERY_KB
         for scheme in FIG12_SCHEMES
+    ]
+
+
+def _ll_latency() -> list[_Experiment]:
+    return [
+        _Experiment(
+            table="ll-latency",
+            setting=f"latency-{us}us",
+            scheme="ll",
+            scenario="balakrishnan97/wan",
+            sets=(
+                "scheme=ll",
+                "socket_buffer_bytes=32768",
+                f"flows.0.tcp.base_station_processing_us={us}",
+            ),
+            unit="mbps",
+            published=None,
+        )
+        for us in LL_LATENCY_US
     ]
 
 

@@ -138,6 +138,10 @@ fn duration_s(x: f64, path: &str) -> Result<(), ScenarioError> {
 /// Largest IPv4 datagram (RFC 791's 16-bit total length): no packet is larger.
 const MAX_PACKET_BYTES: u32 = 65_535;
 
+/// Largest base-station processing latency, in microseconds (1 s: far
+/// beyond any per-packet processing, short of a run's own scale).
+const MAX_PROCESSING_US: f64 = 1e6;
+
 /// Largest bulk transfer: sequence numbers are u64 and must never wrap.
 const MAX_FLOW_BYTES: u64 = 1 << 60;
 
@@ -278,8 +282,18 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         None => (t.variant.unwrap_or(Variant::Reno), t.eln.unwrap_or(ElnResponse::Off), BaseStationAgent::None),
     };
     let eln_on = eln != ElnResponse::Off;
+    let latency_us = t.base_station_processing_us;
+    non_negative(latency_us, &p("tcp.base_station_processing_us"))?;
+    check(
+        latency_us <= MAX_PROCESSING_US,
+        p("tcp.base_station_processing_us"),
+        &format!("must be at most {MAX_PROCESSING_US} us (1 s), got {latency_us}"),
+    )?;
+    check(t.eln_slots != Some(0), p("tcp.eln_slots"), "must be at least 1 (absent: no limit)")?;
     let snoop = match base_station {
-        BaseStationAgent::Snoop(cfg) => Some(cfg),
+        BaseStationAgent::Snoop(cfg) => {
+            Some(SnoopConfig { processing_ns: (latency_us * NS_PER_US as f64).round() as u64, ..cfg })
+        }
         _ => None,
     };
     let split = match base_station {
@@ -378,6 +392,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
                 || snoop.is_some_and(|s| s.smart)
                 || split.is_some_and(|s| s.wireless == Variant::Smart),
             eln: eln_on && t.eln_generator == ElnGenerator::Receiver,
+            eln_slots: t.eln_slots,
         },
         header_bytes: t.header_bytes,
         ack_bytes: t.ack_bytes,

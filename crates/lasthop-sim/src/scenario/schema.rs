@@ -251,6 +251,18 @@ pub struct TcpSpec {
     /// acknowledged by the mobile host (seed 000 Sec. IV-D: 64 KB).
     #[serde(default = "default_split_buffer")]
     pub split_buffer_bytes: u64,
+    /// Processing latency of the flow's base-station agent (the snoop
+    /// family), in microseconds, in [0, 1e6]: its local retransmissions
+    /// leave this long after the ack or timeout that caused them. Default 0:
+    /// the paper gives no figure (see `lasthop_agents::snoop`).
+    #[serde(default)]
+    pub base_station_processing_us: f64,
+    /// Corrupted segments the receiver remembers for ELN marks (at least
+    /// 1); absent: no limit. 1 is a literal reading of seed 000 Sec. IV-C,
+    /// whose ELN "does not convey information about multiple
+    /// wireless-related losses to the sender".
+    #[serde(default)]
+    pub eln_slots: Option<u32>,
     #[serde(default)]
     pub rto: RtoSpec,
     #[serde(default)]
@@ -266,6 +278,8 @@ impl Default for TcpSpec {
             ack_bytes: default_header(),
             socket_buffer_bytes: default_buffer(),
             split_buffer_bytes: default_split_buffer(),
+            base_station_processing_us: 0.0,
+            eln_slots: None,
             initial_cwnd_segments: 1,
             initial_ssthresh_bytes: None,
             dupack_threshold: default_dupthresh(),
