@@ -217,48 +217,14 @@ def test_fig5_draws_a_row_of_local_retransmissions(short_run: lasthop.RunResult)
     assert not [g for g in map(Line2D.get_gid, plain.axes[0].get_lines()) if "local" in str(g)]
 
 
-class _Output:
-    """A core output whose raw tables hold local_rexmits, as the engine will send it."""
-
-    def __init__(self, table: pa.Table) -> None:
-        self.raw = {
-            name: (str(col.type.to_pandas_dtype()().dtype), col.to_numpy().tobytes())
-            for name, col in zip(table.column_names, table.columns, strict=True)
-        }
-
-    def tables(self) -> dict[str, dict[str, tuple[str, bytes]]]:
-        return {"local_rexmits": self.raw}
-
-
-class _Result:
-    def __init__(self, output: _Output) -> None:
-        self._output = output
-
-    def table(self, name: str) -> pa.Table:
-        raise KeyError(name)  # a result.py that does not know the table yet
-
-
-def test_local_rexmits_table_read_from_the_core_when_result_lacks_it() -> None:
-    local = _local_rexmits([0.25, 0.5], [True, False])
-    found = report.local_rexmits_table(_Result(_Output(local)))  # type: ignore[arg-type]
-    assert found is not None and found.equals(local)
-
-
-def test_figs_4_5_with_and_without_local_rexmits(monkeypatch: pytest.MonkeyPatch) -> None:
-    today = report._link_layer_trace_figures(1)
-    assert [f.paper_figure for f in today] == [4, 5]
-    fig5 = today[1]
-    if report.local_rexmits_table(lasthop.run("balakrishnan97/lan", seed=1)) is None:
-        assert "Note: the base station's local retransmissions are not drawn" in fig5.caption
-    assert "local retransmissions" in fig5.caption  # the counts, either way
-
-    monkeypatch.setattr(
-        report, "local_rexmits_table", lambda _r: _local_rexmits([1.0, 2.0], [False, True])
-    )
-    fig5 = report._link_layer_trace_figures(1)[1]
+def test_figs_4_5_draw_the_base_stations_local_retransmissions() -> None:
+    fig4, fig5 = report._link_layer_trace_figures(1)
+    assert (fig4.paper_figure, fig5.paper_figure) == (4, 5)
     assert "lower row of marks shows the base station's local retransmissions" in fig5.caption
-    gids = {line.get_gid() for ax in fig5.figure.axes for line in ax.get_lines()}
-    assert {"local_dupack:LL-TCP-AWARE", "local_timer:LL", "local_dupack:LL"} <= gids
+    # The runs' own local_rexmits traces: snoop retransmits on duplicate acks in both.
+    gids = {line.get_gid(): line for ax in fig5.figure.axes for line in ax.get_lines()}
+    for name in ("LL-TCP-AWARE", "LL"):
+        assert len(gids[f"local_dupack:{name}"].get_xdata()) > 0
 
 
 def test_figs_10_11_draw_both_connections_of_split() -> None:

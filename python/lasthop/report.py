@@ -61,8 +61,6 @@ TRACE_SCHEMES: Final = ("e2e", "e2e-eln")
 LINK_TRACE_SCHEMES: Final = ("ll-tcp-aware", "ll")
 """The two schemes Figs. 4 and 5 compare, in the order of Fig. 5's caption."""
 
-LOCAL_REXMITS: Final = "local_rexmits"
-"""The trace table of the base station's local retransmissions (Figs. 4 and 5)."""
 
 WAN_BDP_BYTES: Final = 23000
 """The WAN bandwidth-delay product Fig. 4 draws: 1.35 Mb/s x 135 ms (Sec. IV-B)."""
@@ -465,25 +463,6 @@ def reproduction_report(
     )
 
 
-def local_rexmits_table(result: lasthop.RunResult) -> pa.Table | None:
-    """The run's ``local_rexmits`` trace table (the base station's local retransmissions:
-    time_ns, flow, seq, len, node, timer), or ``None`` when the engine does not record
-    it. Read through :meth:`RunResult.table` when it knows the table, else from the
-    core's raw tables, so Figs. 4 and 5 draw the row as soon as the engine has it."""
-    try:
-        return result.table(LOCAL_REXMITS)
-    except KeyError:
-        pass
-    raw = result._output.tables().get(LOCAL_REXMITS)  # the core has it, result.py not yet
-    if not raw:
-        return None
-    import pyarrow as pa
-
-    from lasthop.result import _column
-
-    return pa.Table.from_arrays([_column(v) for v in raw.values()], names=list(raw))
-
-
 def _flow_rows(table: pa.Table, flow: int) -> pd.DataFrame:
     """The rows of one connection (``flow`` column) of a trace table."""
     frame = table.to_pandas()
@@ -499,7 +478,7 @@ def _link_layer_trace_figures(seed: int) -> list[ReportFigure]:
         )
         for scheme in LINK_TRACE_SCHEMES
     }
-    local = {name: local_rexmits_table(r) for name, r in runs.items()}
+    local = {name: r.local_rexmits for name, r in runs.items()}
     counts = "; ".join(
         f"{name}: {r.flows[0]['local_retransmits']} local retransmissions, "
         f"{r.flows[0]['retransmits']} source retransmissions "
@@ -507,18 +486,11 @@ def _link_layer_trace_figures(seed: int) -> list[ReportFigure]:
         f"{r.flows[0]['throughput_bps'] / 1e6:.2f} Mb/s"
         for name, r in runs.items()
     )
-    drawn = {name: t for name, t in local.items() if t is not None}
-    if drawn:
-        local_text = (
-            "The lower row of marks shows the base station's local retransmissions "
-            "(circles: on a duplicate ack; squares: on snoop's local timer), from the "
-            "run's local_rexmits trace."
-        )
-    else:
-        local_text = (
-            "Note: the base station's local retransmissions are not drawn as a row: this "
-            "engine records no local_rexmits trace table yet (their counts are below)."
-        )
+    local_text = (
+        "The lower row of marks shows the base station's local retransmissions "
+        "(circles: on a duplicate ack; squares: on snoop's local timer), from the "
+        "run's local_rexmits trace."
+    )
     setting = "WAN, 32 KB socket buffers, one error per 64 KB"
     short = "WAN, 32 KB, 1 error per 64 KB"
     fig4 = ReportFigure(
@@ -550,7 +522,7 @@ def _link_layer_trace_figures(seed: int) -> list[ReportFigure]:
         figure=plots.time_sequence(
             {n: r.sent for n, r in runs.items()},
             {n: r.events for n, r in runs.items()},
-            local_rexmits=drawn or None,
+            local_rexmits=local,
             title=f"Packet sequence traces, link-layer schemes, {short}",
         ),
         caption=(
