@@ -252,7 +252,7 @@ impl ErrorModelConfig {
     pub fn validate(&self) -> Result<(), (String, String)> {
         match self {
             ErrorModelConfig::None | ErrorModelConfig::List { .. } => Ok(()),
-            ErrorModelConfig::ExponentialBytes { mean_bytes } => check_non_negative("mean_bytes", *mean_bytes),
+            ErrorModelConfig::ExponentialBytes { mean_bytes } => check_mean_bytes(*mean_bytes),
             ErrorModelConfig::Bernoulli { p } => check_probability("p", *p),
             ErrorModelConfig::TwoState { good_mean, bad_mean, unit, packet_bytes } => {
                 // A zero mean would make a state last no time at all and the
@@ -274,7 +274,7 @@ impl ErrorModelConfig {
                 check_probability("p_bb", *p_bb)
             }
             ErrorModelConfig::Burst { mean_bytes, burst_packets, .. } => {
-                check_non_negative("mean_bytes", *mean_bytes)?;
+                check_mean_bytes(*mean_bytes)?;
                 if *burst_packets == 0 {
                     return Err(("burst_packets".to_string(), "must be >= 1".to_string()));
                 }
@@ -282,6 +282,22 @@ impl ErrorModelConfig {
             }
         }
     }
+}
+
+/// A mean distance between bit errors, in bytes: 0 (no errors) or at least
+/// one bit (1/8 byte: every bit in error, a bit error rate of 1). Smaller
+/// values are no error process at all, and usually a bit error rate typed
+/// where a byte count is meant (issue 10, item 9).
+fn check_mean_bytes(mean_bytes: f64) -> Result<(), (String, String)> {
+    check_non_negative("mean_bytes", mean_bytes)?;
+    if mean_bytes > 0.0 && mean_bytes < 0.125 {
+        let reason = format!(
+            "must be 0 (no errors) or at least 0.125 (one bit: a bit error rate of 1), got {mean_bytes}; \
+             it is a mean distance between bit errors in bytes, not a rate"
+        );
+        return Err(("mean_bytes".to_string(), reason));
+    }
+    Ok(())
 }
 
 /// Most steps an error model's inner loop takes for one frame. With the
@@ -695,9 +711,9 @@ mod tests {
 
     #[test]
     fn absurd_parameters_finish_by_the_limiting_law_instead_of_hanging() {
-        // A bit error rate typed where a mean distance in bytes is meant: every
-        // packet is hit, and each frame's work is bounded.
-        for mean_bytes in [1e-9, 1e-5] {
+        // One error per bit, the smallest mean `validate` admits: thousands
+        // of errors per frame, and each frame's work is bounded.
+        for mean_bytes in [0.125, 0.2] {
             let l = run(&mut model(ErrorModelConfig::ExponentialBytes { mean_bytes }, 1), 10_000, 1440, 1);
             assert_eq!(l.lost, 10_000, "mean {mean_bytes}");
         }
@@ -942,6 +958,8 @@ mod tests {
             (C::ExponentialBytes { mean_bytes: -1.0 }, "mean_bytes"),
             (C::ExponentialBytes { mean_bytes: f64::NAN }, "mean_bytes"),
             (C::ExponentialBytes { mean_bytes: f64::INFINITY }, "mean_bytes"),
+            (C::ExponentialBytes { mean_bytes: 1e-9 }, "mean_bytes"),
+            (C::ExponentialBytes { mean_bytes: 0.1 }, "mean_bytes"),
             (C::Bernoulli { p: -0.1 }, "p"),
             (C::Bernoulli { p: 1.5 }, "p"),
             (C::Bernoulli { p: f64::NAN }, "p"),
