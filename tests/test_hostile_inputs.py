@@ -119,3 +119,22 @@ def test_a_small_event_budget_is_one_line() -> None:
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr.startswith("lasthop: error: max_events: ")
     assert len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("setting", "named", "says"),
+    [
+        ("topology.wireless.ab.bandwidth_bps=-1", "topology.wireless.ab.bandwidth_bps", "-1"),
+        ("topology.wireless.ab.bandwidth_bps=1e-300", "wireless.ab.bandwidth_bps", "1 b/s"),
+        ("topology.wireless.ba.queue_packets=0", "topology.wireless.ba.queue_packets", "1"),
+        ("topology.wireless.ab.delay_ms=1e300", "topology.wireless.ab.delay_ms", "got 1e300"),
+        ("topology.wireless.ab.frame_overhead_us=-5", "wireless.ab.frame_overhead_us", "got -5"),
+        ("topology.wireless.delay_ms=-2", "topology.wireless.delay_ms", "got -2"),
+        ("flows.0.tcp.rto.min_ms=1e20", "tcp.rto.min_ms", "ms (the longest run), got 1e20"),
+    ],
+)
+def test_link_directions_and_units_in_range_errors(setting: str, named: str, says: str) -> None:
+    """A per-direction value is named where it was written (``ab``/``ba``), and the
+    value is given back in the field's own unit, in a readable form."""
+    line = assert_usage_error(lasthop_cli("run", "balakrishnan97/lan", "--set", setting), named)
+    assert says in line and len(line) < 200, line

@@ -126,10 +126,10 @@ fn a_flow_starting_after_the_stop_time_is_rejected() {
 fn durations_and_sizes_beyond_what_time_and_packets_can_hold_are_rejected() {
     // Found by tests/fuzz.rs: a 1e300 ms delay overflowed simulated time.
     for (set, path, reason) in [
-        ("topology.wireless.delay_ms=1e300", "topology.wireless.delay_ms", "at most 10000000 s"),
-        ("topology.wired.jitter_ms=1e12", "topology.wired.jitter_ms", "at most 10000000 s"),
+        ("topology.wireless.delay_ms=1e300", "topology.wireless.delay_ms", "at most 10000000000 ms"),
+        ("topology.wired.jitter_ms=1e12", "topology.wired.jitter_ms", "at most 10000000000 ms"),
         ("flows.0.tcp.rto.max_s=1e8", "flows[0].tcp.rto.max_s", "at most 10000000 s"),
-        ("flows.0.tcp.ack.delay_ms=1e300", "flows[0].tcp.ack.delay_ms", "at most 10000000 s"),
+        ("flows.0.tcp.ack.delay_ms=1e300", "flows[0].tcp.ack.delay_ms", "at most 10000000000 ms"),
         ("flows.0.tcp.mss_bytes=65535", "flows[0].tcp.mss_bytes", "IPv4 datagram"),
         ("flows.0.tcp.ack_bytes=70000", "flows[0].tcp.ack_bytes", "at most 65535"),
         ("flows.0.bytes=2305843009213693952", "flows[0].bytes", "at most 2^60"),

@@ -120,19 +120,37 @@ fn check(ok: bool, path: impl Into<String>, reason: &str) -> Result<(), Scenario
     }
 }
 
+/// `x` as a user would write it: plain for everyday magnitudes, in
+/// exponent form for huge or tiny ones (1e300 rather than 301 digits).
+fn num(x: f64) -> String {
+    let a = x.abs();
+    if a != 0.0 && a.is_finite() && !(1e-4..1e15).contains(&a) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 fn positive(x: f64, path: &str) -> Result<(), ScenarioError> {
-    check(x.is_finite() && x > 0.0, path, &format!("must be a positive number, got {x}"))
+    check(x.is_finite() && x > 0.0, path, &format!("must be a positive number, got {}", num(x)))
 }
 
 fn non_negative(x: f64, path: &str) -> Result<(), ScenarioError> {
-    check(x.is_finite() && x >= 0.0, path, &format!("must be >= 0, got {x}"))
+    check(x.is_finite() && x >= 0.0, path, &format!("must be >= 0, got {}", num(x)))
 }
 
-/// A duration in seconds within the longest run: simulated time is u64 ns,
-/// and sums of longer durations would overflow it.
-fn duration_s(x: f64, path: &str) -> Result<(), ScenarioError> {
+/// A duration of `x` units of `unit_s` seconds each (a field in ms is
+/// `duration(x, 1e-3, "ms", ..)`) within the longest run: simulated time is
+/// u64 ns, and sums of longer durations would overflow it. Errors speak the
+/// field's own unit.
+fn duration(x: f64, unit_s: f64, unit: &str, path: &str) -> Result<(), ScenarioError> {
     non_negative(x, path)?;
-    check(x <= MAX_STOP_S, path, &format!("must be at most {MAX_STOP_S} s (the longest run), got {x}"))
+    let most = MAX_STOP_S / unit_s;
+    check(x <= most, path, &format!("must be at most {} {unit} (the longest run), got {}", num(most), num(x)))
+}
+
+fn duration_s(x: f64, path: &str) -> Result<(), ScenarioError> {
+    duration(x, 1.0, "s", path)
 }
 
 /// Largest IPv4 datagram (RFC 791's 16-bit total length): no packet is larger.
@@ -145,28 +163,41 @@ const MAX_PROCESSING_US: f64 = 1e6;
 /// Largest bulk transfer: sequence numbers are u64 and must never wrap.
 const MAX_FLOW_BYTES: u64 = 1 << 60;
 
-fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str) -> Result<DirModel, ScenarioError> {
+/// Direction `dir` (`ab` or `ba`) of link `l` at `path`: the link's
+/// values, overridden by the direction's own (`o`). An error names the
+/// field where the offending value was written.
+fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Result<DirModel, ScenarioError> {
     let o = o.cloned().unwrap_or_default();
-    let side = |f: &str| format!("{path}.{f}");
+    let side = |f: &str, overridden: bool| {
+        if overridden {
+            format!("{path}.{dir}.{f}")
+        } else {
+            format!("{path}.{f}")
+        }
+    };
     let bw = o.bandwidth_bps.unwrap_or(l.bandwidth_bps);
-    positive(bw, &side("bandwidth_bps"))?;
+    let at = side("bandwidth_bps", o.bandwidth_bps.is_some());
+    positive(bw, &at)?;
+    check(bw >= 1.0, &at, &format!("must be at least 1 b/s, got {}", num(bw)))?;
     let delay = o.delay_ms.unwrap_or(l.delay_ms);
-    duration_s(delay / 1e3, &side("delay_ms"))?;
+    duration(delay, 1e-3, "ms", &side("delay_ms", o.delay_ms.is_some()))?;
     let ovh_us = o.frame_overhead_us.unwrap_or(l.frame_overhead_us);
-    duration_s(ovh_us / 1e6, &side("frame_overhead_us"))?;
+    duration(ovh_us, 1e-6, "us", &side("frame_overhead_us", o.frame_overhead_us.is_some()))?;
     let jitter_ms = o.jitter_ms.unwrap_or(l.jitter_ms);
-    duration_s(jitter_ms / 1e3, &side("jitter_ms"))?;
+    duration(jitter_ms, 1e-3, "ms", &side("jitter_ms", o.jitter_ms.is_some()))?;
     let qp = o.queue_packets.or(l.queue_packets);
     let qb = o.queue_bytes.or(l.queue_bytes);
-    check(qp != Some(0), side("queue_packets"), "must be at least 1")?;
-    check(qb != Some(0), side("queue_bytes"), "must be at least 1")?;
+    check(qp != Some(0), side("queue_packets", o.queue_packets.is_some()), "must be at least 1")?;
+    check(qb != Some(0), side("queue_bytes", o.queue_bytes.is_some()), "must be at least 1")?;
     let queue = if qp.is_none() && qb.is_none() {
         QueueLimit { packets: Some(DEFAULT_QUEUE_PACKETS), bytes: None }
     } else {
         QueueLimit { packets: qp, bytes: qb }
     };
+    let own_error = o.error.is_some();
     let error = o.error.unwrap_or_else(|| l.error.clone());
-    error.validate().map_err(|(field, reason)| ScenarioError::new(side(&format!("error.{field}")), reason))?;
+    let at = |field: &str| side(&format!("error.{field}"), own_error);
+    error.validate().map_err(|(field, reason)| ScenarioError::new(at(&field), reason))?;
     let params = DirParams {
         bandwidth_bps: bw.round().max(1.0) as u64,
         delay_ns: (delay * NS_PER_MS as f64).round() as u64,
@@ -328,7 +359,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         RtoMode::Bsd => RtoConfig::bsd(),
     };
     if let Some(ms) = t.rto.min_ms {
-        duration_s(ms / 1e3, &p("tcp.rto.min_ms"))?;
+        duration(ms, 1e-3, "ms", &p("tcp.rto.min_ms"))?;
         rto.min_ns = (ms * NS_PER_MS as f64).round() as u64;
     }
     if let Some(s) = t.rto.max_s {
@@ -342,12 +373,12 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         rto.initial_ns = secs_to_ns(s);
     }
     if let Some(ms) = t.rto.granularity_ms {
-        duration_s(ms / 1e3, &p("tcp.rto.granularity_ms"))?;
+        duration(ms, 1e-3, "ms", &p("tcp.rto.granularity_ms"))?;
         rto.granularity_ns = (ms * NS_PER_MS as f64).round() as u64;
     }
     check(rto.min_ns <= rto.max_ns, p("tcp.rto.min_ms"), "must not exceed max_s")?;
     positive(t.ack.delay_ms, &p("tcp.ack.delay_ms"))?;
-    duration_s(t.ack.delay_ms / 1e3, &p("tcp.ack.delay_ms"))?;
+    duration(t.ack.delay_ms, 1e-3, "ms", &p("tcp.ack.delay_ms"))?;
     check(t.ack.every_segments > 0, p("tcp.ack.every_segments"), "must be at least 1")?;
     let delay_ns = (t.ack.delay_ms * NS_PER_MS as f64).round() as u64;
     // The delayed-ack timer (and BSD's fast-timer tick) is counted in whole ns.
@@ -428,8 +459,8 @@ impl Model {
             let b = node_index(&l.b)
                 .ok_or_else(|| ScenarioError::new(format!("{}.b", l.path), format!("no node named '{}'", l.b)))?;
             check(a != b, format!("{}.b", l.path), "a link must join two different nodes")?;
-            let ab = dir_params(l.spec, l.spec.ab.as_ref(), &l.path)?;
-            let ba = dir_params(l.spec, l.spec.ba.as_ref(), &l.path)?;
+            let ab = dir_params(l.spec, l.spec.ab.as_ref(), &l.path, "ab")?;
+            let ba = dir_params(l.spec, l.spec.ba.as_ref(), &l.path, "ba")?;
             let duplex = match l.spec.duplex {
                 DuplexSpec::Full => Duplex::Full,
                 DuplexSpec::Half => Duplex::Half,
