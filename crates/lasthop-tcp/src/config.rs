@@ -58,6 +58,36 @@ pub enum WindowGrowth {
     Bsd44,
 }
 
+/// How a loss cuts the window: the base of the new slow-start threshold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowCut {
+    /// RFC 5681 eq. 4: ssthresh = max(FlightSize / 2, 2·SMSS).
+    #[default]
+    Rfc5681,
+    /// 4.4BSD-Lite `tcp_input` (third duplicate ack) and `tcp_timer`
+    /// (retransmission timeout): `win = min(snd_wnd, snd_cwnd) / 2 /
+    /// t_maxseg; if (win < 2) win = 2; snd_ssthresh = win * t_maxseg`. After
+    /// Reno has left fast recovery with cwnd deflated to ssthresh, or after
+    /// a timeout has set cwnd to one segment, half of cwnd is far less than
+    /// half of the data outstanding.
+    Bsd44,
+}
+
+/// How Reno's fast recovery ends on the first ack of new data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryExit {
+    /// RFC 5681 3.2 step 6: cwnd = ssthresh.
+    #[default]
+    Rfc5681,
+    /// 4.4BSD-Lite `tcp_input`: `if (t_dupacks > tcprexmtthresh &&
+    /// snd_cwnd > snd_ssthresh) snd_cwnd = snd_ssthresh`, then the ack opens
+    /// the window as any ack of new data does. A window never inflated
+    /// beyond ssthresh + 3·maxseg is not deflated.
+    Bsd44,
+}
+
 /// How the retransmission timeout is computed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -144,6 +174,15 @@ pub struct SenderConfig {
     pub dupack_threshold: u32,
     /// Congestion-avoidance increase rule.
     pub window_growth: WindowGrowth,
+    /// Slow-start threshold rule on a loss.
+    pub window_cut: WindowCut,
+    /// How Reno's fast recovery ends.
+    pub recovery_exit: RecoveryExit,
+    /// 4.4BSD's header prediction for pure acks (Reno only; see
+    /// [`crate::sender`]): an ack of new data with cwnd >= the peer's
+    /// window neither opens nor deflates cwnd nor clears the duplicate-ack
+    /// count.
+    pub header_prediction: bool,
     /// Largest congestion window, in bytes (`u64::MAX`: no cap, as RFC 5681).
     pub max_cwnd_bytes: u64,
     /// Response to ELN-marked duplicate acks.

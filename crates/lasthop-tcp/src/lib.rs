@@ -20,6 +20,9 @@ pub mod sack;
 pub mod sender;
 pub mod smart;
 
-pub use config::{AckPolicy, ElnResponse, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant, WindowGrowth};
+pub use config::{
+    AckPolicy, ElnResponse, ReceiverConfig, RecoveryExit, RtoConfig, RtoMode, SenderConfig, Variant, WindowCut,
+    WindowGrowth,
+};
 pub use receiver::Receiver;
 pub use sender::{Sender, SenderStats};

@@ -36,6 +36,17 @@
 //! [`Sender::on_app_write`]; while data is short it sends full segments only.
 //! A duplicate ack must leave the advertised window unchanged (RFC 5681
 //! Sec. 2), so window updates are not counted as duplicates.
+//!
+//! With `header_prediction` a Reno sender takes 4.4BSD's fast path for pure
+//! acks (`tcp_input` 8.5, 4.4BSD-Lite; the same in BSD/386 1.1, BSD/OS's
+//! predecessor): an ack of new data that arrives while cwnd >= the peer's
+//! window leaves cwnd alone and does not clear the duplicate-ack count.
+//! When fast recovery has inflated cwnd to the advertised window, the ack
+//! that ends it takes this path: cwnd stays inflated, the count stays above
+//! tcprexmtthresh, and the next loss cannot be fast-retransmitted ("++t_dupacks
+//! == tcprexmtthresh" never holds again) until a timeout clears the count.
+//! FreeBSD, NetBSD and OpenBSD later added `t_dupacks < tcprexmtthresh` to
+//! the prediction test.
 
 use crate::cc::{CcAlgorithm, CongestionControl, CongestionEvent, CongestionKind, LossCause};
 use crate::config::{ElnResponse, SenderConfig, Variant};
@@ -127,7 +138,9 @@ impl Sender {
             app_limit: u64::MAX,
             cc: CongestionControl::new(algo, cfg.mss_bytes, cfg.initial_cwnd_segments, cfg.initial_ssthresh_bytes)
                 .with_max_cwnd(cfg.max_cwnd_bytes)
-                .with_growth(cfg.window_growth),
+                .with_growth(cfg.window_growth)
+                .with_cut(cfg.window_cut)
+                .with_recovery_exit(cfg.recovery_exit),
             recovery: LossRecovery::new(cfg.variant, cfg.dupack_threshold),
             sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.mss_bytes, cfg.dupack_threshold)),
             smart: (cfg.variant == Variant::Smart).then(|| SmartBoard::new(cfg.mss_bytes)),
@@ -308,6 +321,17 @@ impl Sender {
         let ack = hdr.ack.min(self.snd_max);
         let before = (self.cc.cwnd(), self.cc.ssthresh());
         let acked = ack.saturating_sub(self.snd_una);
+        // 4.4BSD header prediction (see `SenderConfig::header_prediction`):
+        // "this is a pure ack for outstanding data" when `ti_len == 0`,
+        // `tiwin == snd_wnd`, `snd_nxt == snd_max`, `snd_una < ti_ack <=
+        // snd_max` and `snd_cwnd >= snd_wnd`.
+        let predicted = self.cfg.header_prediction
+            && self.cfg.variant == Variant::Reno
+            && acked > 0
+            && hdr.len == 0
+            && same_wnd
+            && self.snd_nxt == self.snd_max
+            && self.cc.cwnd() >= self.rwnd;
         if acked > 0 {
             if let Some((timed_end, sent_at)) = self.timing {
                 if ack >= timed_end {
@@ -326,6 +350,9 @@ impl Sender {
         match self.cfg.variant {
             Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
             Variant::Smart => self.on_ack_smart(now, hdr, acked, dup, trace),
+            // The fast path frees the acked data and restarts the timer
+            // only: cwnd is neither opened nor deflated, t_dupacks is kept.
+            _ if predicted => self.arm_rto(now),
             _ => self.on_ack_dupack_family(now, hdr, acked, dup, trace),
         }
         if acked > 0 && self.snd_una >= self.snd_max {
@@ -381,7 +408,11 @@ impl Sender {
                     }
                 }
                 AckVerdict::RecoveryExit => {
-                    self.cc.on_recovery_exit();
+                    if self.cfg.variant == Variant::Reno {
+                        self.cc.on_reno_recovery_exit(acked);
+                    } else {
+                        self.cc.on_recovery_exit();
+                    }
                     self.event(now, SenderEventKind::RecoveryExit, trace);
                     self.arm_rto(now);
                 }
@@ -410,6 +441,7 @@ impl Sender {
             kind: CongestionKind::FastRetransmit,
             cause: LossCause::Congestion,
             flight_bytes: self.flight(),
+            peer_window_bytes: self.rwnd,
         };
         self.cc.on_congestion(&ev, self.cfg.dupack_threshold);
         self.timing = None;
@@ -425,7 +457,7 @@ impl Sender {
     /// RFC 6675 Sec. 5.
     fn on_ack_sack(&mut self, now: Time, hdr: &TcpHeader, acked: u64, dup: bool, trace: &mut Trace) {
         let cause = self.loss_cause(hdr);
-        let (snd_una, snd_max) = (self.snd_una, self.snd_max);
+        let (snd_una, snd_max, rwnd) = (self.snd_una, self.snd_max, self.rwnd);
         let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
         let newly_sacked = sb.on_ack(snd_una, hdr.sack.as_slice());
         if acked > 0 {
@@ -453,7 +485,12 @@ impl Sender {
         // Sec. 5.1: after an RTO, no new recovery until RecoveryPoint is acked.
         if (self.dupacks >= self.cfg.dupack_threshold || sb.is_lost(snd_una)) && sb.may_enter_recovery(snd_una) {
             sb.enter_recovery(snd_max);
-            let ev = CongestionEvent { kind: CongestionKind::FastRetransmit, cause, flight_bytes: snd_max - snd_una };
+            let ev = CongestionEvent {
+                kind: CongestionKind::FastRetransmit,
+                cause,
+                flight_bytes: snd_max - snd_una,
+                peer_window_bytes: rwnd,
+            };
             self.cc.on_congestion_no_inflation(&ev);
             self.stats.fast_retransmits += 1;
             self.event(now, SenderEventKind::FastRetransmit, trace);
@@ -487,7 +524,12 @@ impl Sender {
         if gap && self.smart_recover.is_none() {
             // One window cut per loss episode, as a fast retransmit would.
             self.smart_recover = Some(self.snd_max);
-            let ev = CongestionEvent { kind: CongestionKind::FastRetransmit, cause, flight_bytes: self.flight() };
+            let ev = CongestionEvent {
+                kind: CongestionKind::FastRetransmit,
+                cause,
+                flight_bytes: self.flight(),
+                peer_window_bytes: self.rwnd,
+            };
             self.cc.on_congestion_no_inflation(&ev);
             self.stats.fast_retransmits += 1;
             self.event(now, SenderEventKind::FastRetransmit, trace);
@@ -510,6 +552,7 @@ impl Sender {
             kind: CongestionKind::Timeout,
             cause: LossCause::Congestion,
             flight_bytes: self.flight(),
+            peer_window_bytes: self.rwnd,
         };
         self.cc.on_congestion(&ev, self.cfg.dupack_threshold);
         self.recovery.on_timeout(self.snd_max);

@@ -11,7 +11,7 @@
 
 use lasthop_core::trace::Trace;
 use lasthop_core::{TcpHeader, Time};
-use lasthop_tcp::{ElnResponse, RtoConfig, Sender, SenderConfig, Variant, WindowGrowth};
+use lasthop_tcp::{ElnResponse, RecoveryExit, RtoConfig, Sender, SenderConfig, Variant, WindowCut, WindowGrowth};
 
 const MSS: u64 = 1000;
 
@@ -34,6 +34,9 @@ impl Harness {
             initial_ssthresh_bytes: u64::MAX / 2,
             dupack_threshold: 3,
             window_growth: WindowGrowth::Rfc5681,
+            window_cut: WindowCut::Rfc5681,
+            recovery_exit: RecoveryExit::Rfc5681,
+            header_prediction: false,
             max_cwnd_bytes: u64::MAX,
             eln,
             limited_transmit,

@@ -241,6 +241,23 @@ pub struct TcpSpec {
     /// (4.4BSD-Lite's extra maxseg/8 per ack, as in BSD/OS 2.1).
     #[serde(default)]
     pub window_growth: lasthop_tcp::WindowGrowth,
+    /// Slow-start threshold on a loss: `rfc5681` (default, half the data
+    /// outstanding) or `bsd44` (4.4BSD-Lite: half of min(advertised
+    /// window, cwnd), at a fast retransmit and at a timeout).
+    #[serde(default)]
+    pub window_cut: lasthop_tcp::WindowCut,
+    /// End of Reno's fast recovery: `rfc5681` (default, cwnd = ssthresh) or
+    /// `bsd44` (4.4BSD-Lite: deflate only a window inflated by further
+    /// duplicate acks, then open it as for any ack of new data).
+    #[serde(default)]
+    pub recovery_exit: lasthop_tcp::RecoveryExit,
+    /// 4.4BSD-Lite's header prediction for a Reno sender's pure acks: an ack
+    /// of new data that arrives while cwnd >= the advertised window takes
+    /// the fast path, which neither opens nor deflates cwnd nor clears the
+    /// duplicate-ack count (so a fast recovery that inflated cwnd to the
+    /// window is not left until a timeout).
+    #[serde(default)]
+    pub header_prediction: bool,
     /// Largest congestion window, in bytes; absent: no cap (RFC 5681).
     /// 4.4BSD-derived stacks cap it at the largest window they can
     /// advertise, 65535 without window scaling.
@@ -288,6 +305,9 @@ impl Default for TcpSpec {
             eln_generator: ElnGenerator::Receiver,
             limited_transmit: false,
             window_growth: lasthop_tcp::WindowGrowth::Rfc5681,
+            window_cut: lasthop_tcp::WindowCut::Rfc5681,
+            recovery_exit: lasthop_tcp::RecoveryExit::Rfc5681,
+            header_prediction: false,
             max_cwnd_bytes: None,
             rto: RtoSpec::default(),
             ack: AckSpec::default(),
