@@ -40,12 +40,16 @@ fn fig1_window_of_five_tcp_aware_shields_the_source() {
     assert!(f.dupacks_suppressed > 0);
     assert_eq!((f.fast_retransmits, f.retransmits, f.timeouts), (0, 0, 0), "the source never retransmits");
     assert_eq!(f.local_retransmits, 2, "the base station resends both losses");
-    // LL: the same local retransmissions, but the duplicates go through.
+    // LL: the duplicates go through, and with them the race of Sec. IV-B:
+    // the base station resends the first loss, and the source, seeing three
+    // duplicates of the second, fast-retransmits it (under 4.4BSD's header
+    // prediction, whose inflated window lets it send on; without it, snoop's
+    // local timer resends the second loss first).
     let ll = fig1("ll", 7000);
     let f = &ll.flows[0];
-    assert!(f.dupacks_at_source > 0, "LL forwards the duplicates");
+    assert!(f.dupacks_at_source >= 3, "LL forwards the duplicates: {f:?}");
     assert_eq!(f.dupacks_suppressed, 0);
-    assert_eq!(f.local_retransmits, 2);
+    assert!(f.local_retransmits >= 1 && f.local_retransmits + f.retransmits >= 2, "{f:?}");
 }
 
 #[test]
