@@ -11,6 +11,7 @@ interpreter, so a module that any other test imported cannot hide one that creep
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from typing import Any
@@ -18,7 +19,8 @@ from typing import Any
 import pytest
 import typer
 
-from lasthop import cli
+import lasthop
+from lasthop import _fast, cli
 
 HEAVY = ("numpy", "pyarrow", "pandas", "duckdb", "matplotlib", "dask", "pydantic")
 
@@ -225,3 +227,70 @@ def test_importing_the_cli_leaves_sigint_alone() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
     assert proc.stdout == "True\n"
+
+
+def _script(*args: str, columns: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lasthop", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "COLUMNS": columns},
+    )
+
+
+def test_the_fast_help_is_typers_help() -> None:
+    """``lasthop --help`` is answered without typer from lasthop._fast.HELP: it must be
+    exactly what typer renders at 80 columns (regenerate HELP from the printed text
+    when a command's help changes)."""
+    text = subprocess.run(
+        [sys.executable, "-c", "from lasthop.cli import run_cli; run_cli(['--help'])"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env={**os.environ, "COLUMNS": "80"},
+    ).stdout
+    assert _fast.HELP == text, f"lasthop._fast.HELP is stale; typer renders:\n{text}"
+    # Wider terminals get the same text from typer, and from the fast path.
+    for columns in ("80", "200"):
+        fast = _script("--help", columns=columns)
+        assert (fast.returncode, fast.stdout, fast.stderr) == (0, text, "")
+
+
+def test_help_in_a_narrow_terminal_and_version_as_typer_gives_them() -> None:
+    narrow = _script("--help", columns="50")
+    assert narrow.returncode == 0 and narrow.stdout != _fast.HELP
+    assert max(map(len, narrow.stdout.splitlines())) <= 50
+    version = _script("--version", columns="80")
+    typer_version = subprocess.run(
+        [sys.executable, "-c", "from lasthop.cli import main; main(['--version'])"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (version.returncode, version.stdout) == (0, typer_version.stdout)
+    assert version.stdout == f"lasthop {lasthop.__version__}\n"
+
+
+def test_the_fast_paths_load_no_typer() -> None:
+    code = (
+        "import sys; sys.argv = ['lasthop', sys.argv[1]]\n"
+        "import contextlib, io\n"
+        "from lasthop import _fast\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    _fast.main()\n"
+        "print('typer' in sys.modules, 'rich' in sys.modules)\n"
+    )
+    for arg in ("--help", "--version"):
+        proc = subprocess.run(
+            [sys.executable, "-c", code, arg],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+            env={**os.environ, "COLUMNS": "100"},
+        )
+        assert proc.stdout.strip() == "False False", (arg, proc.stdout)

@@ -1,6 +1,6 @@
 """``python -m lasthop``: the same command line as ``lasthop``."""
 
-from lasthop.cli import main
+from lasthop._fast import main
 
 if __name__ == "__main__":
     main()
