@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from lasthop.papers.claims import Cells, Claim, Verdict
+from lasthop.papers.reproduce import FIG12_SCHEMES
 
 LAN: Final = ("lan-8k", "lan-32k")
 SETTINGS: Final = ("lan-8k", "lan-32k", "wan-32k")
@@ -324,14 +325,7 @@ def _f12_smart_beats_ietf(c: Cells) -> Verdict:
     return _all(figures, lambda v: v > 1)
 
 
-FIG12: Final = (
-    "e2e",
-    "ll-tcp-aware",
-    "ll-smart-tcp-aware",
-    "e2e-smart",
-    "e2e-ietf-sack",
-    "split-smart",
-)
+FIG12: Final = FIG12_SCHEMES
 
 CLAIMS: Final[tuple[Claim, ...]] = (
     Claim(
