@@ -37,3 +37,24 @@ def test_booleans_hold_only_if_they_hold_in_every_run() -> None:
 def test_disagreeing_names_are_an_error() -> None:
     with pytest.raises(ValueError, match="name"):
         mean_records([{"name": "a"}, {"name": "b"}])
+
+
+def test_a_split_flows_nested_record_is_averaged() -> None:
+    """``lasthop run --seeds 2 --set scheme=split`` ended in a traceback: the ``split``
+    record of a split flow differs between seeds and was compared, not averaged."""
+    a = {"name": "f", "split": {"wireless_flow_id": 1, "wireless_timeouts": 5}}
+    b = {"name": "f", "split": {"wireless_flow_id": 1, "wireless_timeouts": 8}}
+    assert mean_records([a, b]) == {
+        "name": "f",
+        "split": {"wireless_flow_id": 1.0, "wireless_timeouts": 6.5},
+    }
+
+
+def test_split_runs_over_seeds_through_the_cli() -> None:
+    from helpers import lasthop_cli
+
+    proc = lasthop_cli(
+        "run", "balakrishnan97/lan", "--seeds", "2", "--set", "scheme=split", "--format", "json"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "split" in proc.stdout

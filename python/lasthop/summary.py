@@ -12,8 +12,9 @@ def mean_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
     Numbers are averaged (as floats, summed in run order so the result does not depend on
     anything but the inputs); a field that is ``None`` in any run is ``None`` (a link no
-    data crossed has no goodput); booleans are true only if true in every run; other
-    fields (``name``, ``direction``) are kept and must agree across runs.
+    data crossed has no goodput); booleans are true only if true in every run; nested
+    records (a split flow's ``split``) are averaged the same way; other fields (``name``,
+    ``direction``) are kept and must agree across runs.
     """
     if not records:
         raise ValueError("no records to average")
@@ -26,6 +27,8 @@ def mean_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             mean[key] = None
         elif all(_is_number(v) for v in values):
             mean[key] = math.fsum(cast(list[float], values)) / len(values)
+        elif all(isinstance(v, Mapping) for v in values):
+            mean[key] = mean_records(cast(list[Mapping[str, Any]], values))
         elif all(v == first for v in values):
             mean[key] = first
         else:
