@@ -130,11 +130,11 @@ impl LinkDir {
         }
     }
 
-    /// Give the direction its own stream for delay jitter (used only when
-    /// `params.jitter_mean_ns > 0`).
-    pub fn with_jitter_stream(mut self, rng: RngStream) -> LinkDir {
+    /// Give the direction its own stream for delay jitter, made by `rng`
+    /// only when `params.jitter_mean_ns > 0` (most links have no jitter).
+    pub fn with_jitter_stream(mut self, rng: impl FnOnce() -> RngStream) -> LinkDir {
         if self.params.jitter_mean_ns > 0 {
-            self.jitter = Some(Box::new(rng));
+            self.jitter = Some(Box::new(rng()));
         }
         self
     }
@@ -353,7 +353,7 @@ mod tests {
         let mut pool = PacketPool::new();
         let mut l = Link::new(
             Duplex::Full,
-            LinkDir::new(p, ErrorModel::none()).with_jitter_stream(RngStream::new(1, "j")),
+            LinkDir::new(p, ErrorModel::none()).with_jitter_stream(|| RngStream::new(1, "j")),
             LinkDir::new(p, ErrorModel::none()),
         );
         let (mut now, mut last, mut extra_sum) = (Time::ZERO, Time::ZERO, 0u64);

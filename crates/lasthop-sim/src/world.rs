@@ -198,22 +198,12 @@ impl<'m> World<'m> {
             .iter()
             .enumerate()
             .map(|(li, l)| {
-                // Streams are made only for what draws from them (naming
-                // and hashing 40,000 of them was a tenth of a 10,000-link
-                // run); a stream depends on its name alone, so this changes
-                // no draw.
+                // Streams are made only for what draws from them.
                 let dir = |d: usize| {
                     let stream =
                         |what: &str| RngStream::new(seed, &format!("link:{}:{}:{what}", l.name, model.dir_name(li, d)));
-                    let (cfg, params) = (&l.dirs[d].error, l.dirs[d].params);
-                    let error =
-                        if cfg.is_error_free() { ErrorModel::none() } else { ErrorModel::new(cfg, stream("error")) };
-                    let dir = LinkDir::new(params, error);
-                    if params.jitter_mean_ns > 0 {
-                        dir.with_jitter_stream(stream("jitter"))
-                    } else {
-                        dir
-                    }
+                    LinkDir::new(l.dirs[d].params, ErrorModel::new(&l.dirs[d].error, || stream("error")))
+                        .with_jitter_stream(|| stream("jitter"))
                 };
                 Link::new(l.duplex, dir(0), dir(1))
             })
