@@ -230,8 +230,21 @@ def test_importing_the_cli_leaves_sigint_alone() -> None:
 
 
 def _script(*args: str, columns: str) -> subprocess.CompletedProcess[str]:
+    """``python -m lasthop ARGS`` (the fast entry point) at a terminal width."""
+    return _python("-m", "lasthop", *args, columns=columns)
+
+
+def _typer(*args: str, columns: str) -> str:
+    """What the typer command line itself prints for ``ARGS`` at a terminal width."""
+    code = f"from lasthop.cli import run_cli; run_cli({list(args)!r})"
+    proc = _python("-c", code, columns=columns)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def _python(*argv: str, columns: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "lasthop", *args],
+        [sys.executable, *argv],
         capture_output=True,
         text=True,
         timeout=120,
@@ -244,17 +257,11 @@ def test_the_fast_help_is_typers_help() -> None:
     """``lasthop --help`` is answered without typer from lasthop._fast.HELP: it must be
     exactly what typer renders at 80 columns (regenerate HELP from the printed text
     when a command's help changes)."""
-    text = subprocess.run(
-        [sys.executable, "-c", "from lasthop.cli import run_cli; run_cli(['--help'])"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-        env={**os.environ, "COLUMNS": "80"},
-    ).stdout
+    text = _typer("--help", columns="80")
     assert _fast.HELP == text, f"lasthop._fast.HELP is stale; typer renders:\n{text}"
     # Wider terminals get the same text from typer, and from the fast path.
     for columns in ("80", "200"):
+        assert _typer("--help", columns=columns) == text
         fast = _script("--help", columns=columns)
         assert (fast.returncode, fast.stdout, fast.stderr) == (0, text, "")
 
@@ -264,14 +271,7 @@ def test_help_in_a_narrow_terminal_and_version_as_typer_gives_them() -> None:
     assert narrow.returncode == 0 and narrow.stdout != _fast.HELP
     assert max(map(len, narrow.stdout.splitlines())) <= 50
     version = _script("--version", columns="80")
-    typer_version = subprocess.run(
-        [sys.executable, "-c", "from lasthop.cli import main; main(['--version'])"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert (version.returncode, version.stdout) == (0, typer_version.stdout)
+    assert (version.returncode, version.stdout) == (0, _typer("--version", columns="80"))
     assert version.stdout == f"lasthop {lasthop.__version__}\n"
 
 
@@ -285,12 +285,6 @@ def test_the_fast_paths_load_no_typer() -> None:
         "print('typer' in sys.modules, 'rich' in sys.modules)\n"
     )
     for arg in ("--help", "--version"):
-        proc = subprocess.run(
-            [sys.executable, "-c", code, arg],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-            env={**os.environ, "COLUMNS": "100"},
-        )
+        proc = _python("-c", code, arg, columns="100")
+        assert proc.returncode == 0, proc.stderr
         assert proc.stdout.strip() == "False False", (arg, proc.stdout)
