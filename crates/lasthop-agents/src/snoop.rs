@@ -566,11 +566,29 @@ mod tests {
 
     fn data(seq: u64) -> Packet {
         let tcp = TcpHeader { seq, len: 1000, ..TcpHeader::default() };
-        Packet { uid: 0, flow: 0, kind: PacketKind::Data, src: 0, dst: 2, size_bytes: 1040, tcp }
+        Packet {
+            uid: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            src: 0,
+            dst: 2,
+            size_bytes: 1040,
+            ecn: lasthop_core::Ecn::NotEct,
+            tcp,
+        }
     }
     fn ack_echo(a: u64, echo: Option<u64>) -> Packet {
         let tcp = TcpHeader { ack: a, smart_echo: echo, ..TcpHeader::default() };
-        Packet { uid: 0, flow: 0, kind: PacketKind::Ack, src: 2, dst: 0, size_bytes: 40, tcp }
+        Packet {
+            uid: 0,
+            flow: 0,
+            kind: PacketKind::Ack,
+            src: 2,
+            dst: 0,
+            size_bytes: 40,
+            ecn: lasthop_core::Ecn::NotEct,
+            tcp,
+        }
     }
     fn ack(a: u64) -> Packet {
         ack_echo(a, None)

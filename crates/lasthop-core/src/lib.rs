@@ -17,7 +17,7 @@ pub mod rtt;
 pub mod time;
 pub mod trace;
 
-pub use packet::{Packet, PacketKind, SackBlocks, TcpHeader};
+pub use packet::{Ecn, Packet, PacketKind, SackBlocks, TcpHeader, Timestamps};
 pub use pool::{PacketPool, PacketRef};
 pub use ranges::RangeSet;
 pub use rng::RngStream;

@@ -42,6 +42,30 @@ impl SackBlocks {
     }
 }
 
+/// The ECN field of the IP header (RFC 3168 Sec. 5): whether the sending
+/// transport is ECN-capable, and a router's congestion mark.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Ecn {
+    /// Not-ECT (00): routers drop instead of marking.
+    #[default]
+    NotEct,
+    /// ECT(0) (10): an ECN-capable transport.
+    Ect,
+    /// CE (11): congestion experienced, set by a router in place of a drop.
+    Ce,
+}
+
+/// The TCP timestamp option (RFC 7323 Sec. 3), with values in nanoseconds of
+/// simulated time: seed 001 Sec. 6.3 has the sender put a fine-grained
+/// clock in it, which the receiver echoes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timestamps {
+    /// TSval: the sender's clock when it sent the segment.
+    pub val_ns: u64,
+    /// TSecr: the TSval being echoed (0 when none).
+    pub ecr_ns: u64,
+}
+
 /// TCP header fields that lasthop's models read or write.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TcpHeader {
@@ -63,6 +87,21 @@ pub struct TcpHeader {
     /// True if this data segment is a retransmission by its sender (for
     /// metrics and traces only: no model may read it to make a decision).
     pub is_retransmit: bool,
+    /// ECN-Echo flag (RFC 3168 Sec. 6.1): the receiver saw a CE mark.
+    pub ece: bool,
+    /// Congestion Window Reduced flag (RFC 3168 Sec. 6.1): the sender has
+    /// answered an ECN-Echo.
+    pub cwr: bool,
+    /// Fast-retransmit request on a duplicate ack (seed 001 Sec. 6.3: the
+    /// receiver, or a filtering router, marks a duplicate ack once the
+    /// threshold of out-of-order segments is seen, so that the sender need
+    /// not count duplicate acks that may have been filtered or lost).
+    pub fr_request: bool,
+    /// The sender-window option of seed 001 Sec. 8.2: min(cwnd, data in the
+    /// send socket buffer) in MSS units, carried on data segments.
+    pub sender_window: Option<u16>,
+    /// Timestamp option (RFC 7323).
+    pub ts: Option<Timestamps>,
 }
 
 /// Which way a packet runs within its flow.
@@ -87,6 +126,8 @@ pub struct Packet {
     pub dst: u16,
     /// Size on the wire (IP header + TCP header + payload), in bytes.
     pub size_bytes: u32,
+    /// The IP header's ECN field.
+    pub ecn: Ecn,
     pub tcp: TcpHeader,
 }
 
@@ -97,6 +138,11 @@ impl Packet {
     /// One past the last payload byte.
     pub fn seq_end(&self) -> u64 {
         self.tcp.seq + u64::from(self.tcp.len)
+    }
+    /// An ack that carries no data (what ACK filtering, acks-first and
+    /// header compression treat as an ack).
+    pub fn is_pure_ack(&self) -> bool {
+        self.kind == PacketKind::Ack && self.tcp.len == 0
     }
 }
 

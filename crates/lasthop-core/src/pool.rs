@@ -11,17 +11,18 @@
 //! number of flows (issue 9). ns-2 keeps a free list of packets for the
 //! same reason (`Packet::alloc`/`Packet::free` in `common/packet.h`).
 
-use crate::{Packet, PacketKind, SackBlocks, TcpHeader};
+use crate::{Ecn, Packet, PacketKind, SackBlocks, TcpHeader, Timestamps};
 
 /// A packet's place in a [`PacketPool`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PacketRef(u32);
 
-/// A stored packet in one cache line: every field but the two options only
-/// some acks carry (SACK blocks, the SMART echo), which live beside the
-/// slots and are read only when the slot says it has them. A whole
-/// [`Packet`] is two lines (its SACK blocks alone are 49 bytes), and the
-/// slot of a packet that waited in a queue is rarely still in the cache.
+/// A stored packet in one cache line: every field but the options only some
+/// packets carry (SACK blocks, the SMART echo, timestamps), which live
+/// beside the slots and are read only when the slot says it has them. A
+/// whole [`Packet`] is two lines (its SACK blocks alone are 49 bytes), and
+/// the slot of a packet that waited in a queue is rarely still in the cache.
+/// One-bit fields share a byte ([`flag`]).
 #[derive(Clone, Copy, Debug)]
 #[repr(align(64))]
 struct Slot {
@@ -35,10 +36,31 @@ struct Slot {
     src: u16,
     dst: u16,
     kind: PacketKind,
-    eln: bool,
-    is_retransmit: bool,
-    has_sack: bool,
-    has_echo: bool,
+    ecn: Ecn,
+    /// 0 = no sender-window option, else the option's value + 1.
+    sender_window: u32,
+    flags: u8,
+}
+
+/// Bits of [`Slot::flags`].
+mod flag {
+    pub const ELN: u8 = 1;
+    pub const RETRANSMIT: u8 = 1 << 1;
+    pub const ECE: u8 = 1 << 2;
+    pub const CWR: u8 = 1 << 3;
+    pub const FR_REQUEST: u8 = 1 << 4;
+    pub const HAS_SACK: u8 = 1 << 5;
+    pub const HAS_ECHO: u8 = 1 << 6;
+    pub const HAS_TS: u8 = 1 << 7;
+}
+
+#[inline(always)]
+fn bit(on: bool, f: u8) -> u8 {
+    if on {
+        f
+    } else {
+        0
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -47,6 +69,7 @@ pub struct PacketPool {
     /// SACK blocks and SMART echo of slot i, valid when its flag is set.
     sacks: Vec<SackBlocks>,
     echoes: Vec<u64>,
+    timestamps: Vec<Timestamps>,
     free: Vec<u32>,
 }
 
@@ -66,7 +89,23 @@ impl PacketPool {
             src,
             dst,
             size_bytes,
-            tcp: TcpHeader { seq, len, ack, wnd_bytes, sack, smart_echo, eln, is_retransmit },
+            ecn,
+            tcp:
+                TcpHeader {
+                    seq,
+                    len,
+                    ack,
+                    wnd_bytes,
+                    sack,
+                    smart_echo,
+                    eln,
+                    is_retransmit,
+                    ece,
+                    cwr,
+                    fr_request,
+                    sender_window,
+                    ts,
+                },
         } = pkt;
         let slot = Slot {
             uid,
@@ -79,10 +118,16 @@ impl PacketPool {
             src,
             dst,
             kind,
-            eln,
-            is_retransmit,
-            has_sack: !sack.is_empty(),
-            has_echo: smart_echo.is_some(),
+            ecn,
+            sender_window: sender_window.map_or(0, |w| u32::from(w) + 1),
+            flags: bit(eln, flag::ELN)
+                | bit(is_retransmit, flag::RETRANSMIT)
+                | bit(ece, flag::ECE)
+                | bit(cwr, flag::CWR)
+                | bit(fr_request, flag::FR_REQUEST)
+                | bit(!sack.is_empty(), flag::HAS_SACK)
+                | bit(smart_echo.is_some(), flag::HAS_ECHO)
+                | bit(ts.is_some(), flag::HAS_TS),
         };
         let i = match self.free.pop() {
             Some(i) => {
@@ -95,11 +140,14 @@ impl PacketPool {
             }
         };
         let n = self.slots.len();
-        if slot.has_sack {
+        if !sack.is_empty() {
             set_beside(&mut self.sacks, n, i, sack);
         }
         if let Some(e) = smart_echo {
             set_beside(&mut self.echoes, n, i, e);
+        }
+        if let Some(t) = ts {
+            set_beside(&mut self.timestamps, n, i, t);
         }
         PacketRef(u32::try_from(i).expect("fewer than 2^32 packets in flight"))
     }
@@ -109,6 +157,7 @@ impl PacketPool {
     pub fn get(&self, r: PacketRef) -> Packet {
         let i = r.0 as usize;
         let s = &self.slots[i];
+        let has = |f: u8| s.flags & f != 0;
         Packet {
             uid: s.uid,
             flow: s.flow,
@@ -116,15 +165,21 @@ impl PacketPool {
             src: s.src,
             dst: s.dst,
             size_bytes: s.size_bytes,
+            ecn: s.ecn,
             tcp: TcpHeader {
                 seq: s.seq,
                 len: s.len,
                 ack: s.ack,
                 wnd_bytes: s.wnd_bytes,
-                sack: if s.has_sack { self.sacks[i] } else { SackBlocks::default() },
-                smart_echo: s.has_echo.then(|| self.echoes[i]),
-                eln: s.eln,
-                is_retransmit: s.is_retransmit,
+                sack: if has(flag::HAS_SACK) { self.sacks[i] } else { SackBlocks::default() },
+                smart_echo: has(flag::HAS_ECHO).then(|| self.echoes[i]),
+                eln: has(flag::ELN),
+                is_retransmit: has(flag::RETRANSMIT),
+                ece: has(flag::ECE),
+                cwr: has(flag::CWR),
+                fr_request: has(flag::FR_REQUEST),
+                sender_window: s.sender_window.checked_sub(1).map(|w| w as u16),
+                ts: has(flag::HAS_TS).then(|| self.timestamps[i]),
             },
         }
     }
@@ -134,6 +189,19 @@ impl PacketPool {
     pub fn take(&mut self, r: PacketRef) -> Packet {
         self.free.push(r.0);
         self.get(r)
+    }
+
+    /// A router's congestion mark (RFC 3168 Sec. 5): an ECN-capable packet
+    /// at `r` becomes CE; false (and unchanged) if it is not ECN-capable.
+    pub fn mark_ce(&mut self, r: PacketRef) -> bool {
+        let s = &mut self.slots[r.0 as usize];
+        match s.ecn {
+            Ecn::NotEct => false,
+            Ecn::Ect | Ecn::Ce => {
+                s.ecn = Ecn::Ce;
+                true
+            }
+        }
     }
 
     /// Packets stored and not yet taken.
@@ -160,7 +228,16 @@ mod tests {
     use crate::{PacketKind, TcpHeader};
 
     fn pkt(uid: u64) -> Packet {
-        Packet { uid, flow: 0, kind: PacketKind::Data, src: 0, dst: 1, size_bytes: 100, tcp: TcpHeader::default() }
+        Packet {
+            uid,
+            flow: 0,
+            kind: PacketKind::Data,
+            src: 0,
+            dst: 1,
+            size_bytes: 100,
+            ecn: Ecn::NotEct,
+            tcp: TcpHeader::default(),
+        }
     }
 
     #[test]
@@ -186,6 +263,8 @@ mod tests {
         with.kind = PacketKind::Ack;
         (with.tcp.ack, with.tcp.wnd_bytes, with.tcp.eln, with.tcp.smart_echo) = (1000, 65535, true, Some(4000));
         assert!(with.tcp.sack.push(2000, 3000) && with.tcp.sack.push(4000, 5000));
+        (with.ecn, with.tcp.ece, with.tcp.cwr, with.tcp.fr_request) = (Ecn::Ect, true, true, true);
+        (with.tcp.sender_window, with.tcp.ts) = (Some(u16::MAX), Some(Timestamps { val_ns: 5, ecr_ns: 3 }));
         let r = p.put(with);
         assert_eq!(p.get(r), with);
         assert_eq!(p.take(r), with);
@@ -194,5 +273,18 @@ mod tests {
         let r2 = p.put(plain);
         assert_eq!(r2, r);
         assert_eq!(p.take(r2), plain);
+    }
+
+    #[test]
+    fn only_ecn_capable_packets_take_a_mark() {
+        let mut p = PacketPool::new();
+        let plain = p.put(pkt(1));
+        assert!(!p.mark_ce(plain));
+        assert_eq!(p.get(plain).ecn, Ecn::NotEct);
+        let mut e = pkt(2);
+        e.ecn = Ecn::Ect;
+        let capable = p.put(e);
+        assert!(p.mark_ce(capable));
+        assert_eq!(p.get(capable).ecn, Ecn::Ce);
     }
 }

@@ -610,6 +610,7 @@ mod tests {
             src: 0,
             dst: 1,
             size_bytes,
+            ecn: lasthop_core::Ecn::NotEct,
             tcp: TcpHeader { seq, len, ..TcpHeader::default() },
         }
     }

@@ -293,6 +293,7 @@ mod tests {
             src: 0,
             dst: 1,
             size_bytes: size,
+            ecn: lasthop_core::Ecn::NotEct,
             tcp: TcpHeader::default(),
         };
         Waiting::new(&p, pool.put(p), 0)

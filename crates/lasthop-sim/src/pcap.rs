@@ -390,7 +390,7 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
 mod tests {
     use super::*;
     use etherparse::TcpOptionElement;
-    use lasthop_core::SackBlocks;
+    use lasthop_core::{Ecn, SackBlocks};
 
     /// One record read back from a file: times, lengths and captured bytes.
     struct Record<'a> {
@@ -419,11 +419,11 @@ mod tests {
 
     fn data(flow: u32, uid: u64, seq: u64, len: u32) -> Packet {
         let tcp = TcpHeader { seq, len, ..TcpHeader::default() };
-        Packet { uid, flow, kind: PacketKind::Data, src: 0, dst: 2, size_bytes: 40 + len, tcp }
+        Packet { uid, flow, kind: PacketKind::Data, src: 0, dst: 2, size_bytes: 40 + len, ecn: Ecn::NotEct, tcp }
     }
 
     fn ack(flow: u32, tcp: TcpHeader) -> Packet {
-        Packet { uid: 7, flow, kind: PacketKind::Ack, src: 2, dst: 0, size_bytes: 40, tcp }
+        Packet { uid: 7, flow, kind: PacketKind::Ack, src: 2, dst: 0, size_bytes: 40, ecn: Ecn::NotEct, tcp }
     }
 
     fn encode(pkt: &Packet, hop: [u16; 2], snaplen: u32) -> (Vec<u8>, u32) {

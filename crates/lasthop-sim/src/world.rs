@@ -46,7 +46,7 @@ use lasthop_agents::{NodeAgent, Verdict};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::{DropCause, Trace, TraceEvent};
-use lasthop_core::{Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
+use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
 use lasthop_net::error::ErrorModel;
 use lasthop_net::link::{Link, LinkDir};
 use lasthop_net::queue::Waiting;
@@ -672,7 +672,7 @@ impl<'m> World<'m> {
         };
         self.next_uid += 1;
         self.conservation.created += 1;
-        Packet { uid: self.next_uid - 1, flow: fi as u32, kind, src, dst, size_bytes: size, tcp }
+        Packet { uid: self.next_uid - 1, flow: fi as u32, kind, src, dst, size_bytes: size, ecn: Ecn::NotEct, tcp }
     }
 
     fn flush_sender(&mut self, fi: usize) {
