@@ -1,6 +1,9 @@
 //! What a run reports: the measures of seed 000 Sec. IV-A (throughput at the
 //! receiver, wired and wireless goodput, retransmissions, coarse timeouts),
-//! per flow and per link direction.
+//! per flow and per link direction, and those of seed 001 Secs. 3.2, 4.2 and
+//! 7.1 (the normalized bandwidth ratio k, throughput over the interval when
+//! all transfers are active, Jain's fairness index, the time-averaged
+//! congestion window).
 //!
 //! Goodput of a link direction (seed 000: "the ratio of useful data to the
 //! data actually transmitted"): payload bytes crossing that direction for the
@@ -8,6 +11,7 @@
 //! segment lost further on crosses the wired link again and lowers its
 //! goodput; a local retransmission lowers only the wireless link's.
 
+use lasthop_core::Time;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -35,6 +39,28 @@ pub struct FlowSummary {
     pub dupacks_at_source: u64,
     /// True when a bulk transfer delivered every byte, or a timed one ran its course.
     pub completed: bool,
+    /// When the flow started in this run, in s (drawn per seed when the
+    /// scenario gives `start_max_s`).
+    pub start_s: f64,
+    /// The normalized bandwidth ratio of seed 001 Sec. 4.2 on this flow's
+    /// paths: k = (C_fwd / C_rev) / (S_data / S_ack), with C_fwd and C_rev
+    /// the slowest link directions of its data and ack paths, S_data a
+    /// full-sized segment and S_ack a pure ack as it crosses the reverse
+    /// bottleneck (6 bytes where header compression applies). More than one
+    /// ack per k segments saturates the reverse bottleneck first.
+    pub k: f64,
+    /// The sender's congestion window averaged over the time the flow ran,
+    /// in segments (seed 001 Table T2's "average cwnd").
+    pub mean_cwnd_segments: f64,
+    /// Its time-weighted standard deviation, in segments (Sec. 7.1, Fig. F8:
+    /// how much the window fluctuates).
+    pub cwnd_std_segments: f64,
+    /// Bytes delivered × 8 / length of the interval in which every flow of
+    /// the run was active (seed 001 Sec. 7.1: two transfers are measured
+    /// "over the time both are active"), in bit/s; absent with one flow or
+    /// when the flows never overlapped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overlap_throughput_bps: Option<f64>,
     /// Split flows only (schemes `split`, `split-smart`): the base station's
     /// relay and its wireless connection. The fields above are then the
     /// source's (the wired connection) and the mobile host's application's.
@@ -86,6 +112,11 @@ pub struct RunSummary {
     /// Events processed by the scheduler.
     pub events: u64,
     pub flows: Vec<FlowSummary>,
+    /// Jain's fairness index over the flows' `overlap_throughput_bps` (seed
+    /// 001 Sec. 3.2): (Σx)² / (n·Σx²), from 1/n (one flow takes all) to 1
+    /// (equal shares); absent with one flow or no overlap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jain_index: Option<f64>,
     pub links: Vec<LinkSummary>,
     /// The published cell this run reproduces, with the measured values
     /// beside it; null when the scenario has none for its parameters.
@@ -106,4 +137,169 @@ pub struct PublishedComparison {
     pub measured_wired_goodput_pct: Option<f64>,
     /// Measured over published throughput.
     pub ratio: f64,
+}
+
+/// Jain's fairness index of `x` (R. Jain, D. Chiu, W. Hawe, DEC-TR-301,
+/// 1984): (Σx)² / (n·Σx²); 1 when all are equal (all zero included: nobody
+/// is favoured), 1/n when one takes everything. `None` for no values.
+pub fn jain_index(x: &[f64]) -> Option<f64> {
+    if x.is_empty() {
+        return None;
+    }
+    let sum: f64 = x.iter().sum();
+    let sum_sq: f64 = x.iter().map(|v| v * v).sum();
+    Some(if sum_sq == 0.0 { 1.0 } else { sum * sum / (x.len() as f64 * sum_sq) })
+}
+
+/// A congestion window integrated over time: the average is the area under
+/// the step function cwnd(t) from its first observation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CwndAverage {
+    /// Σ cwnd · dt, in byte·ns (u128: 2^64 byte-ns is only 18 GB·s).
+    area: u128,
+    /// Σ cwnd² · dt, in byte²·ns (f64: for the spread only).
+    area_sq: f64,
+    /// First observation, and the latest change.
+    first: Option<Time>,
+    since: Time,
+    last_bytes: u64,
+}
+
+impl CwndAverage {
+    /// The window is `cwnd_bytes` from `now` on (the first call starts the clock).
+    #[inline]
+    pub fn on_change(&mut self, now: Time, cwnd_bytes: u64) {
+        if self.first.is_some() {
+            let dt = now.since(self.since);
+            self.area += u128::from(self.last_bytes) * u128::from(dt);
+            self.area_sq += (self.last_bytes as f64).powi(2) * dt as f64;
+        } else {
+            self.first = Some(now);
+        }
+        self.since = now;
+        self.last_bytes = cwnd_bytes;
+    }
+
+    /// Average window over [first observation, `until`], in bytes (0 if
+    /// never observed; the last value if no time passed).
+    pub fn mean_bytes(&self, until: Time) -> f64 {
+        self.moments(until).0
+    }
+
+    /// Time-weighted standard deviation of the window over the same span,
+    /// in bytes (seed 001 Sec. 7.1 compares how much windows "fluctuate").
+    pub fn std_bytes(&self, until: Time) -> f64 {
+        let (mean, mean_sq) = self.moments(until);
+        (mean_sq - mean * mean).max(0.0).sqrt()
+    }
+
+    /// (E[cwnd], E[cwnd²]) over [first observation, `until`].
+    fn moments(&self, until: Time) -> (f64, f64) {
+        let Some(first) = self.first else { return (0.0, 0.0) };
+        let tail = until.max(self.since).since(self.since);
+        let last = self.last_bytes as f64;
+        let area = self.area + u128::from(self.last_bytes) * u128::from(tail);
+        let area_sq = self.area_sq + last * last * tail as f64;
+        let span = until.max(self.since).since(first);
+        if span == 0 {
+            (last, last * last)
+        } else {
+            (area as f64 / span as f64, area_sq / span as f64)
+        }
+    }
+}
+
+/// The interval in which every flow is active, and what each delivered in it.
+#[derive(Clone, Debug)]
+pub struct Overlap {
+    /// When the last flow starts.
+    last_start: Time,
+    flows: usize,
+    started: usize,
+    from: Option<(Time, Vec<u64>)>,
+    until: Option<(Time, Vec<u64>)>,
+}
+
+impl Overlap {
+    pub fn new(starts: &[Time]) -> Overlap {
+        Overlap {
+            last_start: starts.iter().copied().max().unwrap_or(Time::ZERO),
+            flows: starts.len(),
+            started: 0,
+            from: None,
+            until: None,
+        }
+    }
+
+    /// Flow `_flow` started at `now`; `delivered` is every flow's count.
+    pub fn on_start(&mut self, now: Time, _flow: usize, delivered: &[u64]) {
+        self.started += 1;
+        if self.flows > 1 && self.started == self.flows && self.from.is_none() {
+            debug_assert_eq!(now, self.last_start);
+            self.from = Some((now, delivered.to_vec()));
+        }
+    }
+
+    /// True while the overlap has begun and not yet ended.
+    pub fn wants_end(&self) -> bool {
+        self.from.is_some() && self.until.is_none()
+    }
+
+    /// The first flow to finish or stop ends the overlap.
+    pub fn on_end(&mut self, now: Time, delivered: &[u64]) {
+        self.until = Some((now, delivered.to_vec()));
+    }
+
+    /// Per flow, bytes·8 / overlap length in bit/s; `end` closes an overlap
+    /// still open when the run ended. `None` with one flow or no overlap.
+    pub fn throughputs_bps(&self, end: Time, delivered_at_end: &[u64]) -> Option<Vec<f64>> {
+        let (t0, d0) = self.from.as_ref()?;
+        let (t1, d1) = match &self.until {
+            Some((t, d)) => (*t, d.as_slice()),
+            None => (end, delivered_at_end),
+        };
+        let secs = t1.since(*t0) as f64 / 1e9;
+        (secs > 0.0).then(|| d0.iter().zip(d1).map(|(a, b)| (b - a) as f64 * 8.0 / secs).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jain_index_spans_one_over_n_to_one() {
+        assert_eq!(jain_index(&[]), None);
+        assert_eq!(jain_index(&[3.0, 3.0, 3.0]), Some(1.0));
+        assert_eq!(jain_index(&[5.0, 0.0, 0.0, 0.0]), Some(0.25));
+        let j = jain_index(&[1.0, 2.0]).unwrap();
+        assert!((j - 9.0 / 10.0).abs() < 1e-12, "{j}");
+    }
+
+    #[test]
+    fn cwnd_average_weights_each_value_by_its_duration() {
+        // t0: 1000 B for 1 s; t1: 3000 B for 3 s -> (1000 + 9000) / 4 = 2500.
+        let mut c = CwndAverage::default();
+        c.on_change(Time(1_000_000_000), 1000);
+        c.on_change(Time(2_000_000_000), 3000);
+        c.on_change(Time(3_000_000_000), 3000);
+        assert_eq!(c.mean_bytes(Time(5_000_000_000)), 2500.0);
+        // E[x²] = (1e6·1 + 9e6·3) / 4 = 7e6; variance 7e6 - 2500² = 750,000.
+        assert!((c.std_bytes(Time(5_000_000_000)) - 750_000f64.sqrt()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn overlap_runs_from_the_last_start_to_the_first_end() {
+        let mut o = Overlap::new(&[Time(0), Time(5_000_000_000)]);
+        o.on_start(Time(0), 0, &[0, 0]);
+        assert!(!o.wants_end(), "one flow alone is no overlap");
+        o.on_start(Time(5_000_000_000), 1, &[1000, 0]);
+        assert!(o.wants_end());
+        o.on_end(Time(7_000_000_000), &[3000, 500]);
+        assert!(!o.wants_end());
+        // 2000 B and 500 B over 2 s.
+        assert_eq!(o.throughputs_bps(Time(9_000_000_000), &[0, 0]), Some(vec![8000.0, 2000.0]));
+        let single = Overlap::new(&[Time(0)]);
+        assert_eq!(single.throughputs_bps(Time(1), &[5]), None);
+    }
 }

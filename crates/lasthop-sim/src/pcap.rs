@@ -27,8 +27,10 @@
 //!   SACK edges and the SMART echo are mapped the same way. The receiver
 //!   sends no data, so its sequence number is always its ISN+1, which every
 //!   data segment acknowledges.
-//! - Flags: every segment has ACK and no other flag. Flows start established
-//!   (the model has no SYN or FIN), which tshark and tcptrace accept.
+//! - Flags: every segment has ACK, and ECE and CWR when the model sets them
+//!   (RFC 3168 Sec. 6.1); no SYN or FIN. Flows start established (the model
+//!   has no SYN or FIN), which tshark and tcptrace accept.
+//! - ECN: the IP header's ECN field is the packet's (Not-ECT, ECT(0) or CE).
 //! - Window: an ack's advertised window, clamped to 65535 (window scaling is
 //!   negotiated on the SYN, which the model does not send). Data segments
 //!   advertise 65535: the model's sender receives no data and advertises no
@@ -48,10 +50,15 @@
 //!   the ELN mark (seed 000 Sec. III-A) as RFC 6994 experimental options:
 //!   kind 253, ExID 0x4C48 ("LH"), then a subtype byte: 'S' (0x53) and the
 //!   32-bit wire sequence number of the segment that caused the ack (length
-//!   9), or 'E' (0x45) alone (length 5). When all would exceed the 40 bytes
-//!   of option space, the oldest SACK blocks are left out (RFC 2018 Sec. 3:
-//!   as many blocks as fit). There is no timestamp option: the TCP model has
-//!   no RFC 7323 timestamps, and the option will appear only once it does.
+//!   9), or 'E' (0x45) alone (length 5); seed 001's sender-window option
+//!   (Sec. 8.2: min(cwnd, buffered data) in MSS units) as subtype 'W' (0x57)
+//!   and the 16-bit value (length 7), and its fast-retransmit request mark
+//!   (Sec. 6.3) as subtype 'F' (0x46) alone (length 5). The timestamp option
+//!   (kind 8, RFC 7323) carries TSval and TSecr as microseconds of simulated
+//!   time modulo 2^32 (seed 001 Sec. 8.3's sender puts "the current time in
+//!   microseconds" in it). When all would exceed the 40 bytes of option
+//!   space, the oldest SACK blocks are left out (RFC 2018 Sec. 3: as many
+//!   blocks as fit).
 //!
 //! The file framing (a 24-byte header, a 16-byte header per record) is
 //! written here rather than with a pcap crate: it is fixed by the format,
@@ -60,9 +67,9 @@
 //! built with `etherparse`.
 
 use crate::scenario::{Model, ScenarioError};
-use etherparse::{EtherType, Ethernet2Header, IpNumber, Ipv4Header, TcpHeader as WireTcp};
+use etherparse::{EtherType, Ethernet2Header, IpEcn, IpNumber, Ipv4Header, TcpHeader as WireTcp};
 use lasthop_core::time::NS_PER_S;
-use lasthop_core::{Packet, PacketKind, TcpHeader, Time};
+use lasthop_core::{Ecn, Packet, PacketKind, TcpHeader, Time};
 
 /// Snap length when none is given, in bytes: Ethernet, IPv4 and TCP headers
 /// with options (at most 94 bytes) and the start of the payload.
@@ -75,6 +82,10 @@ pub const EXID: u16 = 0x4C48;
 pub const SUBTYPE_SMART_ECHO: u8 = b'S';
 /// Subtype byte of the ELN option, after the ExID.
 pub const SUBTYPE_ELN: u8 = b'E';
+/// Subtype byte of the sender-window option (seed 001 Sec. 8.2).
+pub const SUBTYPE_SENDER_WINDOW: u8 = b'W';
+/// Subtype byte of the fast-retransmit request mark (seed 001 Sec. 6.3).
+pub const SUBTYPE_FR_REQUEST: u8 = b'F';
 /// Port of every flow's receiver.
 pub const RECEIVER_PORT: u16 = 5001;
 /// Flow f's sender uses this port plus f.
@@ -92,11 +103,16 @@ const MAX_OPTIONS_LEN: usize = 40;
 const MAX_PAYLOAD_BYTES: u32 = (u16::MAX as usize - IP_LEN - TCP_MIN_LEN - MAX_OPTIONS_LEN) as u32;
 const KIND_NOP: u8 = 1;
 const KIND_SACK: u8 = 5;
+const KIND_TIMESTAMP: u8 = 8;
 const KIND_EXPERIMENT: u8 = 253;
 /// NOPs, kind, length, ExID, subtype, 32-bit sequence number.
 const SMART_ECHO_SPACE: usize = 3 + 2 + 2 + 1 + 4;
 /// NOPs, kind, length, ExID, subtype.
 const ELN_SPACE: usize = 3 + 2 + 2 + 1;
+/// NOP, kind, length, ExID, subtype, 16-bit window.
+const SENDER_WINDOW_SPACE: usize = 1 + 2 + 2 + 1 + 2;
+/// NOPs, kind, length, TSval, TSecr (RFC 7323 Appendix A's layout).
+const TIMESTAMP_SPACE: usize = 2 + 2 + 4 + 4;
 /// The option name in messages (the command line's).
 const OPTION: &str = "--pcap";
 
@@ -312,10 +328,18 @@ fn encode_options(tcp: &TcpHeader, sender_isn: u32) -> ([u8; MAX_OPTIONS_LEN], u
         o[n..n + bytes.len()].copy_from_slice(bytes);
         n += bytes.len();
     };
-    let others = if tcp.smart_echo.is_some() { SMART_ECHO_SPACE } else { 0 } + if tcp.eln { ELN_SPACE } else { 0 };
+    let space = |on: bool, n: usize| if on { n } else { 0 };
+    let others = space(tcp.smart_echo.is_some(), SMART_ECHO_SPACE)
+        + space(tcp.eln, ELN_SPACE)
+        + space(tcp.fr_request, ELN_SPACE)
+        + space(tcp.sender_window.is_some(), SENDER_WINDOW_SPACE)
+        + space(tcp.ts.is_some(), TIMESTAMP_SPACE);
     // RFC 2018 Sec. 3: "the SACK option [...] will include as many distinct
     // SACK blocks as possible"; the first blocks are the most recent.
-    let fit = (MAX_OPTIONS_LEN - others).saturating_sub(4) / 8;
+    // The rest fit together: an ack's SMART echo, ELN, request mark and
+    // timestamps take 40 bytes; a data segment's window and timestamps 20.
+    debug_assert!(others <= MAX_OPTIONS_LEN, "{others} bytes of options");
+    let fit = MAX_OPTIONS_LEN.saturating_sub(others).saturating_sub(4) / 8;
     let blocks = &tcp.sack.as_slice()[..tcp.sack.as_slice().len().min(fit)];
     if !blocks.is_empty() {
         put(&[KIND_NOP, KIND_NOP, KIND_SACK, (2 + 8 * blocks.len()) as u8]);
@@ -331,6 +355,19 @@ fn encode_options(tcp: &TcpHeader, sender_isn: u32) -> ([u8; MAX_OPTIONS_LEN], u
     }
     if tcp.eln {
         put(&[KIND_NOP, KIND_NOP, KIND_NOP, KIND_EXPERIMENT, 5, ex0, ex1, SUBTYPE_ELN]);
+    }
+    if tcp.fr_request {
+        put(&[KIND_NOP, KIND_NOP, KIND_NOP, KIND_EXPERIMENT, 5, ex0, ex1, SUBTYPE_FR_REQUEST]);
+    }
+    if let Some(w) = tcp.sender_window {
+        let [w0, w1] = w.to_be_bytes();
+        put(&[KIND_NOP, KIND_EXPERIMENT, 7, ex0, ex1, SUBTYPE_SENDER_WINDOW, w0, w1]);
+    }
+    if let Some(ts) = tcp.ts {
+        let micros = |ns: u64| ((ns / 1000) as u32).to_be_bytes();
+        put(&[KIND_NOP, KIND_NOP, KIND_TIMESTAMP, 10]);
+        put(&micros(ts.val_ns));
+        put(&micros(ts.ecr_ns));
     }
     (o, n)
 }
@@ -360,6 +397,7 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
         }
     };
     th.ack = true;
+    (th.ece, th.cwr) = (tcp.ece, tcp.cwr);
     let (opts, opts_len) = encode_options(tcp, sender_isn);
     th.set_options_raw(&opts[..opts_len]).expect("options are at most 40 bytes");
 
@@ -367,6 +405,11 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
     let mut ip = Ipv4Header::new(seg_len as u16, TTL, IpNumber::TCP, node_ip(pkt.src), node_ip(pkt.dst))
         .expect("segments fit IPv4: mss checked when the capture was resolved");
     ip.identification = pkt.uid as u16;
+    ip.ecn = match pkt.ecn {
+        Ecn::NotEct => IpEcn::NotEct,
+        Ecn::Ect => IpEcn::Ect0,
+        Ecn::Ce => IpEcn::CongestionExperienced,
+    };
     ip.dont_fragment = true;
     ip.header_checksum = ip.calc_header_checksum();
     if zeros.len() < payload_len {
@@ -390,7 +433,7 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
 mod tests {
     use super::*;
     use etherparse::TcpOptionElement;
-    use lasthop_core::{Ecn, SackBlocks};
+    use lasthop_core::{SackBlocks, Timestamps};
 
     /// One record read back from a file: times, lengths and captured bytes.
     struct Record<'a> {
@@ -550,6 +593,49 @@ mod tests {
         assert_eq!(th.data_offset(), 5 + 5);
         let (ip, _) = Ipv4Header::from_slice(&frame[14..]).unwrap();
         assert_eq!(ip.total_len, 20 + 40);
+    }
+
+    #[test]
+    fn ecn_bits_sender_window_and_timestamps_reach_the_wire() {
+        // A data segment: ECT(0), CWR, the sender-window option and timestamps.
+        let ts = Some(Timestamps { val_ns: 2_500_000_000, ecr_ns: 1_000 });
+        let tcp = TcpHeader { seq: 0, len: 100, cwr: true, sender_window: Some(0x0102), ts, ..TcpHeader::default() };
+        let pkt = Packet {
+            uid: 1,
+            flow: 0,
+            kind: PacketKind::Data,
+            src: 0,
+            dst: 2,
+            size_bytes: 140,
+            ecn: lasthop_core::Ecn::Ect,
+            tcp,
+        };
+        let (frame, _) = encode(&pkt, [0, 1], MAX_SNAPLEN);
+        let (ip, rest) = Ipv4Header::from_slice(&frame[14..]).unwrap();
+        let (th, _) = WireTcp::from_slice(rest).unwrap();
+        assert_eq!(ip.ecn, IpEcn::Ect0);
+        assert!(th.cwr && !th.ece && th.ack);
+        let mut want = vec![1, 253, 7, 0x4c, 0x48, b'W', 1, 2, 1, 1, 8, 10];
+        want.extend_from_slice(&2_500_000u32.to_be_bytes());
+        want.extend_from_slice(&1u32.to_be_bytes());
+        assert_eq!(th.options.as_slice(), &want[..]);
+        // etherparse stops at the experimental option it does not know; the
+        // timestamp option alone decodes as RFC 7323's.
+        let (o, n) = encode_options(&TcpHeader { ts, ..TcpHeader::default() }, 0);
+        let mut alone = WireTcp::new(1, 2, 0, 0);
+        alone.set_options_raw(&o[..n]).unwrap();
+        let elems: Vec<TcpOptionElement> = alone.options_iterator().map(|e| e.unwrap()).collect();
+        assert!(elems.contains(&TcpOptionElement::Timestamp(2_500_000, 1)), "{elems:?}");
+        // An ack: CE, ECE and the fast-retransmit request mark.
+        let tcp = TcpHeader { ack: 10, ece: true, fr_request: true, ..TcpHeader::default() };
+        let mut a = ack(0, tcp);
+        a.ecn = lasthop_core::Ecn::Ce;
+        let (frame, _) = encode(&a, [1, 0], MAX_SNAPLEN);
+        let (ip, rest) = Ipv4Header::from_slice(&frame[14..]).unwrap();
+        let (th, _) = WireTcp::from_slice(rest).unwrap();
+        assert_eq!(ip.ecn, IpEcn::CongestionExperienced);
+        assert!(th.ece && !th.cwr);
+        assert_eq!(th.options.as_slice(), &[1, 1, 1, 253, 5, 0x4c, 0x48, b'F']);
     }
 
     #[test]

@@ -38,7 +38,6 @@
 use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, RunSummary, SplitSummary};
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{Model, Workload};
-use crate::scenario::routes::Hop;
 use crate::scheduler::{Event, Scheduler};
 use lasthop_agents::eln::ElnMarker;
 use lasthop_agents::snoop::Snoop;
@@ -51,6 +50,9 @@ use lasthop_net::error::ErrorModel;
 use lasthop_net::link::{Link, LinkDir};
 use lasthop_net::queue::Waiting;
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
+
+use crate::metrics::{jain_index, CwndAverage, Overlap};
+use crate::scenario::schema::{HeaderCompression, COMPRESSED_ACK_BYTES};
 
 /// Per-connection state of a run: a flow, or one leg of a split flow.
 struct FlowState {
@@ -88,6 +90,17 @@ struct ConnAt {
     acks: u32,
     end: u32,
     cover: u32,
+}
+
+/// One step of a connection's path as the run reads it: leave `node` on
+/// `link` in direction `dir`, where pure acks take `compress`'s size. Eight
+/// bytes (the routes' `Hop` is twelve): read on every hop of every packet.
+#[derive(Clone, Copy, Debug)]
+struct Hop {
+    node: u16,
+    dir: u8,
+    compress: HeaderCompression,
+    link: u32,
 }
 
 /// A queued frame's tag when it is not data with payload (no goodput slot).
@@ -168,6 +181,13 @@ pub struct World<'m> {
     node_agents: Vec<(u32, u32)>,
     /// pcap captures of link directions (none unless asked for).
     captures: Vec<Capture>,
+    /// Per model flow, when it starts in this run (drawn per seed when the
+    /// scenario gives a range).
+    starts: Vec<Time>,
+    /// Bytes each model flow delivered while all of them were active.
+    overlap: Overlap,
+    /// Per connection, its congestion window averaged over time.
+    cwnd_avg: Vec<CwndAverage>,
 }
 
 /// How a run's event loop ended.
@@ -279,6 +299,18 @@ impl<'m> World<'m> {
         }
         let n_legs = flows.len();
         assert_eq!(model.paths.len(), n_legs, "a path pair per connection");
+        // A start given as a range is drawn from the flow's own stream.
+        let starts: Vec<Time> = model
+            .flows
+            .iter()
+            .map(|f| match f.start_max {
+                Some(hi) if hi > f.start => {
+                    let u = RngStream::new(seed, &format!("flow:{}:start", f.name)).uniform();
+                    f.start.plus_ns((u * hi.since(f.start) as f64) as u64).min(hi)
+                }
+                _ => f.start,
+            })
+            .collect();
         let mut conn_at = Vec::with_capacity(n_legs);
         let (mut hop, mut cover) = (0u32, 0u32);
         for [data, acks] in &model.paths {
@@ -320,7 +352,18 @@ impl<'m> World<'m> {
             conservation: Conservation::default(),
             cover: vec![RangeSet::default(); conn_at.iter().map(|c| c.acks - c.data).sum::<u32>() as usize],
             link_ends: model.links.iter().map(|l| l.ends).collect(),
-            hops: model.paths.iter().flatten().flatten().copied().collect(),
+            hops: model
+                .paths
+                .iter()
+                .flatten()
+                .flatten()
+                .map(|h| Hop {
+                    node: h.node,
+                    dir: h.dir,
+                    compress: model.links[h.link as usize].dirs[h.dir as usize].header_compression,
+                    link: h.link,
+                })
+                .collect(),
             conn_at,
             dir_bytes: vec![DirBytes::default(); n_dirs],
             active_flows: model.flows.len(),
@@ -328,6 +371,9 @@ impl<'m> World<'m> {
             agents,
             node_agents,
             captures: Vec::new(),
+            overlap: Overlap::new(&starts),
+            starts,
+            cwnd_avg: vec![CwndAverage::default(); n_legs],
         }
     }
 
@@ -363,10 +409,11 @@ impl<'m> World<'m> {
         // deepen the heap every other event pays for.
         let mut app: Vec<(Time, u64, Event)> = Vec::with_capacity(self.model.flows.len());
         for (i, f) in self.model.flows.iter().enumerate() {
-            app.push((f.start, self.sched.reserve(), Event::FlowStart { flow: i as u32 }));
+            let start = self.starts[i];
+            app.push((start, self.sched.reserve(), Event::FlowStart { flow: i as u32 }));
             if let Workload::Timed { duration_ns } = f.workload {
                 let stop = Event::FlowStop { flow: i as u32 };
-                app.push((f.start.plus_ns(duration_ns), self.sched.reserve(), stop));
+                app.push((start.plus_ns(duration_ns), self.sched.reserve(), stop));
             }
         }
         app.sort_unstable_by_key(|&(at, key, _)| (at, key));
@@ -412,6 +459,7 @@ impl<'m> World<'m> {
                     if let Some(r) = self.flows[fi].relay {
                         self.flows[r.leg as usize].sender.start(now, &mut self.trace);
                     }
+                    self.overlap.on_start(now, fi, &self.delivered_now());
                 }
                 Event::FlowStop { flow } => {
                     let fi = flow as usize;
@@ -468,7 +516,16 @@ impl<'m> World<'m> {
         if !f.finished {
             f.finished = true;
             self.active_flows -= 1;
+            let now = self.sched.now();
+            if self.overlap.wants_end() {
+                self.overlap.on_end(now, &self.delivered_now());
+            }
         }
+    }
+
+    /// Bytes each model flow's receiving application has had so far.
+    fn delivered_now(&self) -> Vec<u64> {
+        (0..self.model.flows.len()).map(|fi| self.flows[self.last_leg(fi)].app_next).collect()
     }
 
     fn start_link(&mut self, li: usize) {
@@ -509,7 +566,16 @@ impl<'m> World<'m> {
         let (li, dir) = (path[i].link as usize, path[i].dir as usize);
         // Data with payload counts toward its hop's goodput state.
         let cover = if pkt.is_data() && pkt.tcp.len > 0 { at.cover + i as u32 } else { NO_COVER };
-        let w = Waiting::new(&pkt, self.pool.put(pkt), cover);
+        let compress = path[i].compress;
+        let mut w = Waiting::new(&pkt, self.pool.put(pkt), cover);
+        if compress != HeaderCompression::None && pkt.is_pure_ack() {
+            // RFC 1144 sends a segment whose options changed uncompressed:
+            // the timestamp option changes with every ack (seed 001 Sec. 9).
+            let vj_defeated = compress == HeaderCompression::Vj && pkt.tcp.ts.is_some();
+            if !vj_defeated {
+                w.size_bytes = w.size_bytes.min(COMPRESSED_ACK_BYTES);
+            }
+        }
         if self.links[li].enqueue(dir, w) {
             self.start_link(li);
         } else {
@@ -677,6 +743,7 @@ impl<'m> World<'m> {
 
     fn flush_sender(&mut self, fi: usize) {
         let now = self.sched.now();
+        self.cwnd_avg[fi].on_change(now, self.flows[fi].sender.cwnd_bytes());
         while let Some(tcp) = self.flows[fi].sender.poll_transmit(now, &mut self.trace) {
             let pkt = self.new_packet(fi, PacketKind::Data, tcp);
             self.forward(pkt.src, pkt);
@@ -762,6 +829,7 @@ impl<'m> World<'m> {
 
     pub fn summary(&self) -> RunSummary {
         let end = self.sched.now();
+        let overlap = self.overlap.throughputs_bps(end, &self.delivered_now());
         let secs = |ns: u64| ns as f64 / NS_PER_S as f64;
         let flows: Vec<FlowSummary> = self
             .flows
@@ -773,17 +841,19 @@ impl<'m> World<'m> {
                 let on_flow = || self.agents.iter().filter(move |s| s.agent.flow() as usize == fi);
                 // The receiving application is the last leg's (split flows).
                 let app_next = self.flows[self.last_leg(fi)].app_next;
+                let start = self.starts[fi];
                 let (bytes, elapsed_ns, completed) = match m.workload {
                     Workload::Bulk { .. } => {
                         let until = f.done_at.unwrap_or(end);
-                        (app_next, until.since(m.start), f.done_at.is_some())
+                        (app_next, until.since(start), f.done_at.is_some())
                     }
                     Workload::Timed { duration_ns } => {
                         let b = f.delivered_at_stop.unwrap_or(app_next);
                         let ran = f.delivered_at_stop.is_some();
-                        (b, if ran { duration_ns } else { end.since(m.start) }, ran)
+                        (b, if ran { duration_ns } else { end.since(start) }, ran)
                     }
                 };
+                let cwnd_until = f.done_at.or(f.delivered_at_stop.map(|_| start.plus_ns(elapsed_ns))).unwrap_or(end);
                 let t = secs(elapsed_ns);
                 FlowSummary {
                     name: m.name.clone(),
@@ -799,6 +869,11 @@ impl<'m> World<'m> {
                     dupacks_suppressed: on_flow().map(|s| s.agent.dupacks_suppressed()).sum(),
                     dupacks_at_source: f.dupacks_at_source,
                     completed,
+                    start_s: start.as_secs_f64(),
+                    k: self.model.k(fi, false),
+                    mean_cwnd_segments: self.cwnd_avg[fi].mean_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
+                    cwnd_std_segments: self.cwnd_avg[fi].std_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
+                    overlap_throughput_bps: overlap.as_ref().map(|x| x[fi]),
                     split: f.relay.map(|r| {
                         let leg = &self.flows[r.leg as usize];
                         let ws = leg.sender.stats();
@@ -856,6 +931,7 @@ impl<'m> World<'m> {
             scenario: self.model.name.clone(),
             sim_time_s: end.as_secs_f64(),
             events: self.sched.events_processed,
+            jain_index: overlap.as_deref().and_then(jain_index),
             flows,
             links,
             published,

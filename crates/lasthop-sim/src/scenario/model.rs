@@ -4,7 +4,8 @@
 
 use super::routes::{Path, Router};
 use super::schema::{
-    AckPolicySpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, LinkSpec, PublishedCell, ScenarioFile, Template,
+    AckPolicySpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, HeaderCompression, LinkSpec, PublishedCell,
+    ScenarioFile, Template, COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
@@ -28,6 +29,7 @@ pub const MAX_STOP_S: f64 = 1e7;
 pub struct DirModel {
     pub params: DirParams,
     pub error: ErrorModelConfig,
+    pub header_compression: HeaderCompression,
 }
 
 #[derive(Clone, Debug)]
@@ -53,6 +55,8 @@ pub struct FlowModel {
     pub from: u16,
     pub to: u16,
     pub start: Time,
+    /// When set, the start is drawn per seed uniformly in [start, start_max].
+    pub start_max: Option<Time>,
     pub workload: Workload,
     /// Tick phases are drawn per host at build time; these hold zero phases.
     pub sender: SenderConfig,
@@ -207,7 +211,8 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Resul
         jitter_mean_ns: (jitter_ms * NS_PER_MS as f64).round() as u64,
     };
     let error = error.resolve_packet_times(|size| params.tx_time_ns(size));
-    Ok(DirModel { params, error })
+    let header_compression = o.header_compression.unwrap_or(l.header_compression);
+    Ok(DirModel { params, error, header_compression })
 }
 
 struct NamedLink<'a> {
@@ -219,12 +224,14 @@ struct NamedLink<'a> {
 }
 
 fn expand_topology(f: &ScenarioFile) -> Result<(Vec<String>, Vec<NamedLink<'_>>), ScenarioError> {
+    /// A chain: link i joins nodes i and i + 1.
     fn template_links<'a>(
-        names: [&str; 3],
-        pairs: [(&str, &'a LinkSpec); 2],
+        names: &[&str],
+        pairs: &[(&str, &'a LinkSpec)],
     ) -> Result<(Vec<String>, Vec<NamedLink<'a>>), ScenarioError> {
+        debug_assert_eq!(names.len(), pairs.len() + 1);
         let mut links = Vec::new();
-        for (i, (lname, spec)) in pairs.into_iter().enumerate() {
+        for (i, &(lname, spec)) in pairs.iter().enumerate() {
             let path = format!("topology.{lname}");
             for (field, v) in [("name", &spec.name), ("a", &spec.a), ("b", &spec.b)] {
                 check(v.is_none(), format!("{path}.{field}"), "is set by the template; remove it")?;
@@ -248,11 +255,15 @@ fn expand_topology(f: &ScenarioFile) -> Result<(Vec<String>, Vec<NamedLink<'_>>)
             )?;
             match t {
                 Template::WirelessLastHop { wired, wireless } => {
-                    template_links(["fh", "bs", "mh"], [("wired", wired), ("wireless", wireless)])
+                    template_links(&["fh", "bs", "mh"], &[("wired", wired), ("wireless", wireless)])
                 }
                 Template::TwoLinkPath { first, second } => {
-                    template_links(["src", "mid", "dst"], [("first", first), ("second", second)])
+                    template_links(&["src", "mid", "dst"], &[("first", first), ("second", second)])
                 }
+                Template::WirelessCable { wired, cable, lan } => template_links(
+                    &["server", "r1", "r2", "client"],
+                    &[("wired", wired), ("cable", cable), ("lan", lan)],
+                ),
             }
         }
         None => {
@@ -284,6 +295,10 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
     let to = node_index(&fl.to).ok_or_else(|| ScenarioError::new(p("to"), format!("no node named '{}'", fl.to)))?;
     check(from != to, p("to"), "must differ from `from`")?;
     duration_s(fl.start_s, &p("start_s"))?;
+    if let Some(hi) = fl.start_max_s {
+        duration_s(hi, &p("start_max_s"))?;
+        check(hi >= fl.start_s, p("start_max_s"), &format!("must be at least start_s ({} s), got {}", fl.start_s, hi))?;
+    }
     let workload = match (fl.bytes, fl.duration_s) {
         (Some(b), None) => {
             check(b > 0, p("bytes"), "must be at least 1")?;
@@ -395,6 +410,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         from,
         to,
         start: Time::from_secs_f64(fl.start_s),
+        start_max: fl.start_max_s.map(Time::from_secs_f64),
         workload,
         sender: SenderConfig {
             variant,
@@ -482,6 +498,13 @@ impl Model {
                 format!("flows[{i}].start_s"),
                 &format!("must be before stop_s ({} s), got {}", f.stop_s, fl.start_s),
             )?;
+            if let Some(hi) = fl.start_max_s {
+                check(
+                    hi < f.stop_s,
+                    format!("flows[{i}].start_max_s"),
+                    &format!("must be before stop_s ({} s), got {}", f.stop_s, hi),
+                )?;
+            }
         }
         let mut router = Router::new(nodes.len(), links.iter().map(|l| l.ends));
         let mut paths = Vec::with_capacity(flows.len());
@@ -543,6 +566,31 @@ impl Model {
             paths,
             published,
         })
+    }
+
+    /// The normalized bandwidth ratio of seed 001 Sec. 4.2 for flow `fi`:
+    /// k = (C_fwd · S_ack) / (C_rev · S_data), C_fwd and C_rev the slowest
+    /// link directions of its data and ack paths, S_data a full-sized
+    /// segment with headers, S_ack a pure ack on the reverse bottleneck
+    /// (compressed there if that direction compresses headers; `vj` does
+    /// not compress acks that carry timestamps: `acks_carry_timestamps`).
+    pub fn k(&self, fi: usize, acks_carry_timestamps: bool) -> f64 {
+        let f = &self.flows[fi];
+        let slowest = |path: &Path| {
+            path.iter()
+                .map(|h| &self.links[h.link as usize].dirs[h.dir as usize])
+                .min_by_key(|d| d.params.bandwidth_bps)
+                .expect("a path has at least one hop")
+        };
+        let [data, acks] = &self.paths[fi];
+        let (fwd, rev) = (slowest(data), slowest(acks));
+        let s_ack = match rev.header_compression {
+            HeaderCompression::None => f.ack_bytes,
+            HeaderCompression::Vj if acks_carry_timestamps => f.ack_bytes,
+            HeaderCompression::Vj | HeaderCompression::Ideal => f.ack_bytes.min(COMPRESSED_ACK_BYTES),
+        };
+        let s_data = f.header_bytes + f.sender.mss_bytes;
+        (fwd.params.bandwidth_bps as f64 * f64::from(s_ack)) / (rev.params.bandwidth_bps as f64 * f64::from(s_data))
     }
 
     /// "a->b" name of a link direction.

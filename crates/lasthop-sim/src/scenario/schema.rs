@@ -90,6 +90,9 @@ fn default_stop_s() -> f64 {
 }
 
 /// Topology templates for the papers' shapes.
+// Parsed once per scenario and expanded at once: the size of the largest
+// variant costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "template", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Template {
@@ -98,6 +101,12 @@ pub enum Template {
     WirelessLastHop { wired: LinkSpec, wireless: LinkSpec },
     /// `src` — `mid` — `dst` with links `first` and `second`.
     TwoLinkPath { first: LinkSpec, second: LinkSpec },
+    /// The wireless-cable shape of seed 001 (Sec. 4.1, the simulated topology
+    /// of Sec. 7.1): `server` — `r1` — `r2` — `client`, with links `wired`
+    /// (server–r1), `cable` (r1–r2: its `ab` direction is the fast forward
+    /// channel, its `ba` direction the slow reverse channel, each with its
+    /// own rate, delay and buffer) and `lan` (r2–client).
+    WirelessCable { wired: LinkSpec, cable: LinkSpec, lan: LinkSpec },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -152,6 +161,10 @@ pub struct LinkSpec {
     /// Error model of both directions.
     #[serde(default)]
     pub error: ErrorModelConfig,
+    /// TCP/IP header compression on this link (seed 001 Secs. 4.2, 7.1, 9):
+    /// what a pure ack occupies on it.
+    #[serde(default)]
+    pub header_compression: HeaderCompression,
     /// Overrides for the a→b direction.
     pub ab: Option<DirSpec>,
     /// Overrides for the b→a direction.
@@ -170,7 +183,34 @@ pub struct DirSpec {
     pub frame_overhead_us: Option<f64>,
     pub jitter_ms: Option<f64>,
     pub error: Option<ErrorModelConfig>,
+    pub header_compression: Option<HeaderCompression>,
 }
+
+/// Header compression on a link direction, modelled as the size of a pure
+/// ack on it (seed 001 Sec. 7.1: "ack size set to 40 bytes and 6 bytes
+/// without and with header compression" [R: the digits are lost; ns-2's
+/// `tcl/ex/asym` scripts use `ackSize 6`]). Data packets keep their size, as
+/// in the paper's simulations. A compressed ack is restored to its full size
+/// at the far end of the link (compression is hop by hop).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HeaderCompression {
+    /// Every packet keeps its size.
+    #[default]
+    None,
+    /// Van Jacobson compression (RFC 1144) as seed 001's testbed met it on
+    /// SLIP and PPP (Sec. 9): a pure ack becomes 6 bytes, unless it carries
+    /// a TCP option whose value changes from segment to segment (the
+    /// timestamp option), which RFC 1144 sends uncompressed.
+    Vj,
+    /// The simulations' model (Sec. 7.1, ns-2's `ackSize 6`): every pure
+    /// ack is 6 bytes, timestamps or not.
+    Ideal,
+}
+
+/// Size of a compressed pure ack, in bytes (seed 001 Sec. 7.1 [R: ns-2's
+/// `ackSize 6`]; RFC 1144 Sec. 3.2.3: a compressed ack is 3 to 6 bytes).
+pub const COMPRESSED_ACK_BYTES: u32 = 6;
 
 /// One TCP transfer from `from` to `to`.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -184,6 +224,11 @@ pub struct FlowSpec {
     /// When the application starts writing, in seconds.
     #[serde(default)]
     pub start_s: f64,
+    /// When given, the start is drawn for each seed uniformly in
+    /// [`start_s`, `start_max_s`] (seed 001 Sec. 7.1: the second transfer
+    /// "starts at a random time"; ns-2's `tcl/ex/asym` scripts draw it in
+    /// U[5, 10] s), from the flow's own random stream.
+    pub start_max_s: Option<f64>,
     /// Bytes to transfer (a bulk transfer); exclusive with `duration_s`.
     pub bytes: Option<u64>,
     /// How long an unbounded transfer runs, in seconds; exclusive with `bytes`.
