@@ -107,15 +107,34 @@ fn set_path(doc: &mut Table, path: &str, value: Value) -> Result<(), ScenarioErr
     Ok(())
 }
 
+/// Merge a case's table into the document: tables merge key by key, other
+/// values replace. A table merged into an array whose keys are all element
+/// indices (`[cases.protocol.acc.flows.0.tcp]`, the `--set flows.0...`
+/// spelling) patches those elements, so a case can change one flow without
+/// restating every flow.
 fn deep_merge(into: &mut Table, from: &Table) {
     for (k, v) in from {
         match (into.get_mut(k), v) {
             (Some(Value::Table(a)), Value::Table(b)) => deep_merge(a, b),
+            (Some(Value::Array(a)), Value::Table(b)) if indexes(a, b) => {
+                for (i, patch) in b {
+                    let i: usize = i.parse().expect("checked by indexes");
+                    match (&mut a[i], patch) {
+                        (Value::Table(x), Value::Table(y)) => deep_merge(x, y),
+                        (x, y) => *x = y.clone(),
+                    }
+                }
+            }
             _ => {
                 into.insert(k.clone(), v.clone());
             }
         }
     }
+}
+
+/// Whether every key of `patch` is an index of `array`.
+fn indexes(array: &[Value], patch: &Table) -> bool {
+    !patch.is_empty() && patch.keys().all(|k| k.parse::<usize>().is_ok_and(|i| i < array.len()))
 }
 
 fn value_key(v: &Value) -> String {
@@ -299,6 +318,37 @@ description = "x"
         let e = load_file(&text.replace("${rate}", "${nope}"), Format::Toml, &[], "m").unwrap_err();
         assert_eq!(e.path, "links[0].bandwidth_bps");
         assert!(e.reason.contains("unknown parameter 'nope'"));
+    }
+
+    #[test]
+    fn a_case_patches_one_element_of_an_array_by_index() {
+        let text = r#"
+name = "arr"
+[params]
+kind = "b"
+[[flows]]
+name = "f0"
+x = 1
+[[flows]]
+name = "f1"
+x = 2
+[cases.kind.b.flows.1]
+x = 5
+y = 6
+"#;
+        let mut doc = parse_text(text, Format::Toml, "t").unwrap();
+        let cases = doc["cases"]["kind"]["b"].as_table().unwrap().clone();
+        deep_merge(&mut doc, &cases);
+        let flows = doc["flows"].as_array().unwrap();
+        assert_eq!(flows[0]["x"].as_integer(), Some(1), "other elements untouched");
+        assert_eq!((flows[1]["x"].as_integer(), flows[1]["y"].as_integer()), (Some(5), Some(6)));
+        assert_eq!(flows[1]["name"].as_str(), Some("f1"));
+        // A key that is not an index replaces the array, as before.
+        let mut doc = parse_text(text, Format::Toml, "t").unwrap();
+        let mut patch = Table::new();
+        patch.insert("flows".into(), Value::Table(Table::from_iter([("7".to_string(), Value::Integer(1))])));
+        deep_merge(&mut doc, &patch);
+        assert!(doc["flows"].is_table());
     }
 
     #[test]
