@@ -689,6 +689,9 @@ impl<'m> World<'m> {
                         }
                     }
                 }
+                if pkt.ecn == Ecn::Ce {
+                    self.flows[fi].receiver.on_ce_mark();
+                }
                 self.flush_receiver(fi);
             }
             PacketKind::Ack => {
@@ -698,6 +701,9 @@ impl<'m> World<'m> {
                     f.dupacks_at_source += 1;
                 }
                 f.last_ack_at_source = Some(ack);
+                if pkt.ecn == Ecn::Ce {
+                    f.sender.on_ce_mark();
+                }
                 f.sender.on_ack(now, &pkt.tcp, &mut self.trace);
                 if let Some(wired) = f.upstream {
                     // The mobile host acknowledged relay data: room to read more.
@@ -732,13 +738,14 @@ impl<'m> World<'m> {
     fn new_packet(&mut self, fi: usize, kind: PacketKind, tcp: TcpHeader) -> Packet {
         let f = &self.flows[fi];
         let fm = &self.model.flows[f.model_flow as usize];
-        let (src, dst, size) = match kind {
-            PacketKind::Data => (f.from, f.to, fm.header_bytes + tcp.len),
-            PacketKind::Ack => (f.to, f.from, fm.ack_bytes),
+        // The endpoints choose the IP ECN field (RFC 3168; seed 001's ECT acks).
+        let (src, dst, size, ecn) = match kind {
+            PacketKind::Data => (f.from, f.to, fm.header_bytes + tcp.len, f.sender.ip_ecn(&tcp)),
+            PacketKind::Ack => (f.to, f.from, fm.ack_bytes, f.receiver.ip_ecn()),
         };
         self.next_uid += 1;
         self.conservation.created += 1;
-        Packet { uid: self.next_uid - 1, flow: fi as u32, kind, src, dst, size_bytes: size, ecn: Ecn::NotEct, tcp }
+        Packet { uid: self.next_uid - 1, flow: fi as u32, kind, src, dst, size_bytes: size, ecn, tcp }
     }
 
     fn flush_sender(&mut self, fi: usize) {

@@ -139,3 +139,41 @@ fn durations_and_sizes_beyond_what_time_and_packets_can_hold_are_rejected() {
         assert!(e.reason.contains(reason), "{set}: {e}");
     }
 }
+
+/// Issue 11, seed 001's endpoint options: each needs what it reads from the
+/// others, and bad values name their field.
+#[test]
+fn seed001_endpoint_options_name_their_field() {
+    let path = |sets: &[&str]| err(lan(), sets).path;
+    let acc = "flows.0.tcp.acc.mode=\"testbed\"";
+    let window = "flows.0.tcp.sender_window_option=true";
+    // ACC without the sender's window option (its cap comes from it).
+    let e = err(lan(), &[acc]);
+    assert_eq!(e.to_string(), "flows[0].tcp.acc: needs the sender's window: set tcp.sender_window_option = true");
+    // ACC needs a delayed-ack timer to force acks.
+    assert_eq!(path(&[acc, window, "flows.0.tcp.ack.policy=\"immediate\""]), "flows[0].tcp.ack.policy");
+    // The ECN mode's once-per-round-trip test reads timestamps.
+    assert_eq!(path(&["flows.0.tcp.acc.mode=\"ecn\"", window]), "flows[0].tcp.acc.mode");
+    assert_eq!(path(&[acc, window, "flows.0.tcp.acc.max_delack=0"]), "flows[0].tcp.acc.max_delack");
+    assert_eq!(path(&[acc, window, "flows.0.tcp.acc.min_acks_win=0"]), "flows[0].tcp.acc.min_acks_win");
+    assert_eq!(path(&[acc, window, "flows.0.tcp.acc.max_delack=-3"]), "flows[0].tcp.acc.max_delack");
+    let e = err(lan(), &["flows.0.tcp.acc.mode=\"router\""]);
+    assert!(e.path == "flows[0].tcp.acc.mode" && e.reason.contains("unknown variant"), "{e}");
+    // Sender adaptation: maxburst >= 1 (0 and negatives refused), a round trip from timestamps.
+    let ts = "flows.0.tcp.timestamps=true";
+    for bad in ["0", "-1"] {
+        let set = format!("flows.0.tcp.sender_adaptation.maxburst={bad}");
+        assert_eq!(path(&[ts, &set]), "flows[0].tcp.sender_adaptation.maxburst", "{bad}");
+    }
+    let spi = "flows.0.tcp.sender_adaptation.segments_per_increase=0";
+    assert_eq!(path(&[ts, spi]), "flows[0].tcp.sender_adaptation.segments_per_increase");
+    assert_eq!(path(&["flows.0.tcp.sender_adaptation.maxburst=3"]), "flows[0].tcp.sender_adaptation");
+    let fr = "flows.0.tcp.fast_retransmit_request.threshold=0";
+    assert_eq!(path(&[fr]), "flows[0].tcp.fast_retransmit_request.threshold");
+    // The same settings, complete, load.
+    let ok: Vec<String> = [acc, window, ts, "flows.0.tcp.sender_adaptation.maxburst=3", "flows.0.tcp.ecn=true"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    Scenario::load(lan(), Format::Toml, &ok, "s.toml").unwrap();
+}

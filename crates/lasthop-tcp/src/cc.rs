@@ -134,15 +134,7 @@ impl CongestionControl {
         if ev.cause == LossCause::Corruption {
             return;
         }
-        let window = match self.cut {
-            WindowCut::Rfc5681 => ev.flight_bytes,
-            // tcp_input and tcp_timer: `min(tp->snd_wnd, tp->snd_cwnd)`.
-            WindowCut::Bsd44 => ev.peer_window_bytes.min(self.cwnd),
-        };
-        // RFC 5681 eq. 4, rounded down to whole segments as BSD does
-        // (`win = window / 2 / t_maxseg; if (win < 2) win = 2`).
-        let half = (window / 2) / self.mss * self.mss;
-        self.ssthresh = half.max(2 * self.mss);
+        self.ssthresh = self.cut_ssthresh(ev);
         self.inflated = false;
         self.cwnd = match (ev.kind, self.algo) {
             (CongestionKind::Timeout, _) | (CongestionKind::FastRetransmit, CcAlgorithm::Tahoe) => self.mss,
@@ -162,6 +154,28 @@ impl CongestionControl {
         let half = (ev.flight_bytes / 2) / self.mss * self.mss;
         self.ssthresh = half.max(2 * self.mss);
         self.cwnd = self.ssthresh;
+    }
+
+    /// An ECN-Echo (RFC 3168 Sec. 6.1.2): ssthresh from the configured cut
+    /// rule (RFC 5681: max(FlightSize/2, 2·SMSS)), cwnd = ssthresh, never
+    /// raised by the cut.
+    pub fn on_ecn_echo(&mut self, ev: &CongestionEvent) {
+        self.ssthresh = self.cut_ssthresh(ev);
+        self.inflated = false;
+        self.cwnd = self.cwnd.min(self.ssthresh);
+    }
+
+    /// The slow-start threshold a cut sets, by the configured rule.
+    fn cut_ssthresh(&self, ev: &CongestionEvent) -> u64 {
+        let window = match self.cut {
+            WindowCut::Rfc5681 => ev.flight_bytes,
+            // tcp_input and tcp_timer: `min(tp->snd_wnd, tp->snd_cwnd)`.
+            WindowCut::Bsd44 => ev.peer_window_bytes.min(self.cwnd),
+        };
+        // RFC 5681 eq. 4, rounded down to whole segments as BSD does
+        // (`win = window / 2 / t_maxseg; if (win < 2) win = 2`).
+        let half = (window / 2) / self.mss * self.mss;
+        half.max(2 * self.mss)
     }
 
     /// A further duplicate ack during fast recovery (RFC 5681 3.2 step 4).

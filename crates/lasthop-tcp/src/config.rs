@@ -1,6 +1,8 @@
 //! Endpoint configuration in the units the models use (bytes, nanoseconds).
 //! The scenario layer converts user units (ms, s) into these once.
 
+pub use crate::acc::{AccConfig, AccMode};
+pub use crate::sender_adaptation::AdaptationConfig;
 use lasthop_core::time::{NS_PER_MS, NS_PER_S};
 use serde::{Deserialize, Serialize};
 
@@ -193,6 +195,25 @@ pub struct SenderConfig {
     /// Bytes to send, or `None` for an unbounded transfer.
     pub total_bytes: Option<u64>,
     pub rto: RtoConfig,
+    /// RFC 3168 ECN: first transmissions are ECN-capable (ECT), an ECN-Echo
+    /// ack halves the window at most once per window of data and the next
+    /// new segment carries CWR (see [`crate::ecn`]).
+    pub ecn: bool,
+    /// Seed 001 Sec. 6.1 (ns-2 `TcpAsymAgent`): a CE mark on an arriving ack
+    /// is echoed to the receiver as ECE on the next data segment, for its
+    /// ACK congestion control; the sender's own window is left alone.
+    pub echo_ack_marks: bool,
+    /// RFC 7323 timestamps on every segment: TSval is the sender's clock
+    /// (ns of simulated time), TSecr the newest ack TSval seen.
+    pub timestamps: bool,
+    /// The sender-window option of seed 001 Sec. 8.2 on every data segment.
+    pub sender_window_option: bool,
+    /// Sender adaptation (seed 001 Secs. 6.3, 8.3): window growth by data
+    /// acknowledged and burst pacing (see [`crate::sender_adaptation`]).
+    pub adaptation: Option<AdaptationConfig>,
+    /// Fast retransmit on the first duplicate ack that carries the
+    /// receiver's fast-retransmit request (seed 001 Sec. 6.3).
+    pub fr_request: bool,
 }
 
 /// Everything a receiver needs.
@@ -218,4 +239,21 @@ pub struct ReceiverConfig {
     /// literal reading of seed 000 Sec. IV-C: ELN "does not convey
     /// information about multiple wireless-related losses to the sender".
     pub eln_slots: Option<u32>,
+    /// RFC 3168 ECN: a CE-marked data segment sets ECE on every ack until a
+    /// segment with CWR arrives.
+    pub ecn: bool,
+    /// Acks are sent ECN-capable (ECT) so that a RED gateway on the reverse
+    /// path can mark them (seed 001 Sec. 6.1; ns-2 `TcpAsymSink`). RFC 3168
+    /// Sec. 6.1.4 forbids ECT on pure acks: this is the paper's departure.
+    pub ect_acks: bool,
+    /// RFC 7323 timestamps on every ack: TSval is the receiver's clock, TSecr
+    /// TS.Recent (see [`crate::timestamps`]).
+    pub timestamps: bool,
+    /// ACK congestion control (seed 001 Secs. 6.1, 8.2): the delayed-ack
+    /// factor replaces the ack policy's `every_segments`; the policy's timer
+    /// still forces an ack.
+    pub acc: Option<AccConfig>,
+    /// Mark duplicate acks with a fast-retransmit request once this many
+    /// out-of-order segments have arrived above the hole (seed 001 Sec. 6.3).
+    pub fr_request_threshold: Option<u32>,
 }

@@ -9,20 +9,29 @@
 //! The sender is split as DESIGN.md asks: [`cc`] owns cwnd and ssthresh,
 //! [`recovery`] owns duplicate-ack counting and what to retransmit, [`rtt`]
 //! owns the retransmission timer, and [`receiver`] holds the ack policy.
+//! Seed 001's options live one per module: [`ecn`] (RFC 3168 and the echo
+//! of marked acks), [`acc`] (ACK congestion control at the receiver),
+//! [`sender_adaptation`] (growth by data acked, burst pacing),
+//! [`fr_request`] (the fast-retransmit request) and [`timestamps`].
 //! Sequence numbers are 64-bit byte offsets from 0 (no wraparound in a run).
 
+pub mod acc;
 pub mod cc;
 pub mod config;
+pub mod ecn;
+pub mod fr_request;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
 pub mod sack;
 pub mod sender;
+pub mod sender_adaptation;
 pub mod smart;
+pub mod timestamps;
 
 pub use config::{
-    AckPolicy, ElnResponse, ReceiverConfig, RecoveryExit, RtoConfig, RtoMode, SenderConfig, Variant, WindowCut,
-    WindowGrowth,
+    AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, ReceiverConfig, RecoveryExit, RtoConfig, RtoMode,
+    SenderConfig, Variant, WindowCut, WindowGrowth,
 };
 pub use receiver::Receiver;
 pub use sender::{Sender, SenderStats};

@@ -33,9 +33,21 @@
 //!   remembers; by default every one (until it arrives), with
 //!   `eln_slots = 1` one at a time (a literal reading of Sec. IV-C, "does not
 //!   convey information about multiple wireless-related losses").
+//! - Seed 001 options, off unless configured: ECN-Echo until CWR and ECT
+//!   acks ([`crate::ecn`]), timestamps ([`crate::timestamps`]), the
+//!   fast-retransmit request on duplicate acks ([`crate::fr_request`]).
+//!
+//! ACK congestion control ([`crate::acc`]) replaces the policy's
+//! `every_segments` by its delayed-ack factor; the policy's timer (a fixed
+//! delay or the BSD fast tick) still forces an ack, and an `Immediate`
+//! policy stays immediate (the scenario layer refuses ACC with it).
 
+use crate::acc::AckCongestionControl;
 use crate::config::{AckPolicy, ReceiverConfig};
-use lasthop_core::{TcpHeader, Time};
+use crate::ecn::EcnReceiver;
+use crate::fr_request::FrRequestMarker;
+use crate::timestamps::ReceiverTimestamps;
+use lasthop_core::{Ecn, TcpHeader, Time};
 
 /// Bytes newly handed to the application by one segment: `[start, end)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +81,12 @@ pub struct Receiver {
     app_read: u64,
     /// Right edge of the window last advertised (app-paced only).
     adv_edge: u64,
+    /// Any seed 001 option is on: one branch per segment for flows without.
+    options: bool,
+    ecn: EcnReceiver,
+    ts: ReceiverTimestamps,
+    acc: Option<AckCongestionControl>,
+    fr_request: Option<FrRequestMarker>,
 }
 
 impl Receiver {
@@ -87,7 +105,28 @@ impl Receiver {
             app_paced: false,
             app_read: 0,
             adv_edge: 0,
+            options: cfg.ecn || cfg.timestamps || cfg.acc.is_some() || cfg.fr_request_threshold.is_some(),
+            ecn: EcnReceiver::new(cfg.ecn, cfg.ect_acks),
+            ts: ReceiverTimestamps::default(),
+            acc: cfg.acc.map(|a| AckCongestionControl::new(a, cfg.recv_buffer_bytes, cfg.mss_bytes)),
+            fr_request: cfg.fr_request_threshold.map(FrRequestMarker::new),
         }
+    }
+
+    /// ACC's state, if the receiver runs it.
+    pub fn acc(&self) -> Option<&AckCongestionControl> {
+        self.acc.as_ref()
+    }
+
+    /// The IP ECN field of an ack (ECT when acks may be marked, seed 001).
+    pub fn ip_ecn(&self) -> Ecn {
+        self.ecn.ip_ecn()
+    }
+
+    /// The data segment just handed to [`Receiver::on_segment`] was
+    /// CE-marked (RFC 3168 Sec. 6.1.3: ECN-Echo until CWR).
+    pub fn on_ce_mark(&mut self) {
+        self.ecn.on_ce();
     }
 
     /// The link layer handed up a corrupted segment starting at `seq` (its
@@ -157,6 +196,9 @@ impl Receiver {
     pub fn on_segment(&mut self, now: Time, hdr: &TcpHeader) -> Option<Delivery> {
         let (seq, end) = (hdr.seq, hdr.seq + u64::from(hdr.len));
         self.trigger = Some(seq);
+        if self.options {
+            self.on_segment_options(now, hdr);
+        }
         if end <= self.rcv_nxt {
             self.ack_now = true; // a duplicate: re-ack at once
             return None;
@@ -164,7 +206,13 @@ impl Receiver {
         if seq > self.rcv_nxt {
             self.insert_ooo(seq, end);
             self.ack_now = true; // out of order: a duplicate ack at once
+            if let Some(fr) = self.fr_request.as_mut() {
+                fr.on_out_of_order();
+            }
             return None;
+        }
+        if let Some(fr) = self.fr_request.as_mut() {
+            fr.on_advance();
         }
         let start = self.rcv_nxt;
         let filled_hole = !self.ooo.is_empty();
@@ -180,6 +228,17 @@ impl Receiver {
             self.on_in_order(now, hdr.len);
         }
         Some(Delivery { start, end: self.rcv_nxt })
+    }
+
+    /// The seed 001 options a data segment carries.
+    fn on_segment_options(&mut self, now: Time, hdr: &TcpHeader) {
+        self.ecn.on_segment(hdr);
+        if self.cfg.timestamps {
+            self.ts.on_segment(hdr.seq, hdr.ts);
+        }
+        if let Some(acc) = self.acc.as_mut() {
+            acc.on_segment(now, hdr);
+        }
     }
 
     fn on_in_order(&mut self, now: Time, len: u32) {
@@ -207,7 +266,9 @@ impl Receiver {
         if len >= self.cfg.mss_bytes {
             self.unacked_segments += 1;
         }
-        if self.unacked_segments >= every_segments.max(1) {
+        // ACC's delayed-ack factor takes the place of the policy's count.
+        let every = self.acc.as_ref().map_or(every_segments, |a| a.ack_every());
+        if self.unacked_segments >= every.max(1) {
             self.ack_now = true;
         }
     }
@@ -236,7 +297,7 @@ impl Receiver {
     }
 
     /// The ack to send now, if one is due.
-    pub fn poll_transmit(&mut self, _now: Time) -> Option<TcpHeader> {
+    pub fn poll_transmit(&mut self, now: Time) -> Option<TcpHeader> {
         if !self.ack_now {
             return None;
         }
@@ -263,6 +324,14 @@ impl Receiver {
             let rcv_nxt = self.rcv_nxt;
             self.eln_holes.retain(|&s| s >= rcv_nxt);
             hdr.eln = self.eln_holes.contains(&rcv_nxt);
+        }
+        if self.options {
+            self.ecn.stamp(&mut hdr);
+            if self.cfg.timestamps {
+                hdr.ts = Some(self.ts.stamp(now, self.rcv_nxt));
+            }
+            // A duplicate ack: data is held above the hole.
+            hdr.fr_request = !self.ooo.is_empty() && self.fr_request.is_some_and(|f| f.requested());
         }
         Some(hdr)
     }
@@ -310,6 +379,11 @@ mod tests {
             smart_echo: false,
             eln: false,
             eln_slots: None,
+            ecn: false,
+            ect_acks: false,
+            timestamps: false,
+            acc: None,
+            fr_request_threshold: None,
         })
     }
 
@@ -322,6 +396,11 @@ mod tests {
             smart_echo,
             eln,
             eln_slots: None,
+            ecn: false,
+            ect_acks: false,
+            timestamps: false,
+            acc: None,
+            fr_request_threshold: None,
         })
     }
 

@@ -99,6 +99,29 @@ impl LossRecovery {
         AckVerdict::FastRetransmit
     }
 
+    /// A duplicate ack carrying the receiver's fast-retransmit request
+    /// (seed 001 Sec. 6.3): as [`LossRecovery::on_dupack`], but the first
+    /// such ack outside recovery retransmits whatever the count, under the
+    /// same `recover` guard (so Tahoe's go-back-N is not restarted by the
+    /// marked duplicates that follow it).
+    pub fn on_requested_dupack(&mut self, ack: u64, snd_max: u64) -> AckVerdict {
+        if self.in_recovery {
+            return AckVerdict::DupackInRecovery;
+        }
+        self.dupacks += 1;
+        let guarded = matches!(self.variant, Variant::Tahoe | Variant::Newreno);
+        if self.dupacks > self.dupack_threshold || (guarded && !self.above_recover(ack)) {
+            // Past the threshold a counting sender has already acted on
+            // this loss (Tahoe, which leaves no recovery state behind).
+            return AckVerdict::Dupack;
+        }
+        self.dupacks = self.dupack_threshold;
+        self.recover = Some(snd_max);
+        self.in_recovery = self.variant != Variant::Tahoe;
+        self.partial_acks_seen = 0;
+        AckVerdict::FastRetransmit
+    }
+
     /// A retransmission timeout: recovery is abandoned (RFC 6582 Sec. 4).
     pub fn on_timeout(&mut self, snd_max: u64) {
         self.dupacks = 0;

@@ -37,6 +37,16 @@
 //! A duplicate ack must leave the advertised window unchanged (RFC 5681
 //! Sec. 2), so window updates are not counted as duplicates.
 //!
+//! Seed 001 options, each off unless configured (hooks here, mechanisms in
+//! their own modules): RFC 3168 ECN and the echo of marked acks
+//! ([`crate::ecn`]), the timestamp option ([`crate::timestamps`]), the
+//! sender-window option (seed 001 Sec. 8.2: min(cwnd, data in the send
+//! buffer) in MSS units, cwnd rounded down and buffered data up, so a last
+//! short segment counts as one), sender adaptation
+//! ([`crate::sender_adaptation`]: growth by data acked, burst pacing on a
+//! timer served through `poll_at`/`on_timer`), and the fast-retransmit
+//! request ([`crate::fr_request`]).
+//!
 //! With `header_prediction` a Reno sender takes 4.4BSD's fast path for pure
 //! acks (`tcp_input` 8.5, 4.4BSD-Lite; the same in BSD/386 1.1, BSD/OS's
 //! predecessor): an ack of new data that arrives while cwnd >= the peer's
@@ -50,12 +60,15 @@
 
 use crate::cc::{CcAlgorithm, CongestionControl, CongestionEvent, CongestionKind, LossCause};
 use crate::config::{ElnResponse, SenderConfig, Variant};
+use crate::ecn::EcnSender;
 use crate::recovery::{AckVerdict, LossRecovery};
 use crate::rtt::RttEstimator;
 use crate::sack::Scoreboard;
+use crate::sender_adaptation::SenderAdaptation;
 use crate::smart::SmartBoard;
+use crate::timestamps::SenderTimestamps;
 use lasthop_core::trace::{SenderEventKind, Trace, TraceEvent};
-use lasthop_core::{TcpHeader, Time};
+use lasthop_core::{Ecn, TcpHeader, Time};
 
 /// Counters the papers report for a source.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,6 +86,12 @@ pub struct SenderStats {
     pub partial_acks: u64,
     /// Retransmissions on ELN-marked duplicate acks.
     pub eln_retransmits: u64,
+    /// Window reductions in answer to ECN-Echo (RFC 3168).
+    pub ecn_reductions: u64,
+    /// Fast retransmits started by a fast-retransmit request (seed 001 Sec. 6.3).
+    pub requested_fast_retransmits: u64,
+    /// Bursts cut at `maxburst` whose remainder waited for the burst timer (SA).
+    pub paced_bursts: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -115,6 +134,14 @@ pub struct Sender {
     smart_credit: bool,
     /// SMART: a loss episode lasts until this byte is acked.
     smart_recover: Option<u64>,
+    /// Any segment option (timestamps, sender window, ECN flags) is on: one
+    /// branch per segment for flows that use none.
+    stamps: bool,
+    ecn: EcnSender,
+    ts: SenderTimestamps,
+    adaptation: Option<SenderAdaptation>,
+    /// The ack being processed carries ECN-Echo: it does not open the window.
+    ece_hold: bool,
     stats: SenderStats,
 }
 
@@ -152,12 +179,33 @@ impl Sender {
             eln_dupacks: 0,
             smart_credit: false,
             smart_recover: None,
+            stamps: cfg.timestamps || cfg.sender_window_option || cfg.ecn || cfg.echo_ack_marks,
+            ecn: EcnSender::new(cfg.ecn, cfg.echo_ack_marks),
+            ts: SenderTimestamps::default(),
+            adaptation: cfg.adaptation.map(SenderAdaptation::new),
+            ece_hold: false,
             stats: SenderStats::default(),
         }
     }
 
     pub fn stats(&self) -> SenderStats {
-        self.stats
+        SenderStats { ecn_reductions: self.ecn.reductions(), ..self.stats }
+    }
+    /// SA's fine-grained smoothed RTT from timestamp echoes, in ns.
+    pub fn srtt_exact_ns(&self) -> Option<u64> {
+        self.adaptation.as_ref().and_then(|a| a.srtt_exact_ns())
+    }
+    /// The IP ECN field of a data segment this sender just produced (RFC
+    /// 3168 Sec. 6.1.5: never ECT on a retransmission; the sender reads its
+    /// own flag).
+    pub fn ip_ecn(&self, hdr: &TcpHeader) -> Ecn {
+        self.ecn.ip_ecn(hdr.is_retransmit)
+    }
+    /// An ack arrived CE-marked (seed 001 Sec. 6.1): it is echoed to the
+    /// receiver on the next data segment if the flow echoes ack marks; the
+    /// sender's own window is left alone. Call before [`Sender::on_ack`].
+    pub fn on_ce_mark(&mut self) {
+        self.ecn.on_ack_ce();
     }
     pub fn cwnd_bytes(&self) -> u64 {
         self.cc.cwnd()
@@ -197,11 +245,18 @@ impl Sender {
         self.stopped = true;
         self.rto_at = Time::NEVER;
         self.pending_rexmit = None;
+        if let Some(a) = self.adaptation.as_mut() {
+            a.cancel();
+        }
     }
 
-    /// When the sender next needs `on_timer`.
+    /// When the sender next needs `on_timer`: the retransmission timer, or
+    /// SA's burst timer.
     pub fn poll_at(&self) -> Time {
-        self.rto_at
+        match &self.adaptation {
+            None => self.rto_at,
+            Some(a) => self.rto_at.min(a.poll_at()),
+        }
     }
 
     fn end_of_data(&self) -> u64 {
@@ -278,9 +333,42 @@ impl Sender {
         Some((self.snd_nxt, len))
     }
 
+    /// SA (seed 001 Sec. 6.3): true if a new transmission must wait for the
+    /// burst timer, arming it when a full burst leaves more to send.
+    fn burst_blocked(&mut self, now: Time) -> bool {
+        let Some(a) = self.adaptation.as_mut() else { return false };
+        a.on_instant(now);
+        if self.pending_rexmit.is_some() {
+            return false; // a queued retransmission is never held back
+        }
+        if a.timer_pending() {
+            return true;
+        }
+        if !a.burst_full() {
+            return false;
+        }
+        // "If segments remain, set a burst timer": peek at the window
+        // rules (only SMART's credit is consumed by `choose` here).
+        let credit = self.smart_credit;
+        let more = self.choose(now).is_some();
+        self.smart_credit = credit;
+        if more {
+            let window = self.cc.cwnd().min(self.rwnd);
+            let mss = self.mss;
+            if let Some(a) = self.adaptation.as_mut() {
+                a.arm(now, mss, window);
+            }
+            self.stats.paced_bursts += 1;
+        }
+        true
+    }
+
     /// The next segment to send now, if any. Call until it returns `None`.
     pub fn poll_transmit(&mut self, now: Time, trace: &mut Trace) -> Option<TcpHeader> {
         if !self.started || self.stopped {
+            return None;
+        }
+        if self.adaptation.is_some() && self.burst_blocked(now) {
             return None;
         }
         let (seq, len) = self.choose(now)?;
@@ -306,7 +394,46 @@ impl Sender {
             self.arm_rto(now);
         }
         trace.record(now, TraceEvent::SegmentSent { flow: self.flow, seq, len: len as u32, retransmit });
-        Some(TcpHeader { seq, len: len as u32, is_retransmit: retransmit, ..TcpHeader::default() })
+        let mut hdr = TcpHeader { seq, len: len as u32, is_retransmit: retransmit, ..TcpHeader::default() };
+        if self.stamps {
+            self.stamp_options(now, &mut hdr);
+        }
+        if let Some(a) = self.adaptation.as_mut() {
+            a.on_sent();
+        }
+        Some(hdr)
+    }
+
+    /// The seed 001 options of a data segment about to leave.
+    fn stamp_options(&mut self, now: Time, hdr: &mut TcpHeader) {
+        if self.cfg.timestamps {
+            hdr.ts = Some(self.ts.stamp(now));
+        }
+        if self.cfg.sender_window_option {
+            // Sec. 8.2: min(cwnd, bytes in the send socket buffer) in MSS units.
+            let end = self.end_of_data().min(self.snd_una.saturating_add(self.cfg.send_buffer_bytes));
+            let buffered = end.saturating_sub(self.snd_una).div_ceil(self.mss);
+            let win = (self.cc.cwnd() / self.mss).min(buffered);
+            hdr.sender_window = Some(win.min(u64::from(u16::MAX)) as u16);
+        }
+        self.ecn.stamp(hdr, !hdr.is_retransmit);
+    }
+
+    /// Open the window for `acked` new bytes (outside loss recovery): per
+    /// ack, or with SA as many times as the segments acknowledged. An ack
+    /// with ECN-Echo opens nothing.
+    fn open_window(&mut self, acked: u64) {
+        if self.ece_hold {
+            return;
+        }
+        match self.adaptation.as_mut() {
+            None => self.cc.on_ack(acked),
+            Some(a) => {
+                for _ in 0..a.increases(acked, self.mss) {
+                    self.cc.on_ack(self.mss);
+                }
+            }
+        }
     }
 
     /// An ack arrived.
@@ -332,12 +459,19 @@ impl Sender {
             && same_wnd
             && self.snd_nxt == self.snd_max
             && self.cc.cwnd() >= self.rwnd;
+        if self.stamps {
+            self.ts.on_ack(hdr.ts);
+        }
         if acked > 0 {
             if let Some((timed_end, sent_at)) = self.timing {
                 if ack >= timed_end {
                     self.rtt.on_sample(sent_at, now);
                     self.timing = None;
                 }
+            }
+            if let (Some(a), Some(ts)) = (self.adaptation.as_mut(), hdr.ts) {
+                // ns-2 recv_newack_helper: a sample on every ack of new data.
+                a.on_rtt_sample(now.ns().saturating_sub(ts.ecr_ns));
             }
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
@@ -347,6 +481,7 @@ impl Sender {
         // RFC 5681 Sec. 2: a duplicate acknowledges nothing new while data is
         // outstanding and carries no data.
         let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0 && same_wnd;
+        self.ece_hold = hdr.ece && self.ecn.enabled();
         match self.cfg.variant {
             Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
             Variant::Smart => self.on_ack_smart(now, hdr, acked, dup, trace),
@@ -355,12 +490,32 @@ impl Sender {
             _ if predicted => self.arm_rto(now),
             _ => self.on_ack_dupack_family(now, hdr, acked, dup, trace),
         }
+        if self.ece_hold {
+            self.ece_hold = false;
+            self.on_ecn_echo(ack);
+        }
         if acked > 0 && self.snd_una >= self.snd_max {
             self.rto_at = Time::NEVER; // RFC 6298 5.2
         }
         if before != (self.cc.cwnd(), self.cc.ssthresh()) {
             self.trace_window(now, trace);
         }
+    }
+
+    /// RFC 3168 Sec. 6.1.2: ECN-Echo halves the window once per window of
+    /// data, without a retransmission.
+    fn on_ecn_echo(&mut self, ack: u64) {
+        if !self.ecn.on_ece(ack, self.snd_max, self.in_recovery()) {
+            return;
+        }
+        let ev = CongestionEvent {
+            kind: CongestionKind::FastRetransmit,
+            cause: LossCause::Congestion,
+            flight_bytes: self.flight(),
+            peer_window_bytes: self.rwnd,
+        };
+        // The window trace records the cut; the count is in the stats.
+        self.cc.on_ecn_echo(&ev);
     }
 
     fn loss_cause(&self, hdr: &TcpHeader) -> LossCause {
@@ -417,7 +572,7 @@ impl Sender {
                     self.arm_rto(now);
                 }
                 _ => {
-                    self.cc.on_ack(acked);
+                    self.open_window(acked);
                     self.arm_rto(now);
                 }
             }
@@ -426,8 +581,19 @@ impl Sender {
             if self.on_eln_dupack(now, hdr, trace) {
                 return;
             }
-            match self.recovery.on_dupack(self.snd_una, self.snd_max) {
-                AckVerdict::FastRetransmit => self.fast_retransmit(now, trace),
+            let requested = self.cfg.fr_request && hdr.fr_request;
+            let verdict = if requested {
+                self.recovery.on_requested_dupack(self.snd_una, self.snd_max)
+            } else {
+                self.recovery.on_dupack(self.snd_una, self.snd_max)
+            };
+            match verdict {
+                AckVerdict::FastRetransmit => {
+                    if requested {
+                        self.stats.requested_fast_retransmits += 1;
+                    }
+                    self.fast_retransmit(now, trace)
+                }
                 AckVerdict::DupackInRecovery => self.cc.on_dupack_in_recovery(),
                 _ => {}
             }
@@ -436,6 +602,7 @@ impl Sender {
 
     fn fast_retransmit(&mut self, now: Time, trace: &mut Trace) {
         self.stats.fast_retransmits += 1;
+        self.ecn.on_window_reduced(self.snd_max);
         self.event(now, SenderEventKind::FastRetransmit, trace);
         let ev = CongestionEvent {
             kind: CongestionKind::FastRetransmit,
@@ -468,7 +635,7 @@ impl Sender {
                     self.event(now, SenderEventKind::RecoveryExit, trace);
                 }
             } else {
-                self.cc.on_ack(acked);
+                self.open_window(acked);
             }
             self.arm_rto(now);
             return;
@@ -481,10 +648,18 @@ impl Sender {
         if sb.in_recovery() {
             return;
         }
-        // Step 4: "DupAcks >= DupThresh" or "IsLost (HighACK + 1)".
+        // Step 4: "DupAcks >= DupThresh" or "IsLost (HighACK + 1)"; or the
+        // receiver's fast-retransmit request (seed 001 Sec. 6.3).
         // Sec. 5.1: after an RTO, no new recovery until RecoveryPoint is acked.
-        if (self.dupacks >= self.cfg.dupack_threshold || sb.is_lost(snd_una)) && sb.may_enter_recovery(snd_una) {
+        let requested = self.cfg.fr_request && hdr.fr_request;
+        if (self.dupacks >= self.cfg.dupack_threshold || sb.is_lost(snd_una) || requested)
+            && sb.may_enter_recovery(snd_una)
+        {
             sb.enter_recovery(snd_max);
+            self.ecn.on_window_reduced(snd_max);
+            if requested && self.dupacks < self.cfg.dupack_threshold && !sb.is_lost(snd_una) {
+                self.stats.requested_fast_retransmits += 1;
+            }
             let ev = CongestionEvent {
                 kind: CongestionKind::FastRetransmit,
                 cause,
@@ -517,13 +692,14 @@ impl Sender {
                 self.event(now, SenderEventKind::RecoveryExit, trace);
             }
             if self.smart_recover.is_none() {
-                self.cc.on_ack(acked);
+                self.open_window(acked);
             }
             self.arm_rto(now);
         }
         if gap && self.smart_recover.is_none() {
             // One window cut per loss episode, as a fast retransmit would.
             self.smart_recover = Some(self.snd_max);
+            self.ecn.on_window_reduced(self.snd_max);
             let ev = CongestionEvent {
                 kind: CongestionKind::FastRetransmit,
                 cause,
@@ -537,8 +713,11 @@ impl Sender {
         }
     }
 
-    /// The retransmission timer may have expired.
+    /// The retransmission timer (or SA's burst timer) may have expired.
     pub fn on_timer(&mut self, now: Time, trace: &mut Trace) {
+        if let Some(a) = self.adaptation.as_mut() {
+            a.on_instant(now); // a due burst timer lets the next burst go
+        }
         if self.stopped || now < self.rto_at {
             return;
         }
@@ -570,6 +749,10 @@ impl Sender {
         self.dupacks = 0;
         self.eln_dupacks = 0;
         self.snd_nxt = self.snd_una;
+        self.ecn.on_window_reduced(self.snd_max);
+        if let Some(a) = self.adaptation.as_mut() {
+            a.cancel(); // the retransmission goes at once
+        }
         self.arm_rto(now);
         self.trace_window(now, trace);
     }

@@ -30,6 +30,12 @@ fn sender(header_prediction: bool) -> (Sender, Trace) {
         limited_transmit: false,
         total_bytes: Some(100 * MSS),
         rto: RtoConfig::rfc6298(),
+        ecn: false,
+        echo_ack_marks: false,
+        timestamps: false,
+        sender_window_option: false,
+        adaptation: None,
+        fr_request: false,
     };
     let mut trace = Trace::new(false);
     let mut s = Sender::new(cfg, 0);

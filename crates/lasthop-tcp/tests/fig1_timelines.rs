@@ -42,6 +42,12 @@ impl Harness {
             limited_transmit,
             total_bytes: Some(20 * MSS),
             rto: RtoConfig::rfc6298(),
+            ecn: false,
+            echo_ack_marks: false,
+            timestamps: false,
+            sender_window_option: false,
+            adaptation: None,
+            fr_request: false,
         };
         let mut h = Harness { s: Sender::new(cfg, 0), trace: Trace::new(true) };
         h.s.start(Time::ZERO, &mut h.trace);

@@ -15,7 +15,10 @@ use lasthop_core::Time;
 use lasthop_net::error::ErrorModelConfig;
 use lasthop_net::link::{DirParams, Duplex};
 use lasthop_net::queue::QueueLimit;
-use lasthop_tcp::{AckPolicy, ElnResponse, ReceiverConfig, RtoConfig, RtoMode, SenderConfig, Variant};
+use lasthop_tcp::{
+    AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, ReceiverConfig, RtoConfig, RtoMode, SenderConfig,
+    Variant,
+};
 use std::collections::{HashMap, HashSet};
 
 /// Default DropTail limit when a link gives none (ns-2's default of 50).
@@ -405,6 +408,51 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
             AckPolicy::BsdDelayed { every_segments: t.ack.every_segments, tick_ns: delay_ns, tick_phase_ns: 0 }
         }
     };
+    // Seed 001's options: what each needs from the others.
+    let acc = match &t.acc {
+        None => None,
+        Some(a) => {
+            check(a.max_delack >= 1, p("tcp.acc.max_delack"), "must be at least 1")?;
+            check(a.min_acks_win >= 1, p("tcp.acc.min_acks_win"), "must be at least 1")?;
+            check(
+                t.sender_window_option,
+                p("tcp.acc"),
+                "needs the sender's window: set tcp.sender_window_option = true",
+            )?;
+            check(
+                t.ack.policy != AckPolicySpec::Immediate,
+                p("tcp.ack.policy"),
+                "ACC (tcp.acc) needs a delayed-ack timer: `delayed` (ns-2: delay_ms = 100) or `bsd_delayed` (4.4BSD's 200 ms tick)",
+            )?;
+            check(
+                a.mode != AccMode::Ecn || t.timestamps,
+                p("tcp.acc.mode"),
+                "`ecn` needs the timestamp option for its once-per-round-trip test: set tcp.timestamps = true",
+            )?;
+            Some(AccConfig { mode: a.mode, max_delack: a.max_delack, min_acks_win: a.min_acks_win })
+        }
+    };
+    let adaptation = match &t.sender_adaptation {
+        None => None,
+        Some(sa) => {
+            check(sa.maxburst >= 1, p("tcp.sender_adaptation.maxburst"), "must be at least 1")?;
+            check(
+                sa.segments_per_increase >= 1,
+                p("tcp.sender_adaptation.segments_per_increase"),
+                "must be at least 1",
+            )?;
+            check(
+                t.timestamps,
+                p("tcp.sender_adaptation"),
+                "needs the timestamp option for its exact round trip: set tcp.timestamps = true",
+            )?;
+            Some(AdaptationConfig { maxburst: sa.maxburst, segments_per_increase: sa.segments_per_increase })
+        }
+    };
+    if let Some(fr) = &t.fast_retransmit_request {
+        check(fr.threshold >= 1, p("tcp.fast_retransmit_request.threshold"), "must be at least 1")?;
+    }
+    let acc_marks = acc.is_some_and(|a| a.mode == AccMode::Ecn);
     Ok(FlowModel {
         name: fl.name.clone(),
         from,
@@ -431,6 +479,12 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
                 Workload::Timed { .. } => None,
             },
             rto,
+            ecn: t.ecn,
+            echo_ack_marks: acc_marks,
+            timestamps: t.timestamps,
+            sender_window_option: t.sender_window_option,
+            adaptation,
+            fr_request: t.fast_retransmit_request.is_some(),
         },
         receiver: ReceiverConfig {
             recv_buffer_bytes: t.socket_buffer_bytes,
@@ -443,6 +497,11 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
                 || split.is_some_and(|s| s.wireless == Variant::Smart),
             eln: eln_on && t.eln_generator == ElnGenerator::Receiver,
             eln_slots: t.eln_slots,
+            ecn: t.ecn,
+            ect_acks: acc_marks,
+            timestamps: t.timestamps,
+            acc,
+            fr_request_threshold: t.fast_retransmit_request.as_ref().map(|f| f.threshold),
         },
         header_bytes: t.header_bytes,
         ack_bytes: t.ack_bytes,

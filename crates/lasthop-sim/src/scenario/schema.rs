@@ -329,6 +329,97 @@ pub struct TcpSpec {
     pub rto: RtoSpec,
     #[serde(default)]
     pub ack: AckSpec,
+    /// RFC 3168 ECN end to end: data segments are ECN-capable (never a
+    /// retransmission), the receiver echoes a CE mark as ECE on its acks
+    /// until CWR arrives, and the sender halves its window (by
+    /// `window_cut`'s rule) at most once per window of data, without a
+    /// retransmission, then sets CWR on its next new segment.
+    #[serde(default)]
+    pub ecn: bool,
+    /// The TCP timestamp option (RFC 7323) on every segment and ack, with a
+    /// nanosecond clock: seed 001's fine-grained round trip (Sec. 8.3) for
+    /// sender adaptation and ACC's once-per-round-trip test. The receiver
+    /// echoes TS.Recent by RFC 7323 Sec. 4.3 (as ns-2.35's sink). The
+    /// option's bytes are not added to `header_bytes` or `ack_bytes`.
+    #[serde(default)]
+    pub timestamps: bool,
+    /// Seed 001 Sec. 8.2's sender-window option on every data segment:
+    /// min(cwnd, data in the send buffer) in MSS units. ACC needs it.
+    #[serde(default)]
+    pub sender_window_option: bool,
+    /// ACK congestion control at the receiver (seed 001 Secs. 6.1, 8.2).
+    /// Needs `sender_window_option` and a delayed-ack timer (`ack.policy`
+    /// `delayed` or `bsd_delayed`; `ack.every_segments` is replaced by
+    /// ACC's factor); mode `ecn` also needs `timestamps`.
+    #[serde(default)]
+    pub acc: Option<AccSpec>,
+    /// Sender adaptation (seed 001 Secs. 6.3, 8.3): window growth by data
+    /// acknowledged and bursts of at most `maxburst` segments, paced at
+    /// cwnd/srtt. Needs `timestamps` (its round trip comes from them).
+    #[serde(default)]
+    pub sender_adaptation: Option<SenderAdaptationSpec>,
+    /// The fast-retransmit request of seed 001 Sec. 6.3: the receiver marks
+    /// duplicate acks once `threshold` out-of-order segments have arrived,
+    /// and the sender fast-retransmits on the first marked one.
+    #[serde(default)]
+    pub fast_retransmit_request: Option<FastRetransmitRequestSpec>,
+}
+
+/// ACK congestion control (seed 001 Secs. 6.1 and 8.2).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AccSpec {
+    /// `ecn` (default; Sec. 6.1, the simulations, ns-2
+    /// `Agent/TCPSink/Asym`): acks are sent ECN-capable, the data sender
+    /// echoes a marked ack on its next segment, and the delayed-ack factor
+    /// doubles on an echo (at most once per round trip) and drops by one
+    /// per round trip without one. `testbed` (Sec. 8.2, the BSD/OS
+    /// implementation): the factor is the window-derived cap itself.
+    #[serde(default)]
+    pub mode: lasthop_tcp::AccMode,
+    /// Upper bound of the delayed-ack factor, in segments (>= 1). The
+    /// paper's value is lost; 25 is ns-2's `tcl/ex/asym` scripts (the ns
+    /// default is 5).
+    #[serde(default = "default_max_delack")]
+    pub max_delack: u32,
+    /// Fewest acks per window of sender data (>= 1): the factor is at most
+    /// floor(min(sender window, receive buffer) / min_acks_win). 2 is
+    /// ns-2's hard-coded safety factor (`max_sender_can_send / 2`).
+    #[serde(default = "default_two")]
+    pub min_acks_win: u32,
+}
+
+/// Sender adaptation (seed 001 Secs. 6.3 and 8.3).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SenderAdaptationSpec {
+    /// Most segments sent back to back (>= 1); the rest wait for a burst
+    /// timer of maxburst·srtt/min(cwnd, rwnd). The paper's value is lost
+    /// (3 or 4, "the bursts of standard TCP with delayed acks"); 3 [R].
+    #[serde(default = "default_maxburst")]
+    pub maxburst: u32,
+    /// Segments acknowledged per window increase: 1 (default; the
+    /// simulations and ns-2, "as if n separate acks had arrived") or 2 (the
+    /// testbed pseudocode, acked / (2·MSS)).
+    #[serde(default = "default_one")]
+    pub segments_per_increase: u32,
+}
+
+/// The fast-retransmit request (seed 001 Sec. 6.3).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FastRetransmitRequestSpec {
+    /// Out-of-order segments the receiver sees before it marks duplicate
+    /// acks (>= 1). Lost from the paper; 3 [R] (RFC 5681's dupack threshold).
+    #[serde(default = "default_dupthresh")]
+    pub threshold: u32,
+}
+
+fn default_max_delack() -> u32 {
+    25
+}
+fn default_maxburst() -> u32 {
+    3
 }
 
 impl Default for TcpSpec {
@@ -356,6 +447,12 @@ impl Default for TcpSpec {
             max_cwnd_bytes: None,
             rto: RtoSpec::default(),
             ack: AckSpec::default(),
+            ecn: false,
+            timestamps: false,
+            sender_window_option: false,
+            acc: None,
+            sender_adaptation: None,
+            fast_retransmit_request: None,
         }
     }
 }
