@@ -9,18 +9,60 @@
 //!   station (seed 000 Sec. V-B).
 //! - [`snoop::Snoop`]: the snoop family, LL, LL-TCP-AWARE, LL-SMART and
 //!   LL-SMART-TCP-AWARE (seed 000 Secs. II, III-B).
+//! - [`ack_recons::AckRecons`]: ACK reconstruction at the far end of a
+//!   constrained reverse link (seed 001 Sec. 6.4).
 
+pub mod ack_recons;
 pub mod eln;
 pub mod snoop;
 
 use lasthop_core::{Packet, Time};
-pub use snoop::{LocalRetransmit, Verdict};
+pub use snoop::LocalRetransmit;
+
+/// What an agent does with a packet passing through its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Send it on (possibly changed).
+    Forward,
+    /// Consume it here (a suppressed duplicate ack).
+    Absorb,
+    /// Keep it for now: it leaves later through `poll_transmit` as
+    /// [`Origin::Released`] (a real ack held behind reconstructed ones).
+    Hold,
+}
+
+/// Where a packet leaving an agent comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A segment the agent sent again from its cache (snoop); `by_timer`
+    /// when its local timer caused it.
+    LocalRetransmit { by_timer: bool },
+    /// An ack the agent made (ACK reconstruction).
+    ReconstructedAck,
+    /// A packet the agent held ([`Verdict::Hold`]) and now lets go.
+    Released,
+}
+
+/// A packet leaving an agent, to be forwarded from its node.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentOutput {
+    pub pkt: Packet,
+    pub origin: Origin,
+}
+
+impl AgentOutput {
+    /// The agent made it (a packet the network did not carry before).
+    pub fn is_created(&self) -> bool {
+        self.origin != Origin::Released
+    }
+}
 
 /// The agents a node can run; built-ins dispatch through this enum.
 #[derive(Clone, Debug)]
 pub enum NodeAgent {
     Eln(eln::ElnMarker),
     Snoop(Box<snoop::Snoop>),
+    AckRecons(Box<ack_recons::AckRecons>),
 }
 
 impl NodeAgent {
@@ -34,16 +76,24 @@ impl NodeAgent {
                 Verdict::Forward
             }
             NodeAgent::Snoop(s) => s.on_packet(now, pkt),
+            NodeAgent::AckRecons(r) => r.on_packet(now, pkt),
         }
     }
 
-    /// A packet the agent sends itself (a local retransmission), to be
-    /// forwarded from its node like any other; call until `None`.
+    /// A packet leaving the agent (a local retransmission, a reconstructed
+    /// ack, a held packet let go), to be forwarded from its node like any
+    /// other; call until `None`.
     #[inline]
-    pub fn poll_transmit(&mut self, now: Time) -> Option<LocalRetransmit> {
+    pub fn poll_transmit(&mut self, now: Time) -> Option<AgentOutput> {
         match self {
             NodeAgent::Eln(_) => None,
-            NodeAgent::Snoop(s) => s.poll_transmit(now),
+            NodeAgent::Snoop(s) => s
+                .poll_transmit(now)
+                .map(|r| AgentOutput { pkt: r.pkt, origin: Origin::LocalRetransmit { by_timer: r.by_timer } }),
+            NodeAgent::AckRecons(r) => r.poll_transmit(now).map(|o| match o {
+                ack_recons::AckOut::Reconstructed(pkt) => AgentOutput { pkt, origin: Origin::ReconstructedAck },
+                ack_recons::AckOut::Released(pkt) => AgentOutput { pkt, origin: Origin::Released },
+            }),
         }
     }
 
@@ -53,6 +103,7 @@ impl NodeAgent {
         match self {
             NodeAgent::Eln(_) => Time::NEVER,
             NodeAgent::Snoop(s) => s.poll_at(),
+            NodeAgent::AckRecons(r) => r.poll_at(),
         }
     }
 
@@ -60,6 +111,8 @@ impl NodeAgent {
         match self {
             NodeAgent::Eln(_) => {}
             NodeAgent::Snoop(s) => s.on_timer(now),
+            // Due acks leave through `poll_transmit`; nothing else is timed.
+            NodeAgent::AckRecons(_) => {}
         }
     }
 
@@ -68,6 +121,7 @@ impl NodeAgent {
         match self {
             NodeAgent::Eln(m) => m.flow(),
             NodeAgent::Snoop(s) => s.flow(),
+            NodeAgent::AckRecons(r) => r.flow(),
         }
     }
 
@@ -76,6 +130,7 @@ impl NodeAgent {
         match self {
             NodeAgent::Eln(_) => 0,
             NodeAgent::Snoop(s) => s.stats.local_retransmits,
+            NodeAgent::AckRecons(_) => 0,
         }
     }
 
@@ -84,6 +139,32 @@ impl NodeAgent {
         match self {
             NodeAgent::Eln(_) => 0,
             NodeAgent::Snoop(s) => s.stats.dupacks_suppressed,
+            NodeAgent::AckRecons(_) => 0,
+        }
+    }
+
+    /// Acks the agent made (ACK reconstruction).
+    pub fn acks_reconstructed(&self) -> u64 {
+        match self {
+            NodeAgent::AckRecons(r) => r.stats.acks_reconstructed,
+            _ => 0,
+        }
+    }
+
+    /// Packets the agent holds now ([`Verdict::Hold`], not yet released).
+    pub fn held(&self) -> u64 {
+        match self {
+            NodeAgent::AckRecons(r) => r.held() as u64,
+            _ => 0,
+        }
+    }
+
+    /// Held packets the agent discarded since (a real ack superseded by a
+    /// newer one before it left): like absorbed ones, they end here.
+    pub fn discarded(&self) -> u64 {
+        match self {
+            NodeAgent::AckRecons(r) => r.stats.real_acks_superseded,
+            _ => 0,
         }
     }
 }

@@ -90,14 +90,7 @@ use lasthop_core::time::NS_PER_MS;
 use lasthop_core::{Packet, PacketKind, Time};
 use std::collections::VecDeque;
 
-/// What an agent does with a packet passing through its node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Send it on (possibly changed).
-    Forward,
-    /// Consume it here (a suppressed duplicate ack).
-    Absorb,
-}
+pub use crate::Verdict;
 
 /// The variant of the snoop family and its timer settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,14 +7,18 @@
 //! receiver and an ack to the flow's sender; whatever they answer through
 //! `poll_transmit` is sent at the same instant.
 //!
-//! Agents on a node (ELN marking, the snoop family) see every packet arriving
-//! there before it is forwarded or delivered, in the order they were placed
-//! (flow order); one may absorb it (a suppressed duplicate ack ends there).
-//! What agents emit (local retransmissions) is then forwarded from their node
-//! as fresh packets, at the same instant and after the arriving packet (or,
-//! with a processing latency, when the agent's wake-up says they are ready:
-//! the agent's own timer key carries both, so the scheduler needs no event
-//! of its own for it). Each agent has a timer key after the flows' endpoints.
+//! Agents on a node (ELN marking, the snoop family, ACK reconstruction) see
+//! every packet of their flow arriving there before it is forwarded or
+//! delivered, in the order they were placed (ELN, snoop, then ACK
+//! reconstructors); one may absorb it (a suppressed duplicate ack ends
+//! there) or hold it (a real ack ACK reconstruction sends later, as
+//! itself). What agents emit (local retransmissions, reconstructed acks,
+//! held packets let go) is then forwarded from their node, at the same
+//! instant and after the arriving packet (or, with a processing latency or
+//! a spacing, when the agent's wake-up says they are ready: the agent's own
+//! timer key carries both, so the scheduler needs no event of its own for
+//! it); what they make is a fresh packet, what they held keeps its identity.
+//! Each agent has a timer key after the flows' endpoints.
 //!
 //! A split flow (schemes `split`, `split-smart`; seed 000 Sec. III-C,
 //! I-TCP) runs as two chained connections: the wired leg, from the source
@@ -30,8 +34,9 @@
 //! pointers to the same buffer").
 //!
 //! Invariants are checked at the end of every run (and the run fails if one
-//! does not hold): every packet created was delivered, dropped, absorbed by
-//! an agent or is still in flight; the receiving application got bytes 0..N
+//! does not hold): every packet created was delivered, dropped, absorbed (or
+//! held and then discarded) by an agent, is held by one, or is still in
+//! flight; the receiving application got bytes 0..N
 //! once each and in order; time never went backwards (the scheduler refuses
 //! to run it back).
 
@@ -41,7 +46,7 @@ use crate::scenario::model::{Model, Workload};
 use crate::scheduler::{Event, Scheduler};
 use lasthop_agents::eln::ElnMarker;
 use lasthop_agents::snoop::Snoop;
-use lasthop_agents::{NodeAgent, Verdict};
+use lasthop_agents::{NodeAgent, Origin, Verdict};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::{DropCause, Trace, TraceEvent};
@@ -328,7 +333,8 @@ impl<'m> World<'m> {
                 placed.push((node, NodeAgent::Snoop(Box::new(Snoop::new(cfg, i as u32)))));
             }
         }
-        // Grouped by node, in flow order within a node (a stable sort).
+        // Grouped by node, in flow order within a node (a stable sort): a
+        // packet meets only its own flow's agents, found by binary search.
         placed.sort_by_key(|(node, _)| *node);
         let mut node_agents = vec![(0u32, 0u32); model.nodes.len()];
         for (k, (node, _)) in placed.iter().enumerate() {
@@ -607,11 +613,21 @@ impl<'m> World<'m> {
             return;
         }
         // Most runs have no agents: skip their (cold) per-node table.
-        let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.node_agents[node as usize] };
-        if first < end && self.run_agents(first as usize, end as usize, &mut pkt) == Verdict::Absorb {
-            self.conservation.absorbed += 1;
-            self.flush_agents(first as usize, end as usize);
-            return;
+        let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(node, pkt.flow) };
+        if first < end {
+            match self.run_agents(first, end, &mut pkt) {
+                Verdict::Forward => {}
+                Verdict::Absorb => {
+                    self.conservation.absorbed += 1;
+                    self.flush_agents(first, end);
+                    return;
+                }
+                // The agent keeps it; it comes back through `flush_agents`.
+                Verdict::Hold => {
+                    self.flush_agents(first, end);
+                    return;
+                }
+            }
         }
         if node == pkt.dst {
             self.conservation.delivered += 1;
@@ -620,39 +636,64 @@ impl<'m> World<'m> {
             self.forward(node, pkt);
         }
         if first < end {
-            self.flush_agents(first as usize, end as usize);
+            self.flush_agents(first, end);
         }
     }
 
+    /// The agents of `flow` on `node`: a range of the node's agents, which
+    /// are in flow order (agents act on their own flow's packets only).
+    fn flow_agents(&self, node: u16, flow: u32) -> (usize, usize) {
+        let (first, end) = self.node_agents[node as usize];
+        let (first, end) = (first as usize, end as usize);
+        if first == end {
+            return (0, 0);
+        }
+        let on_node = &self.agents[first..end];
+        let lo = on_node.partition_point(|s| s.agent.flow() < flow);
+        let hi = lo + on_node[lo..].partition_point(|s| s.agent.flow() == flow);
+        (first + lo, first + hi)
+    }
+
     /// Hand `pkt` to the node's agents `first..end` in order; the first that
-    /// absorbs it ends its journey.
+    /// absorbs or holds it ends its journey.
     fn run_agents(&mut self, first: usize, end: usize, pkt: &mut Packet) -> Verdict {
         let now = self.sched.now();
         for slot in &mut self.agents[first..end] {
-            if slot.agent.on_packet(now, pkt) == Verdict::Absorb {
-                return Verdict::Absorb;
+            match slot.agent.on_packet(now, pkt) {
+                Verdict::Forward => {}
+                v => return v,
             }
         }
         Verdict::Forward
     }
 
-    /// Send what agents `first..end` emit from their node (fresh packets,
-    /// counted as created) and re-arm their timers.
+    /// Send what agents `first..end` emit from their node (packets they
+    /// make are fresh, counted as created; packets they held keep their
+    /// identity) and re-arm their timers.
     fn flush_agents(&mut self, first: usize, end: usize) {
         let now = self.sched.now();
         for k in first..end {
             while let Some(out) = self.agents[k].agent.poll_transmit(now) {
                 let mut pkt = out.pkt;
-                pkt.uid = self.next_uid;
-                self.next_uid += 1;
-                self.conservation.created += 1;
+                if out.is_created() {
+                    pkt.uid = self.next_uid;
+                    self.next_uid += 1;
+                    self.conservation.created += 1;
+                }
                 let node = self.agents[k].node;
-                if self.trace.enabled {
+                if let (true, Origin::LocalRetransmit { by_timer }) = (self.trace.enabled, out.origin) {
                     let (flow, seq, len) = (pkt.flow, pkt.tcp.seq, pkt.tcp.len);
-                    let ev = TraceEvent::LocalRetransmit { flow, seq, len, node: u32::from(node), timer: out.by_timer };
+                    let ev = TraceEvent::LocalRetransmit { flow, seq, len, node: u32::from(node), timer: by_timer };
                     self.trace.record(now, ev);
                 }
-                self.forward(node, pkt);
+                if node == pkt.dst {
+                    // An agent on the destination's own node (acks coming
+                    // out of a link into their sender).
+                    self.conservation.delivered += 1;
+                    self.deliver(pkt);
+                } else {
+                    self.forward(node, pkt);
+                }
             }
             let want = self.agents[k].agent.poll_at();
             if want < self.agents[k].armed {
@@ -792,10 +833,15 @@ impl<'m> World<'m> {
         }
         let c = self.conservation;
         let in_flight = self.in_flight();
-        if c.created != c.delivered + c.dropped + c.absorbed + in_flight {
+        // Agents hold packets (ACK reconstruction's real acks) and discard
+        // held ones a newer packet superseded: both end there, like absorbed ones.
+        let held: u64 = self.agents.iter().map(|s| s.agent.held()).sum();
+        let absorbed = c.absorbed + self.agents.iter().map(|s| s.agent.discarded()).sum::<u64>();
+        if c.created != c.delivered + c.dropped + absorbed + held + in_flight {
             return Err(format!(
-                "packets not conserved: created {} != delivered {} + dropped {} + absorbed {} + in flight {in_flight}",
-                c.created, c.delivered, c.dropped, c.absorbed
+                "packets not conserved: created {} != delivered {} + dropped {} + absorbed {absorbed} + held by \
+                 agents {held} + in flight {in_flight}",
+                c.created, c.delivered, c.dropped
             ));
         }
         if self.pool.len() as u64 != in_flight {
