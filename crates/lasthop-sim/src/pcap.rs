@@ -50,8 +50,9 @@
 //!   32-bit wire sequence number of the segment that caused the ack (length
 //!   9), or 'E' (0x45) alone (length 5). When all would exceed the 40 bytes
 //!   of option space, the oldest SACK blocks are left out (RFC 2018 Sec. 3:
-//!   as many blocks as fit). There is no timestamp option: the TCP model has
-//!   no RFC 7323 timestamps, and the option will appear only once it does.
+//!   as many blocks as fit). Seed 001's fields are not encoded yet: the IP
+//!   ECN field, the ECE and CWR flags, and the timestamp, sender-window and
+//!   fast-retransmit-request options are left out of the frames.
 //!
 //! The file framing (a 24-byte header, a 16-byte header per record) is
 //! written here rather than with a pcap crate: it is fixed by the format,
