@@ -1,42 +1,15 @@
-//! Queue disciplines. DropTail: a FIFO that refuses an arrival when it
-//! already holds its limit, counted in packets or bytes (ns-2's `Queue/DropTail`
-//! counts the packets waiting, not the one on the wire; so does this one).
+//! DropTail: a FIFO that refuses an arrival when it already holds its
+//! limit, counted in packets or bytes (ns-2's `Queue/DropTail` counts the
+//! packets waiting, not the one on the wire; so does this one).
 //!
-//! A queue holds handles of packets in the run's [`lasthop_core::PacketPool`]
-//! with the few header fields that the queue and the simulator's accounting
-//! read when a frame goes on the medium (24 bytes an entry), so that a
-//! packet that waited long is not read back from memory for them.
+//! Every link direction without a `queue` table in its scenario uses it
+//! alone: it draws nothing, reads no packet and keeps no statistics, so a
+//! run that does not ask for a discipline pays for none. It is also the
+//! storage the composed queue ([`super::Semantic`]) works on: the packets
+//! waiting in arrival order, their bytes and the limit.
 
-use lasthop_core::{Packet, PacketRef};
+use super::{QueueLimit, Waiting};
 use std::collections::VecDeque;
-
-/// A waiting packet: its handle and a summary of its header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Waiting {
-    /// First payload byte, and payload length (0 for a pure ack).
-    pub seq: u64,
-    pub pkt: PacketRef,
-    /// Size on the wire (what a limit in bytes counts).
-    pub size_bytes: u32,
-    pub len: u32,
-    /// The caller's, carried through the link untouched (the simulator's
-    /// goodput slot of the packet's flow on this hop).
-    pub tag: u32,
-}
-
-impl Waiting {
-    pub fn new(pkt: &Packet, r: PacketRef, tag: u32) -> Waiting {
-        Waiting { seq: pkt.tcp.seq, pkt: r, size_bytes: pkt.size_bytes, len: pkt.tcp.len, tag }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QueueLimit {
-    /// Most packets waiting, if limited by count.
-    pub packets: Option<u32>,
-    /// Most bytes waiting, if limited by size.
-    pub bytes: Option<u64>,
-}
 
 #[derive(Clone, Debug)]
 pub struct DropTail {
@@ -56,18 +29,17 @@ impl DropTail {
 
     /// Add `w` at the tail; false if the queue is full and refused it.
     #[must_use]
+    #[inline]
     pub fn enqueue(&mut self, w: Waiting) -> bool {
-        let size = u64::from(w.size_bytes);
-        let over_count = self.limit.packets.is_some_and(|n| self.packets.len() >= n as usize);
-        let over_bytes = self.limit.bytes.is_some_and(|b| self.bytes + size > b);
-        if over_count || over_bytes {
+        if self.limit.is_full(self.packets.len(), self.bytes, w.size_bytes) {
             return false;
         }
-        self.bytes += size;
+        self.bytes += u64::from(w.size_bytes);
         self.packets.push_back(w);
         true
     }
 
+    #[inline]
     pub fn dequeue(&mut self) -> Option<Waiting> {
         let p = self.packets.pop_front()?;
         self.bytes -= u64::from(p.size_bytes);
@@ -83,43 +55,88 @@ impl DropTail {
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
+
+    /// Whether one more packet of `size_bytes` would exceed the limit.
+    #[inline]
+    pub fn is_full(&self, size_bytes: u32) -> bool {
+        self.limit.is_full(self.packets.len(), self.bytes, size_bytes)
+    }
+
+    /// The packets waiting, head first.
+    pub fn waiting(&self) -> &VecDeque<Waiting> {
+        &self.packets
+    }
+
+    /// Put `w` at index `i` (the tail if `None`), whatever the limit.
+    pub(super) fn insert(&mut self, i: Option<usize>, w: Waiting) {
+        self.bytes += u64::from(w.size_bytes);
+        match i {
+            Some(i) => self.packets.insert(i, w),
+            None => self.packets.push_back(w),
+        }
+    }
+
+    /// Put `w` at the head, whatever the limit.
+    pub(super) fn insert_front(&mut self, w: Waiting) {
+        self.bytes += u64::from(w.size_bytes);
+        self.packets.push_front(w);
+    }
+
+    /// Take out the packet at index `i`.
+    pub(super) fn remove(&mut self, i: usize) -> Waiting {
+        let w = self.packets.remove(i).expect("index within the queue");
+        self.bytes -= u64::from(w.size_bytes);
+        w
+    }
+
+    /// Remove the packets `stale` says, handing each to `on_remove` in
+    /// queue order; the index the first of them had, if any.
+    pub(super) fn remove_where(
+        &mut self,
+        mut stale: impl FnMut(&Waiting) -> bool,
+        mut on_remove: impl FnMut(Waiting),
+    ) -> Option<usize> {
+        let (mut first, mut kept, mut freed) = (None, 0, 0u64);
+        self.packets.retain(|w| {
+            if stale(w) {
+                first.get_or_insert(kept);
+                freed += u64::from(w.size_bytes);
+                on_remove(*w);
+                false
+            } else {
+                kept += 1;
+                true
+            }
+        });
+        self.bytes -= freed;
+        first
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::data;
     use super::*;
-    use lasthop_core::{PacketKind, PacketPool, TcpHeader};
-
-    fn pkt(size: u32) -> Waiting {
-        let p = Packet {
-            uid: 0,
-            flow: 0,
-            kind: PacketKind::Data,
-            src: 0,
-            dst: 1,
-            size_bytes: size,
-            ecn: lasthop_core::Ecn::NotEct,
-            tcp: TcpHeader::default(),
-        };
-        Waiting::new(&p, PacketPool::new().put(p), 0)
-    }
+    use lasthop_core::PacketPool;
 
     #[test]
     fn packet_limit_drops_the_arrival() {
+        let mut pool = PacketPool::new();
         let mut q = DropTail::new(QueueLimit { packets: Some(2), bytes: None });
-        assert!(q.enqueue(pkt(100)));
-        assert!(q.enqueue(pkt(100)));
-        assert!(!q.enqueue(pkt(100)));
+        assert!(q.enqueue(data(&mut pool, 0, 0, 100)));
+        assert!(q.enqueue(data(&mut pool, 0, 0, 100)));
+        assert!(!q.enqueue(data(&mut pool, 0, 0, 100)));
         assert_eq!(q.dequeue().unwrap().size_bytes, 100);
-        assert!(q.enqueue(pkt(100)));
+        assert!(q.enqueue(data(&mut pool, 0, 0, 100)));
     }
 
     #[test]
     fn byte_limit_counts_sizes() {
+        let mut pool = PacketPool::new();
         let mut q = DropTail::new(QueueLimit { packets: None, bytes: Some(1500) });
-        assert!(q.enqueue(pkt(1000)));
-        assert!(!q.enqueue(pkt(600)));
-        assert!(q.enqueue(pkt(500)));
+        assert!(q.enqueue(data(&mut pool, 0, 0, 1000)));
+        assert!(!q.enqueue(data(&mut pool, 0, 0, 600)));
+        assert!(q.enqueue(data(&mut pool, 0, 0, 500)));
         assert_eq!(q.bytes(), 1500);
     }
 }
