@@ -204,6 +204,15 @@ impl PacketPool {
         }
     }
 
+    /// The connection and cumulative ack of the packet at `r` if it is a
+    /// pure ack (what ACK filtering compares), else `None`: one slot read,
+    /// not a whole packet.
+    #[inline]
+    pub fn pure_ack(&self, r: PacketRef) -> Option<(u32, u64)> {
+        let s = &self.slots[r.0 as usize];
+        (s.kind == PacketKind::Ack && s.len == 0).then_some((s.flow, s.ack))
+    }
+
     /// Packets stored and not yet taken.
     pub fn len(&self) -> usize {
         self.slots.len() - self.free.len()
@@ -273,6 +282,17 @@ mod tests {
         let r2 = p.put(plain);
         assert_eq!(r2, r);
         assert_eq!(p.take(r2), plain);
+    }
+
+    #[test]
+    fn pure_acks_show_their_connection_and_ack() {
+        let mut p = PacketPool::new();
+        let data = p.put(pkt(1));
+        let mut a = pkt(2);
+        (a.kind, a.flow, a.tcp.ack) = (PacketKind::Ack, 7, 5000);
+        let ack = p.put(a);
+        assert_eq!(p.pure_ack(data), None);
+        assert_eq!(p.pure_ack(ack), Some((7, 5000)));
     }
 
     #[test]

@@ -50,6 +50,15 @@ impl RngStream {
         -mean * (1.0 - self.uniform()).ln()
     }
 
+    /// A uniform integer in [0, n) (n >= 1), by Lemire's multiply-shift of
+    /// one 64-bit draw: the bias is below n / 2^64, far beneath anything a
+    /// run can see (a queue choosing one of its packets).
+    #[inline]
+    pub fn below(&mut self, n: u64) -> u64 {
+        debug_assert!(n > 0, "below(0) has no value");
+        ((u128::from(self.rng.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+
     /// True with probability `p`.
     #[inline]
     pub fn bernoulli(&mut self, p: f64) -> bool {
@@ -88,6 +97,17 @@ mod tests {
         // change every published result of lasthop.
         assert_eq!(stream_id(""), 0xcbf29ce484222325);
         assert_eq!(stream_id("a"), 0xaf63dc4c8601ec8c);
+    }
+
+    #[test]
+    fn below_stays_in_range_and_covers_it() {
+        let mut r = RngStream::new(3, "below");
+        let mut seen = [0u32; 5];
+        for _ in 0..5000 {
+            seen[r.below(5) as usize] += 1;
+        }
+        assert!(seen.iter().all(|&c| (900..1100).contains(&c)), "{seen:?}");
+        assert_eq!(r.below(1), 0);
     }
 
     #[test]

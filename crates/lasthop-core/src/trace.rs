@@ -14,8 +14,14 @@ use crate::Time;
 pub enum DropCause {
     /// Corrupted by the link's error model.
     Error,
-    /// Refused by a full queue.
+    /// Refused by a full queue, or the victim a full queue chose in its place.
     Queue,
+    /// Chosen by RED for an early congestion signal while not ECN-capable
+    /// (RFC 3168 Sec. 7: a router drops what it cannot mark).
+    Early,
+    /// A pure ack purged from a queue by ACK filtering (seed 001 Sec. 6.2):
+    /// a newer cumulative ack of its connection made it redundant.
+    Filtered,
 }
 
 /// What a TCP sender did that the papers mark on their plots.

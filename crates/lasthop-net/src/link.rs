@@ -1,7 +1,7 @@
 //! Links: two directions between two nodes, full or half duplex.
 //!
-//! Each direction has a bandwidth, a propagation delay, a DropTail queue, an
-//! error model and an optional fixed per-frame overhead (extra bytes and/or
+//! Each direction has a bandwidth, a propagation delay, a queue (DropTail,
+//! or a discipline of [`crate::queue`]), an error model and an optional fixed per-frame overhead (extra bytes and/or
 //! extra time per frame: MAC headers, preamble, contention) so that a link can
 //! be calibrated to a measured peak, as the 1997 WaveLAN (2 Mb/s raw, 1.5 Mb/s
 //! TCP peak) must be. A half-duplex link has one medium for both directions:
@@ -35,9 +35,10 @@
 //! the order they would with one event per frame.
 
 use crate::error::ErrorModel;
-use crate::queue::{DropTail, QueueLimit, Waiting};
+use crate::queue::{Admission, Queue, QueueConfig, QueueLimit, QueueStats, Removal, Waiting};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::NS_PER_S;
+use lasthop_core::trace::DropCause;
 use lasthop_core::{PacketPool, PacketRef, Time};
 use std::collections::VecDeque;
 
@@ -85,9 +86,31 @@ pub struct DirStats {
     /// Bytes put on the medium (packet sizes, without frame overhead).
     pub bytes_sent: u64,
     pub drops_error: u64,
+    /// Packets a full queue dropped (arrivals refused, or victims in their place).
     pub drops_queue: u64,
+    /// Packets RED chose for a mark that were not ECN-capable.
+    pub drops_early: u64,
+    /// Pure acks purged by ACK filtering.
+    pub drops_filtered: u64,
     /// Frames handed to the far node intact.
     pub delivered: u64,
+    /// Medium time of the frames started, in ns (frame overheads included).
+    pub busy_ns: u64,
+}
+
+impl DirStats {
+    #[cold]
+    #[inline(never)]
+    fn count_removals(&mut self, removed: &[Removal]) {
+        for r in removed {
+            match r.cause {
+                DropCause::Queue => self.drops_queue += 1,
+                DropCause::Early => self.drops_early += 1,
+                DropCause::Filtered => self.drops_filtered += 1,
+                DropCause::Error => unreachable!("a queue corrupts nothing"),
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -103,7 +126,7 @@ struct InFlight {
 #[derive(Clone, Debug)]
 pub struct LinkDir {
     pub params: DirParams,
-    queue: DropTail,
+    queue: Queue,
     /// Frames on the medium (the newest, while `busy`) or propagating.
     transit: VecDeque<InFlight>,
     busy: bool,
@@ -113,6 +136,8 @@ pub struct LinkDir {
     jitter: Option<Box<RngStream>>,
     /// Arrival time of the latest frame: the next may not arrive earlier.
     last_arrival: Time,
+    /// When the latest frame's transmission ends (or ended).
+    busy_until: Time,
     pub stats: DirStats,
 }
 
@@ -120,14 +145,26 @@ impl LinkDir {
     pub fn new(params: DirParams, error: ErrorModel) -> LinkDir {
         LinkDir {
             params,
-            queue: DropTail::new(params.queue),
+            queue: Queue::drop_tail(params.queue),
             transit: VecDeque::new(),
             busy: false,
             error,
             jitter: None,
             last_arrival: Time::ZERO,
+            busy_until: Time::ZERO,
             stats: DirStats::default(),
         }
+    }
+
+    /// Serve the direction's queue with the discipline `cfg` (validated)
+    /// instead of DropTail, its stream made by `rng` only if it draws.
+    /// `None` keeps DropTail.
+    pub fn with_discipline(mut self, cfg: Option<&QueueConfig>, rng: impl FnOnce() -> RngStream) -> LinkDir {
+        if let Some(cfg) = cfg {
+            let params = self.params;
+            self.queue = Queue::semantic(params.queue, cfg, |bytes| params.tx_time_ns(bytes), rng);
+        }
+        self
     }
 
     /// Give the direction its own stream for delay jitter, made by `rng`
@@ -146,6 +183,22 @@ impl LinkDir {
 
     pub fn queue_len(&self) -> usize {
         self.queue.len()
+    }
+
+    /// The discipline's statistics up to `end` (none for DropTail).
+    pub fn queue_stats(&self, end: Time) -> Option<QueueStats> {
+        self.queue.stats(end)
+    }
+
+    /// Medium time used up to `end`, in ns: a frame still on the medium
+    /// counts up to `end` only.
+    pub fn busy_ns(&self, end: Time) -> u64 {
+        self.stats.busy_ns - self.busy_until.since(end)
+    }
+
+    /// The discipline itself (to inspect what waits).
+    pub fn queue(&self) -> &Queue {
+        &self.queue
     }
 }
 
@@ -185,16 +238,31 @@ impl Link {
         self.duplex
     }
 
-    /// Queue `w` for direction `dir`; false if a full queue refused it
-    /// (its packet is then the caller's to drop).
+    /// Queue `w` (in `pool`) for direction `dir` at `now`. A refused
+    /// arrival, and the packets a composed queue let go of (appended to
+    /// `out`, which must be empty on the call), are counted in the
+    /// direction's stats: the caller frees them from the pool and records
+    /// their fate.
     #[must_use]
-    pub fn enqueue(&mut self, dir: usize, w: Waiting) -> bool {
+    #[inline]
+    pub fn enqueue(
+        &mut self,
+        dir: usize,
+        now: Time,
+        w: Waiting,
+        pool: &mut PacketPool,
+        out: &mut Vec<Removal>,
+    ) -> Admission {
         let d = &mut self.dirs[dir];
-        let queued = d.queue.enqueue(w);
-        if !queued {
-            d.stats.drops_queue += 1;
+        // Not sending since the last frame ended (the queue adds: nor waiting).
+        let (busy, busy_until) = (d.busy, d.busy_until);
+        let a = d.queue.enqueue(now, w, pool, out, || (!busy).then_some(busy_until));
+        match a {
+            Admission::Queued => {}
+            Admission::Refused => d.stats.drops_queue += 1,
+            Admission::Removed { .. } => d.stats.count_removals(out),
         }
-        queued
+        a
     }
 
     fn idle(&self, dir: usize) -> bool {
@@ -214,13 +282,15 @@ impl Link {
         let dir = [first, 1 - first].into_iter().find(|&d| self.idle(d) && !self.dirs[d].queue.is_empty())?;
         self.last_served = dir;
         let d = &mut self.dirs[dir];
-        let w = d.queue.dequeue().expect("checked non-empty");
+        let w = d.queue.dequeue(now).expect("checked non-empty");
         // An error-free direction does not read the packet back.
         let tx_ns = d.params.tx_time_ns(w.size_bytes);
         let corrupted = !d.error.is_none() && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
         d.stats.packets_sent += 1;
         d.stats.bytes_sent += u64::from(w.size_bytes);
+        d.stats.busy_ns += tx_ns;
         let done = now.plus_ns(tx_ns);
+        d.busy_until = done;
         d.transit.push_back(InFlight { pkt: w.pkt, corrupted, arrive: Time::NEVER, key: 0 });
         d.busy = true;
         Some(Started { dir, done, frame: w })
@@ -299,6 +369,15 @@ mod tests {
         Waiting::new(&p, pool.put(p), 0)
     }
 
+    /// Queue `w` on direction `dir` at time zero; a refused packet is freed.
+    fn offer(l: &mut Link, dir: usize, w: Waiting, pool: &mut PacketPool) -> bool {
+        let a = l.enqueue(dir, Time::ZERO, w, pool, &mut Vec::new());
+        if a == Admission::Refused {
+            pool.take(w.pkt);
+        }
+        a.queued()
+    }
+
     #[test]
     fn transmission_time_includes_overheads() {
         let mut p = params(2_000_000);
@@ -316,8 +395,9 @@ mod tests {
             LinkDir::new(params(1_000_000), ErrorModel::none()),
             LinkDir::new(params(1_000_000), ErrorModel::none()),
         );
-        assert!(l.enqueue(0, pkt(&mut pool, 1, 125)));
-        assert!(l.enqueue(1, pkt(&mut pool, 2, 125)));
+        let (a, b) = (pkt(&mut pool, 1, 125), pkt(&mut pool, 2, 125));
+        assert!(offer(&mut l, 0, a, &mut pool));
+        assert!(offer(&mut l, 1, b, &mut pool));
         let a = l.start_transmission(Time::ZERO, &pool).unwrap();
         let b = l.start_transmission(Time::ZERO, &pool).unwrap();
         assert_eq!((a.done, b.done), (Time(1_000_000), Time(1_000_000)));
@@ -334,9 +414,11 @@ mod tests {
             LinkDir::new(params(1_000_000), ErrorModel::none()),
         );
         for i in 0..3 {
-            assert!(l.enqueue(0, pkt(&mut pool, i, 125)));
+            let w = pkt(&mut pool, i, 125);
+            assert!(offer(&mut l, 0, w, &mut pool));
         }
-        assert!(l.enqueue(1, pkt(&mut pool, 10, 125)));
+        let w = pkt(&mut pool, 10, 125);
+        assert!(offer(&mut l, 1, w, &mut pool));
         let Started { dir: d0, done: t0, .. } = l.start_transmission(Time::ZERO, &pool).unwrap();
         assert!(l.start_transmission(Time::ZERO, &pool).is_none(), "one frame at a time");
         let (arrive, oldest) = l.finish_transmission(t0, d0, 0);
@@ -360,7 +442,8 @@ mod tests {
         let (mut now, mut last, mut extra_sum) = (Time::ZERO, Time::ZERO, 0u64);
         let n = 20_000;
         for i in 0..n {
-            assert!(l.enqueue(0, pkt(&mut pool, i, 1000)));
+            let w = pkt(&mut pool, i, 1000);
+            assert!(offer(&mut l, 0, w, &mut pool));
             let Started { dir, done, .. } = l.start_transmission(now, &pool).unwrap();
             let (arrive, _) = l.finish_transmission(done, dir, i);
             assert!(arrive >= last, "no overtaking");
@@ -384,7 +467,8 @@ mod tests {
             LinkDir::new(params(1_000_000), ErrorModel::none()),
         );
         for i in 0..11 {
-            let _queued = l.enqueue(0, pkt(&mut pool, i, 100));
+            let w = pkt(&mut pool, i, 100);
+            let _queued = offer(&mut l, 0, w, &mut pool);
         }
         assert_eq!(l.dirs[0].stats.drops_queue, 1);
         assert_eq!(l.in_flight(), 10);

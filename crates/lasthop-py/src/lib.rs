@@ -99,6 +99,8 @@ impl RunOutput {
         let causes = t.drops.cause.iter().map(|c| match c {
             DropCause::Error => "error",
             DropCause::Queue => "queue",
+            DropCause::Early => "early",
+            DropCause::Filtered => "filtered",
         });
         d.set_item("cause", PyList::new(py, causes)?)?;
         all.set_item("drops", d)?;

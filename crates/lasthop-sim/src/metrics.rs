@@ -101,6 +101,32 @@ pub struct LinkSummary {
     pub drops_queue: u64,
     pub packets_sent: u64,
     pub bytes_sent: u64,
+    /// Directions with a `queue` table only: its discipline's measures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueSummary>,
+}
+
+/// What the queue discipline of a link direction saw (seed 001 S7: the
+/// reverse channel's marks, filtered acks and occupancy).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct QueueSummary {
+    /// Packets RED marked CE.
+    pub marks: u64,
+    /// Packets RED chose for a mark that were not ECN-capable, dropped.
+    pub drops_early: u64,
+    /// Pure acks purged by ACK filtering.
+    pub drops_filtered: u64,
+    /// Packets waiting (the one on the medium excluded), averaged over the
+    /// run's time.
+    pub mean_queue_packets: f64,
+    /// The share of that occupancy that is pure acks: time-averaged acks
+    /// waiting over time-averaged packets waiting; null if nothing waited.
+    pub ack_share: Option<f64>,
+    /// Medium time of the direction's frames over the run's time, 0..1.
+    pub utilisation: f64,
+    /// RED's average queue size at the end, in packets (RED only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub red_average_packets: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

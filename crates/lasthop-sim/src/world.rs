@@ -40,7 +40,7 @@
 //! once each and in order; time never went backwards (the scheduler refuses
 //! to run it back).
 
-use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, RunSummary, SplitSummary};
+use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, QueueSummary, RunSummary, SplitSummary};
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{Model, Workload};
 use crate::scheduler::{Event, Scheduler};
@@ -53,7 +53,7 @@ use lasthop_core::trace::{DropCause, Trace, TraceEvent};
 use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
 use lasthop_net::error::ErrorModel;
 use lasthop_net::link::{Link, LinkDir};
-use lasthop_net::queue::Waiting;
+use lasthop_net::queue::{Admission, Removal, Waiting};
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
 
 use crate::metrics::{jain_index, CwndAverage, Overlap};
@@ -150,6 +150,8 @@ pub struct Conservation {
     pub dropped: u64,
     /// Consumed by an agent on the way (e.g. duplicate acks snoop suppresses).
     pub absorbed: u64,
+    /// Pure acks purged from a queue by ACK filtering (seed 001 Sec. 6.2).
+    pub filtered: u64,
 }
 
 pub struct World<'m> {
@@ -193,6 +195,8 @@ pub struct World<'m> {
     overlap: Overlap,
     /// Per connection, its congestion window averaged over time.
     cwnd_avg: Vec<CwndAverage>,
+    /// What a queue let go of at the latest arrival (kept to reuse its buffer).
+    removed: Vec<Removal>,
 }
 
 /// How a run's event loop ended.
@@ -229,6 +233,7 @@ impl<'m> World<'m> {
                         |what: &str| RngStream::new(seed, &format!("link:{}:{}:{what}", l.name, model.dir_name(li, d)));
                     LinkDir::new(l.dirs[d].params, ErrorModel::new(&l.dirs[d].error, || stream("error")))
                         .with_jitter_stream(|| stream("jitter"))
+                        .with_discipline(l.dirs[d].queue.as_ref(), || stream("queue"))
                 };
                 Link::new(l.duplex, dir(0), dir(1))
             })
@@ -380,6 +385,7 @@ impl<'m> World<'m> {
             overlap: Overlap::new(&starts),
             starts,
             cwnd_avg: vec![CwndAverage::default(); n_legs],
+            removed: Vec::new(),
         }
     }
 
@@ -582,16 +588,42 @@ impl<'m> World<'m> {
                 w.size_bytes = w.size_bytes.min(COMPRESSED_ACK_BYTES);
             }
         }
-        if self.links[li].enqueue(dir, w) {
-            self.start_link(li);
-        } else {
-            self.pool.take(w.pkt);
-            self.drop(2 * li + dir, &pkt, DropCause::Queue);
+        let now = self.sched.now();
+        match self.links[li].enqueue(dir, now, w, &mut self.pool, &mut self.removed) {
+            Admission::Queued => self.start_link(li),
+            other => self.on_not_queued(li, dir, w, other),
         }
     }
 
+    /// Free and record what a queue refused or let go of at an arrival of
+    /// `w` on direction `dir` of link `li` (the rare path).
+    #[cold]
+    fn on_not_queued(&mut self, li: usize, dir: usize, w: Waiting, a: Admission) {
+        let ld = 2 * li + dir;
+        if a == Admission::Refused {
+            let pkt = self.pool.take(w.pkt);
+            self.drop(ld, &pkt, DropCause::Queue);
+            return;
+        }
+        for i in 0..self.removed.len() {
+            let Removal { pkt, cause } = self.removed[i];
+            let pkt = self.pool.take(pkt);
+            self.drop(ld, &pkt, cause);
+        }
+        self.removed.clear();
+        if a.queued() {
+            self.start_link(li);
+        }
+    }
+
+    /// Count a packet's end on link direction `ld` (a loss, or an ack
+    /// purged by ACK filtering) and trace it.
     fn drop(&mut self, ld: usize, p: &Packet, cause: DropCause) {
-        self.conservation.dropped += 1;
+        if cause == DropCause::Filtered {
+            self.conservation.filtered += 1;
+        } else {
+            self.conservation.dropped += 1;
+        }
         let ev = TraceEvent::Drop { link_dir: ld as u32, flow: p.flow, seq: p.tcp.seq, is_data: p.is_data(), cause };
         self.trace.record(self.sched.now(), ev);
     }
@@ -837,20 +869,24 @@ impl<'m> World<'m> {
         // held ones a newer packet superseded: both end there, like absorbed ones.
         let held: u64 = self.agents.iter().map(|s| s.agent.held()).sum();
         let absorbed = c.absorbed + self.agents.iter().map(|s| s.agent.discarded()).sum::<u64>();
-        if c.created != c.delivered + c.dropped + absorbed + held + in_flight {
+        if c.created != c.delivered + c.dropped + absorbed + c.filtered + held + in_flight {
             return Err(format!(
-                "packets not conserved: created {} != delivered {} + dropped {} + absorbed {absorbed} + held by \
-                 agents {held} + in flight {in_flight}",
-                c.created, c.delivered, c.dropped
+                "packets not conserved: created {} != delivered {} + dropped {} + absorbed {absorbed} + filtered {} \
+                 + held by agents {held} + in flight {in_flight}",
+                c.created, c.delivered, c.dropped, c.filtered
             ));
         }
         if self.pool.len() as u64 != in_flight {
             return Err(format!("{} packets stored for {in_flight} in links", self.pool.len()));
         }
-        let link_drops: u64 =
-            self.links.iter().flat_map(|l| l.dirs.iter()).map(|d| d.stats.drops_error + d.stats.drops_queue).sum();
+        let dirs = || self.links.iter().flat_map(|l| l.dirs.iter());
+        let link_drops: u64 = dirs().map(|d| d.stats.drops_error + d.stats.drops_queue + d.stats.drops_early).sum();
         if link_drops != c.dropped {
             return Err(format!("link drop counters {link_drops} != dropped packets {}", c.dropped));
+        }
+        let link_filtered: u64 = dirs().map(|d| d.stats.drops_filtered).sum();
+        if link_filtered != c.filtered {
+            return Err(format!("link filter counters {link_filtered} != filtered acks {}", c.filtered));
         }
         for (i, f) in self.flows.iter().enumerate() {
             if f.app_next != f.receiver.rcv_nxt() {
@@ -949,6 +985,15 @@ impl<'m> World<'m> {
             for d in 0..2 {
                 let s = l.dirs[d].stats;
                 let ld = 2 * li + d;
+                let queue = l.dirs[d].queue_stats(end).map(|q| QueueSummary {
+                    marks: q.marks,
+                    drops_early: s.drops_early,
+                    drops_filtered: s.drops_filtered,
+                    mean_queue_packets: q.mean_packets,
+                    ack_share: (q.mean_packets > 0.0).then(|| q.mean_acks / q.mean_packets),
+                    utilisation: if end.ns() > 0 { l.dirs[d].busy_ns(end) as f64 / end.ns() as f64 } else { 0.0 },
+                    red_average_packets: q.red_average,
+                });
                 let DirBytes { payload: sent, useful } = self.dir_bytes[ld];
                 links.push(LinkSummary {
                     name: self.model.links[li].name.clone(),
@@ -958,6 +1003,7 @@ impl<'m> World<'m> {
                     drops_queue: s.drops_queue,
                     packets_sent: s.packets_sent,
                     bytes_sent: s.bytes_sent,
+                    queue,
                 });
             }
         }

@@ -177,3 +177,54 @@ fn seed001_endpoint_options_name_their_field() {
         .collect();
     Scenario::load(lan(), Format::Toml, &ok, "s.toml").unwrap();
 }
+
+/// Issue 11: a link direction's `queue` table; errors name the field
+/// where the offending value was written.
+#[test]
+fn queue_discipline_errors_name_their_field() {
+    let w = "topology.wireless.queue";
+    for (sets, path, reason) in [
+        (vec!["discipline=\"wfq\""], "discipline", "unknown variant `wfq`, expected `fifo` or `acks_first`"),
+        (vec!["overflow=\"front\""], "overflow", "unknown variant `front`"),
+        (vec!["ack_filter_position=\"replace_head\""], "ack_filter_position", "needs ack_filter = true"),
+        (vec!["red.max_packets=6"], "red", "missing field `min_packets`"),
+        (vec!["red.min_packets=6", "red.max_packets=6"], "red.min_packets", "must be below max_packets (6)"),
+        (vec!["red.min_packets=-1", "red.max_packets=6"], "red.min_packets", ">= 0"),
+        (vec!["red.min_packets=2", "red.max_packets=51"], "red.max_packets", "queue limit of 50 packets"),
+        (vec!["red.min_packets=2", "red.max_packets=6", "red.weight=0"], "red.weight", "(0, 1]"),
+        (vec!["red.min_packets=2", "red.max_packets=6", "red.weight=1.5"], "red.weight", "(0, 1]"),
+        (vec!["red.min_packets=2", "red.max_packets=6", "red.max_p=0"], "red.max_p", "(0, 1]"),
+        (vec!["red.min_packets=2", "red.max_packets=6", "red.mark=\"oldest\""], "red.mark", "unknown variant"),
+        (
+            vec!["red.min_packets=2", "red.max_packets=6", "red.idle_packet_bytes=0"],
+            "red.idle_packet_bytes",
+            "at least 1",
+        ),
+    ] {
+        let sets: Vec<String> = sets.iter().map(|s| format!("{w}.{s}")).collect();
+        let sets: Vec<&str> = sets.iter().map(String::as_str).collect();
+        let e = err(lan(), &sets);
+        assert_eq!(e.path, format!("{w}.{path}"), "{sets:?}: {e}");
+        assert!(e.reason.contains(reason), "{sets:?}: {e}");
+    }
+    // A direction's own table is named as such, and checked against that
+    // direction's limit.
+    let e = err(
+        lan(),
+        &[
+            "topology.wireless.ba.queue_packets=10",
+            "topology.wireless.ba.queue.red.min_packets=2",
+            "topology.wireless.ba.queue.red.max_packets=12",
+        ],
+    );
+    assert_eq!(
+        e.to_string(),
+        "topology.wireless.ba.queue.red.max_packets: must not exceed the queue limit of 10 packets, got 12"
+    );
+    let e = err(
+        &common::two_nodes("b", "")
+            .replace("bandwidth_bps = 1e6", "bandwidth_bps = 1e6\nab = { queue = { discipline = \"lifo\" } }"),
+        &[],
+    );
+    assert_eq!(e.path, "links[0].ab.queue.discipline");
+}

@@ -5,7 +5,7 @@
 //! Every failure is a [`ScenarioError`]: one line naming the field path and
 //! the reason, which the CLI prints as it is.
 
-use super::schema::ScenarioFile;
+use super::schema::{LinkSpec, ScenarioFile};
 use super::ScenarioError;
 use toml::{Table, Value};
 
@@ -256,11 +256,30 @@ pub fn load_file(text: &str, fmt: Format, sets: &[String], origin: &str) -> Resu
         }
     }
     doc.insert("params".into(), Value::Table(params));
+    let topology = doc.get("topology").cloned();
     let de = Value::Table(doc);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
+        if path == "topology" {
+            if let Some(inner) = topology.as_ref().and_then(template_link_error) {
+                return inner;
+            }
+        }
         let path = if path == "." { origin.to_string() } else { path };
         ScenarioError::new(path, e.into_inner().to_string().replace('\n', " "))
+    })
+}
+
+/// The first error inside a template's links, with its full path: serde
+/// reads a template (an internally tagged enum) through a buffer that
+/// loses the path below `topology`, so each link is read again alone.
+fn template_link_error(topology: &Value) -> Option<ScenarioError> {
+    let Value::Table(t) = topology else { return None };
+    t.iter().filter(|(k, v)| *k != "template" && v.is_table()).find_map(|(k, v)| {
+        let e = serde_path_to_error::deserialize::<_, LinkSpec>(v.clone()).err()?;
+        let inner = e.path().to_string();
+        let path = if inner == "." { format!("topology.{k}") } else { format!("topology.{k}.{inner}") };
+        Some(ScenarioError::new(path, e.into_inner().to_string().replace('\n', " ")))
     })
 }
 
@@ -349,6 +368,36 @@ y = 6
         patch.insert("flows".into(), Value::Table(Table::from_iter([("7".to_string(), Value::Integer(1))])));
         deep_merge(&mut doc, &patch);
         assert!(doc["flows"].is_table());
+    }
+
+    #[test]
+    fn errors_inside_a_template_link_name_the_field() {
+        // serde reads templates through a buffer that stops paths at
+        // `topology`; the links are read again for the full path.
+        let text = r#"
+name = "t"
+[topology]
+template = "two_link_path"
+[topology.first]
+bandwidth_bps = 1e6
+[topology.second]
+bandwidth_bps = 1e6
+duplex = "quarter"
+[[flows]]
+name = "f"
+from = "src"
+to = "dst"
+bytes = 10
+"#;
+        let e = load_file(text, Format::Toml, &[], "t").unwrap_err();
+        assert_eq!(e.path, "topology.second.duplex");
+        assert!(e.reason.contains("unknown variant `quarter`"), "{e}");
+        let e =
+            load_file(&text.replace("duplex = \"quarter\"", "bandwith_bps = 1"), Format::Toml, &[], "t").unwrap_err();
+        assert_eq!(e.path, "topology.second.bandwith_bps");
+        let e = load_file(&text.replace("template = \"two_link_path\"", "template = \"ring\""), Format::Toml, &[], "t")
+            .unwrap_err();
+        assert_eq!(e.path, "topology.template", "{e}");
     }
 
     #[test]

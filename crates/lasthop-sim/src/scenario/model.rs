@@ -14,14 +14,14 @@ use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
 use lasthop_core::Time;
 use lasthop_net::error::ErrorModelConfig;
 use lasthop_net::link::{DirParams, Duplex};
-use lasthop_net::queue::QueueLimit;
+use lasthop_net::queue::{QueueConfig, QueueLimit};
 use lasthop_tcp::{
     AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, ReceiverConfig, RtoConfig, RtoMode, SenderConfig,
     Variant,
 };
 use std::collections::{HashMap, HashSet};
 
-/// Default DropTail limit when a link gives none (ns-2's default of 50).
+/// Default queue limit when a link gives none (ns-2's default of 50).
 pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
 
 /// Longest simulated time a run may ask for, in seconds (about 116 days):
@@ -33,6 +33,8 @@ pub struct DirModel {
     pub params: DirParams,
     pub error: ErrorModelConfig,
     pub header_compression: HeaderCompression,
+    /// The direction's queue discipline; `None`: DropTail, no statistics.
+    pub queue: Option<QueueConfig>,
 }
 
 #[derive(Clone, Debug)]
@@ -215,7 +217,13 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Resul
     };
     let error = error.resolve_packet_times(|size| params.tx_time_ns(size));
     let header_compression = o.header_compression.unwrap_or(l.header_compression);
-    Ok(DirModel { params, error, header_compression })
+    let own_queue = o.queue.is_some();
+    let queue = o.queue.or_else(|| l.queue.clone());
+    if let Some(q) = &queue {
+        let at = |field: &str| side(&format!("queue.{field}"), own_queue);
+        q.validate(params.queue).map_err(|(field, reason)| ScenarioError::new(at(&field), reason))?;
+    }
+    Ok(DirModel { params, error, header_compression, queue })
 }
 
 struct NamedLink<'a> {

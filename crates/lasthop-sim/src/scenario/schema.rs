@@ -5,6 +5,7 @@
 //! errors, so a typo never silently falls back to a default.
 
 use lasthop_net::error::ErrorModelConfig;
+use lasthop_net::queue::QueueConfig;
 use lasthop_tcp::Variant;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -143,10 +144,19 @@ pub struct LinkSpec {
     pub delay_ms: f64,
     #[serde(default)]
     pub duplex: DuplexSpec,
-    /// DropTail limit in packets waiting (default 50 when no limit is given).
+    /// Queue limit in packets waiting, whatever their size (default 50 when
+    /// no limit is given). The packet on the medium is not counted.
     pub queue_packets: Option<u32>,
-    /// DropTail limit in bytes waiting.
+    /// Queue limit in bytes waiting.
     pub queue_bytes: Option<u64>,
+    /// Queue discipline of both directions (seed 001 Secs. 6.1-6.5): a
+    /// table such as `{ discipline = "acks_first", overflow = "random",
+    /// ack_filter = true, red = { min_packets = 2, max_packets = 6 } }`.
+    /// Absent: a FIFO that drops the arriving packet when full, with no
+    /// queue statistics. Present (even empty): the composed queue, whose
+    /// statistics the run summary reports under the link's `queue`. The
+    /// limit is `queue_packets` / `queue_bytes`.
+    pub queue: Option<QueueConfig>,
     /// Extra bytes per frame on the medium (link-layer header and trailer).
     #[serde(default)]
     pub frame_overhead_bytes: u32,
@@ -179,6 +189,9 @@ pub struct DirSpec {
     pub delay_ms: Option<f64>,
     pub queue_packets: Option<u32>,
     pub queue_bytes: Option<u64>,
+    /// Queue discipline of this direction; replaces the link's whole
+    /// `queue` table.
+    pub queue: Option<QueueConfig>,
     pub frame_overhead_bytes: Option<u32>,
     pub frame_overhead_us: Option<f64>,
     pub jitter_ms: Option<f64>,

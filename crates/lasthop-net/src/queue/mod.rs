@@ -1,0 +1,340 @@
+//! Queue disciplines of a link direction (DESIGN.md: "queue disciplines ...
+//! are pluggable per link direction"), for the reverse channel of seed 001
+//! (Balakrishnan, Padmanabhan, Katz, "The effects of asymmetry on TCP
+//! performance", MONET 1999; reading in shared/reference/asymmetry-001.md
+//! Secs. 1.4, 1.5, 1.8, 1.11, 1.18).
+//!
+//! A [`Queue`] holds the packets waiting and one [`Discipline`], the enum
+//! dispatched per packet, with two members:
+//!
+//! - [`DropTail`] (`drop_tail.rs`): a FIFO with a limit. Every direction
+//!   whose scenario has no `queue` table uses it; it reads no packet, draws
+//!   nothing and keeps no statistics.
+//! - [`Semantic`] (`semantic.rs`, after ns-2's `PacketQueue/Semantic`, the
+//!   queue the paper's simulations ran): a queue that reads what it holds,
+//!   composed from the parts the paper combines, each in its own file:
+//!   - admission (the limit, counted as BSD/OS counts it: a 6-byte ack
+//!     takes a whole slot) and the victim of an overflow, `drop_tail` or
+//!     `random` (`overflow.rs`; seed 001 S7.1);
+//!   - optional RED with ECN marking (`red.rs`; Floyd and Jacobson 1993,
+//!     seed 001 S6.1);
+//!   - optional ACK filtering (`ack_filter.rs`; seed 001 S6.2, S8.4);
+//!   - the service order, `fifo` or `acks_first` (`acks_first.rs`; seed 001
+//!     S6.5).
+//!
+//!   It also keeps the direction's queue statistics (marks, time-averaged
+//!   occupancy and the share of it that is pure acks).
+//!
+//! The shared interface: [`Queue::enqueue`] offers an arrival and says
+//! what became of it ([`Admission`]); every packet the composed queue lets
+//! go of, the arrival included, is reported as a [`Removal`] with its
+//! cause, so that the caller frees and counts it. [`Queue::dequeue`] hands
+//! over the next frame for the medium.
+//!
+//! Speed: the packets wait in the [`DropTail`] of every queue, so the
+//! length the link asks for on every event needs no dispatch. The DropTail
+//! arm of each operation is inlined into the link; the composed parts are
+//! called out of line, and boxed (most directions never use them), so that
+//! a direction without a discipline pays one predictable branch per
+//! arrival and per departure (measured: +0.5% instructions on the 1997 LAN
+//! benchmark, issue 11). A composed queue serves its next packet by first
+//! bringing it to the head, so that the pop itself is DropTail's.
+
+pub mod ack_filter;
+pub mod acks_first;
+pub mod drop_tail;
+pub mod overflow;
+pub mod red;
+pub mod semantic;
+
+pub use ack_filter::AckFilterPosition;
+pub use acks_first::Service;
+pub use drop_tail::DropTail;
+pub use overflow::Overflow;
+pub use red::{MarkVictim, Red, RedConfig};
+pub use semantic::Semantic;
+
+use lasthop_core::rng::RngStream;
+use lasthop_core::trace::DropCause;
+use lasthop_core::{Packet, PacketPool, PacketRef, Time};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A waiting packet: its handle and the few header fields that the queue
+/// and the simulator's accounting read when a frame goes on the medium (24
+/// bytes an entry), so that a packet that waited long is not read back from
+/// memory for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Waiting {
+    /// First payload byte, and payload length (0 for a pure ack).
+    pub seq: u64,
+    pub pkt: PacketRef,
+    /// Size on the wire (what a limit in bytes counts).
+    pub size_bytes: u32,
+    pub len: u32,
+    /// The caller's, carried through the link untouched (the simulator's
+    /// goodput slot of the packet's flow on this hop).
+    pub tag: u32,
+}
+
+impl Waiting {
+    pub fn new(pkt: &Packet, r: PacketRef, tag: u32) -> Waiting {
+        Waiting { seq: pkt.tcp.seq, pkt: r, size_bytes: pkt.size_bytes, len: pkt.tcp.len, tag }
+    }
+
+    /// A pure ack (what acks-first serves first and the occupancy share
+    /// counts): no payload. In lasthop every data segment carries payload
+    /// (no SYN, FIN or zero-window probe is modelled), so this agrees with
+    /// [`Packet::is_pure_ack`]; ACK filtering reads the packet itself.
+    #[inline]
+    pub fn is_pure_ack(&self) -> bool {
+        self.len == 0
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueLimit {
+    /// Most packets waiting, if limited by count.
+    pub packets: Option<u32>,
+    /// Most bytes waiting, if limited by size.
+    pub bytes: Option<u64>,
+}
+
+impl QueueLimit {
+    /// Whether a queue of `packets` packets and `bytes` bytes waiting has no
+    /// room for one more of `size_bytes`. The count is of packets whatever
+    /// their size, as BSD/OS's interface queue counts mbuf chains (seed 001
+    /// S6.1: a 6-byte compressed ack takes a whole slot).
+    #[inline]
+    pub fn is_full(&self, packets: usize, bytes: u64, size_bytes: u32) -> bool {
+        let over_count = self.packets.is_some_and(|n| packets >= n as usize);
+        let over_bytes = self.bytes.is_some_and(|b| bytes + u64::from(size_bytes) > b);
+        over_count || over_bytes
+    }
+}
+
+/// What became of an arrival offered to a queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// It joined the queue, and nothing left it.
+    Queued,
+    /// A full queue refused it (cause `Queue`); nothing else left it. Its
+    /// packet is the caller's to drop.
+    Refused,
+    /// Packets left the queue, listed in the caller's `out`: the arrival
+    /// among them unless `queued`.
+    Removed { queued: bool },
+}
+
+impl Admission {
+    /// Whether the arrival joined the queue.
+    pub fn queued(self) -> bool {
+        matches!(self, Admission::Queued | Admission::Removed { queued: true })
+    }
+}
+
+/// A packet a queue let go of: the arrival it refused, the victim it chose
+/// in the arrival's place, or an ack it purged. The caller owns its slot
+/// in the pool from then on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Removal {
+    pub pkt: PacketRef,
+    /// `Queue` (overflow), `Early` (RED, not ECN-capable) or `Filtered`
+    /// (ACK filtering).
+    pub cause: DropCause,
+}
+
+/// The `queue` table of a link direction in a scenario: which discipline
+/// serves the direction's queue. The limit stays the link's
+/// `queue_packets` / `queue_bytes`. Giving the table at all (even empty)
+/// selects the composed [`Semantic`] queue and its statistics; with every
+/// field at its default it behaves as [`DropTail`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QueueConfig {
+    /// Service order: `fifo` (default) or `acks_first` (pure acks before
+    /// data, FIFO within each class, no preemption; seed 001 Sec. 6.5).
+    #[serde(default)]
+    pub discipline: Service,
+    /// Victim when the queue is full: `drop_tail` (default: the arriving
+    /// packet) or `random` (a uniformly random one among the queued packets
+    /// and the arrival; seed 001 Sec. 7.1).
+    #[serde(default)]
+    pub overflow: Overflow,
+    /// ACK filtering (seed 001 Sec. 6.2): a pure ack joining the queue
+    /// purges the queued pure acks of its connection with a smaller
+    /// cumulative ack. Default off.
+    #[serde(default)]
+    pub ack_filter: bool,
+    /// Where a filtering ack joins: `tail` (default, ns-2's default) or
+    /// `replace_head` (in the place of the oldest ack it purged; ns-2's
+    /// `replace_head_`). Only with `ack_filter = true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_filter_position: Option<AckFilterPosition>,
+    /// RED with ECN marking (Floyd and Jacobson 1993; seed 001 Sec. 6.1).
+    /// Absent: no early marks or drops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub red: Option<RedConfig>,
+}
+
+impl QueueConfig {
+    /// Check the settings against the direction's packet limit; an error
+    /// names the offending field relative to the `queue` table
+    /// (`red.min_packets`) and says why.
+    pub fn validate(&self, limit: QueueLimit) -> Result<(), (String, String)> {
+        if self.ack_filter_position.is_some() && !self.ack_filter {
+            return Err(("ack_filter_position".into(), "needs ack_filter = true".into()));
+        }
+        if let Some(red) = &self.red {
+            red.validate(limit).map_err(|(f, r)| (format!("red.{f}"), r))?;
+        }
+        Ok(())
+    }
+
+    /// Whether the discipline draws random numbers (and needs a stream).
+    pub fn draws(&self) -> bool {
+        self.overflow == Overflow::Random || self.red.is_some()
+    }
+}
+
+/// Which discipline serves a queue: the enum dispatched per packet.
+#[derive(Clone, Debug)]
+pub enum Discipline {
+    /// The FIFO itself, refusing arrivals when full.
+    DropTail,
+    /// The composed parts (boxed: most directions never use them).
+    Semantic(Box<Semantic>),
+}
+
+/// A link direction's queue: the packets waiting, in arrival order with
+/// their limit (a [`DropTail`], every discipline's storage, so that the
+/// length the link asks for on every event needs no dispatch), and the
+/// discipline that admits and serves them.
+#[derive(Clone, Debug)]
+pub struct Queue {
+    fifo: DropTail,
+    discipline: Discipline,
+}
+
+/// Statistics of a composed queue at a given time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueueStats {
+    /// Packets RED marked CE (arrivals and queued packets).
+    pub marks: u64,
+    /// Time-averaged packets waiting, from time zero (the packet on the
+    /// medium is not waiting).
+    pub mean_packets: f64,
+    /// Time-averaged pure acks waiting.
+    pub mean_acks: f64,
+    /// RED's average queue size (F&J's avg) at the last arrival.
+    pub red_average: Option<f64>,
+}
+
+impl Queue {
+    pub fn drop_tail(limit: QueueLimit) -> Queue {
+        Queue { fifo: DropTail::new(limit), discipline: Discipline::DropTail }
+    }
+
+    /// The composed discipline of `cfg` (expected to have passed
+    /// [`QueueConfig::validate`]). `packet_time_ns` gives this direction's
+    /// transmission time of a packet of a size (for RED's idle rule);
+    /// `rng` makes the stream only if the discipline draws.
+    pub fn semantic(
+        limit: QueueLimit,
+        cfg: &QueueConfig,
+        packet_time_ns: impl Fn(u32) -> u64,
+        rng: impl FnOnce() -> RngStream,
+    ) -> Queue {
+        let discipline = Discipline::Semantic(Box::new(Semantic::new(cfg, packet_time_ns, rng)));
+        Queue { fifo: DropTail::new(limit), discipline }
+    }
+
+    /// Offer `w` (already in `pool`) at time `now`. What left the queue
+    /// beyond a refused arrival is appended to `out` (empty on the call),
+    /// for the caller to free and count. `idle_since` says since when the
+    /// direction's medium has been free of its frames, if it is (asked only
+    /// by a composed queue, and only when nothing waits: RED's idle rule).
+    ///
+    /// The DropTail arm is inlined into the caller; the composed one is a
+    /// call kept out of line (and out of the caller's registers), so that
+    /// a direction without a discipline pays a predictable branch.
+    #[inline]
+    pub fn enqueue(
+        &mut self,
+        now: Time,
+        w: Waiting,
+        pool: &mut PacketPool,
+        out: &mut Vec<Removal>,
+        idle_since: impl FnOnce() -> Option<Time>,
+    ) -> Admission {
+        if let Discipline::DropTail = self.discipline {
+            return if self.fifo.enqueue(w) { Admission::Queued } else { Admission::Refused };
+        }
+        let idle = if self.fifo.is_empty() { idle_since() } else { None };
+        self.enqueue_composed(now, w, pool, out, idle)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn enqueue_composed(
+        &mut self,
+        now: Time,
+        w: Waiting,
+        pool: &mut PacketPool,
+        out: &mut Vec<Removal>,
+        idle_since: Option<Time>,
+    ) -> Admission {
+        let Discipline::Semantic(s) = &mut self.discipline else { unreachable!("DropTail is served inline") };
+        debug_assert!(out.is_empty(), "the caller empties `out` after each arrival");
+        let queued = s.enqueue(&mut self.fifo, now, w, pool, out, idle_since);
+        match (queued, out.is_empty()) {
+            (true, true) => Admission::Queued,
+            (queued, _) => Admission::Removed { queued },
+        }
+    }
+
+    /// The next frame for the medium, taken at `now`. A composed queue
+    /// first brings the packet it serves next to the head (out of line);
+    /// then the head leaves, as from DropTail.
+    #[inline]
+    pub fn dequeue(&mut self, now: Time) -> Option<Waiting> {
+        if let Discipline::Semantic(_) = self.discipline {
+            self.before_dequeue(now);
+        }
+        self.fifo.dequeue()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn before_dequeue(&mut self, now: Time) {
+        if let Discipline::Semantic(s) = &mut self.discipline {
+            s.before_dequeue(&mut self.fifo, now);
+        }
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.fifo.len()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.fifo.is_empty()
+    }
+
+    /// The packets waiting, head first.
+    pub fn waiting(&self) -> impl Iterator<Item = &Waiting> {
+        self.fifo.waiting().iter()
+    }
+
+    /// Statistics up to `end`, for a composed queue only.
+    pub fn stats(&self, end: Time) -> Option<QueueStats> {
+        match &self.discipline {
+            Discipline::DropTail => None,
+            Discipline::Semantic(s) => Some(s.stats(&self.fifo, end)),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;
