@@ -122,7 +122,7 @@ name = "rev"
 from = "client"
 to = "server"
 bytes = 20000
-start_s = 1.0
+start_s = 0.2
 [flows.tcp]
 mss_bytes = 960
 ack_bytes = 40
