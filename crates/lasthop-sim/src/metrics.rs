@@ -33,6 +33,10 @@ pub struct FlowSummary {
     pub dupacks_suppressed: u64,
     /// Duplicate acks that reached the source.
     pub dupacks_at_source: u64,
+    /// Acks made by ACK reconstructors (seed 001 Sec. 6.4) on the flow's
+    /// ack path; absent when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub acks_reconstructed: Option<u64>,
     /// True when a bulk transfer delivered every byte, or a timed one ran its course.
     pub completed: bool,
     /// Split flows only (schemes `split`, `split-smart`): the base station's
