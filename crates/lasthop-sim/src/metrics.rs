@@ -37,6 +37,10 @@ pub struct FlowSummary {
     pub dupacks_suppressed: u64,
     /// Duplicate acks that reached the source.
     pub dupacks_at_source: u64,
+    /// Acks made by ACK reconstructors (seed 001 Sec. 6.4) on the flow's
+    /// ack path; absent when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub acks_reconstructed: Option<u64>,
     /// True when a bulk transfer delivered every byte, or a timed one ran its course.
     pub completed: bool,
     /// When the flow started in this run, in s (drawn per seed when the

@@ -44,6 +44,7 @@ use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, QueueSummary
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{Model, Workload};
 use crate::scheduler::{Event, Scheduler};
+use lasthop_agents::ack_recons::AckRecons;
 use lasthop_agents::eln::ElnMarker;
 use lasthop_agents::snoop::Snoop;
 use lasthop_agents::{NodeAgent, Origin, Verdict};
@@ -330,6 +331,14 @@ impl<'m> World<'m> {
         }
         let n_dirs = 2 * model.links.len();
         let mut placed: Vec<(u16, NodeAgent)> = Vec::new();
+        // ACK reconstructors come in connection order: a flow's after its
+        // other agents, the split legs' after every flow's.
+        let mut ack_recons = model.ack_recons.iter().peekable();
+        let mut place_ack_recons = |placed: &mut Vec<(u16, NodeAgent)>, conn: u32| {
+            while let Some(p) = ack_recons.next_if(|p| p.conn == conn) {
+                placed.push((p.node, NodeAgent::AckRecons(Box::new(AckRecons::new(p.cfg, conn)))));
+            }
+        };
         for (i, f) in model.flows.iter().enumerate() {
             if let Some(node) = f.eln_node {
                 placed.push((node, NodeAgent::Eln(ElnMarker::new(i as u32))));
@@ -337,6 +346,10 @@ impl<'m> World<'m> {
             if let (Some(node), Some(cfg)) = (f.snoop_node, f.snoop) {
                 placed.push((node, NodeAgent::Snoop(Box::new(Snoop::new(cfg, i as u32)))));
             }
+            place_ack_recons(&mut placed, i as u32);
+        }
+        for leg in model.flows.len()..n_legs {
+            place_ack_recons(&mut placed, leg as u32);
         }
         // Grouped by node, in flow order within a node (a stable sort): a
         // packet meets only its own flow's agents, found by binary search.
@@ -928,6 +941,12 @@ impl<'m> World<'m> {
             .map(|(fi, (f, m))| {
                 let st = f.sender.stats();
                 let on_flow = || self.agents.iter().filter(move |s| s.agent.flow() as usize == fi);
+                // Reconstructors of any connection of the flow (split legs too).
+                let recons = self
+                    .agents
+                    .iter()
+                    .filter(|s| matches!(s.agent, NodeAgent::AckRecons(_)))
+                    .filter(|s| self.flows[s.agent.flow() as usize].model_flow as usize == fi);
                 // The receiving application is the last leg's (split flows).
                 let app_next = self.flows[self.last_leg(fi)].app_next;
                 let start = self.starts[fi];
@@ -957,6 +976,10 @@ impl<'m> World<'m> {
                     local_retransmits: on_flow().map(|s| s.agent.local_retransmits()).sum(),
                     dupacks_suppressed: on_flow().map(|s| s.agent.dupacks_suppressed()).sum(),
                     dupacks_at_source: f.dupacks_at_source,
+                    acks_reconstructed: recons
+                        .clone()
+                        .next()
+                        .map(|_| recons.map(|s| s.agent.acks_reconstructed()).sum()),
                     completed,
                     start_s: start.as_secs_f64(),
                     k: self.model.k(fi, false),

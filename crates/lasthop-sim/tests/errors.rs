@@ -228,3 +228,63 @@ fn queue_discipline_errors_name_their_field() {
     );
     assert_eq!(e.path, "links[0].ab.queue.discipline");
 }
+
+#[test]
+fn ack_reconstruction_settings_are_checked() {
+    // The LAN's wireless link: a->b (bs->mh) carries data, b->a the acks.
+    let ar = "topology.wireless.ba.ack_reconstruction";
+    for (set, path, reason) in [
+        (format!("{ar}.delta_a_segments=0"), format!("{ar}.delta_a_segments"), "must be at least 1"),
+        (format!("{ar}.gain=0"), format!("{ar}.gain"), "must be in (0, 1], got 0"),
+        (format!("{ar}.gain=1.5"), format!("{ar}.gain"), "must be in (0, 1], got 1.5"),
+        (format!("{ar}.gain=nan"), format!("{ar}.gain"), "must be in (0, 1], got NaN"),
+        // The issue's "AR on a link that has no peer": no acks come this way.
+        (
+            "topology.wireless.ab.ack_reconstruction.gain=0.5".to_string(),
+            "topology.wireless.ab.ack_reconstruction".to_string(),
+            "no connection's acks cross this link direction",
+        ),
+        (
+            "topology.wireless.ack_reconstruction.gain=2".to_string(),
+            "topology.wireless.ack_reconstruction.gain".to_string(),
+            "must be in (0, 1]",
+        ),
+    ] {
+        let e = err(lan(), &[&set]);
+        assert_eq!(e.path, path, "{set}: {e}");
+        assert!(e.reason.contains(reason), "{set}: {e}");
+    }
+    // Unknown names (on a general-form link: serde reports a template's
+    // inner paths as `topology`).
+    let two = common::two_nodes("b", "");
+    for (set, path, reason) in [
+        (
+            "links.0.ba.ack_reconstruction.spacing=fast",
+            "links[0].ba.ack_reconstruction.spacing",
+            "unknown variant `fast`",
+        ),
+        ("links.0.ba.ack_reconstruction.delta_t=1", "links[0].ba.ack_reconstruction.delta_t", "unknown field"),
+    ] {
+        let e = err(&two, &[set]);
+        assert_eq!(e.path, path, "{set}: {e}");
+        assert!(e.reason.contains(reason), "{set}: {e}");
+    }
+    // Accepted where acks cross: the b->a direction, or the whole link.
+    for set in [format!("{ar}.gain=1"), "topology.wireless.ack_reconstruction.spacing=ns2_sample".to_string()] {
+        let sets = vec![set.clone()];
+        Scenario::load(lan(), Format::Toml, &sets, "s.toml").unwrap_or_else(|e| panic!("{set}: {e}"));
+    }
+}
+
+#[test]
+fn ack_reconstruction_on_a_link_no_acks_cross_is_rejected() {
+    // A spur link to a node no flow uses.
+    let text = common::two_nodes("b", "").replace(
+        "[[flows]]",
+        "[[nodes]]\nname = \"c\"\n[[links]]\nname = \"spur\"\na = \"b\"\nb = \"c\"\nbandwidth_bps = 1e6\n\
+         ack_reconstruction = {}\n[[flows]]",
+    );
+    let e = err(&text, &[]);
+    assert_eq!(e.path, "links[1].ack_reconstruction");
+    assert!(e.reason.contains("no connection's acks cross this link"), "{e}");
+}

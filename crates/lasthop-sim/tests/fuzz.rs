@@ -37,6 +37,11 @@ const FIELDS: &[&str] = &[
     "topology.wired.bandwidth_bps",
     "topology.wired.delay_ms",
     "topology.wired.queue_packets",
+    // ACK reconstruction where acks come out of the wireless link (the base
+    // station) and out of the wired one (the source's own node).
+    "topology.wireless.ba.ack_reconstruction.delta_a_segments",
+    "topology.wireless.ba.ack_reconstruction.gain",
+    "topology.wired.ba.ack_reconstruction.gain",
 ];
 
 /// Values from the everyday to the absurd.

@@ -4,11 +4,12 @@
 
 use super::routes::{Path, Router};
 use super::schema::{
-    AckPolicySpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, HeaderCompression, LinkSpec, PublishedCell,
-    ScenarioFile, Template, COMPRESSED_ACK_BYTES,
+    AckPolicySpec, AckReconsSpacing, AckReconsSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, HeaderCompression,
+    LinkSpec, PublishedCell, ScenarioFile, Template, COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
+use lasthop_agents::ack_recons::{AckReconsConfig, Spacing};
 use lasthop_agents::snoop::SnoopConfig;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
 use lasthop_core::Time;
@@ -35,6 +36,9 @@ pub struct DirModel {
     pub header_compression: HeaderCompression,
     /// The direction's queue discipline; `None`: DropTail, no statistics.
     pub queue: Option<QueueConfig>,
+    /// ACK reconstruction at the direction's far end (its `mss_bytes` is
+    /// each connection's own, set where the agents are placed).
+    pub ack_recons: Option<AckReconsConfig>,
 }
 
 #[derive(Clone, Debug)]
@@ -107,6 +111,20 @@ pub struct Model {
     /// of split flows, in flow order.
     pub paths: Vec<[Path; 2]>,
     pub published: Option<PublishedRef>,
+    /// ACK reconstructors, one per connection whose acks cross a link
+    /// direction with `ack_reconstruction`, in connection order (then along
+    /// the ack path).
+    pub ack_recons: Vec<AckReconsPlacement>,
+}
+
+/// An ACK reconstructor of one connection at the far end of a link direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AckReconsPlacement {
+    /// The connection (index into `Model::paths`; its packets' flow id).
+    pub conn: u32,
+    /// Where acks come out of the link direction.
+    pub node: u16,
+    pub cfg: AckReconsConfig,
 }
 
 /// The published cell a run is compared with.
@@ -223,7 +241,78 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Resul
         let at = |field: &str| side(&format!("queue.{field}"), own_queue);
         q.validate(params.queue).map_err(|(field, reason)| ScenarioError::new(at(&field), reason))?;
     }
-    Ok(DirModel { params, error, header_compression, queue })
+    let own_ar = o.ack_reconstruction.is_some();
+    let ack_recons = match o.ack_reconstruction.as_ref().or(l.ack_reconstruction.as_ref()) {
+        Some(ar) => Some(ack_recons(ar, &side("ack_reconstruction", own_ar))?),
+        None => None,
+    };
+    Ok(DirModel { params, error, header_compression, queue, ack_recons })
+}
+
+/// An `ack_reconstruction` table at `path`, checked (the segment size is
+/// each connection's, filled in where the agents are placed).
+fn ack_recons(ar: &AckReconsSpec, path: &str) -> Result<AckReconsConfig, ScenarioError> {
+    check(ar.delta_a_segments >= 1, format!("{path}.delta_a_segments"), "must be at least 1")?;
+    check(
+        ar.gain > 0.0 && ar.gain <= 1.0,
+        format!("{path}.gain"),
+        &format!("must be in (0, 1], got {}", num(ar.gain)),
+    )?;
+    let spacing = match ar.spacing {
+        AckReconsSpacing::Paper => Spacing::Paper,
+        AckReconsSpacing::Ns2Adaptive => Spacing::Ns2Adaptive,
+        AckReconsSpacing::Ns2Sample => Spacing::Ns2Sample,
+    };
+    Ok(AckReconsConfig { delta_a_segments: ar.delta_a_segments, gain: ar.gain, spacing, mss_bytes: 0 })
+}
+
+/// One reconstructor per connection whose acks cross a link direction with
+/// ACK reconstruction, at the direction's far end; a direction (or a link)
+/// that asks for it where no acks cross is an error.
+fn place_ack_recons(
+    named: &[NamedLink<'_>],
+    links: &[LinkModel],
+    paths: &[[Path; 2]],
+    mss_of: &dyn Fn(usize) -> u32,
+) -> Result<Vec<AckReconsPlacement>, ScenarioError> {
+    let mut out = Vec::new();
+    for (c, [_, acks]) in paths.iter().enumerate() {
+        for hop in acks {
+            let (l, d) = (&links[hop.link as usize], hop.dir as usize);
+            if let Some(cfg) = l.dirs[d].ack_recons {
+                let cfg = AckReconsConfig { mss_bytes: mss_of(c), ..cfg };
+                out.push(AckReconsPlacement { conn: c as u32, node: l.ends[1 - d], cfg });
+            }
+        }
+    }
+    let crossed = |li: usize, d: usize| {
+        paths.iter().any(|[_, acks]| acks.iter().any(|h| h.link as usize == li && h.dir as usize == d))
+    };
+    for (li, (nl, l)) in named.iter().zip(links).enumerate() {
+        let mut from_link = false;
+        for (d, (dir, o)) in [("ab", &nl.spec.ab), ("ba", &nl.spec.ba)].into_iter().enumerate() {
+            if l.dirs[d].ack_recons.is_none() {
+                continue;
+            }
+            if o.as_ref().is_some_and(|o| o.ack_reconstruction.is_some()) {
+                check(
+                    crossed(li, d),
+                    format!("{}.{dir}.ack_reconstruction", nl.path),
+                    "no connection's acks cross this link direction",
+                )?;
+            } else {
+                from_link |= crossed(li, d);
+            }
+        }
+        let link_level = nl.spec.ack_reconstruction.is_some()
+            && [&nl.spec.ab, &nl.spec.ba].iter().any(|o| o.as_ref().is_none_or(|o| o.ack_reconstruction.is_none()));
+        check(
+            !link_level || from_link,
+            format!("{}.ack_reconstruction", nl.path),
+            "no connection's acks cross this link (in a direction it applies to)",
+        )?;
+    }
+    Ok(out)
 }
 
 struct NamedLink<'a> {
@@ -622,6 +711,17 @@ impl Model {
             }
         }
         paths.extend(split_legs);
+        // Split legs carry their model flow's segments.
+        let n_flows = flows.len();
+        let mss_of = |c: usize| {
+            let m = if c < n_flows {
+                c
+            } else {
+                flows.iter().enumerate().filter(|(_, fl)| fl.split.is_some()).nth(c - n_flows).map_or(0, |(i, _)| i)
+            };
+            flows[m].sender.mss_bytes
+        };
+        let ack_recons = place_ack_recons(&named, &links, &paths, &mss_of)?;
         let published = published_ref(f, &links)?;
         Ok(Model {
             name: f.name.clone(),
@@ -632,6 +732,7 @@ impl Model {
             max_events: f.max_events.unwrap_or(u64::MAX),
             paths,
             published,
+            ack_recons,
         })
     }
 

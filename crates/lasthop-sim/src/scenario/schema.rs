@@ -175,6 +175,11 @@ pub struct LinkSpec {
     /// what a pure ack occupies on it.
     #[serde(default)]
     pub header_compression: HeaderCompression,
+    /// ACK reconstruction (seed 001 Sec. 6.4) at the far end of each
+    /// direction that some connection's acks cross (absent: none). A
+    /// direction's own setting replaces it.
+    #[serde(default)]
+    pub ack_reconstruction: Option<AckReconsSpec>,
     /// Overrides for the a→b direction.
     pub ab: Option<DirSpec>,
     /// Overrides for the b→a direction.
@@ -197,6 +202,48 @@ pub struct DirSpec {
     pub jitter_ms: Option<f64>,
     pub error: Option<ErrorModelConfig>,
     pub header_compression: Option<HeaderCompression>,
+    /// ACK reconstruction at this direction's far end, for every connection
+    /// whose acks cross it.
+    pub ack_reconstruction: Option<AckReconsSpec>,
+}
+
+/// ACK reconstruction, AR (seed 001 Sec. 6.4): where acks come out of a
+/// constrained link, one reconstructor per connection whose acks cross it
+/// fills the gaps between consecutive acks with acks delta_a segments apart,
+/// spaced in time, the real ack last (see `lasthop_agents::ack_recons`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AckReconsSpec {
+    /// delta_a: acks further apart than this many segments get acks in
+    /// between, this many segments apart (seed 001: "typically 2"). At least 1.
+    #[serde(default = "default_delta_a")]
+    pub delta_a_segments: u32,
+    /// Gain of the moving average of the interval between real acks, in
+    /// (0, 1] (ns-2.35 asym.tcl `alpha_`: 0.25).
+    #[serde(default = "default_ar_gain")]
+    pub gain: f64,
+    /// Spacing of the acks: `paper` ((delta_a / Delta_a) · Delta_t),
+    /// `ns2_adaptive` (Delta_t) or `ns2_sample` (the last interval over the
+    /// number of steps).
+    #[serde(default)]
+    pub spacing: AckReconsSpacing,
+}
+
+/// How far apart reconstructed acks leave.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AckReconsSpacing {
+    #[default]
+    Paper,
+    Ns2Adaptive,
+    Ns2Sample,
+}
+
+fn default_delta_a() -> u32 {
+    2
+}
+fn default_ar_gain() -> f64 {
+    0.25
 }
 
 /// Header compression on a link direction, modelled as the size of a pure
