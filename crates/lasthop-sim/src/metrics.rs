@@ -59,6 +59,11 @@ pub struct FlowSummary {
     /// Its time-weighted standard deviation, in segments (Sec. 7.1, Fig. F8:
     /// how much the window fluctuates).
     pub cwnd_std_segments: f64,
+    /// Mean of the sender's round-trip samples, in ms (seed 001 Table T2's
+    /// "average RTT"; from timestamp echoes on every new ack when the flow
+    /// has timestamps, else from its timed segments); absent with none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_rtt_ms: Option<f64>,
     /// Bytes delivered × 8 / length of the interval in which every flow of
     /// the run was active (seed 001 Sec. 7.1: two transfers are measured
     /// "over the time both are active"), in bit/s; absent with one flow or

@@ -982,9 +982,10 @@ impl<'m> World<'m> {
                         .map(|_| recons.map(|s| s.agent.acks_reconstructed()).sum()),
                     completed,
                     start_s: start.as_secs_f64(),
-                    k: self.model.k(fi, false),
+                    k: self.model.k(fi, m.receiver.timestamps),
                     mean_cwnd_segments: self.cwnd_avg[fi].mean_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
                     cwnd_std_segments: self.cwnd_avg[fi].std_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
+                    mean_rtt_ms: (st.rtt_samples > 0).then(|| st.rtt_sum_ns as f64 / st.rtt_samples as f64 / 1e6),
                     overlap_throughput_bps: overlap.as_ref().map(|x| x[fi]),
                     split: f.relay.map(|r| {
                         let leg = &self.flows[r.leg as usize];

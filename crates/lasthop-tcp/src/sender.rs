@@ -92,6 +92,11 @@ pub struct SenderStats {
     pub requested_fast_retransmits: u64,
     /// Bursts cut at `maxburst` whose remainder waited for the burst timer (SA).
     pub paced_bursts: u64,
+    /// Round-trip samples, and their sum in ns (seed 001 Table T2's "average
+    /// RTT"): one per ack of new data carrying a timestamp echo when
+    /// timestamps are on (RFC 7323 RTTM), else one per timed segment.
+    pub rtt_samples: u64,
+    pub rtt_sum_ns: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -467,7 +472,15 @@ impl Sender {
                 if ack >= timed_end {
                     self.rtt.on_sample(sent_at, now);
                     self.timing = None;
+                    if !self.stamps {
+                        self.stats.rtt_samples += 1;
+                        self.stats.rtt_sum_ns += now.since(sent_at);
+                    }
                 }
+            }
+            if let (true, Some(ts)) = (self.stamps, hdr.ts) {
+                self.stats.rtt_samples += 1;
+                self.stats.rtt_sum_ns += now.ns().saturating_sub(ts.ecr_ns);
             }
             if let (Some(a), Some(ts)) = (self.adaptation.as_mut(), hdr.ts) {
                 // ns-2 recv_newack_helper: a sample on every ack of new data.
