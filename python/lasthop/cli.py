@@ -113,6 +113,7 @@ class Which(StrEnum):
     balakrishnan97_baseline = "balakrishnan97-baseline"
     balakrishnan97_table3 = "balakrishnan97-table3"
     elaarag02 = "elaarag02"
+    balakrishnan99 = "balakrishnan99"
 
 
 class Only(StrEnum):
@@ -378,11 +379,11 @@ def reproduce_command(
         console.print(render.grid_table(cells, "ll-latency", title))
     if which in (Which.all, Which.elaarag02):
         console.print(render.elaarag_table(cells, seeds))
+    for table in render.balakrishnan99_tables(cells, seeds):
+        console.print(table)
     if claims:
         console.print(
-            render.claims_table(
-                claims, f"Balakrishnan et al. 1997: the paper's claims, mean of {seeds} seeds"
-            )
+            render.claims_table(claims, f"The papers' claims, mean of {seeds} seeds per cell")
         )
     if deviations:
         console.print(
@@ -404,7 +405,8 @@ def bench_command(
                 "shape, one error per 64 KB. path-1000: 1000 flows on one path; bdp-17k: "
                 "1 Gb/s x 100 ms, 17,000 packets in flight; dumbbell-5000: 10,002 nodes, "
                 "5,000 flows, loading included; each beside its one-flow reference "
-                "(path-1, dumbbell-1)."
+                "(path-1, dumbbell-1). asym-af: seed 001's E-S1, 50 s at 9.6 kb/s reverse "
+                "with AF + SA."
             ),
         ),
     ] = None,

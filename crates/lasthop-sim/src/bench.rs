@@ -17,6 +17,9 @@
 //!   against `path-1`; `dumbbell-5000` (10,002 nodes, 5,000 flows, load time
 //!   included) against `dumbbell-1`. Each runs a few times (seeds 1, 2,
 //!   ...); best and median run.
+//! - `asym-af`: seed 001's E-S1 shape, one 50 s transfer over the
+//!   wireless-cable network with a 9.6 kb/s header-compressed reverse
+//!   channel, AF + SA (`balakrishnan99/one-way`), timed as the scale cases.
 
 use crate::{embedded, run, scale, Format, Scenario};
 use serde::Serialize;
@@ -25,7 +28,7 @@ use std::time::Instant;
 const BATCH: u32 = 10;
 
 /// Every case, in the order they run and print.
-pub const CASES: [&str; 6] = ["lan", "path-1", "path-1000", "bdp-17k", "dumbbell-1", "dumbbell-5000"];
+pub const CASES: [&str; 7] = ["lan", "path-1", "path-1000", "bdp-17k", "dumbbell-1", "dumbbell-5000", "asym-af"];
 
 #[derive(Clone, Debug, Serialize)]
 pub struct CaseResult {
@@ -66,6 +69,8 @@ fn thread_cpu_s() -> f64 {
 /// a timed unit (a batch) and how many units by default.
 struct Spec {
     text: String,
+    /// `--set` overrides of the text.
+    sets: Vec<String>,
     scenario: String,
     batch: u32,
     reference: Option<&'static str>,
@@ -73,7 +78,7 @@ struct Spec {
 
 fn spec(case: &str) -> Option<Spec> {
     let s = |text: String, scenario: &str, batch, reference| {
-        Some(Spec { text, scenario: scenario.to_string(), batch, reference })
+        Some(Spec { text, sets: Vec::new(), scenario: scenario.to_string(), batch, reference })
     };
     match case {
         "lan" => s(
@@ -99,6 +104,13 @@ fn spec(case: &str) -> Option<Spec> {
             1,
             Some("dumbbell-1"),
         ),
+        "asym-af" => Some(Spec {
+            text: embedded::get("balakrishnan99/one-way")?.to_string(),
+            sets: ["protocol=\"af\"", "reverse_bps=9600", "compression=\"ideal\""].map(String::from).to_vec(),
+            scenario: "balakrishnan99/one-way (E-S1: 50 s, 9.6 kb/s compressed reverse channel, AF + SA)".into(),
+            batch: 1,
+            reference: None,
+        }),
         _ => None,
     }
 }
@@ -108,7 +120,7 @@ fn spec(case: &str) -> Option<Spec> {
 pub fn bench_case(case: &str, runs: u32) -> Option<CaseResult> {
     let spec = spec(case)?;
     let t0 = Instant::now();
-    let sc = Scenario::load(&spec.text, Format::Toml, &[], case).expect("bench scenarios are valid");
+    let sc = Scenario::load(&spec.text, Format::Toml, &spec.sets, case).expect("bench scenarios are valid");
     let load_ms = t0.elapsed().as_secs_f64() * 1e3;
     let units = runs.div_ceil(spec.batch).max(1);
     run(&sc, 0, false).expect("warm-up run");
@@ -208,7 +220,7 @@ mod tests {
     fn every_case_has_a_valid_scenario() {
         for case in CASES {
             let spec = spec(case).unwrap();
-            Scenario::load(&spec.text, Format::Toml, &[], case).unwrap_or_else(|e| panic!("{case}: {e}"));
+            Scenario::load(&spec.text, Format::Toml, &spec.sets, case).unwrap_or_else(|e| panic!("{case}: {e}"));
         }
     }
 }
