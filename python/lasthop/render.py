@@ -475,3 +475,103 @@ def results_table(frame: Any, limit: int) -> Table:
             *(_fixed(_scaled(row.get(c), 100.0), 2) for c in goodputs),
         )
     return table
+
+
+def balakrishnan99_tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> list[FittedTable]:
+    """Tables T1-T4 of Balakrishnan, Padmanabhan, Katz 1999 (bandwidth asymmetry) in the
+    paper's layout, from the ``b99-*`` cells; the seed lost every number, so there is no
+    published row."""
+    from lasthop.papers import balakrishnan99 as b99
+
+    by = {(str(c["table"]), str(c["setting"]), str(c["scheme"])): c for c in cells}
+    caption = b99.SOURCE
+    out: list[FittedTable] = []
+
+    def get(table: str, setting: str, scheme: str, key: str) -> Any:
+        c = by.get((table, setting, scheme))
+        return None if c is None else c.get(key)
+
+    if any(t == "b99-t1" for t, _, _ in by):
+        settings = [s for s, _, _ in b99.T1_SETTINGS]
+        heads = [
+            f"{s.replace('-c', ' C')}\nk={_fixed(get('b99-t1', s, 'reno', 'k'), 1)}"
+            for s in settings
+        ]
+        t1 = FittedTable(
+            f"Balakrishnan et al. 1999 T1: one-way lossless (E-S1), throughput Mb/s, mean of "
+            f"{seeds} seeds (C: header compression, 6-byte acks)",
+            ["protocol"],
+            heads,
+            caption=caption,
+        )
+        for p in b99.T1_PROTOCOLS:
+            t1.add_row(
+                b99.protocol_name(p),
+                *(_fixed(get("b99-t1", s, p, "throughput_mbps"), 3) for s in settings),
+            )
+        out.append(t1)
+    if any(t == "b99-t1b" for t, _, _ in by):
+        settings = [f"rq-{b}" for b in b99.T1B_BUFFERS]
+        t1b = FittedTable(
+            f"E-S1b: 9.6 kb/s C by reverse buffer (packets), throughput Mb/s, mean of {seeds} "
+            "seeds",
+            ["protocol"],
+            [f"{b} pkts" for b in b99.T1B_BUFFERS],
+            caption=caption,
+        )
+        for p in b99.T1B_PROTOCOLS:
+            t1b.add_row(
+                b99.protocol_name(p),
+                *(_fixed(get("b99-t1b", s, p, "throughput_mbps"), 3) for s in settings),
+            )
+        out.append(t1b)
+    if any(t == "b99-t2" for t, _, _ in by):
+        protocols = list(b99.T2_PROTOCOLS)
+        t2 = FittedTable(
+            f"Balakrishnan et al. 1999 T2: one-way with forward losses (E-S2), mean of {seeds} "
+            "seeds",
+            ["metric"],
+            [b99.protocol_name(p).replace(", ", ",\n") for p in protocols],
+            caption=caption,
+        )
+        for label, key, digits in (
+            ("throughput (Mb/s)", "throughput_mbps", 3),
+            ("average cwnd (pkts)", "mean_cwnd_segments", 1),
+            ("cwnd sd (pkts)", "cwnd_std_segments", 1),
+            ("average RTT (ms)", "mean_rtt_ms", 0),
+        ):
+            t2.add_row(label, *(_fixed(get("b99-t2", "lossy", p, key), digits) for p in protocols))
+        out.append(t2)
+    if any(t == "b99-t3" for t, _, _ in by):
+        t3 = FittedTable(
+            f"Balakrishnan et al. 1999 T3: two simultaneous forward transfers (E-S3), mean of "
+            f"{seeds} seeds",
+            ["protocol"],
+            ["aggregate (Mb/s)", "fairness index"],
+            caption=caption,
+        )
+        for p in b99.T3_PROTOCOLS:
+            t3.add_row(
+                b99.protocol_name(p),
+                _fixed(get("b99-t3", "two-forward", p, "aggregate_mbps"), 3),
+                _fixed(get("b99-t3", "two-forward", p, "jain_index"), 3),
+            )
+        out.append(t3)
+    if any(t == "b99-t4" for t, _, _ in by):
+        t4 = FittedTable(
+            f"Balakrishnan et al. 1999 T4: two-way transfers (E-S4), over the time both are "
+            f"active, mean of {seeds} seeds",
+            ["protocol"],
+            ["forward (Mb/s)", "reverse (kb/s)"],
+            caption=caption,
+        )
+        for p in b99.T4_PROTOCOLS:
+            for scheduling in b99.T4_SCHEDULING:
+                name = b99.protocol_name(p) + (" + acks-first" if scheduling != "fifo" else "")
+                t4.add_row(
+                    name,
+                    _fixed(get("b99-t4", scheduling, p, "forward_mbps"), 3),
+                    _fixed(get("b99-t4", scheduling, p, "reverse_kbps"), 2),
+                )
+        out.append(t4)
+    return out

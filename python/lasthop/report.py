@@ -83,6 +83,13 @@ _TABLE_TITLES: Final[dict[str, str]] = {
     "ll-latency": "LL on the WAN (32 KB) by the base station's processing latency "
     "(not in the paper; issue 10)",
     "elaarag02:I": "ElAarag 2002, Table I: TCP Tahoe by bit-error rate",
+    "b99-t1": "Balakrishnan et al. 1999, T1: one-way lossless transfers (E-S1), reverse "
+    "channels with and without header compression (-c)",
+    "b99-t1b": "Balakrishnan et al. 1999, E-S1b: 9.6 kb/s compressed, by reverse buffer",
+    "b99-t2": "Balakrishnan et al. 1999, T2: one-way transfer with forward losses (E-S2)",
+    "b99-t3": "Balakrishnan et al. 1999, T3: two simultaneous forward transfers (E-S3)",
+    "b99-t4": "Balakrishnan et al. 1999, T4: two-way transfers (E-S4), over the time both "
+    "are active",
 }
 
 _STYLE: Final = """
@@ -216,7 +223,8 @@ def reproduction_report(
         raise ValueError(f"seeds: must be at least 1, got {seeds}")
     if cells is None:
         cells = reproduce(which, seeds, workers)
-    balakrishnan = which != "elaarag02"
+    balakrishnan = which not in ("elaarag02", "balakrishnan99")
+    asymmetry = which in ("all", "balakrishnan99")
     with_traces = which in ("all", "balakrishnan97", "balakrishnan97-table3")
     seed_list = list(range(1, seeds + 1))
 
@@ -405,6 +413,12 @@ def reproduction_report(
                 f"seed {trace_seed}",
             )
         )
+    asymmetry_figures: list[ReportFigure] = []
+    if asymmetry:
+        from lasthop.papers import figures_balakrishnan99
+
+        asymmetry_figures, rows = figures_balakrishnan99.figures(trace_seed)
+        provenance += rows
     if fig12_points:
         schemes_text = ", ".join(plots.scheme_name(s) for s in fig12_schemes)
         kb_text = ", ".join(str(kb) for kb in fig12_error_every_kb)
@@ -451,6 +465,7 @@ def reproduction_report(
     if which in ("all", "elaarag02"):
         provenance.append(("paper", published.ELAARAG02_SOURCE))
     figures.sort(key=lambda f: f.paper_figure or 0)  # in the paper's order
+    figures += asymmetry_figures  # the 1999 paper's, after the 1997 paper's
     claims, deviations = reproduce_module.check_claims(cells)
     return write_report(
         directory,
@@ -749,7 +764,76 @@ def _any_published(cells: Sequence[Mapping[str, Any]]) -> bool:
 _NUM: Final = ' class="num"'
 
 
+_ASYMMETRY_COLUMNS: Final[dict[str, tuple[tuple[str, str, int], ...]]] = {
+    "b99-t1": (
+        ("Mb/s", "throughput_mbps", 3),
+        ("k", "k", 2),
+        ("mean RTT ms", "mean_rtt_ms", 0),
+        ("mean cwnd pkts", "mean_cwnd_segments", 1),
+        ("reverse queue pkts", "reverse_queue_packets", 2),
+        ("reverse use", "reverse_utilisation", 3),
+        ("acks dropped", "reverse_ack_drops", 0),
+        ("data per ack", "data_per_ack", 2),
+    ),
+    "b99-t2": (
+        ("Mb/s", "throughput_mbps", 3),
+        ("mean cwnd pkts", "mean_cwnd_segments", 1),
+        ("cwnd sd pkts", "cwnd_std_segments", 1),
+        ("mean RTT ms", "mean_rtt_ms", 0),
+        ("timeouts", "timeouts", 1),
+        ("forward drops", "forward_drops", 1),
+    ),
+    "b99-t3": (
+        ("aggregate Mb/s", "aggregate_mbps", 3),
+        ("fairness", "jain_index", 3),
+        ("first Mb/s", "first_mbps", 3),
+        ("second Mb/s", "second_mbps", 3),
+        ("second's timeouts", "second_timeouts", 1),
+    ),
+    "b99-t4": (
+        ("forward Mb/s", "forward_mbps", 3),
+        ("reverse kb/s", "reverse_kbps", 2),
+        ("reverse starved", "reverse_starved_fraction", 2),
+        ("ack gap ms (seed 1)", "ack_gap_ms", 0),
+        ("longest pause s (seed 1)", "idle_gap_max_s", 2),
+    ),
+}
+_ASYMMETRY_COLUMNS["b99-t1b"] = _ASYMMETRY_COLUMNS["b99-t1"]
+
+
+def _asymmetry_cells_table(table: str, cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A table of seed 001's cells: no published values survive, so the columns are the
+    measures the claims read."""
+    from lasthop.papers.balakrishnan99 import protocol_name
+
+    columns = _ASYMMETRY_COLUMNS[table]
+    headers = [("setting", False), ("protocol", False), *((h, True) for h, _, _ in columns)]
+    out = [
+        '<div class="scroll"><table>',
+        f"<caption>{_e(_TABLE_TITLES.get(table, table))}</caption>",
+        "<thead><tr>"
+        + "".join(f'<th scope="col"{_NUM if num else ""}>{_e(h)}</th>' for h, num in headers)
+        + "</tr></thead>",
+        "<tbody>",
+    ]
+    for c in cells:
+        values = [
+            (str(c.get("setting", "")), False),
+            (protocol_name(str(c.get("scheme", ""))), False),
+            *((_fixed(c.get(key), digits), True) for _, key, digits in columns),
+        ]
+        out.append(
+            "<tr>"
+            + "".join(f"<td{_NUM if num else ''}>{_e(v)}</td>" for v, num in values)
+            + "</tr>"
+        )
+    out += ["</tbody>", "</table></div>"]
+    return out
+
+
 def _cells_table(table: str, cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    if table in _ASYMMETRY_COLUMNS:
+        return _asymmetry_cells_table(table, cells)
     pps = any("throughput_pps" in c for c in cells)
     unit = "packets/s" if pps else "Mb/s"
     key = "throughput_pps" if pps else "throughput_mbps"

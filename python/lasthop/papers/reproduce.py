@@ -13,6 +13,9 @@
 - ``balakrishnan97-table3``: Table III, every end-to-end scheme (E2E, E2E-NEWRENO,
   E2E-SMART, E2E-IETF-SACK, E2E-ELN, E2E-ELN-RXMT) in each of its three settings.
 - ``elaarag02``: ElAarag's Table I, TCP Tahoe at BER 1e-5 and 1e-6.
+- ``balakrishnan99``: Balakrishnan, Padmanabhan, Katz 1999, bandwidth asymmetry: tables
+  T1-T4 of experiments E-S1, E-S1b, E-S2, E-S3 and E-S4
+  (:mod:`lasthop.papers.balakrishnan99`).
 
 Every cell is the mean over seeds 1..N. Runs go to a process pool over all cores; the
 results are put back in job order, so the output never depends on scheduling.
@@ -29,7 +32,7 @@ from typing import Any, Final
 
 from lasthop import _core
 from lasthop.errors import RunFailed, engine_failure
-from lasthop.papers import published
+from lasthop.papers import balakrishnan99, published
 from lasthop.workers import process_pool
 
 ONLY: Final = ("table2", "table3", "table4", "table5", "fig12", "ll-latency")
@@ -64,6 +67,7 @@ WHICH: Final = (
     "balakrishnan97-baseline",
     "balakrishnan97-table3",
     "elaarag02",
+    "balakrishnan99",
 )
 """What ``lasthop reproduce`` can reproduce."""
 
@@ -319,7 +323,10 @@ def _ll_latency() -> list[_Experiment]:
 
 def experiment_scenarios(which: str) -> list[str]:
     """The embedded scenarios the cells of ``which`` run, sorted."""
-    return sorted({e.scenario for e in _experiments(which)})
+    scenarios = {e.scenario for e in _experiments(which)}
+    if which in ("all", "balakrishnan99"):
+        scenarios |= {e.scenario for e in balakrishnan99.experiments()}
+    return sorted(scenarios)
 
 
 def reproduce(
@@ -334,13 +341,21 @@ def reproduce(
     run."""
     if seeds < 1:
         raise ValueError(f"seeds: must be at least 1, got {seeds}")
-    experiments = _experiments(which, only)
+    experiments = _experiments(which, only) if which != "balakrishnan99" else []
+    asym = balakrishnan99.experiments() if which in ("all", "balakrishnan99") else []
     jobs = [Job(e.scenario, e.sets, seed) for e in experiments for seed in range(1, seeds + 1)]
+    jobs += [Job(e.scenario, e.sets, seed) for e in asym for seed in range(1, seeds + 1)]
     summaries = run_jobs(jobs, workers)
     cells = []
     for i, experiment in enumerate(experiments):
         runs = summaries[i * seeds : (i + 1) * seeds]
         cells.append(_cell(experiment, runs))
+    offset = len(experiments) * seeds
+    for i, asym_experiment in enumerate(asym):
+        runs = summaries[offset + i * seeds : offset + (i + 1) * seeds]
+        cells.append(balakrishnan99.cell(asym_experiment, runs))
+    if asym:
+        balakrishnan99.add_trace_figures(cells)
     return cells
 
 
@@ -416,8 +431,20 @@ def check_claims(
     deviations: failed claims and cells outside 0.8-1.25 of the published value, each with
     its explanation (:mod:`lasthop.papers.claims`). Each paper keeps its claims and
     explanations in a module ``claims_<paper>``."""
-    from lasthop.papers import claims, claims_balakrishnan97, claims_elaarag02
+    from lasthop.papers import (
+        claims,
+        claims_balakrishnan97,
+        claims_balakrishnan99,
+        claims_elaarag02,
+    )
 
-    evaluated = claims.evaluate(claims_balakrishnan97.CLAIMS + claims_elaarag02.CLAIMS, cells)
-    explanations = claims_balakrishnan97.DEVIATIONS | claims_elaarag02.DEVIATIONS
+    evaluated = claims.evaluate(
+        claims_balakrishnan97.CLAIMS + claims_elaarag02.CLAIMS + claims_balakrishnan99.CLAIMS,
+        cells,
+    )
+    explanations = (
+        claims_balakrishnan97.DEVIATIONS
+        | claims_elaarag02.DEVIATIONS
+        | claims_balakrishnan99.DEVIATIONS
+    )
     return evaluated, claims.deviations(evaluated, cells, explanations)

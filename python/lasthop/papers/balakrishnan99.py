@@ -1,0 +1,317 @@
+"""Balakrishnan, Padmanabhan, Katz 1999 (seed 001), bandwidth asymmetry: the experiments
+E-S1, E-S1b, E-S2, E-S3 and E-S4 of ``/work/shared/reference/asymmetry-001.md`` as the
+cells of tables T1-T4 (the reference's numbering; the seed lost its table numbers and
+every digit, so there are no published values to print beside them, only the paper's
+qualitative claims, :mod:`lasthop.papers.claims_balakrishnan99`).
+
+Protocols are the paper's (Sec. 7: "SA is implicitly bundled with ACC and AF unless
+stated; with AR, SA is excluded"): ``reno``, ``acc`` (ACC + SA), ``af`` (AF + SA),
+``af+ar`` (AF + AR, an unmodified sender), ``af-alone`` (AF without SA or AR), and in the
+two-way experiment each with ``acks-first`` scheduling at the reverse bottleneck. The
+scenarios (``scenarios/balakrishnan99/``) map a protocol to its settings through their
+``protocol`` parameter; every parameter the paper lost is a commented default there.
+
+Each cell is the mean over seeds 1..N of the runs' summaries. Besides the throughputs,
+cells carry what the claims read: mean RTT, the time-averaged cwnd and its spread, the
+reverse channel's utilisation and ack queue, Jain's index, and for the two-way runs the
+fraction of runs in which the reverse transfer starved.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+SOURCE: Final = (
+    "Balakrishnan, Padmanabhan, Katz, The effects of asymmetry on TCP performance, "
+    "ACM MONET 1999 (seed 001); no numbers survive in the seed: the claims are the check"
+)
+
+T1_SETTINGS: Final = (
+    # (setting, reverse rate in b/s, header compression)
+    ("9.6k", 9600, "none"),
+    ("9.6k-c", 9600, "ideal"),
+    ("28.8k", 28800, "none"),
+    ("28.8k-c", 28800, "ideal"),
+)
+"""E-S1 (Table T1): the reverse channels of Sec. 7.1, "C" = header compression (6-byte
+acks). The digits are lost; 9.6 and 28.8 kb/s are the dialup rates of the testbed
+(Sec. 3.1) and the reference's reading [R]."""
+
+T1_PROTOCOLS: Final = ("reno", "acc", "af", "af+ar")
+T1B_BUFFERS: Final = (10, 50, 100)
+"""E-S1b: the reverse buffer of E-S1 (10 packets) against large ones (the size is lost;
+the reference suggests 50 and 100)."""
+T1B_PROTOCOLS: Final = ("reno", "acc", "af")
+T2_PROTOCOLS: Final = ("reno", "acc", "af", "af+ar", "af-alone", "acc-random")
+LOSSY_FORWARD_QUEUE_PACKETS: Final = 10
+"""E-S2's forward buffers (scenarios/balakrishnan99/one-way.toml says why)."""
+T3_PROTOCOLS: Final = ("reno", "acc", "af")
+T4_PROTOCOLS: Final = ("reno", "acc", "af", "af+ar")
+T4_SCHEDULING: Final = ("fifo", "acks-first")
+
+REVERSE: Final = "r2->r1"
+"""The reverse channel of the wireless-cable template (the cable's b->a direction)."""
+FORWARD: Final = "r1->r2"
+"""The forward channel (the cable's a->b direction)."""
+DATA_PATH: Final = ("server->r1", "r1->r2", "r2->client")
+"""The link directions the forward transfer's data crosses."""
+
+REVERSE_MAX_KBPS: Final = 28.8 * 960 / 1000
+"""The reverse transfer's most goodput in E-S4: 28.8 kb/s of 1000-byte packets carrying
+960 payload bytes each (the reverse data and the forward acks share the channel, so even
+this is out of reach)."""
+
+REVERSE_PACKET_S: Final = 1000 * 8 / 28800
+"""Time a 1000-byte reverse data packet holds the 28.8 kb/s channel: 278 ms."""
+
+ACK_CLOCK_BOUND_MBPS: Final = 100 * 960 * 8 / REVERSE_PACKET_S / 1e6
+"""AS-20's bound for ACC + acks-first (reference Sec. 3, T4: "100 KB / 278 ms = 2.9
+Mb/s"): at most one window (100 packets of 960 payload bytes) per 278 ms, the time a
+reverse data packet holds the channel while no ack crosses it: 2.76 Mb/s of goodput."""
+
+STARVED_KBPS: Final = 1.0
+"""A reverse transfer below this over the overlap counts as starved (AS-17, AS-21)."""
+
+PROTOCOL_NAMES: Final = {
+    "reno": "Reno",
+    "acc": "ACC+SA",
+    "af": "AF+SA",
+    "af+ar": "AF+AR",
+    "af-alone": "AF",
+    "acc-random": "ACC+SA, random drop",
+}
+
+
+def protocol_name(protocol: str) -> str:
+    return PROTOCOL_NAMES.get(protocol, protocol)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One cell: an embedded scenario with overrides, averaged over seeds."""
+
+    table: str
+    setting: str
+    scheme: str
+    scenario: str
+    sets: tuple[str, ...]
+
+
+def experiments() -> list[Experiment]:
+    """Every cell of the bandwidth-asymmetry part, in the paper's order."""
+    out: list[Experiment] = []
+    for setting, rate, compression in T1_SETTINGS:
+        for protocol in T1_PROTOCOLS:
+            out.append(
+                Experiment(
+                    "b99-t1",
+                    setting,
+                    protocol,
+                    "balakrishnan99/one-way",
+                    (
+                        f'protocol="{protocol}"',
+                        f"reverse_bps={rate}",
+                        f'compression="{compression}"',
+                    ),
+                )
+            )
+    for buffer in T1B_BUFFERS:
+        for protocol in T1B_PROTOCOLS:
+            out.append(
+                Experiment(
+                    "b99-t1b",
+                    f"rq-{buffer}",
+                    protocol,
+                    "balakrishnan99/one-way",
+                    (
+                        f'protocol="{protocol}"',
+                        "reverse_bps=9600",
+                        'compression="ideal"',
+                        f"reverse_queue_packets={buffer}",
+                    ),
+                )
+            )
+    for protocol in T2_PROTOCOLS:
+        out.append(
+            Experiment(
+                "b99-t2",
+                "lossy",
+                protocol,
+                "balakrishnan99/one-way",
+                (
+                    f'protocol="{protocol}"',
+                    "reverse_bps=9600",
+                    'compression="ideal"',
+                    f"forward_queue_packets={LOSSY_FORWARD_QUEUE_PACKETS}",
+                ),
+            )
+        )
+    for protocol in T3_PROTOCOLS:
+        out.append(
+            Experiment(
+                "b99-t3",
+                "two-forward",
+                protocol,
+                "balakrishnan99/two-forward",
+                (f'protocol="{protocol}"',),
+            )
+        )
+    for scheduling in T4_SCHEDULING:
+        for protocol in T4_PROTOCOLS:
+            out.append(
+                Experiment(
+                    "b99-t4",
+                    scheduling,
+                    protocol,
+                    "balakrishnan99/two-way",
+                    (f'protocol="{protocol}"', f'scheduling="{scheduling}"'),
+                )
+            )
+    return out
+
+
+def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The measured cell of ``experiment`` from its runs' summaries."""
+    out: dict[str, Any] = {
+        "table": experiment.table,
+        "setting": experiment.setting,
+        "scheme": experiment.scheme,
+        "published": None,
+        "ratio": None,
+    }
+    first = [run["flows"][0] for run in runs]
+    reverse = [_link(run, REVERSE) for run in runs]
+    if experiment.table in ("b99-t1", "b99-t1b", "b99-t2"):
+        out["throughput_mbps"] = _r(_mean([f["throughput_bps"] / 1e6 for f in first]), 4)
+        out["k"] = _r(first[0]["k"], 3)
+        out["mean_rtt_ms"] = _r(_mean_opt([f.get("mean_rtt_ms") for f in first]), 2)
+        out["mean_cwnd_segments"] = _r(_mean([f["mean_cwnd_segments"] for f in first]), 3)
+        out["cwnd_std_segments"] = _r(_mean([f["cwnd_std_segments"] for f in first]), 3)
+        out["timeouts"] = _r(_mean([float(f["timeouts"]) for f in first]), 2)
+        out["forward_drops"] = _r(
+            _mean([sum(float(_link(run, d)["drops_queue"]) for d in DATA_PATH) for run in runs]),
+            2,
+        )
+        out["reverse_ack_drops"] = _r(_mean([float(r["drops_queue"]) for r in reverse]), 2)
+        queues = [r.get("queue") or {} for r in reverse]
+        out["reverse_utilisation"] = _r(_mean_opt([q.get("utilisation") for q in queues]), 4)
+        out["reverse_queue_packets"] = _r(
+            _mean_opt([q.get("mean_queue_packets") for q in queues]), 3
+        )
+        # Data packets the sender put on the forward channel per ack that crossed the
+        # reverse one (AS-07: between 2 and k when the reverse queue drops acks).
+        out["data_per_ack"] = _r(
+            _mean([_ratio(_link(run, FORWARD)["packets_sent"], _acks_out(run)) for run in runs]),
+            3,
+        )
+    elif experiment.table == "b99-t3":
+        overlap = [[f.get("overlap_throughput_bps") or 0.0 for f in run["flows"]] for run in runs]
+        out["aggregate_mbps"] = _r(_mean([sum(x) / 1e6 for x in overlap]), 4)
+        out["jain_index"] = _r(_mean_opt([run.get("jain_index") for run in runs]), 4)
+        out["first_mbps"] = _r(_mean([x[0] / 1e6 for x in overlap]), 4)
+        out["second_mbps"] = _r(_mean([x[1] / 1e6 for x in overlap]), 4)
+        out["second_timeouts"] = _r(_mean([float(run["flows"][1]["timeouts"]) for run in runs]), 2)
+    elif experiment.table == "b99-t4":
+        forward = [run["flows"][0].get("overlap_throughput_bps") or 0.0 for run in runs]
+        backward = [run["flows"][1].get("overlap_throughput_bps") or 0.0 for run in runs]
+        out["forward_mbps"] = _r(_mean([x / 1e6 for x in forward]), 4)
+        out["reverse_kbps"] = _r(_mean([x / 1e3 for x in backward]), 3)
+        out["reverse_starved_fraction"] = _r(
+            _mean([1.0 if x / 1e3 < STARVED_KBPS else 0.0 for x in backward]), 3
+        )
+    return out
+
+
+def _acks_out(run: Mapping[str, Any]) -> float:
+    """Acks that left the reverse bottleneck intact (sent minus those its far end lost)."""
+    r = _link(run, REVERSE)
+    return float(r["packets_sent"]) - float(r["drops_error"])
+
+
+def _link(run: Mapping[str, Any], direction: str) -> Mapping[str, Any]:
+    for link in run["links"]:
+        if link["direction"] == direction:
+            return link  # type: ignore[no-any-return]
+    raise KeyError(direction)
+
+
+def _ratio(a: float, b: float) -> float:
+    return float(a) / float(b) if b else 0.0
+
+
+def _mean(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values) if values else 0.0
+
+
+def _mean_opt(values: Sequence[Any]) -> float | None:
+    present = [float(v) for v in values if v is not None]
+    return _mean(present) if len(present) == len(values) and present else None
+
+
+def _r(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+TRACE_SEED: Final = 1
+"""The seed of the traced runs that the gap figures (AS-04, AS-20) and F9/F10 read."""
+
+LONG_ACK_GAP_S: Final = 0.1
+"""AS-20: an interval between acks at the forward sender longer than this counts as a gap
+(a 6-byte ack takes 1.7 ms at 28.8 kb/s; a 1 KB data packet 278 ms)."""
+
+
+def trace_sets(scheduling: str, protocol: str) -> tuple[str, ...]:
+    """The overrides of the two-way cell (``scheduling``, ``protocol``)."""
+    return (f'protocol="{protocol}"', f'scheduling="{scheduling}"')
+
+
+def gaps_s(times_ns: Sequence[int], start_s: float) -> list[float]:
+    """Intervals, in s, between successive times after ``start_s``."""
+    t = sorted(x / 1e9 for x in times_ns if x / 1e9 >= start_s)
+    return [b - a for a, b in zip(t, t[1:], strict=False)]
+
+
+def _median(values: Sequence[float]) -> float | None:
+    if not values:
+        return None
+    v = sorted(values)
+    mid = len(v) // 2
+    return v[mid] if len(v) % 2 else (v[mid - 1] + v[mid]) / 2
+
+
+def two_way_gaps(scheduling: str, protocol: str) -> dict[str, float | None]:
+    """From the traced two-way run (seed :data:`TRACE_SEED`) of (``scheduling``,
+    ``protocol``), over the time both transfers are active: the median of the forward
+    sender's long ack gaps (over :data:`LONG_ACK_GAP_S`), in ms, and the longest pause of
+    the forward sender between two segments, in s."""
+    import lasthop  # the traced run needs the package's run(), not only the engine
+
+    result = lasthop.run(
+        "balakrishnan99/two-way", seed=TRACE_SEED, set=list(trace_sets(scheduling, protocol))
+    )
+    start_s = float(result.flows[1]["start_s"])
+    acks = result.acks.to_pydict()
+    sent = result.sent.to_pydict()
+    ack_times = [t for t, f in zip(acks["time_ns"], acks["flow"], strict=True) if f == 0]
+    sent_times = [t for t, f in zip(sent["time_ns"], sent["flow"], strict=True) if f == 0]
+    long_gaps = [g for g in gaps_s(ack_times, start_s) if g > LONG_ACK_GAP_S]
+    median = _median(long_gaps)
+    idle = gaps_s(sent_times, start_s)
+    return {
+        "ack_gap_ms": None if median is None else round(1e3 * median, 1),
+        "idle_gap_max_s": round(max(idle), 3) if idle else None,
+    }
+
+
+def add_trace_figures(cells: list[dict[str, Any]]) -> None:
+    """Put the traced runs' gap figures into the two-way cells that the claims read: the
+    ack gaps of ACC + acks-first (AS-20) and the forward idle gaps of AF with FIFO
+    (AS-04)."""
+    for c in cells:
+        if c["table"] != "b99-t4":
+            continue
+        if (c["setting"], c["scheme"]) in (("acks-first", "acc"), ("fifo", "af")):
+            c.update(two_way_gaps(str(c["setting"]), str(c["scheme"])))

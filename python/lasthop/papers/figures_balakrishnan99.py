@@ -1,0 +1,170 @@
+"""The figures of Balakrishnan, Padmanabhan, Katz 1999 (seed 001), bandwidth asymmetry, for
+the HTML report, drawn as the paper drew them (the reference's numbering):
+
+- F8: the congestion window against time of Reno, ACC+SA, AF+SA and AF+AR in the one-way
+  transfer with forward losses (E-S2);
+- F9: the forward transfer's sequence trace after the reverse transfer starts, AF+SA with
+  FIFO at the reverse bottleneck (E-S4): its idle gaps behind reverse data (AS-04);
+- F10: the acks the forward sender receives, ACC+SA with acks-first (E-S4): none while a
+  reverse data packet holds the channel (278 ms), then a burst (AS-20).
+
+Each comes from one traced run, seed :data:`lasthop.papers.balakrishnan99.TRACE_SEED`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+import pyarrow as pa
+
+from lasthop import plots
+from lasthop.papers import balakrishnan99 as b99
+
+if TYPE_CHECKING:
+    from lasthop.report import ReportFigure
+
+PAPER: Final = "Balakrishnan et al. 1999"
+F8_PROTOCOLS: Final = ("reno", "acc", "af", "af+ar")
+
+
+def _acks_as_sequence(acks: pa.Table, window_s: tuple[float, float]) -> pa.Table:
+    """The rows of an ``acks`` trace table within ``window_s``, in the shape
+    ``time_sequence`` draws (so that its axis spans the window's acks only): the
+    cumulative ack as the sequence number, no length, no retransmissions."""
+    import pyarrow.compute as pc
+
+    t = acks["time_ns"]
+    keep = pc.and_(
+        pc.greater_equal(t, int(window_s[0] * 1e9)), pc.less_equal(t, int(window_s[1] * 1e9))
+    )
+    acks = acks.filter(keep)
+    n = acks.num_rows
+    return pa.table(
+        {
+            "time_ns": acks["time_ns"],
+            "flow": acks["flow"],
+            "seq": acks["ack"],
+            "len": pa.array([0] * n, pa.uint32()),
+            "retransmit": pa.array([False] * n),
+        }
+    )
+
+
+def figures(seed: int = b99.TRACE_SEED) -> tuple[list[ReportFigure], list[tuple[str, str]]]:
+    """F8, F9 and F10, and the provenance rows saying what was run."""
+    import lasthop
+    from lasthop.report import ReportFigure
+
+    lossy_sets: Sequence[str] = (
+        "reverse_bps=9600",
+        'compression="ideal"',
+        f"forward_queue_packets={b99.LOSSY_FORWARD_QUEUE_PACKETS}",
+    )
+    lossy = {
+        b99.protocol_name(p): lasthop.run(
+            "balakrishnan99/one-way", seed=seed, set=[f'protocol="{p}"', *lossy_sets]
+        )
+        for p in F8_PROTOCOLS
+    }
+    counts = "; ".join(
+        f"{name}: {r.flows[0]['throughput_bps'] / 1e6:.2f} Mb/s, "
+        f"mean cwnd {r.flows[0]['mean_cwnd_segments']:.1f} (sd "
+        f"{r.flows[0]['cwnd_std_segments']:.1f}) segments"
+        for name, r in lossy.items()
+    )
+    f8 = ReportFigure(
+        stem="b99-f8-cwnd-lossy",
+        figure=plots.cwnd_vs_time(
+            {n: r.window for n, r in lossy.items()},
+            share_y=True,
+            end_s={n: float(r.summary["sim_time_s"]) for n, r in lossy.items()},
+            title="Congestion window, one-way transfer with forward losses (E-S2)",
+        ),
+        caption=(
+            f"{PAPER} F8: congestion window of the forward sender against time for Reno, "
+            "ACC+SA, AF+SA and AF+AR, 9.6 kb/s header-compressed reverse channel, forward "
+            f"buffers of {b99.LOSSY_FORWARD_QUEUE_PACKETS} packets, seed {seed}, ssthresh "
+            f"dashed. The paper: ACC, AF+SA and AF+AR do not fluctuate as much as Reno. "
+            f"({counts}.)"
+        ),
+        alt=(
+            "Four stacked step plots of congestion window in KB against time in seconds, "
+            "for Reno, ACC+SA, AF+SA and AF+AR, with ssthresh dashed."
+        ),
+    )
+    af_fifo = lasthop.run(
+        "balakrishnan99/two-way", seed=seed, set=list(b99.trace_sets("fifo", "af"))
+    )
+    start_s = float(af_fifo.flows[1]["start_s"])
+    gaps = b99.two_way_gaps("fifo", "af")
+    f9 = ReportFigure(
+        stem="b99-f9-sequence-two-way",
+        figure=plots.time_sequence(
+            {"AF+SA, FIFO: forward transfer": af_fifo.sent},
+            {"AF+SA, FIFO: forward transfer": af_fifo.events},
+            time_window_s=(start_s, start_s + 20.0),
+            title="Forward transfer after the reverse transfer starts (E-S4, AF+SA, FIFO)",
+        ),
+        caption=(
+            f"{PAPER} F9: segments the forward sender sends during the 20 s after the "
+            f"reverse transfer starts (at {start_s:.2f} s), AF+SA with FIFO scheduling at "
+            f"the 28.8 kb/s reverse bottleneck, seed {seed}. The flat stretches are the idle "
+            "times the paper describes: the forward acks wait behind 1 KB reverse data "
+            "packets, 278 ms each. Longest pause of the forward sender while both run: "
+            f"{gaps['idle_gap_max_s']} s. Forward {af_fifo.flows[0]['throughput_bps'] / 1e6:.2f} "
+            f"Mb/s, reverse {af_fifo.flows[1]['throughput_bps'] / 1e3:.1f} kb/s over each "
+            "transfer's own time."
+        ),
+        alt=(
+            "Time-sequence plot, sequence number against time in seconds, of the forward "
+            "transfer over 20 s, with long flat stretches where it sends nothing."
+        ),
+    )
+    acc_first = lasthop.run(
+        "balakrishnan99/two-way", seed=seed, set=list(b99.trace_sets("acks-first", "acc"))
+    )
+    start_s = float(acc_first.flows[1]["start_s"])
+    window_s = (start_s + 5.0, start_s + 7.0)
+    gaps = b99.two_way_gaps("acks-first", "acc")
+    f10 = ReportFigure(
+        stem="b99-f10-acks-two-way",
+        figure=plots.time_sequence(
+            {
+                "ACC+SA, acks-first: acks at the forward sender": _acks_as_sequence(
+                    acc_first.acks, window_s
+                )
+            },
+            time_window_s=window_s,
+            seq_unit="KB",
+            title="Acks reaching the forward sender (E-S4, ACC+SA, acks-first)",
+        ),
+        caption=(
+            f"{PAPER} F10: the cumulative acks the forward sender receives over 2 s, 5 s "
+            f"after the reverse transfer starts, ACC+SA with acks-first at the reverse "
+            f"bottleneck, seed {seed}. The sender gets no ack while a reverse data packet "
+            "holds the channel (278 ms at 28.8 kb/s), then the acks that queued meanwhile "
+            "arrive together (each dot is an ack; the legend's words are the sequence "
+            "trace's). Median of its ack gaps over "
+            f"{1e3 * b99.LONG_ACK_GAP_S:.0f} ms while both run: {gaps['ack_gap_ms']} ms."
+        ),
+        alt=(
+            "Plot of ack number in KB against time over 2 s: bursts of acks separated by "
+            "gaps of about 280 ms."
+        ),
+    )
+    provenance = [
+        (
+            f"traced runs ({PAPER} F8)",
+            "balakrishnan99/one-way --set protocol=P "
+            + " ".join(f"--set {s}" for s in lossy_sets)
+            + f" for P in {', '.join(F8_PROTOCOLS)}; seed {seed}",
+        ),
+        (
+            f"traced runs ({PAPER} F9, F10)",
+            "balakrishnan99/two-way with protocol=af scheduling=fifo, and protocol=acc "
+            f"scheduling=acks-first; seed {seed}",
+        ),
+        ("paper", b99.SOURCE),
+    ]
+    return [f8, f9, f10], provenance

@@ -1,0 +1,105 @@
+"""Issue 11: ``lasthop reproduce balakrishnan99`` (seed 001, bandwidth asymmetry).
+
+Each of the paper's checkable statements is a named test, over 10 seeds: it passes when
+the claim holds, or when it fails with its deviation explained in
+:data:`lasthop.papers.claims_balakrishnan99.DEVIATIONS` (a claim that fails without an
+explanation, or that the cells no longer decide, fails the test). The reproduction's JSON
+is byte-identical across two runs, and bad seed-001 settings get the one-line error."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+import pytest
+from helpers import lasthop_cli
+from test_cli_errors import assert_usage_error
+
+from lasthop.papers import claims as claims_module
+from lasthop.papers import claims_balakrishnan99
+from lasthop.papers.reproduce import check_claims, reproduce
+
+SEEDS = 10
+
+
+@pytest.fixture(scope="module")
+def cells() -> list[dict[str, Any]]:
+    return reproduce("balakrishnan99", SEEDS)
+
+
+@pytest.fixture(scope="module")
+def evaluated(cells: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    found, _ = check_claims(cells)
+    return {c["id"]: c for c in found}
+
+
+@pytest.mark.parametrize("claim_id", [c.id for c in claims_balakrishnan99.CLAIMS])
+def test_claim_holds_or_its_deviation_is_explained(
+    claim_id: str, evaluated: dict[str, dict[str, Any]]
+) -> None:
+    assert claim_id in evaluated, f"{claim_id}: the cells do not decide it"
+    claim = evaluated[claim_id]
+    assert claim["status"] in ("holds", "fails"), claim
+    if claim["status"] == "fails":
+        text = claims_module.explain(claim_id, claims_balakrishnan99.DEVIATIONS)
+        assert text != claims_module.UNEXPLAINED, f"{claim_id} fails unexplained: {claim}"
+
+
+def test_every_table_has_its_cells(cells: list[dict[str, Any]]) -> None:
+    tables = {c["table"] for c in cells}
+    assert tables == {"b99-t1", "b99-t1b", "b99-t2", "b99-t3", "b99-t4"}
+    # AS-01: k as the reference's table gives it (C_fwd 10 Mb/s, 1000-byte data).
+    k = {c["setting"]: c["k"] for c in cells if c["table"] == "b99-t1" and c["scheme"] == "reno"}
+    assert k == {"9.6k": 41.667, "9.6k-c": 6.25, "28.8k": 13.889, "28.8k-c": 2.083}
+
+
+def test_two_way_fifo_shows_the_forward_transfers_idle_gaps(cells: list[dict[str, Any]]) -> None:
+    """AS-04 (Fig. F9): with FIFO at the reverse bottleneck the forward sender pauses for
+    over a second at a time while reverse data holds the channel."""
+    cell = next(
+        c for c in cells if (c["table"], c["setting"], c["scheme"]) == ("b99-t4", "fifo", "af")
+    )
+    assert cell["idle_gap_max_s"] >= 1.0, cell
+
+
+def test_json_is_byte_identical_across_two_runs() -> None:
+    args = ("reproduce", "balakrishnan99", "--seeds", "2", "--format", "json")
+    first, second = lasthop_cli(*args), lasthop_cli(*args)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert json.loads(first.stdout)["claims"]
+
+
+@pytest.mark.parametrize(
+    ("sets", "field"),
+    [
+        (['topology.cable.ba.queue.discipline="lifo"'], "topology.cable.ba.queue.discipline"),
+        (
+            [
+                "topology.cable.ba.queue.red.min_packets=6",
+                "topology.cable.ba.queue.red.max_packets=2",
+            ],
+            "topology.cable.ba.queue.red.min_packets",
+        ),
+        (["flows.0.tcp.sender_adaptation.maxburst=-1"], "flows[0].tcp.sender_adaptation.maxburst"),
+        (
+            ['flows.0.tcp.acc.mode="testbed"', 'flows.0.tcp.ack.policy="delayed"'],
+            "flows[0].tcp.acc",
+        ),
+        (["topology.cable.ab.ack_reconstruction.delta_a_segments=2"], "topology.cable.ab"),
+    ],
+    ids=[
+        "unknown-discipline",
+        "red-out-of-order",
+        "negative-maxburst",
+        "acc-without-window",
+        "ar-no-peer",
+    ],
+)
+def test_bad_seed001_settings_get_one_line_and_exit_2(sets: list[str], field: str) -> None:
+    args = ["run", "balakrishnan99/one-way", "--format", "json"]
+    for s in sets:
+        args += ["--set", s]
+    proc: subprocess.CompletedProcess[str] = lasthop_cli(*args)
+    assert_usage_error(proc, field)
