@@ -230,3 +230,37 @@ def test_bad_options_give_one_line_and_no_file(tmp_path: Path, args: list[str], 
     assert proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.startswith(f"lasthop: error: {line}"), proc.stderr
     assert os.listdir(tmp_path) == []
+
+
+def test_seed001_ecn_bits_and_options_decode_in_tshark(tmp_path: Path, tshark: str) -> None:
+    """Issue 11, item 10: ACC's ECN-capable segments and acks, RED's CE marks on the
+    reverse channel's acks, the echo (ECE on data), timestamps and the sender-window
+    option are on the wire, and tshark decodes each."""
+    out = tmp_path / "cable.pcap"
+    proc = cli(
+        tmp_path,
+        *("run", "balakrishnan99/one-way", "--seed", "1", "--format", "json"),
+        *("--set", 'protocol="acc"', "--set", "reverse_bps=9600", "--set", "stop_s=10"),
+        *("--pcap", "cable", "--pcap-file", str(out)),
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    marks = link(summary, "cable", "r2->r1")["queue"]["marks"]
+    assert marks > 0, "RED marked no ack in 10 s"
+    counts = count_frames(
+        tshark,
+        out,
+        "frame",
+        "ip.dsfield.ecn == 2",  # ECT(0)
+        "ip.dsfield.ecn == 3 && tcp.len == 0",  # CE on an ack
+        "tcp.flags.ece == 1 && tcp.len > 0",  # a marked ack echoed on data
+        "tcp.options.timestamp.tsval",
+        "tcp.option_kind == 253 && tcp.len > 0",  # the sender-window option on data
+    )
+    frames, ect, ce_acks, echoes, stamped, window_option = counts
+    assert frames > 0 and stamped == frames, counts
+    assert ect > 0 and window_option > 0, counts
+    # The capture sees the reverse channel's acks as they start their transmission, after
+    # RED marked them on arrival; a marked ack can still be lost at a full buffer.
+    assert 0 < ce_acks <= marks, (counts, marks)
+    assert echoes > 0, counts

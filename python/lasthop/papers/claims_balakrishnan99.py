@@ -359,14 +359,14 @@ CLAIMS: Final[tuple[Claim, ...]] = (
 _FORWARD_LOSS: Final = (
     "Once ACC, AF or AR remove the reverse queueing delay, the 100-packet window exceeds "
     "the forward pipe (about 80 packets: 10 Mb/s over a 64 ms round trip) plus the "
-    "forward buffer, and the forward buffer overflows; those losses end in coarse "
-    "timeouts for ACC+SA and AF+AR (4-9 per run) far more often than for AF+SA (1). Reno "
-    "with compressed acks never fills the forward pipe: its 10 queued acks add 40-50 ms "
-    "to the round trip, which holds it to a window per 115 ms (6.7 Mb/s), so it loses "
-    "nothing. Why recovery ends in timeouts is not analysed yet: the duplicate acks of a "
-    "loss overflow the 10-packet reverse buffer (AF does not filter them, and 700-900 "
-    "reverse drops per run are counted), which leaves the sender fewer than three, but "
-    "that has not been traced packet by packet."
+    "forward buffer, and the sender's own interface queue overflows. The drops come in "
+    "clusters, several segments of one window (with AF+AR retransmissions are dropped "
+    "again), which Reno's fast recovery does not repair without a coarse timeout: seed 1 "
+    "of E-S2 has ACC+SA with 9 fast retransmits and 5 timeouts, AF+AR 16 and 5, AF+SA 15 "
+    "and 1. Reno with compressed acks never fills the forward pipe: its 10 queued acks "
+    "add 40-50 ms to the round trip, which holds it to a window per 115 ms (6.7 Mb/s), "
+    "so it loses nothing. The paper's senders were Reno too; what kept theirs out of "
+    "timeouts (a smaller window, larger buffers, or ns-2's burst handling) is not known."
 )
 
 DEVIATIONS: Final[dict[str, str]] = {
