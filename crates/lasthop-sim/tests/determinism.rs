@@ -35,6 +35,11 @@ fn every_checked_in_scenario_is_embedded() {
     assert_eq!(scenario_files(), embedded_names);
 }
 
+/// Scenarios with nothing random as written: no error model, fixed start
+/// times, FIFO drop-tail queues (seed 001's one-way runs with Reno: its
+/// other protocols draw, e.g. RED). The seed must not change them at all.
+const SEED_FREE: &[&str] = &["balakrishnan99/one-way"];
+
 #[test]
 fn same_seed_same_bytes_other_seed_other_results() {
     for (name, text) in embedded::SCENARIOS {
@@ -43,7 +48,11 @@ fn same_seed_same_bytes_other_seed_other_results() {
         assert_eq!(a, b, "{name}: two runs with seed 11 differ");
         let c = json(name, text, 12);
         let strip = |s: &str| s.replacen("\"seed\":11", "", 1).replacen("\"seed\":12", "", 1);
-        assert_ne!(strip(&a), strip(&c), "{name}: seeds 11 and 12 give the same results");
+        if SEED_FREE.contains(name) {
+            assert_eq!(strip(&a), strip(&c), "{name}: nothing random, yet the seed changed it");
+        } else {
+            assert_ne!(strip(&a), strip(&c), "{name}: seeds 11 and 12 give the same results");
+        }
     }
 }
 
