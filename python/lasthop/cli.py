@@ -383,7 +383,9 @@ def reproduce_command(
         console.print(table)
     if claims:
         console.print(
-            render.claims_table(claims, f"The papers' claims, mean of {seeds} seeds per cell")
+            render.claims_table(
+                claims, f"Checks of the paper's claims, mean of {seeds} seeds per cell"
+            )
         )
     if deviations:
         console.print(
