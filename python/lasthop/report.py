@@ -808,20 +808,30 @@ def _asymmetry_cells_table(table: str, cells: Sequence[Mapping[str, Any]]) -> li
 
     columns = _ASYMMETRY_COLUMNS[table]
     headers = [("setting", False), ("protocol", False), *((h, True) for h, _, _ in columns)]
+    rows = [
+        [
+            (str(c.get("setting", "")), False),
+            (protocol_name(str(c.get("scheme", ""))), False),
+            *((_fixed(c.get(key), digits), True) for _, key, digits in columns),
+        ]
+        for c in cells
+    ]
+    return _html_table(_TABLE_TITLES.get(table, table), headers, rows)
+
+
+def _html_table(
+    caption: str, headers: Sequence[tuple[str, bool]], rows: Sequence[Sequence[tuple[str, bool]]]
+) -> list[str]:
+    """An HTML table: a caption, headers and rows of (text, is a number) cells."""
     out = [
         '<div class="scroll"><table>',
-        f"<caption>{_e(_TABLE_TITLES.get(table, table))}</caption>",
+        f"<caption>{_e(caption)}</caption>",
         "<thead><tr>"
         + "".join(f'<th scope="col"{_NUM if num else ""}>{_e(h)}</th>' for h, num in headers)
         + "</tr></thead>",
         "<tbody>",
     ]
-    for c in cells:
-        values = [
-            (str(c.get("setting", "")), False),
-            (protocol_name(str(c.get("scheme", ""))), False),
-            *((_fixed(c.get(key), digits), True) for _, key, digits in columns),
-        ]
+    for values in rows:
         out.append(
             "<tr>"
             + "".join(f"<td{_NUM if num else ''}>{_e(v)}</td>" for v, num in values)
@@ -847,16 +857,8 @@ def _cells_table(table: str, cells: Sequence[Mapping[str, Any]]) -> list[str]:
         (f"published {unit}", True),
         ("measured / published", True),
     ]
-    out = [
-        '<div class="scroll"><table>',
-        f"<caption>{_e(_TABLE_TITLES.get(table, table))}</caption>",
-        "<thead><tr>"
-        + "".join(f'<th scope="col"{_NUM if num else ""}>{_e(h)}</th>' for h, num in headers)
-        + "</tr></thead>",
-        "<tbody>",
-    ]
-    for c in cells:
-        values = [
+    rows = [
+        [
             (plots.setting_name(str(c.get("setting", ""))), False),
             (plots.scheme_name(str(c.get("scheme", ""))), False),
             (_fixed(c.get(key), digits), True),
@@ -865,13 +867,9 @@ def _cells_table(table: str, cells: Sequence[Mapping[str, Any]]) -> list[str]:
             (_fixed(c.get("published"), 3 if pps else 2), True),  # the paper's precision
             (_fixed(c.get("ratio"), 3), True),
         ]
-        out.append(
-            "<tr>"
-            + "".join(f"<td{_NUM if num else ''}>{_e(v)}</td>" for v, num in values)
-            + "</tr>"
-        )
-    out += ["</tbody>", "</table></div>"]
-    return out
+        for c in cells
+    ]
+    return _html_table(_TABLE_TITLES.get(table, table), headers, rows)
 
 
 def _fixed(value: Any, digits: int) -> str:
