@@ -29,14 +29,18 @@ F8_PROTOCOLS: Final = ("reno", "acc", "af", "af+ar")
 
 
 def _acks_as_sequence(acks: pa.Table, window_s: tuple[float, float]) -> pa.Table:
-    """The rows of an ``acks`` trace table within ``window_s``, in the shape
-    ``time_sequence`` draws (so that its axis spans the window's acks only): the
-    cumulative ack as the sequence number, no length, no retransmissions."""
+    """The forward sender's (flow 0's) rows of an ``acks`` trace table within
+    ``window_s``, in the shape ``time_sequence`` draws: the cumulative ack counted from
+    the first one in the window as the sequence number (its axis starts at 0, and the
+    steps would be lost in a transfer's 10 MB), no length, no retransmissions."""
     import pyarrow.compute as pc
 
     t = acks["time_ns"]
     keep = pc.and_(
-        pc.greater_equal(t, int(window_s[0] * 1e9)), pc.less_equal(t, int(window_s[1] * 1e9))
+        pc.and_(
+            pc.greater_equal(t, int(window_s[0] * 1e9)), pc.less_equal(t, int(window_s[1] * 1e9))
+        ),
+        pc.equal(acks["flow"], 0),
     )
     acks = acks.filter(keep)
     n = acks.num_rows
@@ -44,7 +48,7 @@ def _acks_as_sequence(acks: pa.Table, window_s: tuple[float, float]) -> pa.Table
         {
             "time_ns": acks["time_ns"],
             "flow": acks["flow"],
-            "seq": acks["ack"],
+            "seq": pc.subtract(acks["ack"], pc.min(acks["ack"])) if n else acks["ack"],
             "len": pa.array([0] * n, pa.uint32()),
             "retransmit": pa.array([False] * n),
         }
@@ -140,7 +144,8 @@ def figures(seed: int = b99.TRACE_SEED) -> tuple[list[ReportFigure], list[tuple[
             title="Acks reaching the forward sender (E-S4, ACC+SA, acks-first)",
         ),
         caption=(
-            f"{PAPER} F10: the cumulative acks the forward sender receives over 2 s, 5 s "
+            f"{PAPER} F10: the cumulative acks the forward sender receives over 2 s (counted "
+            "from the first ack of the window), 5 s "
             f"after the reverse transfer starts, ACC+SA with acks-first at the reverse "
             f"bottleneck, seed {seed}. The sender gets no ack while a reverse data packet "
             "holds the channel (278 ms at 28.8 kb/s), then the acks that queued meanwhile "
