@@ -45,6 +45,8 @@ T1B_BUFFERS: Final = (10, 50, 100)
 """E-S1b: the reverse buffer of E-S1 (10 packets) against large ones (the size is lost;
 the reference suggests 50 and 100)."""
 T1B_PROTOCOLS: Final = ("reno", "acc", "af")
+REVERSE_QUEUE_PACKETS: Final = 10
+"""The reverse buffer of ``balakrishnan99/one-way`` as written (E-S1's)."""
 T2_PROTOCOLS: Final = ("reno", "acc", "af", "af+ar", "af-alone", "acc-random")
 LOSSY_FORWARD_QUEUE_PACKETS: Final = 10
 """E-S2's forward buffers (scenarios/balakrishnan99/one-way.toml says why)."""
@@ -119,6 +121,8 @@ def experiments() -> list[Experiment]:
                 )
             )
     for buffer in T1B_BUFFERS:
+        # The scenario's own buffer is E-S1's: those runs are T1's 9.6k-c, run once.
+        own = () if buffer == REVERSE_QUEUE_PACKETS else (f"reverse_queue_packets={buffer}",)
         for protocol in T1B_PROTOCOLS:
             out.append(
                 Experiment(
@@ -126,12 +130,7 @@ def experiments() -> list[Experiment]:
                     f"rq-{buffer}",
                     protocol,
                     "balakrishnan99/one-way",
-                    (
-                        f'protocol="{protocol}"',
-                        "reverse_bps=9600",
-                        'compression="ideal"',
-                        f"reverse_queue_packets={buffer}",
-                    ),
+                    (f'protocol="{protocol}"', "reverse_bps=9600", 'compression="ideal"', *own),
                 )
             )
     for protocol in T2_PROTOCOLS:
