@@ -100,6 +100,12 @@ pub enum RtoMode {
     /// 4.4BSD / BSD/OS 2.1: RTT measured in 500 ms ticks, the timer counted
     /// down at a coarse 500 ms tick, minimum of two ticks.
     Bsd,
+    /// ns-2's `TcpAgent::rtt_update`/`rtt_timeout` (the simulator of seed
+    /// 001): samples rounded to the nearest `tcpTick_` (at least one), BSD's
+    /// scaled integer SRTT and RTTVAR in ticks, RTO = SRTT + 4·RTTVAR ticks,
+    /// clamped to [minrto_, maxrto_] and at least two ticks, on an exact
+    /// (not tick-aligned) timer.
+    Ns2,
 }
 
 /// Retransmission-timer parameters.
@@ -142,6 +148,24 @@ impl RtoConfig {
             initial_ns: 6 * NS_PER_S,
             granularity_ns: 500 * NS_PER_MS,
             tick_ns: 500 * NS_PER_MS,
+            tick_phase_ns: 0,
+        }
+    }
+}
+
+impl RtoConfig {
+    /// ns-2's TCP agent as seed 001's scripts set it up: `tcpTick_` 0.1 s
+    /// (tcl/ex/asym/asym.tcl; ns-2.35's own default is 0.01), `minrto_`
+    /// 0.2 s, `maxrto_` 60 s and `rtxcur_init_` 3 s (ns-2.35
+    /// tcl/lib/ns-default.tcl). The tick is kept as `granularity_ns`.
+    pub fn ns2() -> RtoConfig {
+        RtoConfig {
+            mode: RtoMode::Ns2,
+            min_ns: 200 * NS_PER_MS,
+            max_ns: 60 * NS_PER_S,
+            initial_ns: 3 * NS_PER_S,
+            granularity_ns: 100 * NS_PER_MS,
+            tick_ns: 100 * NS_PER_MS,
             tick_phase_ns: 0,
         }
     }

@@ -11,6 +11,19 @@
 //!   ticks, backed off by `tcp_backoff[]` and capped at 128 ticks. The timer
 //!   itself counts down at the host's tick, so it fires at the N-th tick after
 //!   it was armed: a "2-tick" timeout waits between 0.5 and 1 s.
+//! - ns-2 (`TcpAgent::rtt_update`, `rtt_timeout`, `rtt_backoff` in ns-2.35
+//!   tcp/tcp.cc, the simulator of seed 001): a sample is rounded to the
+//!   nearest clock tick `tcpTick_` (the configured granularity), at least
+//!   one; SRTT (ticks × 8) and RTTVAR (ticks × 4) follow BSD's integer
+//!   arithmetic; RTO = (SRTT + 4·RTTVAR) ticks (`rttvar_exp_` 2), times the
+//!   backoff, no less than `minrto_` times the backoff (`rfc2988_`), no more
+//!   than `maxrto_`, at least two ticks; the timer fires exactly that long
+//!   after it is armed. After the fourth consecutive backoff (`t_backoff_ >
+//!   8`) SRTT is folded into RTTVAR and forgotten. With a 64 ms round trip
+//!   and 100 ms ticks the samples are one tick and the RTO settles at three
+//!   ticks (300 ms), where RFC 6298 with G = 100 ms gives its 200 ms floor.
+//!   Departure: ns-2 with timestamps takes a sample from every new ack; the
+//!   sender here times one segment at a time (Karn), as in the other modes.
 //!
 //! Karn's algorithm (a retransmitted segment is never timed) lives with the
 //! sender, which decides what to time.
@@ -55,6 +68,7 @@ impl RttEstimator {
         match self.cfg.mode {
             RtoMode::Rfc6298 => self.rfc.srtt_ns(),
             RtoMode::Bsd => (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.cfg.tick_ns / 8),
+            RtoMode::Ns2 => (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.cfg.granularity_ns / 8),
         }
     }
 
@@ -82,6 +96,12 @@ impl RttEstimator {
             RtoMode::Rfc6298 => {
                 self.rfc.on_sample(r);
             }
+            RtoMode::Ns2 => {
+                // int(tao / tcp_tick_ + 0.5), at least one tick.
+                let tick = self.cfg.granularity_ns.max(1);
+                let rtt = ((r + tick / 2) / tick).max(1) as i64;
+                self.update_scaled(rtt);
+            }
             RtoMode::Bsd => {
                 // t_rtt: 1 when timing starts, +1 at every slow tick since.
                 let rtt = 1 + self.ticks_between(sent_at, now) as i64;
@@ -105,9 +125,34 @@ impl RttEstimator {
         }
     }
 
+    /// ns-2's update of its scaled SRTT and RTTVAR by a sample of `rtt` ticks.
+    fn update_scaled(&mut self, rtt: i64) {
+        if self.bsd_srtt != 0 {
+            let mut delta = rtt - (self.bsd_srtt >> 3);
+            self.bsd_srtt += delta;
+            if self.bsd_srtt <= 0 {
+                self.bsd_srtt = 1;
+            }
+            delta = delta.abs() - (self.bsd_rttvar >> 2);
+            self.bsd_rttvar += delta;
+            if self.bsd_rttvar <= 0 {
+                self.bsd_rttvar = 1;
+            }
+        } else {
+            self.bsd_srtt = rtt << 3;
+            self.bsd_rttvar = rtt << 1;
+        }
+    }
+
     /// A retransmission timeout fired: back off (RFC 6298 5.5, BSD t_rxtshift).
     pub fn on_timeout(&mut self) {
         self.backoff = (self.backoff + 1).min(BSD_BACKOFF.len() as u32 - 1);
+        if self.cfg.mode == RtoMode::Ns2 && self.backoff > 3 && self.bsd_srtt != 0 {
+            // rtt_backoff: "if backed off this far, clobber the srtt value,
+            // storing it in the mean deviation instead".
+            self.bsd_rttvar += self.bsd_srtt >> 3;
+            self.bsd_srtt = 0;
+        }
     }
 
     /// The current RTO in ns, with backoff (for BSD, the tick count × tick).
@@ -122,6 +167,17 @@ impl RttEstimator {
                 base.saturating_mul(1u64 << self.backoff.min(20)).min(self.cfg.max_ns)
             }
             RtoMode::Bsd => self.bsd_rto_ticks() * self.cfg.tick_ns,
+            RtoMode::Ns2 => {
+                let tick = self.cfg.granularity_ns.max(1);
+                let rtxcur = if self.bsd_srtt == 0 && self.bsd_rttvar == 0 {
+                    self.cfg.initial_ns
+                } else {
+                    (((self.bsd_rttvar << 3) + self.bsd_srtt) >> 3).max(0) as u64 * tick
+                };
+                let backoff = 1u64 << self.backoff.min(20);
+                let timeout = rtxcur.max(self.cfg.min_ns).saturating_mul(backoff).min(self.cfg.max_ns);
+                timeout.max(2 * tick)
+            }
         }
     }
 
@@ -142,7 +198,7 @@ impl RttEstimator {
     /// When a retransmission timer armed at `now` expires.
     pub fn deadline(&self, now: Time) -> Time {
         match self.cfg.mode {
-            RtoMode::Rfc6298 => now.plus_ns(self.rto_ns()),
+            RtoMode::Rfc6298 | RtoMode::Ns2 => now.plus_ns(self.rto_ns()),
             RtoMode::Bsd => {
                 // The N-th slow tick strictly after `now`: tick instant number
                 // ticks_up_to(now) + N, counting from 1.
@@ -229,5 +285,46 @@ mod tests {
         let mut r = RttEstimator::new(cfg);
         r.on_sample(Time::from_ms(190), Time::from_ms(210));
         assert_eq!(r.rto_ns(), (2 + 4) * 500 * NS_PER_MS);
+    }
+
+    #[test]
+    fn ns2_rounds_samples_to_ticks_and_settles_at_three_ticks() {
+        let mut r = RttEstimator::new(RtoConfig::ns2());
+        assert_eq!(r.rto_ns(), 3_000 * NS_PER_MS, "rtxcur_init_ 3 s");
+        // seed 001's 64 ms round trip: int(0.64 + 0.5) = 1 tick of 100 ms;
+        // srtt = 8, rttvar = 2: (16 + 8) >> 3 = 3 ticks.
+        r.on_sample(Time::ZERO, Time::from_ms(64));
+        assert_eq!(r.rto_ns(), 300 * NS_PER_MS);
+        for _ in 0..50 {
+            r.on_sample(Time::ZERO, Time::from_ms(64));
+        }
+        // rttvar >> 2 is 0 while rttvar < 4, so it never decays: still 3 ticks.
+        assert_eq!(r.rto_ns(), 300 * NS_PER_MS);
+        // A 340 ms round trip (a 1 KB reverse packet at 28.8 kb/s in the way):
+        // 3 ticks, delta 2: srtt 10, rttvar 2 + (2 - 0) = 4 -> (32 + 10) >> 3 = 5.
+        r.on_sample(Time::ZERO, Time::from_ms(340));
+        assert_eq!(r.rto_ns(), 500 * NS_PER_MS);
+    }
+
+    #[test]
+    fn ns2_backoff_doubles_from_the_floor_and_forgets_srtt_after_four() {
+        let mut r = RttEstimator::new(RtoConfig { min_ns: 400 * NS_PER_MS, ..RtoConfig::ns2() });
+        r.on_sample(Time::ZERO, Time::from_ms(20)); // at least one tick: 3 ticks
+        assert_eq!(r.rto_ns(), 400 * NS_PER_MS, "minrto_ above rtxcur");
+        r.on_timeout();
+        assert_eq!(r.rto_ns(), 800 * NS_PER_MS, "rfc2988_: minrto_ * t_backoff_");
+        for _ in 0..3 {
+            r.on_timeout();
+        }
+        assert_eq!(r.srtt_ns(), None, "t_backoff_ 16 > 8 clobbers srtt");
+        assert_eq!(r.rto_ns(), 16 * 400 * NS_PER_MS);
+        for _ in 0..20 {
+            r.on_timeout();
+        }
+        assert_eq!(r.rto_ns(), 60 * 1_000 * NS_PER_MS, "maxrto_ 60 s");
+        let t = Time::from_ms(1_000);
+        r.on_sample(Time::ZERO, Time::from_ms(120));
+        assert_eq!(r.deadline(t), t.plus_ns(r.rto_ns()), "an exact timer, no tick alignment");
+        assert_eq!(r.rto_ns(), 400 * NS_PER_MS, "a new sample resets the backoff");
     }
 }

@@ -472,6 +472,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
     let mut rto = match t.rto.mode {
         RtoMode::Rfc6298 => RtoConfig::rfc6298(),
         RtoMode::Bsd => RtoConfig::bsd(),
+        RtoMode::Ns2 => RtoConfig::ns2(),
     };
     if let Some(ms) = t.rto.min_ms {
         duration(ms, 1e-3, "ms", &p("tcp.rto.min_ms"))?;

@@ -549,16 +549,18 @@ fn default_dupthresh() -> u32 {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RtoSpec {
-    /// `rfc6298` (default) or `bsd` (500 ms ticks, BSD/OS 2.1).
+    /// `rfc6298` (default), `bsd` (500 ms ticks, BSD/OS 2.1) or `ns2` (ns-2's
+    /// tick-rounded estimator; its tick `tcpTick_` is `granularity_ms`).
     #[serde(default)]
     pub mode: lasthop_tcp::RtoMode,
-    /// Minimum RTO, in ms (RFC 6298: 1000; BSD: 1000 = two ticks).
+    /// Minimum RTO, in ms (RFC 6298: 1000; BSD: 1000 = two ticks; ns-2: 200).
     pub min_ms: Option<f64>,
-    /// Maximum RTO, in seconds (RFC 6298: 60; BSD: 64).
+    /// Maximum RTO, in seconds (RFC 6298: 60; BSD: 64; ns-2: 60).
     pub max_s: Option<f64>,
-    /// RTO before the first sample, in seconds (RFC 6298: 1; BSD: 6).
+    /// RTO before the first sample, in seconds (RFC 6298: 1; BSD: 6; ns-2: 3).
     pub initial_s: Option<f64>,
-    /// RFC 6298 clock granularity G, in ms (default 1).
+    /// RFC 6298 clock granularity G, or ns-2's `tcpTick_`, in ms (default 1;
+    /// ns-2: 100, as seed 001's asym.tcl sets it).
     pub granularity_ms: Option<f64>,
 }
 
