@@ -16,8 +16,8 @@ import pytest
 from helpers import lasthop_cli
 from test_cli_errors import assert_usage_error
 
+from lasthop.papers import balakrishnan99, claims_balakrishnan99
 from lasthop.papers import claims as claims_module
-from lasthop.papers import claims_balakrishnan99
 from lasthop.papers.reproduce import check_claims, reproduce
 
 SEEDS = 10
@@ -103,3 +103,67 @@ def test_bad_seed001_settings_get_one_line_and_exit_2(sets: list[str], field: st
         args += ["--set", s]
     proc: subprocess.CompletedProcess[str] = lasthop_cli(*args)
     assert_usage_error(proc, field)
+
+
+def _es2_episodes(protocol: str) -> tuple[list[list[int]], list[dict[str, Any]]]:
+    """Seed 1 of E-S2 (T2's settings) for ``protocol``: its forward loss episodes (data
+    drops less than 50 ms apart, as drop times in ns) and its sender events."""
+    import lasthop
+
+    experiment = next(
+        e for e in balakrishnan99.experiments() if (e.table, e.scheme) == ("b99-t2", protocol)
+    )
+    result = lasthop.run(experiment.scenario, seed=1, set=list(experiment.sets))
+    drops = sorted(d["time_ns"] for d in result.drops.to_pylist() if d["is_data"])
+    episodes: list[list[int]] = []
+    for t in drops:
+        if episodes and t - episodes[-1][-1] < 50_000_000:
+            episodes[-1].append(t)
+        else:
+            episodes.append([t])
+    return episodes, result.events.to_pylist()
+
+
+def _count(events: list[dict[str, Any]], kind: str) -> int:
+    return sum(1 for e in events if e["kind"] == kind)
+
+
+def test_es2_reno_is_held_below_its_pipe_and_loses_nothing() -> None:
+    """The deviation of AS-12..AS-14: with asym.tcl's 100-packet window and compressed acks
+    at 9.6 kb/s, Reno's full ack queue keeps it below the forward pipe: no forward loss."""
+    episodes, events = _es2_episodes("reno")
+    assert episodes == [] and _count(events, "timeout") == 0
+
+
+def test_es2_af_with_sa_loses_single_segments_and_recovers_without_timeouts() -> None:
+    episodes, events = _es2_episodes("af")
+    later = episodes[1:]  # the first is the end of the initial slow start
+    assert later and all(len(e) == 1 for e in later), [len(e) for e in episodes]
+    assert _count(events, "timeout") <= 1 and _count(events, "fast_retransmit") >= len(later)
+
+
+def test_es2_acc_timeouts_follow_episodes_of_several_consecutive_drops() -> None:
+    """ACC + SA: an episode of 2-3 drops (one maxburst reaching a full queue) ends in a
+    timeout after Reno's fast recovery repairs the first; single drops do not."""
+    episodes, events = _es2_episodes("acc")
+    multi = [e for e in episodes if len(e) >= 2]
+    assert multi and all(len(e) <= 3 for e in episodes[1:]), [len(e) for e in episodes]
+    timeouts = [e["time_ns"] for e in events if e["kind"] == "timeout"]
+    for episode in multi:
+        assert any(0 < t - episode[0] < 1_000_000_000 for t in timeouts), episode
+
+
+@pytest.mark.parametrize("protocol", ["af+ar", "af-alone"])
+def test_es2_unpaced_senders_burst_at_the_end_of_recovery_then_time_out(protocol: str) -> None:
+    """AF+AR and AF alone: the ack ending a fast recovery opens tens of segments at once
+    (the reverse buffer dropped most duplicates), and a timeout follows each such burst."""
+    episodes, events = _es2_episodes(protocol)
+    exits = [e["time_ns"] for e in events if e["kind"] == "recovery_exit"]
+    timeouts = [e["time_ns"] for e in events if e["kind"] == "timeout"]
+    bursts = [
+        e for e in episodes if len(e) >= 20 and any(0 <= e[0] - x < 20_000_000 for x in exits)
+    ]
+    assert len(bursts) >= 2, [len(e) for e in episodes]
+    stop_ns = 49_000_000_000  # a burst in the run's last second has no time to time out
+    for burst in (b for b in bursts if b[0] < stop_ns):
+        assert any(0 < t - burst[0] < 1_000_000_000 for t in timeouts), burst

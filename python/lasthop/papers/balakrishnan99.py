@@ -190,6 +190,7 @@ def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str,
         out["mean_cwnd_segments"] = _r(_mean([f["mean_cwnd_segments"] for f in first]), 3)
         out["cwnd_std_segments"] = _r(_mean([f["cwnd_std_segments"] for f in first]), 3)
         out["timeouts"] = _r(_mean([float(f["timeouts"]) for f in first]), 2)
+        out["fast_retransmits"] = _r(_mean([float(f["fast_retransmits"]) for f in first]), 2)
         out["forward_drops"] = _r(
             _mean([sum(float(_link(run, d)["drops_queue"]) for d in DATA_PATH) for run in runs]),
             2,
@@ -218,6 +219,11 @@ def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str,
         backward = [run["flows"][1].get("overlap_throughput_bps") or 0.0 for run in runs]
         out["forward_mbps"] = _r(_mean([x / 1e6 for x in forward]), 4)
         out["reverse_kbps"] = _r(_mean([x / 1e3 for x in backward]), 3)
+        # The reverse transfer's own losses at the 10-packet reverse buffer (AS-18, AS-20).
+        out["reverse_retransmits"] = _r(
+            _mean([float(run["flows"][1]["retransmits"]) for run in runs]), 2
+        )
+        out["reverse_timeouts"] = _r(_mean([float(run["flows"][1]["timeouts"]) for run in runs]), 2)
         out["reverse_starved_fraction"] = _r(
             _mean([1.0 if x / 1e3 < STARVED_KBPS else 0.0 for x in backward]), 3
         )

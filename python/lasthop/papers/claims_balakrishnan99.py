@@ -357,40 +357,50 @@ CLAIMS: Final[tuple[Claim, ...]] = (
 )
 
 _FORWARD_LOSS: Final = (
-    "Once ACC, AF or AR remove the reverse queueing delay, the 100-packet window exceeds "
-    "the forward pipe (about 80 packets: 10 Mb/s over a 64 ms round trip) plus the "
-    "forward buffer, and the sender's own interface queue overflows. The drops come in "
-    "clusters, several segments of one window (with AF+AR retransmissions are dropped "
-    "again), which Reno's fast recovery does not repair without a coarse timeout: seed 1 "
-    "of E-S2 has ACC+SA with 9 fast retransmits and 5 timeouts, AF+AR 16 and 5, AF+SA 15 "
-    "and 1. Reno with compressed acks never fills the forward pipe: its 10 queued acks "
-    "add 40-50 ms to the round trip, which holds it to a window per 115 ms (6.7 Mb/s), "
-    "so it loses nothing. The paper's senders were Reno too; what kept theirs out of "
-    "timeouts (a smaller window, larger buffers, or ns-2's burst handling) is not known."
+    "The 100-packet window [N: asym.tcl window 100] is larger than the forward pipe (about "
+    "80 packets: 10 Mb/s over a 64 ms round trip) plus the forward buffer once ACC, AF or "
+    "AR remove the reverse queueing delay, so these senders overflow their own interface "
+    "queue in congestion avoidance; how each loss episode ends decides the table (seed 1 of"
+    " E-S2, checked by tests/test_balakrishnan99.py). AF+SA loses one segment at a time and"
+    " repairs it by fast retransmit (15 fast retransmits, 1 timeout, after the first slow "
+    "start). ACC+SA loses 2 or 3 consecutive segments, one maxburst of SA's pacing arriving"
+    " at a full queue; Reno's fast recovery repairs the first, ends on the partial ack, and"
+    " the others wait for a timeout (4 such episodes, 4 timeouts). AF+AR and AF alone lose "
+    "one segment, and then 36-38 at the end of its recovery: the reverse buffer tail-drops "
+    "most of the duplicate acks (AF purges only older acks, never duplicates, as the seed "
+    "and ns-2's semantic queue both specify), so window inflation sent little, and the "
+    "cumulative ack that ends recovery opens about 40 segments at once. AR forwards that "
+    "first new ack after duplicates unchanged (ns-2's ack-recons.cc rule; the paper's "
+    "spacing would spread a 100-segment jump over one inter-ack interval, about 5 ms, still"
+    " 8 segments per ms into a 1.25-per-ms link), and the unmodified sender sends them back"
+    " to back; a timeout follows. Reno with compressed acks never fills the forward pipe: "
+    "its full queue of 10 acks adds 40-50 ms to the round trip, which holds it to a window "
+    "per 115 ms (6.7 Mb/s), so it loses nothing, while the paper's Reno fluctuates (F8). "
+    "The paper's maximum window and queue sizes for E-S2 are lost; with a window below the "
+    "pipe of AF's round trip (e.g. 64 packets and 5-packet buffers) the paper's order AF+SA"
+    " > AF+AR > AF > ACC+SA > Reno appears, but nothing in the seed or ns-2 gives those "
+    "values, so the table keeps asym.tcl's."
 )
 
 DEVIATIONS: Final[dict[str, str]] = {
-    "AS-09": "Only AF+AR at 28.8 kb/s compressed is below ACC+SA (x1.30): "
-    + _FORWARD_LOSS
-    + " (AF+AR there: 186 forward drops, 6 timeouts per run.)",
+    "AS-09": "Only AF+AR at 28.8 kb/s compressed is below ACC+SA: its forward buffer (20 "
+    "packets) still overflows when AF removes the reverse queueing delay, and each loss ends "
+    "in a burst of 29 drops after recovery and a timeout, as in E-S2: " + _FORWARD_LOSS,
     "AS-12": "E-S2's forward buffers (10 packets) make the forward losses the experiment is "
     "about. " + _FORWARD_LOSS,
     "AS-13": "AF+AR's round trip is not the largest: AR holds each real ack about one "
     "inter-ack interval (5-30 ms here), less than the 40-50 ms a full ack queue adds to "
-    "Reno's. Its throughput is below the best because of forward losses: " + _FORWARD_LOSS,
+    "Reno's. Its throughput is below the best because of its post-recovery bursts: "
+    + _FORWARD_LOSS,
     "AS-14": "Reno's window stays near the 100-packet cap because Reno loses nothing "
     "(see AS-12), so its spread is the smallest; the others' windows are cut by forward "
     "losses. " + _FORWARD_LOSS,
-    "AS-16": "AF+SA's aggregate is 4% above Reno's (the check allows 2%): both AF+SA "
-    "transfers share the channel evenly and fill it, while Reno's late starter loses its "
-    "first acks to the full reverse queue and times out (2.7 per run), as the paper "
-    "describes; ACC+SA's aggregate is below Reno's. Not analysed further.",
-    "AS-18": "AF+SA's reverse transfer reaches 84% of the channel's payload rate, not "
-    "90%: the forward transfer's acks share the channel, and the reverse transfer's "
-    "own losses at the 10-packet buffer cost it more. Not analysed further.",
-    "AS-20": "The 280 ms ack gaps are there (median 279 ms), but the forward transfer "
-    "reaches 79% of the window-per-278-ms bound (the check asks 80%) and the reverse "
-    "transfer 87% of the channel (the check asks 90%); both are within a few percent of "
-    "the bounds, which the reference set as suggestions. Not analysed further.",
+    "AS-18": "AF+SA's reverse transfer reaches 83% of the channel's payload rate, not 90%. "
+    "It loses packets at its own 10-packet reverse buffer: its 100-packet window is far "
+    "beyond a pipe of about one packet (28.8 kb/s over a 0.35 s round trip), so each "
+    "congestion-avoidance cycle ends in an overflow, and a timeout's go-back-N resends "
+    "packets the client already holds; its retransmissions (reverse_retransmits in the T4 "
+    "cells, about 21 per run) take about 14% of the channel over the overlap (21 x 278 ms "
+    "of about 42 s). The forward transfer's 6-byte acks take about 1% more.",
 }
 """Explanations by claim id: measured facts and the mechanism seen, where analysed."""
