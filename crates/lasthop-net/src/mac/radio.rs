@@ -872,7 +872,9 @@ impl Radio {
                 // [N] mac-multihop.cc BackoffHandler: double, then wait
                 // (1 + U[0,1)) * backoff + 2 * base.
                 st.backoff_ns = st.backoff_ns.saturating_mul(2);
-                let wait_ns = ((1.0 + st.rng.uniform()) * st.backoff_ns as f64) as u64 + 2 * cfg.backoff_base_ns;
+                // (`as` saturates; so does the sum, for a peer silent forever.)
+                let drawn_ns = ((1.0 + st.rng.uniform()) * st.backoff_ns as f64) as u64;
+                let wait_ns = drawn_ns.saturating_add(2 * cfg.backoff_base_ns);
                 st.backoff_until = Some(now.plus_ns(wait_ns));
                 st.stats.backoffs += 1;
                 st.stats.backoff_ns += wait_ns;
