@@ -1,0 +1,931 @@
+//! The half-duplex packet radio of seed 001 Sec. 5 (Metricom Ricochet, as
+//! ns-2.35's `Mac/Multihop` models it), with the paper's stop-and-wait
+//! link layer.
+//!
+//! Radios (stations) share one channel; any radio may address any other (the
+//! world's routes pick the next hop, so in a chain of radios between a
+//! mobile host and a gateway a relay has an upstream and a downstream peer,
+//! and competing flows share relays). Frequency hopping is not modelled
+//! (Sec. 5: "the predominant reason for variability is the MAC"): frames of
+//! different pairs never collide; radios meet only through their own
+//! transceivers.
+//!
+//! A radio is half duplex (Sec. 5, "radio units cannot simultaneously
+//! transmit and receive"): it is in receive mode or transmit mode, and a
+//! change of mode takes a turnaround time, `tx_rx_ns` (T_TR) one way and
+//! `rx_tx_ns` (T_RT) the other. A frame reaching a radio that is not in
+//! receive mode (transmitting, or turning) is lost to it; so is a frame that
+//! starts arriving while the radio is already receiving another (the first
+//! is kept: capture). A radio never starts turning to transmit while it is
+//! receiving.
+//!
+//! MAC (Sec. 5, ns-2 `mac-multihop.cc`): before every data frame the
+//! initiator polls its peer with an RTS. The peer answers with a CTS only if
+//! it is idle (not in a conversation with another station: not waiting for
+//! a CTS, a data frame or a link ack, and owing no reply); a busy peer is
+//! silent (ns-2 sends no NACK; the paper's NACK-CTS "achieves the same
+//! effect", ambiguity 21). The initiator's poll times out after
+//! `max(peer T_RT, own T_TR) + 4 · RTS transmission time` from the RTS's
+//! start [N] (plus two propagation delays [R], which ns-2 does not have);
+//! it then backs off: the backoff doubles (from `backoff_base_ns`, reset to
+//! the base by every CTS) and the wait is `(1 + U[0,1)) · backoff + 2 ·
+//! backoff_base` [N], after which it polls again. With the defaults the
+//! first wait is in [80, 120) ms, the second in [120, 200) ms.
+//!
+//! Link layer (Sec. 5): "a simple frame-by-frame protocol" with window 1:
+//! the receiver acknowledges every data frame, the sender retransmits on a
+//! timeout (after a new RTS/CTS exchange). A one-bit sequence number per
+//! (sender, receiver) pair lets the receiver acknowledge a retransmitted
+//! frame without handing it up twice. As the paper's simulations assume
+//! (Sec. 7.2, ambiguity 22), a link ack is piggybacked on a data frame going
+//! the other way when the receiver's queue head is addressed to the sender
+//! and it has no frame of its own awaiting an ack; such a data frame needs
+//! no RTS/CTS (its peer is listening for the reply) and saves the bare ack,
+//! the RTS/CTS and their turnarounds. Otherwise the ack goes alone.
+//!
+//! Every mode change is paid: a radio rests in receive mode, so sending
+//! anything costs T_RT first and T_TR after, unless the radio sends again
+//! at once (a bare link ack followed by an RTS). A reply (CTS, data after a
+//! CTS, link ack) also waits until its peer has turned to receive ("each
+//! station maintains the turnaround times of its neighbours", Sec. 5); with
+//! the defaults T_TR < T_RT and that never adds delay. One data exchange on
+//! an idle hop with the defaults: T_RT, RTS 3.2 ms, T_RT, CTS 3.2 ms, T_RT,
+//! data (1000 B + 16 B header: 81.28 ms), T_RT, link ack 3.2 ms: 143.68 ms.
+//!
+//! Timeouts waiting for a CTS, a data frame after a CTS, or a link ack are
+//! extended while the radio is receiving a frame from the awaited peer (it
+//! hears the reply coming), so a piggybacked data frame longer than the
+//! timeout is not mistaken for a lost ack.
+//!
+//! Departures from ns-2 (which is the only source of the paper's lost
+//! numbers, Table T5): ns-2 charges `max(tx_rx, rx_tx)` once per poll and
+//! no turnaround before a poll or a data frame, and has no link ARQ at all
+//! (asymmetry-001.md Sec. 1.18); we charge each mode change as the paper
+//! describes it. ns-2's `delay_` (10 ms) is applied, as there, between the
+//! end of a data frame's reception and its hand-up (it does not hold the
+//! radio); propagation on the air is separate and defaults to 0 [R]. A
+//! link ARQ that gives up ([`RadioConfig::retry_limit`], unlimited by
+//! default as in the paper's "retransmits on timeout") on a frame its peer
+//! did receive resynchronises the pair's sequence bit, standing in for the
+//! link reset a real protocol would need. Polls are retried without limit,
+//! as in ns-2.
+//!
+//! Internal events at the same instant run in this order: hand-ups, then
+//! receptions ending (so a CTS ending exactly at a poll deadline counts),
+//! then station timers (transmissions starting or ending, deadlines,
+//! backoffs ending), then receptions starting; ties by station index or by
+//! the order frames went on the air. Each step scans the stations and the
+//! frames on the air: a medium has a handful of radios.
+
+use super::{MacDropCause, MacOutput, StationId};
+use crate::error::ErrorModel;
+use crate::queue::{Admission, Waiting};
+use lasthop_core::rng::RngStream;
+use lasthop_core::time::{NS_PER_MS, NS_PER_S, NS_PER_US};
+use lasthop_core::{Ecn, Packet, PacketKind, TcpHeader, Time};
+use std::collections::VecDeque;
+
+/// Parameters of a packet-radio medium (all its radios alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RadioConfig {
+    /// Channel rate, in bits per second. [N] `Mac/Multihop bandwidth_
+    /// 100Kb` (tcl/lan/ns-mac.tcl); seed 001 Sec. 3.1 "maximum link speed
+    /// ... [100] kbps" (digits lost).
+    pub bandwidth_bps: u64,
+    /// Time from the end of a data frame's reception to its hand-up, in ns
+    /// (the radio is free meanwhile). [N] `Mac/Multihop delay_ 10ms`, which
+    /// ns-2 applies exactly there; Table T5's "fixed link latency" (lost).
+    pub hand_up_latency_ns: u64,
+    /// Propagation delay of every frame on the air, in ns. [R] 0: radio
+    /// hops of a few km take microseconds, and ns-2 has none for polls.
+    pub propagation_ns: u64,
+    /// Transmit-to-receive turnaround T_TR, in ns. [N] `tx_rx_ 11.125ms`.
+    pub tx_rx_ns: u64,
+    /// Receive-to-transmit turnaround T_RT, in ns. [N] `rx_tx_ 13.25ms`.
+    pub rx_tx_ns: u64,
+    /// Backoff base, in ns. [N] `backoffBase_ 20ms`.
+    pub backoff_base_ns: u64,
+    /// RTS (poll) size, in bytes. [N] `MAC_POLLSIZE 40`.
+    pub rts_bytes: u32,
+    /// CTS (poll ack) size, in bytes. [N] `MAC_POLLACKSIZE 40`.
+    pub cts_bytes: u32,
+    /// Bare link-level ack size, in bytes. [R] 40, a control frame like
+    /// the poll ack (ns-2 has no link acks).
+    pub link_ack_bytes: u32,
+    /// MAC header added to every data frame, in bytes. [N] `hlen_ 16`. A
+    /// piggybacked link ack adds nothing [R] (a flag and a bit in it).
+    pub mac_header_bytes: u32,
+    /// Each radio's queue limit, in packets (drop-tail; the frame being
+    /// sent is not counted, as ns-2's interface queue does not count the
+    /// packet its MAC holds). [R] 10 (asymmetry-001.md suggested defaults).
+    pub queue_packets: u32,
+    /// Piggyback link acks on data frames going the other way. [T] on in
+    /// the paper's simulations (Sec. 7.2); real Ricochet releases did not.
+    pub piggyback_acks: bool,
+    /// Link-level retransmissions of a data frame before the ARQ gives up
+    /// (`None`: never). [R] `None`: the paper's protocol "retransmits on a
+    /// timeout" with no limit given, and its simulations have no bit errors.
+    pub retry_limit: Option<u32>,
+}
+
+impl Default for RadioConfig {
+    fn default() -> RadioConfig {
+        RadioConfig {
+            bandwidth_bps: 100_000,
+            hand_up_latency_ns: 10 * NS_PER_MS,
+            propagation_ns: 0,
+            tx_rx_ns: 11_125 * NS_PER_US,
+            rx_tx_ns: 13_250 * NS_PER_US,
+            backoff_base_ns: 20 * NS_PER_MS,
+            rts_bytes: 40,
+            cts_bytes: 40,
+            link_ack_bytes: 40,
+            mac_header_bytes: 16,
+            queue_packets: 10,
+            piggyback_acks: true,
+            retry_limit: None,
+        }
+    }
+}
+
+impl RadioConfig {
+    /// The first invalid field and why, if any.
+    pub fn validate(&self) -> Result<(), (&'static str, &'static str)> {
+        if self.bandwidth_bps == 0 {
+            return Err(("bandwidth_bps", "must be positive"));
+        }
+        if self.queue_packets == 0 {
+            return Err(("queue_packets", "must be at least 1"));
+        }
+        if self.rts_bytes == 0 || self.cts_bytes == 0 || self.link_ack_bytes == 0 {
+            return Err(("rts_bytes", "control frames must have a size"));
+        }
+        Ok(())
+    }
+
+    /// Time on the air of `bytes`, in ns (rounded up).
+    fn tx_ns(&self, bytes: u32) -> u64 {
+        (u64::from(bytes) * 8 * NS_PER_S).div_ceil(self.bandwidth_bps)
+    }
+
+    /// How long to wait for a reply (CTS, data after a CTS, link ack) after
+    /// the frame that asks for it: ns-2's poll timeout form [N], plus the
+    /// round trip on the air [R].
+    fn reply_timeout_ns(&self) -> u64 {
+        2 * self.propagation_ns
+            + self.rx_tx_ns.max(self.tx_rx_ns)
+            + 4 * self.tx_ns(self.rts_bytes.max(self.cts_bytes).max(self.link_ack_bytes))
+    }
+}
+
+/// Counters of one radio.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RadioStats {
+    /// Frames handed to the radio by the world (refused ones included).
+    pub enqueued: u64,
+    /// Data frames put on the air (link retransmissions and piggybacking
+    /// ones included).
+    pub data_frames_sent: u64,
+    /// Data frames received intact (duplicates included).
+    pub data_frames_received: u64,
+    /// Data frames handed up (first copies).
+    pub delivered_up: u64,
+    /// Retransmitted data frames received again and not handed up.
+    pub duplicates_suppressed: u64,
+    pub rts_sent: u64,
+    pub cts_sent: u64,
+    pub cts_received: u64,
+    /// RTSs heard while busy with another station, left unanswered.
+    pub rts_ignored_busy: u64,
+    pub poll_timeouts: u64,
+    pub backoffs: u64,
+    /// Bare link acks sent.
+    pub link_acks_sent: u64,
+    /// Link acks sent on a data frame.
+    pub link_acks_piggybacked: u64,
+    /// Link acks received that completed a frame (bare or piggybacked).
+    pub link_acks_received: u64,
+    pub link_ack_timeouts: u64,
+    pub link_retransmissions: u64,
+    /// Frames the ARQ gave up on although the peer had received them.
+    pub arq_gave_up_delivered: u64,
+    /// Frames addressed to this radio lost because it was transmitting or
+    /// turning around when they arrived.
+    pub frames_lost_half_duplex: u64,
+    /// Frames addressed to this radio lost because it was receiving another.
+    pub frames_lost_collision: u64,
+    /// Frames addressed to this radio that arrived corrupted.
+    pub frames_corrupted: u64,
+    /// Time spent changing mode (both ways), in ns.
+    pub turnaround_ns: u64,
+    /// Time from the start of each RTS to its CTS or its poll timeout, in ns.
+    pub rts_cts_ns: u64,
+    /// Time spent backing off, in ns.
+    pub backoff_ns: u64,
+    /// Time on the air (all frames sent), in ns.
+    pub airtime_ns: u64,
+    /// Arrivals refused by the full queue.
+    pub drops_queue: u64,
+    /// Frames dropped when the ARQ gave up (never received by the peer).
+    pub drops_retry_limit: u64,
+}
+
+/// Which frame went on the air (for the air log).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameClass {
+    Rts,
+    Cts,
+    Data,
+    /// A data frame carrying a link ack.
+    DataAck,
+    LinkAck,
+}
+
+/// What became of a frame at its addressee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heard {
+    Intact,
+    Corrupted,
+    /// The addressee was transmitting or turning around.
+    LostHalfDuplex,
+    /// The addressee was receiving another frame.
+    LostCollision,
+}
+
+/// One frame's life on the air (diagnostics and tests; off by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AirRecord {
+    pub from: StationId,
+    pub to: StationId,
+    pub class: FrameClass,
+    pub tx_start: Time,
+    pub tx_end: Time,
+    pub heard: Heard,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FrameKind {
+    Rts,
+    Cts,
+    Data { frame: Waiting, bit: u8, piggy_ack: Option<u8>, retransmission: bool },
+    LinkAck { bit: u8 },
+}
+
+impl FrameKind {
+    fn class(&self) -> FrameClass {
+        match self {
+            FrameKind::Rts => FrameClass::Rts,
+            FrameKind::Cts => FrameClass::Cts,
+            FrameKind::Data { piggy_ack: None, .. } => FrameClass::Data,
+            FrameKind::Data { .. } => FrameClass::DataAck,
+            FrameKind::LinkAck { .. } => FrameClass::LinkAck,
+        }
+    }
+}
+
+/// The transceiver.
+#[derive(Clone, Copy, Debug)]
+enum Xcvr {
+    /// Receive mode from `ready` on (turning from transmit mode before).
+    Rx { ready: Time },
+    /// Committed to send `kind` to `to`: turning (or waiting for the peer
+    /// to turn) until `start`, on the air from `start` to `end`.
+    Tx { to: StationId, kind: FrameKind, start: Time, end: Time, on_air: bool },
+}
+
+/// What a radio waits for from a peer, until `deadline`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Awaiting {
+    Nothing,
+    Cts { peer: StationId, deadline: Time },
+    Data { peer: StationId, deadline: Time },
+    LinkAck { peer: StationId, bit: u8, deadline: Time },
+}
+
+impl Awaiting {
+    fn deadline(&self) -> Time {
+        match *self {
+            Awaiting::Nothing => Time::NEVER,
+            Awaiting::Cts { deadline, .. } | Awaiting::Data { deadline, .. } | Awaiting::LinkAck { deadline, .. } => {
+                deadline
+            }
+        }
+    }
+
+    fn peer(&self) -> Option<StationId> {
+        match *self {
+            Awaiting::Nothing => None,
+            Awaiting::Cts { peer, .. } | Awaiting::Data { peer, .. } | Awaiting::LinkAck { peer, .. } => Some(peer),
+        }
+    }
+
+    fn extend_to(&mut self, t: Time) {
+        match self {
+            Awaiting::Nothing => {}
+            Awaiting::Cts { deadline, .. } | Awaiting::Data { deadline, .. } | Awaiting::LinkAck { deadline, .. } => {
+                *deadline = t
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    to: StationId,
+    frame: Waiting,
+}
+
+/// The data frame a radio is sending (window 1).
+#[derive(Clone, Copy, Debug)]
+struct Outgoing {
+    to: StationId,
+    frame: Waiting,
+    bit: u8,
+    transmissions: u32,
+    /// The peer has handed it up (it no longer counts as in flight here).
+    handed_up: bool,
+}
+
+/// A frame being received: its air id, sender and end.
+#[derive(Clone, Copy, Debug)]
+struct Lock {
+    id: u64,
+    from: StationId,
+    end: Time,
+}
+
+#[derive(Clone, Debug)]
+struct Station {
+    queue: VecDeque<Queued>,
+    xcvr: Xcvr,
+    rx_lock: Option<Lock>,
+    awaiting: Awaiting,
+    owe_cts: Option<StationId>,
+    owe_ack: Option<(StationId, u8)>,
+    /// The CTS came: send the data frame to this peer.
+    granted: Option<StationId>,
+    backoff_until: Option<Time>,
+    backoff_ns: u64,
+    rts_started: Time,
+    current: Option<Outgoing>,
+    /// Per peer: the bit of the next new frame to it, and the bit expected
+    /// of the next new frame from it.
+    send_bit: Vec<u8>,
+    expect_bit: Vec<u8>,
+    rng: RngStream,
+    error: ErrorModel,
+    stats: RadioStats,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AirState {
+    Coming,
+    Locked,
+    Lost(Heard),
+}
+
+/// A frame on the air, from the start of its transmission to the end of
+/// its reception.
+#[derive(Clone, Copy, Debug)]
+struct Air {
+    id: u64,
+    from: StationId,
+    to: StationId,
+    kind: FrameKind,
+    tx_start: Time,
+    rx_start: Time,
+    rx_end: Time,
+    corrupted: bool,
+    state: AirState,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct HandUp {
+    at: Time,
+    station: StationId,
+    from: StationId,
+    frame: Waiting,
+}
+
+/// The next internal event: (time, class, tie-break, what).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Item {
+    HandUp,
+    RxEnd(usize),
+    Station(usize),
+    RxStart(usize),
+}
+
+/// A packet-radio medium and its radios.
+#[derive(Clone, Debug)]
+pub struct Radio {
+    cfg: RadioConfig,
+    stations: Vec<Station>,
+    air: Vec<Air>,
+    next_air_id: u64,
+    hand_ups: VecDeque<HandUp>,
+    log: Option<Vec<AirRecord>>,
+}
+
+impl Radio {
+    /// A medium of `n` radios with configuration `cfg` (validated); radio
+    /// `s` draws its backoffs from `stream(s)`.
+    pub fn new(cfg: RadioConfig, n: usize, mut stream: impl FnMut(usize) -> RngStream) -> Radio {
+        assert!(n <= usize::from(StationId::MAX), "station ids are 16 bits");
+        let stations = (0..n)
+            .map(|s| Station {
+                queue: VecDeque::with_capacity(cfg.queue_packets as usize),
+                xcvr: Xcvr::Rx { ready: Time::ZERO },
+                rx_lock: None,
+                awaiting: Awaiting::Nothing,
+                owe_cts: None,
+                owe_ack: None,
+                granted: None,
+                backoff_until: None,
+                backoff_ns: cfg.backoff_base_ns,
+                rts_started: Time::ZERO,
+                current: None,
+                send_bit: vec![0; n],
+                expect_bit: vec![0; n],
+                rng: stream(s),
+                error: ErrorModel::none(),
+                stats: RadioStats::default(),
+            })
+            .collect();
+        Radio {
+            cfg,
+            stations,
+            // A radio has at most one frame on the air at a time.
+            air: Vec::with_capacity(n),
+            next_air_id: 0,
+            hand_ups: VecDeque::with_capacity(n),
+            log: None,
+        }
+    }
+
+    /// Give radio `s` an error model for the frames it sends.
+    pub fn with_error_model(mut self, s: StationId, error: ErrorModel) -> Radio {
+        self.stations[usize::from(s)].error = error;
+        self
+    }
+
+    /// Record every frame's life on the air (diagnostics, tests).
+    pub fn with_air_log(mut self) -> Radio {
+        self.log = Some(Vec::new());
+        self
+    }
+
+    /// The frames recorded, in the order their receptions ended.
+    pub fn air_log(&self) -> &[AirRecord] {
+        self.log.as_deref().unwrap_or(&[])
+    }
+
+    pub fn config(&self) -> &RadioConfig {
+        &self.cfg
+    }
+
+    pub fn stations(&self) -> usize {
+        self.stations.len()
+    }
+
+    pub fn stats(&self, s: StationId) -> &RadioStats {
+        &self.stations[usize::from(s)].stats
+    }
+
+    /// Frames radio `s` holds in its queue.
+    pub fn queue_len(&self, s: StationId) -> usize {
+        self.stations[usize::from(s)].queue.len()
+    }
+
+    /// Frames held: queued, being sent and not yet received by the peer,
+    /// or received and waiting out the hand-up latency.
+    pub fn in_flight(&self) -> usize {
+        let held: usize =
+            self.stations.iter().map(|st| st.queue.len() + usize::from(st.current.is_some_and(|c| !c.handed_up))).sum();
+        held + self.hand_ups.len()
+    }
+
+    /// A frame queued at `s` for `to` at `now`; `Refused` if the queue is
+    /// full (counted; the packet is the caller's). Nothing goes on the air
+    /// at once (a radio turns around first), so `_out` stays untouched.
+    #[must_use]
+    pub fn enqueue(
+        &mut self,
+        now: Time,
+        s: StationId,
+        to: StationId,
+        frame: Waiting,
+        _out: &mut Vec<MacOutput>,
+    ) -> Admission {
+        debug_assert!(s != to && usize::from(to) < self.stations.len(), "a frame goes to another radio");
+        let st = &mut self.stations[usize::from(s)];
+        st.stats.enqueued += 1;
+        if st.queue.len() >= self.cfg.queue_packets as usize {
+            st.stats.drops_queue += 1;
+            return Admission::Refused;
+        }
+        st.queue.push_back(Queued { to, frame });
+        self.act(usize::from(s), now);
+        Admission::Queued
+    }
+
+    /// When the medium next needs [`Radio::on_timer`].
+    pub fn poll_at(&self) -> Time {
+        self.next_item().map_or(Time::NEVER, |(t, _)| t)
+    }
+
+    /// Run every internal event due at or before `now`, each at its own time.
+    pub fn on_timer(&mut self, now: Time, out: &mut Vec<MacOutput>) {
+        while let Some((t, item)) = self.next_item() {
+            if t > now {
+                break;
+            }
+            match item {
+                Item::HandUp => {
+                    let h = self.hand_ups.pop_front().expect("due");
+                    self.stations[usize::from(h.station)].stats.delivered_up += 1;
+                    out.push(MacOutput::Deliver { station: h.station, from: h.from, frame: h.frame });
+                }
+                Item::RxEnd(i) => self.on_rx_end(i, t),
+                Item::Station(s) => self.on_station_timer(s, t, out),
+                Item::RxStart(i) => self.on_rx_start(i, t),
+            }
+        }
+    }
+
+    /// The earliest internal event (see the module docs for the order).
+    fn next_item(&self) -> Option<(Time, Item)> {
+        let mut best: Option<(Time, u8, u64, Item)> = None;
+        let mut consider = |t: Time, class: u8, tie: u64, item: Item| {
+            let earlier = match best {
+                None => true,
+                Some(b) => (t, class, tie) < (b.0, b.1, b.2),
+            };
+            if t != Time::NEVER && earlier {
+                best = Some((t, class, tie, item));
+            }
+        };
+        if let Some(h) = self.hand_ups.front() {
+            consider(h.at, 0, 0, Item::HandUp);
+        }
+        for (i, a) in self.air.iter().enumerate() {
+            match a.state {
+                AirState::Coming => consider(a.rx_start, 3, a.id, Item::RxStart(i)),
+                _ => consider(a.rx_end, 1, a.id, Item::RxEnd(i)),
+            }
+        }
+        for (s, st) in self.stations.iter().enumerate() {
+            consider(Self::station_wake(st), 2, s as u64, Item::Station(s));
+        }
+        best.map(|(t, _, _, item)| (t, item))
+    }
+
+    fn station_wake(st: &Station) -> Time {
+        let xcvr = match st.xcvr {
+            Xcvr::Rx { .. } => Time::NEVER,
+            Xcvr::Tx { start, on_air: false, .. } => start,
+            Xcvr::Tx { end, .. } => end,
+        };
+        xcvr.min(st.awaiting.deadline()).min(st.backoff_until.unwrap_or(Time::NEVER))
+    }
+
+    fn on_station_timer(&mut self, s: usize, now: Time, out: &mut Vec<MacOutput>) {
+        match self.stations[s].xcvr {
+            Xcvr::Tx { start, on_air: false, .. } if start <= now => self.on_tx_start(s, now, out),
+            Xcvr::Tx { end, on_air: true, .. } if end <= now => self.on_tx_end(s, now),
+            _ => {}
+        }
+        if self.stations[s].awaiting.deadline() <= now {
+            self.on_deadline(s, now, out);
+        }
+        if self.stations[s].backoff_until.is_some_and(|t| t <= now) {
+            self.stations[s].backoff_until = None;
+        }
+        self.act(s, now);
+    }
+
+    /// Medium time of a frame, in ns.
+    fn frame_tx_ns(&self, kind: &FrameKind) -> u64 {
+        let c = &self.cfg;
+        c.tx_ns(match kind {
+            FrameKind::Rts => c.rts_bytes,
+            FrameKind::Cts => c.cts_bytes,
+            FrameKind::LinkAck { .. } => c.link_ack_bytes,
+            FrameKind::Data { frame, .. } => frame.size_bytes + c.mac_header_bytes,
+        })
+    }
+
+    /// If radio `s` is free (receive mode, not receiving), start what it
+    /// must send next, if anything.
+    fn act(&mut self, s: usize, now: Time) {
+        let st = &self.stations[s];
+        let Xcvr::Rx { ready } = st.xcvr else { return };
+        if st.rx_lock.is_some() {
+            return; // never transmit while receiving
+        }
+        if let Some((to, kind)) = self.decide(s, now) {
+            // Rx -> Tx, after finishing any Tx -> Rx under way.
+            let start = now.max(ready).plus_ns(self.cfg.rx_tx_ns);
+            self.stations[s].stats.turnaround_ns += self.cfg.rx_tx_ns;
+            self.commit(s, to, kind, start);
+        }
+    }
+
+    /// What radio `s` sends next, in order of duty: a CTS it owes, the data
+    /// frame a CTS granted, a link ack it owes (piggybacked if it can),
+    /// then, if it waits for nothing and is not backing off, an RTS for its
+    /// current or next frame.
+    fn decide(&mut self, s: usize, now: Time) -> Option<(StationId, FrameKind)> {
+        let piggyback = self.cfg.piggyback_acks;
+        let st = &mut self.stations[s];
+        if let Some(p) = st.owe_cts.take() {
+            return Some((p, FrameKind::Cts));
+        }
+        if let Some(p) = st.granted.take() {
+            let c = st.current.expect("a CTS grants the current frame");
+            let retransmission = c.transmissions > 0;
+            return Some((p, FrameKind::Data { frame: c.frame, bit: c.bit, piggy_ack: None, retransmission }));
+        }
+        if let Some((p, acked)) = st.owe_ack.take() {
+            if piggyback && st.current.is_none() && st.queue.front().is_some_and(|q| q.to == p) {
+                let q = st.queue.pop_front().expect("checked");
+                let bit = st.send_bit[usize::from(p)];
+                st.current = Some(Outgoing { to: p, frame: q.frame, bit, transmissions: 0, handed_up: false });
+                let kind = FrameKind::Data { frame: q.frame, bit, piggy_ack: Some(acked), retransmission: false };
+                return Some((p, kind));
+            }
+            return Some((p, FrameKind::LinkAck { bit: acked }));
+        }
+        if st.awaiting != Awaiting::Nothing || st.backoff_until.is_some_and(|t| now < t) {
+            return None;
+        }
+        if st.current.is_none() {
+            let q = st.queue.pop_front()?;
+            let bit = st.send_bit[usize::from(q.to)];
+            st.current = Some(Outgoing { to: q.to, frame: q.frame, bit, transmissions: 0, handed_up: false });
+        }
+        Some((st.current.expect("set").to, FrameKind::Rts))
+    }
+
+    /// Radio `s` is committed to send `kind` to `to`, on the air from
+    /// `start` (its turnaround done), or later if the peer is still
+    /// turning to receive (replies only: an RTS goes to a peer whose mode
+    /// is not known).
+    /// Its station timer puts the frame on the air.
+    fn commit(&mut self, s: usize, to: StationId, kind: FrameKind, start: Time) {
+        let mut start = start;
+        if kind != FrameKind::Rts {
+            if let Xcvr::Rx { ready } = self.stations[usize::from(to)].xcvr {
+                start = start.max(Time(ready.ns().saturating_sub(self.cfg.propagation_ns)));
+            }
+        }
+        let end = start.plus_ns(self.frame_tx_ns(&kind));
+        self.stations[s].xcvr = Xcvr::Tx { to, kind, start, end, on_air: false };
+    }
+
+    fn on_tx_start(&mut self, s: usize, now: Time, out: &mut Vec<MacOutput>) {
+        let timeout_ns = self.cfg.reply_timeout_ns();
+        let Xcvr::Tx { to, kind, start, end, .. } = self.stations[s].xcvr else { unreachable!("transmitting") };
+        let (prop, tx_ns) = (self.cfg.propagation_ns, end.since(start));
+        let size = match kind {
+            FrameKind::Data { frame, .. } => frame.size_bytes + self.cfg.mac_header_bytes,
+            FrameKind::Rts => self.cfg.rts_bytes,
+            FrameKind::Cts => self.cfg.cts_bytes,
+            FrameKind::LinkAck { .. } => self.cfg.link_ack_bytes,
+        };
+        let st = &mut self.stations[s];
+        st.xcvr = Xcvr::Tx { to, kind, start, end, on_air: true };
+        let corrupted = !st.error.is_none() && st.error.corrupts(now, tx_ns, &air_packet(&kind, size));
+        st.stats.airtime_ns += tx_ns;
+        match kind {
+            FrameKind::Rts => {
+                st.stats.rts_sent += 1;
+                st.rts_started = now;
+                st.awaiting = Awaiting::Cts { peer: to, deadline: now.plus_ns(timeout_ns) };
+            }
+            FrameKind::Cts => st.stats.cts_sent += 1,
+            FrameKind::LinkAck { .. } => st.stats.link_acks_sent += 1,
+            FrameKind::Data { frame, piggy_ack, retransmission, .. } => {
+                st.stats.data_frames_sent += 1;
+                st.stats.link_acks_piggybacked += u64::from(piggy_ack.is_some());
+                st.current.as_mut().expect("sending the current frame").transmissions += 1;
+                out.push(MacOutput::Transmit { station: s as StationId, to, frame, retransmission });
+            }
+        }
+        let id = self.next_air_id;
+        self.next_air_id += 1;
+        self.air.push(Air {
+            id,
+            from: s as StationId,
+            to,
+            kind,
+            tx_start: start,
+            rx_start: start.plus_ns(prop),
+            rx_end: end.plus_ns(prop),
+            corrupted,
+            state: AirState::Coming,
+        });
+    }
+
+    fn on_tx_end(&mut self, s: usize, now: Time) {
+        let timeout = now.plus_ns(self.cfg.reply_timeout_ns());
+        let tx_rx = self.cfg.tx_rx_ns;
+        let Xcvr::Tx { to, kind, .. } = self.stations[s].xcvr else { unreachable!("transmitting") };
+        let st = &mut self.stations[s];
+        match kind {
+            FrameKind::Cts => st.awaiting = Awaiting::Data { peer: to, deadline: timeout },
+            FrameKind::Data { bit, .. } => st.awaiting = Awaiting::LinkAck { peer: to, bit, deadline: timeout },
+            FrameKind::Rts | FrameKind::LinkAck { .. } => {}
+        }
+        // Still in transmit mode: send again at once if there is something
+        // to send (a bare ack followed by an RTS), else turn to receive.
+        if let Some((next_to, next)) = self.decide(s, now) {
+            self.commit(s, next_to, next, now);
+        } else {
+            let st = &mut self.stations[s];
+            st.xcvr = Xcvr::Rx { ready: now.plus_ns(tx_rx) };
+            st.stats.turnaround_ns += tx_rx;
+        }
+    }
+
+    fn on_rx_start(&mut self, i: usize, now: Time) {
+        let a = self.air[i];
+        let r = &mut self.stations[usize::from(a.to)];
+        let listening = matches!(r.xcvr, Xcvr::Rx { ready } if ready <= now);
+        self.air[i].state = if !listening {
+            r.stats.frames_lost_half_duplex += 1;
+            AirState::Lost(Heard::LostHalfDuplex)
+        } else if r.rx_lock.is_some() {
+            r.stats.frames_lost_collision += 1;
+            AirState::Lost(Heard::LostCollision)
+        } else {
+            r.rx_lock = Some(Lock { id: a.id, from: a.from, end: a.rx_end });
+            AirState::Locked
+        };
+    }
+
+    fn on_rx_end(&mut self, i: usize, now: Time) {
+        let a = self.air.swap_remove(i);
+        let heard = match a.state {
+            AirState::Lost(h) => h,
+            AirState::Locked if a.corrupted => Heard::Corrupted,
+            _ => Heard::Intact,
+        };
+        if let Some(log) = self.log.as_mut() {
+            let tx_end = a.tx_start.plus_ns(a.rx_end.since(a.rx_start));
+            log.push(AirRecord { from: a.from, to: a.to, class: a.kind.class(), tx_start: a.tx_start, tx_end, heard });
+        }
+        if a.state != AirState::Locked {
+            return;
+        }
+        let r = usize::from(a.to);
+        debug_assert_eq!(self.stations[r].rx_lock.map(|l| l.id), Some(a.id));
+        self.stations[r].rx_lock = None;
+        if a.corrupted {
+            self.stations[r].stats.frames_corrupted += 1;
+        } else {
+            match a.kind {
+                FrameKind::Rts => self.on_rts(r, a.from),
+                FrameKind::Cts => self.on_cts(r, a.from, now),
+                FrameKind::Data { frame, bit, piggy_ack, .. } => self.on_data(r, a.from, frame, bit, piggy_ack, now),
+                FrameKind::LinkAck { bit } => self.on_link_ack(r, a.from, bit),
+            }
+        }
+        self.act(r, now);
+    }
+
+    /// An RTS: answer if idle (in no conversation), else stay silent.
+    fn on_rts(&mut self, r: usize, from: StationId) {
+        let st = &mut self.stations[r];
+        let idle =
+            st.awaiting == Awaiting::Nothing && st.owe_cts.is_none() && st.owe_ack.is_none() && st.granted.is_none();
+        if idle {
+            st.owe_cts = Some(from);
+        } else {
+            st.stats.rts_ignored_busy += 1;
+        }
+    }
+
+    fn on_cts(&mut self, r: usize, from: StationId, now: Time) {
+        let base = self.cfg.backoff_base_ns;
+        let st = &mut self.stations[r];
+        if let Awaiting::Cts { peer, .. } = st.awaiting {
+            if peer == from {
+                st.awaiting = Awaiting::Nothing;
+                st.granted = Some(from);
+                st.backoff_ns = base; // [N] a poll ack resets the backoff
+                st.stats.cts_received += 1;
+                st.stats.rts_cts_ns += now.since(st.rts_started);
+            }
+        }
+    }
+
+    fn on_data(&mut self, r: usize, from: StationId, frame: Waiting, bit: u8, piggy_ack: Option<u8>, now: Time) {
+        if let Some(acked) = piggy_ack {
+            self.on_link_ack(r, from, acked);
+        }
+        let latency = self.cfg.hand_up_latency_ns;
+        let st = &mut self.stations[r];
+        st.stats.data_frames_received += 1;
+        let fresh = bit == st.expect_bit[usize::from(from)];
+        if fresh {
+            st.expect_bit[usize::from(from)] ^= 1;
+            self.hand_ups.push_back(HandUp { at: now.plus_ns(latency), station: r as StationId, from, frame });
+            let sender = self.stations[usize::from(from)].current.as_mut().expect("data comes from a current frame");
+            debug_assert_eq!(sender.frame, frame);
+            sender.handed_up = true;
+        } else {
+            st.stats.duplicates_suppressed += 1;
+        }
+        let st = &mut self.stations[r];
+        st.owe_ack = Some((from, bit));
+        if matches!(st.awaiting, Awaiting::Data { peer, .. } if peer == from) {
+            st.awaiting = Awaiting::Nothing;
+        }
+    }
+
+    fn on_link_ack(&mut self, r: usize, from: StationId, bit: u8) {
+        let st = &mut self.stations[r];
+        if st.awaiting == (Awaiting::LinkAck { peer: from, bit, deadline: st.awaiting.deadline() }) {
+            st.awaiting = Awaiting::Nothing;
+            st.current = None;
+            st.send_bit[usize::from(from)] ^= 1;
+            st.stats.link_acks_received += 1;
+        }
+    }
+
+    /// Nothing came from the awaited peer in time (hearing it extends).
+    fn on_deadline(&mut self, s: usize, now: Time, out: &mut Vec<MacOutput>) {
+        let cfg = self.cfg;
+        let st = &mut self.stations[s];
+        if let Some(lock) = st.rx_lock {
+            if Some(lock.from) == st.awaiting.peer() {
+                st.awaiting.extend_to(lock.end);
+                return;
+            }
+        }
+        match st.awaiting {
+            Awaiting::Nothing => {}
+            Awaiting::Cts { .. } => {
+                st.stats.poll_timeouts += 1;
+                st.stats.rts_cts_ns += now.since(st.rts_started);
+                // [N] mac-multihop.cc BackoffHandler: double, then wait
+                // (1 + U[0,1)) * backoff + 2 * base.
+                st.backoff_ns = st.backoff_ns.saturating_mul(2);
+                // (`as` saturates; so does the sum, for a peer silent forever.)
+                let drawn_ns = ((1.0 + st.rng.uniform()) * st.backoff_ns as f64) as u64;
+                let wait_ns = drawn_ns.saturating_add(2 * cfg.backoff_base_ns);
+                st.backoff_until = Some(now.plus_ns(wait_ns));
+                st.stats.backoffs += 1;
+                st.stats.backoff_ns += wait_ns;
+            }
+            Awaiting::Data { .. } => {}
+            Awaiting::LinkAck { peer, .. } => {
+                st.stats.link_ack_timeouts += 1;
+                let c = st.current.expect("awaiting an ack for the current frame");
+                if cfg.retry_limit.is_some_and(|n| c.transmissions > n) {
+                    st.current = None;
+                    if c.handed_up {
+                        // The peer has it: resynchronise the pair's bit.
+                        st.send_bit[usize::from(peer)] ^= 1;
+                        st.stats.arq_gave_up_delivered += 1;
+                    } else {
+                        st.stats.drops_retry_limit += 1;
+                        out.push(MacOutput::Drop {
+                            station: s as StationId,
+                            frame: c.frame,
+                            cause: MacDropCause::RetryLimit,
+                        });
+                    }
+                } else {
+                    st.stats.link_retransmissions += 1;
+                }
+            }
+        }
+        st.awaiting = Awaiting::Nothing;
+    }
+}
+
+/// The packet an error model is shown for a frame on the air: a data
+/// frame's header fields as it waited (its packet may already have been
+/// handed up by the peer and freed, so the pool is never read), or a
+/// control frame of `size` bytes.
+fn air_packet(kind: &FrameKind, size: u32) -> Packet {
+    let (pkind, seq, len) = match kind {
+        FrameKind::Data { frame, .. } if frame.len > 0 => (PacketKind::Data, frame.seq, frame.len),
+        _ => (PacketKind::Ack, 0, 0),
+    };
+    Packet {
+        uid: u64::MAX,
+        flow: u32::MAX,
+        kind: pkind,
+        src: 0,
+        dst: 0,
+        size_bytes: size,
+        ecn: Ecn::NotEct,
+        tcp: TcpHeader { seq, len, ..TcpHeader::default() },
+    }
+}
+
+#[cfg(test)]
+mod tests;
