@@ -100,33 +100,22 @@ impl RttEstimator {
                 // int(tao / tcp_tick_ + 0.5), at least one tick.
                 let tick = self.cfg.granularity_ns.max(1);
                 let rtt = ((r + tick / 2) / tick).max(1) as i64;
-                self.update_scaled(rtt);
+                self.update_scaled(rtt, rtt);
             }
             RtoMode::Bsd => {
                 // t_rtt: 1 when timing starts, +1 at every slow tick since.
                 let rtt = 1 + self.ticks_between(sent_at, now) as i64;
-                if self.bsd_srtt != 0 {
-                    let mut delta = rtt - 1 - (self.bsd_srtt >> 3);
-                    self.bsd_srtt += delta;
-                    if self.bsd_srtt <= 0 {
-                        self.bsd_srtt = 1;
-                    }
-                    delta = delta.abs() - (self.bsd_rttvar >> 2);
-                    self.bsd_rttvar += delta;
-                    if self.bsd_rttvar <= 0 {
-                        self.bsd_rttvar = 1;
-                    }
-                } else {
-                    // "use the unsmoothed rtt ... variance to half the rtt".
-                    self.bsd_srtt = rtt << 3;
-                    self.bsd_rttvar = rtt << 1;
-                }
+                // 4.4BSD smooths rtt - 1 ("t_rtt" counted from 1) but seeds
+                // "the unsmoothed rtt ... variance to half the rtt" with rtt.
+                self.update_scaled(rtt - 1, rtt);
             }
         }
     }
 
-    /// ns-2's update of its scaled SRTT and RTTVAR by a sample of `rtt` ticks.
-    fn update_scaled(&mut self, rtt: i64) {
+    /// BSD's and ns-2's update of the scaled SRTT (ticks × 8) and RTTVAR
+    /// (ticks × 4) by a sample of `rtt` ticks, or their first values from
+    /// `first` ticks when there is no estimate.
+    fn update_scaled(&mut self, rtt: i64, first: i64) {
         if self.bsd_srtt != 0 {
             let mut delta = rtt - (self.bsd_srtt >> 3);
             self.bsd_srtt += delta;
@@ -139,8 +128,8 @@ impl RttEstimator {
                 self.bsd_rttvar = 1;
             }
         } else {
-            self.bsd_srtt = rtt << 3;
-            self.bsd_rttvar = rtt << 1;
+            self.bsd_srtt = first << 3;
+            self.bsd_rttvar = first << 1;
         }
     }
 
