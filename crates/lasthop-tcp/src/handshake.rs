@@ -60,6 +60,12 @@
 //! hold), a limit on SYN retransmissions (4.4BSD gives up after 75 s, RFC
 //! 1122 after at least 3 minutes; here the SYN is retried at the capped
 //! backoff until the run ends), simultaneous open, RST, TIME-WAIT.
+//! Departure in BSD mode: the second SYN retransmission comes 24 ticks
+//! (12 s) after the first, the estimator's backoff of its 12-tick initial
+//! RTO; 4.4BSD-Lite backs off `TCP_REXMTVAL` (srtt 0 + the initial scaled
+//! rttvar, 24 ticks) instead, 24 s later (TCPv1 Sec. 18.3: 6, 24, 48 s
+//! apart). Changing it would change data timeouts before the first sample
+//! in existing BSD-mode runs.
 //!
 //! Times kept for the flow summary ([`ConnectionTimes`]): when the first
 //! SYN left, when the SYN-ACK made the sender ESTABLISHED, and when the
