@@ -17,7 +17,7 @@
 //!   scenario's `initial_s`, e.g. 3 s; BSD mode 6 s = 12 ticks of 500 ms,
 //!   4.4BSD-Lite's initial `t_rxtcur`, counted down at the host's slow
 //!   tick so the first retransmission comes 5.5 to 6 s after the SYN, as
-//!   TCPv1 Sec. 18.3 shows: 5.8 s), and backed off on each expiry.
+//!   TCPv1 Sec. 18.3 shows 5.8 s, from memory), and backed off on each expiry.
 //! - A SYN timeout is a timeout: cwnd falls to one segment and ssthresh to
 //!   the cut rule's value for an empty flight, 2 segments. That is RFC 5681
 //!   Sec. 3.1 ("if the SYN or SYN/ACK is lost, the initial window used by a
@@ -63,9 +63,9 @@
 //! Departure in BSD mode: the second SYN retransmission comes 24 ticks
 //! (12 s) after the first, the estimator's backoff of its 12-tick initial
 //! RTO; 4.4BSD-Lite backs off `TCP_REXMTVAL` (srtt 0 + the initial scaled
-//! rttvar, 24 ticks) instead, 24 s later (TCPv1 Sec. 18.3: 6, 24, 48 s
-//! apart). Changing it would change data timeouts before the first sample
-//! in existing BSD-mode runs.
+//! rttvar, 24 ticks) instead, 24 s later (TCPv1 Sec. 18.3: 5.8 s, then
+//! 24 s; from memory, not checked here). Changing it would change data
+//! timeouts before the first sample in existing BSD-mode runs.
 //!
 //! Times kept for the flow summary ([`ConnectionTimes`]): when the first
 //! SYN left, when the SYN-ACK made the sender ESTABLISHED, and when the
