@@ -5,9 +5,14 @@
 //! Options are stored in fixed-size fields so that a `Packet` is `Copy` and
 //! moving one through queues never allocates.
 //!
-//! Departures from a real stack: there is no connection setup or teardown
-//! (flows start established, as the source documents measure bulk data
-//! phases), and payload bytes are not carried, only their count.
+//! Connection setup and teardown are optional (a flow's `handshake`, see
+//! `lasthop_tcp::handshake`): without it flows start established, as the
+//! source documents measure bulk data phases. With it, the SYN occupies the
+//! sequence number just before data byte 0 (the ISN: a SYN's `seq` is 0 and
+//! the SYN-ACK's `ack` of 0 acknowledges it), and the FIN the number just
+//! after the last data byte (its ack is the flow's length + 1), as RFC 793
+//! Sec. 3.3 counts them; pcap's wire numbering (ISN + 1 + offset) agrees.
+//! Payload bytes are not carried, only their count.
 
 /// At most this many SACK blocks per ack (RFC 2018 Sec. 3: three when the
 /// timestamp option is also used, the common case, and the limit seed 000's
@@ -102,6 +107,13 @@ pub struct TcpHeader {
     pub sender_window: Option<u16>,
     /// Timestamp option (RFC 7323).
     pub ts: Option<Timestamps>,
+    /// SYN flag (RFC 793): on the sender's SYN (a `Data` packet without
+    /// payload) and the receiver's SYN-ACK (an `Ack`). Only flows with a
+    /// handshake set it.
+    pub syn: bool,
+    /// FIN flag (RFC 793): on the data segment that ends a bounded transfer
+    /// of a flow with a handshake (the FIN rides the last data byte).
+    pub fin: bool,
 }
 
 /// Which way a packet runs within its flow.
@@ -139,10 +151,11 @@ impl Packet {
     pub fn seq_end(&self) -> u64 {
         self.tcp.seq + u64::from(self.tcp.len)
     }
-    /// An ack that carries no data (what ACK filtering, acks-first and
-    /// header compression treat as an ack).
+    /// An ack that carries no data (what ACK reconstruction and header
+    /// compression treat as an ack). A SYN-ACK is not one: it opens the
+    /// connection, and RFC 1144 Sec. 3.2.2 sends SYN segments uncompressed.
     pub fn is_pure_ack(&self) -> bool {
-        self.kind == PacketKind::Ack && self.tcp.len == 0
+        self.kind == PacketKind::Ack && self.tcp.len == 0 && !self.tcp.syn
     }
 }
 

@@ -40,6 +40,8 @@ struct Slot {
     /// 0 = no sender-window option, else the option's value + 1.
     sender_window: u32,
     flags: u8,
+    /// The connection flags: bit 0 SYN, bit 1 FIN (the `flags` byte is full).
+    ctl: u8,
 }
 
 /// Bits of [`Slot::flags`].
@@ -105,6 +107,8 @@ impl PacketPool {
                     fr_request,
                     sender_window,
                     ts,
+                    syn,
+                    fin,
                 },
         } = pkt;
         let slot = Slot {
@@ -128,6 +132,7 @@ impl PacketPool {
                 | bit(!sack.is_empty(), flag::HAS_SACK)
                 | bit(smart_echo.is_some(), flag::HAS_ECHO)
                 | bit(ts.is_some(), flag::HAS_TS),
+            ctl: u8::from(syn) | u8::from(fin) << 1,
         };
         let i = match self.free.pop() {
             Some(i) => {
@@ -180,6 +185,8 @@ impl PacketPool {
                 fr_request: has(flag::FR_REQUEST),
                 sender_window: s.sender_window.checked_sub(1).map(|w| w as u16),
                 ts: has(flag::HAS_TS).then(|| self.timestamps[i]),
+                syn: s.ctl & 1 != 0,
+                fin: s.ctl & 2 != 0,
             },
         }
     }
@@ -274,6 +281,7 @@ mod tests {
         assert!(with.tcp.sack.push(2000, 3000) && with.tcp.sack.push(4000, 5000));
         (with.ecn, with.tcp.ece, with.tcp.cwr, with.tcp.fr_request) = (Ecn::Ect, true, true, true);
         (with.tcp.sender_window, with.tcp.ts) = (Some(u16::MAX), Some(Timestamps { val_ns: 5, ecr_ns: 3 }));
+        (with.tcp.syn, with.tcp.fin) = (true, true);
         let r = p.put(with);
         assert_eq!(p.get(r), with);
         assert_eq!(p.take(r), with);

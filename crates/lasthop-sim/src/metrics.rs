@@ -75,6 +75,36 @@ pub struct FlowSummary {
     /// source's (the wired connection) and the mobile host's application's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub split: Option<SplitSummary>,
+    /// Flows with a handshake only (`tcp.handshake`): when the connection
+    /// opened, became established and closed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connection: Option<ConnectionSummary>,
+}
+
+/// A connection's start-up and close (flows with `tcp.handshake`; see
+/// `lasthop_tcp::handshake`), in seconds of simulated time. The flow's
+/// `transfer_time_s` runs from its start (the first SYN) to the last byte
+/// reaching the receiving application, so it includes the handshake.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ConnectionSummary {
+    /// The first SYN left the sender (the flow's start).
+    pub syn_sent_s: f64,
+    /// The SYN-ACK reached the sender (ESTABLISHED); absent if it never did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub established_s: Option<f64>,
+    /// The last byte reached the receiving application.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_byte_delivered_s: Option<f64>,
+    /// The ack of the last byte and the FIN riding it reached the sender.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_byte_acked_s: Option<f64>,
+    /// The transaction's completion time, from the first SYN to the ack of
+    /// the last byte (seed 001 Sec. 7.3; ns-2's agents finish when the last
+    /// segment is acked), in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completion_time_s: Option<f64>,
+    /// SYN retransmissions (each after a timeout; lost SYNs or SYN-ACKs).
+    pub syn_retransmits: u32,
 }
 
 /// The two connections of a split flow (seed 000 Sec. IV-D, Table IV, Figs.

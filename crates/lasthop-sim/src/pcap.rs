@@ -27,9 +27,14 @@
 //!   SACK edges and the SMART echo are mapped the same way. The receiver
 //!   sends no data, so its sequence number is always its ISN+1, which every
 //!   data segment acknowledges.
-//! - Flags: every segment has ACK, and ECE and CWR when the model sets them
-//!   (RFC 3168 Sec. 6.1); no SYN or FIN. Flows start established (the model
-//!   has no SYN or FIN), which tshark and tcptrace accept.
+//! - Flags: every segment but a SYN has ACK, and ECE and CWR when the model
+//!   sets them (RFC 3168 Sec. 6.1). SYN and FIN appear only on flows with a
+//!   handshake (`tcp.handshake`): the sender's SYN (sequence number its ISN,
+//!   no ACK, acknowledgment number 0), the receiver's SYN-ACK (its ISN,
+//!   acknowledging the sender's ISN+1), and FIN on the segment that carries
+//!   a transfer's last byte (its ack is the FIN's wire number + 1, mapped
+//!   as any ack). Other flows start established, which tshark and tcptrace
+//!   accept.
 //! - ECN: the IP header's ECN field is the packet's (Not-ECT, ECT(0) or CE).
 //! - Window: an ack's advertised window, clamped to 65535 (window scaling is
 //!   negotiated on the SYN, which the model does not send). Data segments
@@ -384,6 +389,7 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
         PacketKind::Ack => 0,
     };
     let mut th = match pkt.kind {
+        PacketKind::Data if tcp.syn => WireTcp::new(sender_port, RECEIVER_PORT, sender_isn, u16::MAX),
         PacketKind::Data => {
             let mut h = WireTcp::new(sender_port, RECEIVER_PORT, wire_seq(sender_isn, tcp.seq), u16::MAX);
             h.acknowledgment_number = wire_seq(receiver_isn, 0);
@@ -391,12 +397,15 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
         }
         PacketKind::Ack => {
             let wnd = tcp.wnd_bytes.min(u32::from(u16::MAX)) as u16;
-            let mut h = WireTcp::new(RECEIVER_PORT, sender_port, wire_seq(receiver_isn, 0), wnd);
+            // A SYN-ACK takes the receiver's ISN, later acks ISN+1.
+            let seq = if tcp.syn { receiver_isn } else { wire_seq(receiver_isn, 0) };
+            let mut h = WireTcp::new(RECEIVER_PORT, sender_port, seq, wnd);
             h.acknowledgment_number = wire_seq(sender_isn, tcp.ack);
             h
         }
     };
-    th.ack = true;
+    th.ack = !(tcp.syn && pkt.kind == PacketKind::Data);
+    (th.syn, th.fin) = (tcp.syn, tcp.fin);
     (th.ece, th.cwr) = (tcp.ece, tcp.cwr);
     let (opts, opts_len) = encode_options(tcp, sender_isn);
     th.set_options_raw(&opts[..opts_len]).expect("options are at most 40 bytes");
@@ -487,6 +496,42 @@ mod tests {
             sum = (sum & 0xffff) + (sum >> 16);
         }
         sum as u16
+    }
+
+    #[test]
+    fn handshake_segments_carry_syn_and_fin_with_rfc793_numbers() {
+        let (s, r) = (isn(4, PacketKind::Data), isn(4, PacketKind::Ack));
+        let tcp_of = |pkt: &Packet| {
+            let (frame, _) = encode(pkt, [0, 1], MAX_SNAPLEN);
+            let (_, rest) = Ethernet2Header::from_slice(&frame).unwrap();
+            let (ip, rest) = Ipv4Header::from_slice(rest).unwrap();
+            let (th, payload) = WireTcp::from_slice(rest).unwrap();
+            assert_eq!(th.checksum, th.calc_checksum_ipv4(&ip, payload).unwrap());
+            th
+        };
+        // The SYN takes the sender's ISN and acknowledges nothing.
+        let mut syn = data(4, 1, 0, 0);
+        syn.tcp.syn = true;
+        let th = tcp_of(&syn);
+        assert!(th.syn && !th.ack && !th.fin);
+        assert_eq!((th.sequence_number, th.acknowledgment_number), (s, 0));
+        // The SYN-ACK takes the receiver's ISN and acknowledges the SYN.
+        let th = tcp_of(&ack(4, TcpHeader { ack: 0, wnd_bytes: 1000, syn: true, ..TcpHeader::default() }));
+        assert!(th.syn && th.ack && !th.fin);
+        assert_eq!((th.sequence_number, th.acknowledgment_number), (r, s.wrapping_add(1)));
+        // Data after it: the receiver's SYN counted (ack ISN+1).
+        let th = tcp_of(&data(4, 2, 0, 100));
+        assert_eq!((th.sequence_number, th.acknowledgment_number), (s.wrapping_add(1), r.wrapping_add(1)));
+        assert!(!th.syn && !th.fin);
+        // The last segment carries FIN; its ack covers the FIN's number.
+        let mut last = data(4, 3, 100, 100);
+        last.tcp.fin = true;
+        let th = tcp_of(&last);
+        assert!(th.fin && th.ack && !th.syn);
+        assert_eq!(th.sequence_number, s.wrapping_add(101));
+        let th = tcp_of(&ack(4, TcpHeader { ack: 201, wnd_bytes: 1000, ..TcpHeader::default() }));
+        assert_eq!(th.acknowledgment_number, s.wrapping_add(1 + 200 + 1), "bytes 0..200 and the FIN");
+        assert_eq!(th.sequence_number, r.wrapping_add(1));
     }
 
     #[test]

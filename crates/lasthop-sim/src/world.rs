@@ -40,7 +40,9 @@
 //! once each and in order; time never went backwards (the scheduler refuses
 //! to run it back).
 
-use crate::metrics::{FlowSummary, LinkSummary, PublishedComparison, QueueSummary, RunSummary, SplitSummary};
+use crate::metrics::{
+    ConnectionSummary, FlowSummary, LinkSummary, PublishedComparison, QueueSummary, RunSummary, SplitSummary,
+};
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{Model, Workload};
 use crate::scheduler::{Event, Scheduler};
@@ -767,10 +769,15 @@ impl<'m> World<'m> {
                         self.relay_pump(fi);
                     } else {
                         let m = f.model_flow as usize;
-                        if let Workload::Bulk { bytes } = self.model.flows[m].workload {
+                        let fm = &self.model.flows[m];
+                        if let Workload::Bulk { bytes } = fm.workload {
                             if d.end >= bytes && self.flows[m].done_at.is_none() {
                                 self.flows[m].done_at = Some(now);
-                                self.finish(m);
+                                // With a handshake the flow ends when the
+                                // FIN's ack reaches the sender.
+                                if !fm.sender.handshake {
+                                    self.finish(m);
+                                }
                             }
                         }
                     }
@@ -783,7 +790,7 @@ impl<'m> World<'m> {
             PacketKind::Ack => {
                 // A window update (same ack, new window) is not a duplicate (RFC 5681 Sec. 2).
                 let ack = (pkt.tcp.ack, pkt.tcp.wnd_bytes);
-                if f.last_ack_at_source == Some(ack) {
+                if f.last_ack_at_source == Some(ack) && !pkt.tcp.syn {
                     f.dupacks_at_source += 1;
                 }
                 f.last_ack_at_source = Some(ack);
@@ -791,9 +798,13 @@ impl<'m> World<'m> {
                     f.sender.on_ce_mark();
                 }
                 f.sender.on_ack(now, &pkt.tcp, &mut self.trace);
+                let closed = f.sender.is_closed() && !f.finished;
                 if let Some(wired) = f.upstream {
                     // The mobile host acknowledged relay data: room to read more.
                     self.relay_pump(wired as usize);
+                }
+                if closed {
+                    self.finish(fi); // the FIN is acknowledged
                 }
                 self.flush_sender(fi);
             }
@@ -826,7 +837,12 @@ impl<'m> World<'m> {
         let fm = &self.model.flows[f.model_flow as usize];
         // The endpoints choose the IP ECN field (RFC 3168; seed 001's ECT acks).
         let (src, dst, size, ecn) = match kind {
+            // A SYN is header only, sized as a pure ack (`header_bytes` may
+            // be 0 where the segment size counts the headers).
+            PacketKind::Data if tcp.syn => (f.from, f.to, fm.ack_bytes, Ecn::NotEct),
             PacketKind::Data => (f.from, f.to, fm.header_bytes + tcp.len, f.sender.ip_ecn(&tcp)),
+            // RFC 3168 Sec. 6.1.1: a SYN-ACK is never ECN-capable.
+            PacketKind::Ack if tcp.syn => (f.to, f.from, fm.ack_bytes, Ecn::NotEct),
             PacketKind::Ack => (f.to, f.from, fm.ack_bytes, f.receiver.ip_ecn()),
         };
         self.next_uid += 1;
@@ -999,6 +1015,17 @@ impl<'m> World<'m> {
                             wireless_timeouts: ws.timeouts,
                             wireless_fast_retransmits: ws.fast_retransmits,
                             wireless_dupacks: leg.dupacks_at_source,
+                        }
+                    }),
+                    connection: f.sender.connection().map(|c| {
+                        let syn_sent = c.syn_sent_at.unwrap_or(start);
+                        ConnectionSummary {
+                            syn_sent_s: syn_sent.as_secs_f64(),
+                            established_s: c.established_at.map(Time::as_secs_f64),
+                            last_byte_delivered_s: f.done_at.map(Time::as_secs_f64),
+                            last_byte_acked_s: c.fin_acked_at.map(Time::as_secs_f64),
+                            completion_time_s: c.fin_acked_at.map(|t| secs(t.since(syn_sent))),
+                            syn_retransmits: c.syn_retransmits,
                         }
                     }),
                 }

@@ -288,3 +288,10 @@ fn ack_reconstruction_on_a_link_no_acks_cross_is_rejected() {
     assert_eq!(e.path, "links[1].ack_reconstruction");
     assert!(e.reason.contains("no connection's acks cross this link"), "{e}");
 }
+
+#[test]
+fn handshake_with_a_split_connection() {
+    let e = err(lan(), &["scheme=split", "flows.0.tcp.handshake=true"]);
+    assert_eq!(e.path, "flows[0].tcp.handshake");
+    assert!(e.reason.contains("split connection"), "{e}");
+}

@@ -238,6 +238,11 @@ pub struct SenderConfig {
     /// Fast retransmit on the first duplicate ack that carries the
     /// receiver's fast-retransmit request (seed 001 Sec. 6.3).
     pub fr_request: bool,
+    /// Connection start-up and close (see [`crate::handshake`]): the sender
+    /// starts in SYN-SENT, sends data once the SYN-ACK arrives, and puts a
+    /// FIN on the segment that ends a bounded transfer. Off: the flow starts
+    /// established, as the source documents' bulk transfers do.
+    pub handshake: bool,
 }
 
 /// Everything a receiver needs.

@@ -13,6 +13,7 @@
 //! of marked acks), [`acc`] (ACK congestion control at the receiver),
 //! [`sender_adaptation`] (growth by data acked, burst pacing),
 //! [`fr_request`] (the fast-retransmit request) and [`timestamps`].
+//! Connection start-up and close, when a flow has them, are in [`handshake`].
 //! Sequence numbers are 64-bit byte offsets from 0 (no wraparound in a run).
 
 pub mod acc;
@@ -20,6 +21,7 @@ pub mod cc;
 pub mod config;
 pub mod ecn;
 pub mod fr_request;
+pub mod handshake;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
@@ -33,5 +35,6 @@ pub use config::{
     AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, ReceiverConfig, RecoveryExit, RtoConfig, RtoMode,
     SenderConfig, Variant, WindowCut, WindowGrowth,
 };
+pub use handshake::ConnectionTimes;
 pub use receiver::Receiver;
 pub use sender::{Sender, SenderStats};

@@ -37,6 +37,12 @@
 //!   acks ([`crate::ecn`]), timestamps ([`crate::timestamps`]), the
 //!   fast-retransmit request on duplicate acks ([`crate::fr_request`]).
 //!
+//! Connection start-up and close ([`crate::handshake`]) need no setting
+//! here: a SYN, first or duplicate, is answered with a SYN-ACK (header
+//! only); a FIN is acknowledged (ack = its sequence number + 1) at once
+//! when every byte before it has arrived (4.4BSD `tcp_input`: `TF_ACKNOW`
+//! on a FIN). Flows without a handshake send neither flag.
+//!
 //! ACK congestion control ([`crate::acc`]) replaces the policy's
 //! `every_segments` by its delayed-ack factor; the policy's timer (a fixed
 //! delay or the BSD fast tick) still forces an ack, and an `Immediate`
@@ -87,6 +93,12 @@ pub struct Receiver {
     ts: ReceiverTimestamps,
     acc: Option<AckCongestionControl>,
     fr_request: Option<FrRequestMarker>,
+    /// A SYN arrived and its SYN-ACK has not gone yet.
+    syn_ack_due: bool,
+    /// Sequence number of the peer's FIN once seen (`u64::MAX`: none).
+    fin_seq: u64,
+    /// Every byte up to the FIN has arrived: acks count the FIN.
+    fin_in: bool,
 }
 
 impl Receiver {
@@ -110,6 +122,9 @@ impl Receiver {
             ts: ReceiverTimestamps::default(),
             acc: cfg.acc.map(|a| AckCongestionControl::new(a, cfg.recv_buffer_bytes, cfg.mss_bytes)),
             fr_request: cfg.fr_request_threshold.map(FrRequestMarker::new),
+            syn_ack_due: false,
+            fin_seq: u64::MAX,
+            fin_in: false,
         }
     }
 
@@ -194,7 +209,14 @@ impl Receiver {
 
     /// A data segment arrived. Returns what it delivered to the application.
     pub fn on_segment(&mut self, now: Time, hdr: &TcpHeader) -> Option<Delivery> {
+        if hdr.syn {
+            self.syn_ack_due = true; // a duplicate SYN is answered again
+            return None;
+        }
         let (seq, end) = (hdr.seq, hdr.seq + u64::from(hdr.len));
+        if hdr.fin {
+            self.fin_seq = end;
+        }
         self.trigger = Some(seq);
         if self.options {
             self.on_segment_options(now, hdr);
@@ -226,6 +248,10 @@ impl Receiver {
             self.ack_now = true;
         } else {
             self.on_in_order(now, hdr.len);
+        }
+        if self.rcv_nxt >= self.fin_seq && !self.fin_in {
+            self.fin_in = true; // the FIN is acknowledged at once
+            self.ack_now = true;
         }
         Some(Delivery { start, end: self.rcv_nxt })
     }
@@ -298,6 +324,11 @@ impl Receiver {
 
     /// The ack to send now, if one is due.
     pub fn poll_transmit(&mut self, now: Time) -> Option<TcpHeader> {
+        if self.syn_ack_due {
+            self.syn_ack_due = false;
+            let wnd_bytes = self.window_bytes().min(u64::from(u32::MAX)) as u32;
+            return Some(TcpHeader { ack: self.rcv_nxt, wnd_bytes, syn: true, ..TcpHeader::default() });
+        }
         if !self.ack_now {
             return None;
         }
@@ -310,7 +341,7 @@ impl Receiver {
         }
         let trigger = self.trigger.take();
         let mut hdr = TcpHeader {
-            ack: self.rcv_nxt,
+            ack: self.rcv_nxt + u64::from(self.fin_in),
             wnd_bytes: self.window_bytes().min(u64::from(u32::MAX)) as u32,
             ..TcpHeader::default()
         };

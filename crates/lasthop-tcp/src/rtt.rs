@@ -32,6 +32,9 @@ use crate::config::{RtoConfig, RtoMode};
 use lasthop_core::rtt::SmoothedRtt;
 use lasthop_core::Time;
 
+/// RFC 6298 Sec. 5.7: the RTO data transmission starts with after a SYN
+/// timed out (3 s).
+const RFC6298_SYN_TIMEOUT_RTO_NS: u64 = 3_000_000_000;
 /// 4.4BSD `tcp_backoff[]`.
 const BSD_BACKOFF: [u64; 13] = [1, 2, 4, 8, 16, 32, 64, 64, 64, 64, 64, 64, 64];
 /// 4.4BSD TCPTV_REXMTMAX, in ticks (64 s at PR_SLOWHZ = 2).
@@ -141,6 +144,23 @@ impl RttEstimator {
             // storing it in the mean deviation instead".
             self.bsd_rttvar += self.bsd_srtt >> 3;
             self.bsd_srtt = 0;
+        }
+    }
+
+    /// The SYN-ACK arrived after the SYN was retransmitted (no sample:
+    /// Karn). RFC 6298 mode follows Sec. 5.7: "If the timer expires awaiting
+    /// the ACK of a SYN segment and the TCP implementation is using an RTO
+    /// less than 3 seconds, the RTO MUST be re-initialized to 3 seconds when
+    /// data transmission begins": the backoff is cleared and the RTO before
+    /// the first sample is at least 3 s. BSD and ns-2 modes keep their
+    /// backed-off timer until the first valid sample clears it, as
+    /// 4.4BSD-Lite does (`tcp_input` in SYN_SENT calls `tcp_xmit_timer`,
+    /// which zeroes `t_rxtshift`, only when the SYN was timed, and
+    /// `tcp_timer` stops the timing of a retransmitted SYN).
+    pub fn on_established_after_syn_timeout(&mut self) {
+        if self.cfg.mode == RtoMode::Rfc6298 {
+            self.backoff = 0;
+            self.cfg.initial_ns = self.cfg.initial_ns.max(RFC6298_SYN_TIMEOUT_RTO_NS);
         }
     }
 

@@ -29,7 +29,9 @@
 //! work). Limited transmit (Sec. V-C, RFC 3042): a new segment beyond the
 //! window on each of the first two duplicate acks.
 //!
-//! Departures: no connection setup or teardown, no Nagle (bulk transfers
+//! Connection start-up and close are optional ([`crate::handshake`]: the
+//! SYN exchange before data, a FIN on the last segment); without them the
+//! flow starts established. Departures: no Nagle (bulk transfers
 //! always have a full segment ready), no persist timer (a receiver's window
 //! closes only behind a split-connection relay, whose window update travels
 //! a loss-free wired link). A relay feeds the sender through
@@ -61,6 +63,7 @@
 use crate::cc::{CcAlgorithm, CongestionControl, CongestionEvent, CongestionKind, LossCause};
 use crate::config::{ElnResponse, SenderConfig, Variant};
 use crate::ecn::EcnSender;
+use crate::handshake::{ConnectionTimes, Handshake};
 use crate::recovery::{AckVerdict, LossRecovery};
 use crate::rtt::RttEstimator;
 use crate::sack::Scoreboard;
@@ -147,6 +150,8 @@ pub struct Sender {
     adaptation: Option<SenderAdaptation>,
     /// The ack being processed carries ECN-Echo: it does not open the window.
     ece_hold: bool,
+    /// Connection start-up and close, if the flow has them.
+    handshake: Option<Handshake>,
     stats: SenderStats,
 }
 
@@ -189,6 +194,7 @@ impl Sender {
             ts: SenderTimestamps::default(),
             adaptation: cfg.adaptation.map(SenderAdaptation::new),
             ece_hold: false,
+            handshake: cfg.handshake.then(Handshake::new),
             stats: SenderStats::default(),
         }
     }
@@ -204,6 +210,9 @@ impl Sender {
     /// 3168 Sec. 6.1.5: never ECT on a retransmission; the sender reads its
     /// own flag).
     pub fn ip_ecn(&self, hdr: &TcpHeader) -> Ecn {
+        if hdr.syn {
+            return Ecn::NotEct; // RFC 3168 Sec. 6.1.1: never on a SYN
+        }
         self.ecn.ip_ecn(hdr.is_retransmit)
     }
     /// An ack arrived CE-marked (seed 001 Sec. 6.1): it is echoed to the
@@ -239,9 +248,28 @@ impl Sender {
         self.cfg.total_bytes.is_some_and(|n| self.snd_una >= n)
     }
 
-    /// The application starts writing: the transfer begins.
+    /// The connection's start-up and close times, if it has a handshake.
+    pub fn connection(&self) -> Option<ConnectionTimes> {
+        self.handshake.as_ref().map(Handshake::times)
+    }
+
+    /// True once the FIN is acknowledged (a flow with a handshake).
+    pub fn is_closed(&self) -> bool {
+        self.handshake.as_ref().is_some_and(Handshake::closed)
+    }
+
+    /// True while a sender with a handshake waits for the SYN-ACK.
+    pub fn is_syn_sent(&self) -> bool {
+        self.handshake.as_ref().is_some_and(|h| !h.established())
+    }
+
+    /// The application starts writing (with a handshake: opens the
+    /// connection, and data waits for the SYN-ACK): the transfer begins.
     pub fn start(&mut self, now: Time, trace: &mut Trace) {
         self.started = true;
+        if let Some(h) = self.handshake.as_mut() {
+            h.on_start();
+        }
         self.trace_window(now, trace);
     }
 
@@ -373,6 +401,14 @@ impl Sender {
         if !self.started || self.stopped {
             return None;
         }
+        if let Some(h) = self.handshake.as_mut().filter(|h| !h.established()) {
+            // SYN-SENT: the SYN (when due), no data.
+            let syn = h.poll_syn(now)?;
+            if self.rto_at == Time::NEVER {
+                self.arm_rto(now);
+            }
+            return Some(syn);
+        }
         if self.adaptation.is_some() && self.burst_blocked(now) {
             return None;
         }
@@ -400,6 +436,8 @@ impl Sender {
         }
         trace.record(now, TraceEvent::SegmentSent { flow: self.flow, seq, len: len as u32, retransmit });
         let mut hdr = TcpHeader { seq, len: len as u32, is_retransmit: retransmit, ..TcpHeader::default() };
+        // The FIN rides the segment that reaches the end of the transfer.
+        hdr.fin = self.cfg.handshake && self.cfg.total_bytes == Some(seq + len);
         if self.stamps {
             self.stamp_options(now, &mut hdr);
         }
@@ -444,6 +482,10 @@ impl Sender {
     /// An ack arrived.
     pub fn on_ack(&mut self, now: Time, hdr: &TcpHeader, trace: &mut Trace) {
         if self.stopped {
+            return;
+        }
+        if self.handshake.is_some() && (hdr.syn || self.is_syn_sent()) {
+            self.on_syn_ack(now, hdr);
             return;
         }
         trace.record(now, TraceEvent::AckReceived { flow: self.flow, ack: hdr.ack });
@@ -510,9 +552,53 @@ impl Sender {
         if acked > 0 && self.snd_una >= self.snd_max {
             self.rto_at = Time::NEVER; // RFC 6298 5.2
         }
+        if let Some(h) = self.handshake.as_mut() {
+            h.on_ack(now, hdr.ack, self.cfg.total_bytes);
+        }
         if before != (self.cc.cwnd(), self.cc.ssthresh()) {
             self.trace_window(now, trace);
         }
+    }
+
+    /// A segment with SYN, or any segment in SYN-SENT (see
+    /// [`crate::handshake`]): a SYN-ACK in SYN-SENT establishes the
+    /// connection; anything else (a duplicate SYN-ACK) is ignored.
+    #[cold]
+    fn on_syn_ack(&mut self, now: Time, hdr: &TcpHeader) {
+        let Some(h) = self.handshake.as_mut() else { return };
+        if h.established() || !hdr.syn {
+            return;
+        }
+        match h.on_syn_ack(now) {
+            Some(syn_sent_at) => self.rtt.on_sample(syn_sent_at, now),
+            None => self.rtt.on_established_after_syn_timeout(),
+        }
+        self.rwnd = u64::from(hdr.wnd_bytes);
+        self.last_wnd = Some(hdr.wnd_bytes);
+        self.rto_at = Time::NEVER; // nothing outstanding until data goes
+    }
+
+    /// The retransmission timer expired in SYN-SENT: a timeout with nothing
+    /// in flight (cwnd one segment, ssthresh two), backed off, and the SYN
+    /// goes again.
+    #[cold]
+    fn on_syn_timeout(&mut self, now: Time, trace: &mut Trace) {
+        self.stats.timeouts += 1;
+        self.event(now, SenderEventKind::Timeout, trace);
+        // SYN-SENT: no data outstanding, the peer's window not yet known.
+        let ev = CongestionEvent {
+            kind: CongestionKind::Timeout,
+            cause: LossCause::Congestion,
+            flight_bytes: 0,
+            peer_window_bytes: 0,
+        };
+        self.cc.on_congestion(&ev, self.cfg.dupack_threshold);
+        self.rtt.on_timeout();
+        if let Some(h) = self.handshake.as_mut() {
+            h.on_syn_timeout();
+        }
+        self.arm_rto(now);
+        self.trace_window(now, trace);
     }
 
     /// RFC 3168 Sec. 6.1.2: ECN-Echo halves the window once per window of
@@ -732,6 +818,10 @@ impl Sender {
             a.on_instant(now); // a due burst timer lets the next burst go
         }
         if self.stopped || now < self.rto_at {
+            return;
+        }
+        if self.handshake.is_some() && self.is_syn_sent() {
+            self.on_syn_timeout(now, trace);
             return;
         }
         if self.snd_una >= self.snd_max {

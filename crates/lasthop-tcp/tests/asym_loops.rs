@@ -37,6 +37,7 @@ fn sender_config() -> SenderConfig {
         sender_window_option: false,
         adaptation: None,
         fr_request: false,
+        handshake: false,
     }
 }
 

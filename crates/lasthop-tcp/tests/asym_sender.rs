@@ -38,6 +38,7 @@ fn config(initial_cwnd_segments: u32, ssthresh_bytes: u64) -> SenderConfig {
         sender_window_option: false,
         adaptation: None,
         fr_request: false,
+        handshake: false,
     }
 }
 

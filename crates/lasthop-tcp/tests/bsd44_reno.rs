@@ -36,6 +36,7 @@ fn sender(header_prediction: bool) -> (Sender, Trace) {
         sender_window_option: false,
         adaptation: None,
         fr_request: false,
+        handshake: false,
     };
     let mut trace = Trace::new(false);
     let mut s = Sender::new(cfg, 0);

@@ -48,6 +48,7 @@ impl Harness {
             sender_window_option: false,
             adaptation: None,
             fr_request: false,
+            handshake: false,
         };
         let mut h = Harness { s: Sender::new(cfg, 0), trace: Trace::new(true) };
         h.s.start(Time::ZERO, &mut h.trace);

@@ -547,6 +547,11 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
             Some(AdaptationConfig { maxburst: sa.maxburst, segments_per_increase: sa.segments_per_increase })
         }
     };
+    check(
+        !(t.handshake && split.is_some()),
+        p("tcp.handshake"),
+        "a split connection has no handshake model (its relay starts the wireless leg established)",
+    )?;
     if let Some(fr) = &t.fast_retransmit_request {
         check(fr.threshold >= 1, p("tcp.fast_retransmit_request.threshold"), "must be at least 1")?;
     }
@@ -583,6 +588,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
             sender_window_option: t.sender_window_option,
             adaptation,
             fr_request: t.fast_retransmit_request.is_some(),
+            handshake: t.handshake,
         },
         receiver: ReceiverConfig {
             recv_buffer_bytes: t.socket_buffer_bytes,

@@ -423,6 +423,16 @@ pub struct TcpSpec {
     /// and the sender fast-retransmits on the first marked one.
     #[serde(default)]
     pub fast_retransmit_request: Option<FastRetransmitRequestSpec>,
+    /// Connection start-up and close (issue 12; seed 001 Sec. 7.3's web
+    /// micro-benchmark): the sender sends a SYN at the flow's start and data
+    /// only after the receiver's SYN-ACK; a lost SYN or SYN-ACK costs a
+    /// retransmission timeout (`rto.initial_s`, 1 s by RFC 6298, 6 s in
+    /// `bsd` mode); a bounded transfer's last segment carries FIN, and the
+    /// flow ends when its ack reaches the sender. SYN and SYN-ACK are
+    /// `ack_bytes` long. The flow summary gains a `connection` record.
+    /// Not with split-connection schemes.
+    #[serde(default)]
+    pub handshake: bool,
 }
 
 /// ACK congestion control (seed 001 Secs. 6.1 and 8.2).
@@ -513,6 +523,7 @@ impl Default for TcpSpec {
             acc: None,
             sender_adaptation: None,
             fast_retransmit_request: None,
+            handshake: false,
         }
     }
 }
