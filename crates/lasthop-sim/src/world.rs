@@ -215,6 +215,12 @@ pub enum RunEnd {
 /// 13 M events/s, so Ctrl-C is answered well within a second.
 pub const INTERRUPT_CHECK_EVENTS: u64 = 1 << 16;
 
+/// Bytes each of the first `model_flows` connections' receiving
+/// application has had so far (a split flow's: its wireless leg's).
+fn delivered_now(flows: &[FlowState], model_flows: usize) -> Vec<u64> {
+    (0..model_flows).map(|fi| flows[flows[fi].relay.map_or(fi, |r| r.leg as usize)].app_next).collect()
+}
+
 /// Per-host tick phase, uniform in [0, tick), from the host's own stream.
 fn tick_phase(seed: u64, node: &str, timer: &str, tick_ns: u64) -> u64 {
     let mut r = RngStream::new(seed, &format!("node:{node}:{timer}"));
@@ -484,7 +490,8 @@ impl<'m> World<'m> {
                     if let Some(r) = self.flows[fi].relay {
                         self.flows[r.leg as usize].sender.start(now, &mut self.trace);
                     }
-                    self.overlap.on_start(now, fi, &self.delivered_now());
+                    let (flows, model_flows) = (&self.flows, self.model.flows.len());
+                    self.overlap.on_start(now, fi, || delivered_now(flows, model_flows));
                 }
                 Event::FlowStop { flow } => {
                     let fi = flow as usize;
@@ -543,14 +550,9 @@ impl<'m> World<'m> {
             self.active_flows -= 1;
             let now = self.sched.now();
             if self.overlap.wants_end() {
-                self.overlap.on_end(now, &self.delivered_now());
+                self.overlap.on_end(now, &delivered_now(&self.flows, self.model.flows.len()));
             }
         }
-    }
-
-    /// Bytes each model flow's receiving application has had so far.
-    fn delivered_now(&self) -> Vec<u64> {
-        (0..self.model.flows.len()).map(|fi| self.flows[self.last_leg(fi)].app_next).collect()
     }
 
     fn start_link(&mut self, li: usize) {
@@ -931,7 +933,7 @@ impl<'m> World<'m> {
 
     pub fn summary(&self) -> RunSummary {
         let end = self.sched.now();
-        let overlap = self.overlap.throughputs_bps(end, &self.delivered_now());
+        let overlap = self.overlap.throughputs_bps(end, &delivered_now(&self.flows, self.model.flows.len()));
         let secs = |ns: u64| ns as f64 / NS_PER_S as f64;
         let flows: Vec<FlowSummary> = self
             .flows
