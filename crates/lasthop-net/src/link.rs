@@ -130,6 +130,9 @@ pub struct LinkDir {
     /// Frames on the medium (the newest, while `busy`) or propagating.
     transit: VecDeque<InFlight>,
     busy: bool,
+    /// The link's medium is shared by both directions (kept here, beside
+    /// `busy`, where the per-frame path reads it).
+    half_duplex: bool,
     error: ErrorModel,
     /// Draws of the delay jitter, when there is any (boxed: an RNG is large
     /// and most links have no jitter).
@@ -148,6 +151,7 @@ impl LinkDir {
             queue: Queue::drop_tail(params.queue),
             transit: VecDeque::new(),
             busy: false,
+            half_duplex: false,
             error,
             jitter: None,
             last_arrival: Time::ZERO,
@@ -230,7 +234,8 @@ pub struct Link {
 }
 
 impl Link {
-    pub fn new(duplex: Duplex, ab: LinkDir, ba: LinkDir) -> Link {
+    pub fn new(duplex: Duplex, mut ab: LinkDir, mut ba: LinkDir) -> Link {
+        (ab.half_duplex, ba.half_duplex) = (duplex == Duplex::Half, duplex == Duplex::Half);
         Link { dirs: [ab, ba], duplex, last_served: 1 }
     }
 
@@ -281,6 +286,33 @@ impl Link {
         let first = 1 - self.last_served;
         let dir = [first, 1 - first].into_iter().find(|&d| self.idle(d) && !self.dirs[d].queue.is_empty())?;
         self.last_served = dir;
+        Some(self.start(now, dir, pool))
+    }
+
+    /// [`Link::start_transmission`] after direction `dir` changed (a frame
+    /// joined its queue, or left its medium). A full-duplex link then looks
+    /// at `dir` alone: its other direction cannot have become ready, as it
+    /// was served when it last changed (no direction is left idle with a
+    /// frame waiting), so with thousands of links the other direction's
+    /// state is not brought into the cache for nothing (issue 9).
+    #[inline]
+    pub fn start_transmission_after(&mut self, now: Time, dir: usize, pool: &PacketPool) -> Option<Started> {
+        if self.dirs[dir].half_duplex {
+            return self.start_transmission(now, pool);
+        }
+        let other = &self.dirs[1 - dir];
+        debug_assert!(other.busy || other.queue.is_empty(), "a full-duplex direction left idle with a frame waiting");
+        let d = &self.dirs[dir];
+        if d.busy || d.queue.is_empty() {
+            return None;
+        }
+        // `last_served` orders the directions of a half-duplex medium only.
+        Some(self.start(now, dir, pool))
+    }
+
+    /// Put direction `dir`'s next frame on its medium (idle, a frame waiting).
+    #[inline]
+    fn start(&mut self, now: Time, dir: usize, pool: &PacketPool) -> Started {
         let d = &mut self.dirs[dir];
         let w = d.queue.dequeue(now).expect("checked non-empty");
         // An error-free direction does not read the packet back.
@@ -293,7 +325,7 @@ impl Link {
         d.busy_until = done;
         d.transit.push_back(InFlight { pkt: w.pkt, corrupted, arrive: Time::NEVER, key: 0 });
         d.busy = true;
-        Some(Started { dir, done, frame: w })
+        Started { dir, done, frame: w }
     }
 
     /// The frame on the medium in direction `dir` is fully sent: it starts
@@ -403,6 +435,35 @@ mod tests {
         assert_eq!((a.done, b.done), (Time(1_000_000), Time(1_000_000)));
         assert_ne!(a.dir, b.dir);
         assert!(l.start_transmission(Time::ZERO, &pool).is_none());
+    }
+
+    #[test]
+    fn starting_after_a_change_looks_at_that_direction_unless_the_medium_is_shared() {
+        let mut pool = PacketPool::new();
+        let dir = || LinkDir::new(params(1_000_000), ErrorModel::none());
+        // Full duplex: each direction starts when it changes, alone.
+        let mut full = Link::new(Duplex::Full, dir(), dir());
+        let w = pkt(&mut pool, 1, 125);
+        assert!(offer(&mut full, 1, w, &mut pool));
+        assert_eq!(full.start_transmission_after(Time::ZERO, 1, &pool).map(|s| s.dir), Some(1));
+        assert!(full.start_transmission_after(Time::ZERO, 1, &pool).is_none(), "dir 1 is busy");
+        assert!(full.start_transmission_after(Time::ZERO, 0, &pool).is_none(), "nothing waits on dir 0");
+        let w = pkt(&mut pool, 2, 125);
+        assert!(offer(&mut full, 0, w, &mut pool));
+        assert_eq!(full.start_transmission_after(Time::ZERO, 0, &pool).map(|s| s.dir), Some(0));
+        // Half duplex: the medium's turn decides, whichever direction changed.
+        let mut half = Link::new(Duplex::Half, dir(), dir());
+        for i in 0..2 {
+            let w = pkt(&mut pool, 10 + i, 125);
+            assert!(offer(&mut half, 0, w, &mut pool));
+        }
+        let w = pkt(&mut pool, 20, 125);
+        assert!(offer(&mut half, 1, w, &mut pool));
+        let first = half.start_transmission_after(Time::ZERO, 1, &pool).unwrap();
+        assert_eq!(first.dir, 0, "direction 0's turn comes first");
+        assert!(half.start_transmission_after(Time::ZERO, 1, &pool).is_none(), "one frame at a time");
+        half.finish_transmission(first.done, 0, 0);
+        assert_eq!(half.start_transmission_after(first.done, 0, &pool).map(|s| s.dir), Some(1), "then direction 1's");
     }
 
     #[test]

@@ -502,7 +502,7 @@ impl<'m> World<'m> {
                     if oldest {
                         self.sched.schedule_reserved(arrive, key, Event::Arrive { link, dir });
                     }
-                    self.start_link(link as usize);
+                    self.start_link(link as usize, dir as usize);
                 }
                 Event::Arrive { link, dir } => self.on_arrival(link as usize, dir as usize),
                 Event::Wake { endpoint } => self.on_wake(endpoint),
@@ -578,9 +578,10 @@ impl<'m> World<'m> {
         }
     }
 
-    fn start_link(&mut self, li: usize) {
+    /// Start what link `li` can send now that direction `dir` changed.
+    fn start_link(&mut self, li: usize, dir: usize) {
         let now = self.sched.now();
-        while let Some(s) = self.links[li].start_transmission(now, &self.pool) {
+        while let Some(s) = self.links[li].start_transmission_after(now, dir, &self.pool) {
             self.account_tx(li, s.dir, &s.frame);
             self.sched.schedule(s.done, Event::TxDone { link: li as u32, dir: s.dir as u8 });
         }
@@ -637,7 +638,7 @@ impl<'m> World<'m> {
         }
         let now = self.sched.now();
         match self.links[li].enqueue(dir, now, w, &mut self.pool, &mut self.removed) {
-            Admission::Queued => self.start_link(li),
+            Admission::Queued => self.start_link(li, dir),
             other => self.on_not_queued(li, dir, w, other),
         }
     }
@@ -659,7 +660,7 @@ impl<'m> World<'m> {
         }
         self.removed.clear();
         if a.queued() {
-            self.start_link(li);
+            self.start_link(li, dir);
         }
     }
 
