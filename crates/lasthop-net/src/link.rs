@@ -60,6 +60,33 @@ impl DirParams {
     /// Time the medium is busy with a frame carrying a `size_bytes` packet.
     #[inline]
     pub fn tx_time_ns(&self, size_bytes: u32) -> u64 {
+        Timing::of(self).tx_time_ns(size_bytes)
+    }
+}
+
+/// The parameters every frame reads, copied out of [`DirParams`] so that
+/// they sit beside the direction's other per-frame fields.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Timing {
+    bandwidth_bps: u64,
+    delay_ns: u64,
+    frame_overhead_ns: u64,
+    frame_overhead_bytes: u32,
+}
+
+impl Timing {
+    fn of(p: &DirParams) -> Timing {
+        Timing {
+            bandwidth_bps: p.bandwidth_bps,
+            delay_ns: p.delay_ns,
+            frame_overhead_ns: p.frame_overhead_ns,
+            frame_overhead_bytes: p.frame_overhead_bytes,
+        }
+    }
+
+    #[inline]
+    fn tx_time_ns(&self, size_bytes: u32) -> u64 {
         // u64 is exact here: (2^32 bytes · 8 bits) · 1e9 < 2^64 would fail only
         // for frames over 2 GB, which a u32 size plus overhead cannot reach
         // after the checked multiply below falls back to u128.
@@ -78,13 +105,19 @@ pub enum Duplex {
     Half,
 }
 
-/// Counters of one direction.
+/// Counters of one direction: one cache line, those every frame counts
+/// first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
 pub struct DirStats {
     /// Frames put on the medium (including those later found corrupted).
     pub packets_sent: u64,
     /// Bytes put on the medium (packet sizes, without frame overhead).
     pub bytes_sent: u64,
+    /// Medium time of the frames started, in ns (frame overheads included).
+    pub busy_ns: u64,
+    /// Frames handed to the far node intact.
+    pub delivered: u64,
     pub drops_error: u64,
     /// Packets a full queue dropped (arrivals refused, or victims in their place).
     pub drops_queue: u64,
@@ -92,10 +125,6 @@ pub struct DirStats {
     pub drops_early: u64,
     /// Pure acks purged by ACK filtering.
     pub drops_filtered: u64,
-    /// Frames handed to the far node intact.
-    pub delivered: u64,
-    /// Medium time of the frames started, in ns (frame overheads included).
-    pub busy_ns: u64,
 }
 
 impl DirStats {
@@ -123,9 +152,18 @@ struct InFlight {
     key: u64,
 }
 
+/// One direction of a link. Its fields are laid out by use, so that a
+/// frame's passage touches few cache lines of a direction that is not in
+/// the cache (a run of thousands of links: issue 9): the queue's FIFO
+/// (line 0; a frame joining it reads line 1 too); the queue's discipline,
+/// the frames in transit, the medium's state and the error model (line 1:
+/// every step of a frame); the timing and the jitter (line 2: a start and
+/// an end of transmission); the counters (line 3: a start and an
+/// arrival); the parameters as given (line 4, read when the direction is
+/// made). A unit test keeps the layout.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct LinkDir {
-    pub params: DirParams,
     queue: Queue,
     /// Frames on the medium (the newest, while `busy`) or propagating.
     transit: VecDeque<InFlight>,
@@ -133,30 +171,34 @@ pub struct LinkDir {
     /// The link's medium is shared by both directions (kept here, beside
     /// `busy`, where the per-frame path reads it).
     half_duplex: bool,
+    /// When the latest frame's transmission ends (or ended).
+    busy_until: Time,
     error: ErrorModel,
+    timing: Timing,
     /// Draws of the delay jitter, when there is any (boxed: an RNG is large
     /// and most links have no jitter).
     jitter: Option<Box<RngStream>>,
     /// Arrival time of the latest frame: the next may not arrive earlier.
     last_arrival: Time,
-    /// When the latest frame's transmission ends (or ended).
-    busy_until: Time,
     pub stats: DirStats,
+    /// As given (private: `timing` copies from it).
+    params: DirParams,
 }
 
 impl LinkDir {
     pub fn new(params: DirParams, error: ErrorModel) -> LinkDir {
         LinkDir {
-            params,
             queue: Queue::drop_tail(params.queue),
             transit: VecDeque::new(),
             busy: false,
             half_duplex: false,
+            busy_until: Time::ZERO,
             error,
+            timing: Timing::of(&params),
             jitter: None,
             last_arrival: Time::ZERO,
-            busy_until: Time::ZERO,
             stats: DirStats::default(),
+            params,
         }
     }
 
@@ -178,6 +220,11 @@ impl LinkDir {
             self.jitter = Some(Box::new(rng()));
         }
         self
+    }
+
+    /// The direction's parameters.
+    pub fn params(&self) -> &DirParams {
+        &self.params
     }
 
     /// Packets of this direction waiting, on the medium, or propagating.
@@ -316,7 +363,7 @@ impl Link {
         let d = &mut self.dirs[dir];
         let w = d.queue.dequeue(now).expect("checked non-empty");
         // An error-free direction does not read the packet back.
-        let tx_ns = d.params.tx_time_ns(w.size_bytes);
+        let tx_ns = d.timing.tx_time_ns(w.size_bytes);
         let corrupted = !d.error.is_none() && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
         d.stats.packets_sent += 1;
         d.stats.bytes_sent += u64::from(w.size_bytes);
@@ -337,7 +384,7 @@ impl Link {
         let d = &mut self.dirs[dir];
         debug_assert!(d.busy, "a frame was on the medium");
         d.busy = false;
-        let mut arrive = now.plus_ns(d.params.delay_ns);
+        let mut arrive = now.plus_ns(d.timing.delay_ns);
         if let Some(rng) = d.jitter.as_mut() {
             let extra = rng.exponential(d.params.jitter_mean_ns as f64).round() as u64;
             arrive = arrive.plus_ns(extra).max(d.last_arrival);
@@ -408,6 +455,38 @@ mod tests {
             pool.take(w.pkt);
         }
         a.queued()
+    }
+
+    #[test]
+    fn a_direction_keeps_each_step_of_a_frame_in_few_cache_lines() {
+        use std::mem::offset_of;
+        let line = |offset: usize| offset / 64;
+        assert_eq!(std::mem::align_of::<LinkDir>(), 64);
+        assert_eq!(line(offset_of!(LinkDir, queue)), 0, "the FIFO opens line 0");
+        // Line 1: every step of a frame.
+        for (field, offset) in [
+            ("transit", offset_of!(LinkDir, transit)),
+            ("busy", offset_of!(LinkDir, busy)),
+            ("half_duplex", offset_of!(LinkDir, half_duplex)),
+            ("busy_until", offset_of!(LinkDir, busy_until)),
+            ("error", offset_of!(LinkDir, error)),
+        ] {
+            assert_eq!(line(offset), 1, "{field} at {offset}");
+        }
+        assert_eq!(
+            line(offset_of!(LinkDir, queue) + std::mem::size_of::<Queue>() - 1),
+            1,
+            "the discipline ends line 1"
+        );
+        for (field, offset) in [
+            ("timing", offset_of!(LinkDir, timing)),
+            ("jitter", offset_of!(LinkDir, jitter)),
+            ("last_arrival", offset_of!(LinkDir, last_arrival)),
+        ] {
+            assert_eq!(line(offset), 2, "{field} at {offset}");
+        }
+        assert_eq!(offset_of!(LinkDir, stats), 3 * 64, "the counters fill line 3");
+        assert_eq!(std::mem::size_of::<DirStats>(), 64);
     }
 
     #[test]
