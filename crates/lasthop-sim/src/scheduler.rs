@@ -129,12 +129,63 @@ impl Ord for Entry {
     }
 }
 
+/// A binary heap whose top, once taken, stays in place until the next
+/// operation: a push then drops into the vacated root and sifts down once,
+/// instead of the pop sifting the last entry down and the push sifting up
+/// again. An event handler nearly always schedules the next event of the
+/// link it served, so most pops are followed by a push into the same heap.
+/// The order of events is the heap's either way.
+#[derive(Debug, Default)]
+struct Heap {
+    heap: BinaryHeap<Entry>,
+    /// The top was taken and is to be removed.
+    top_taken: bool,
+}
+
+impl Heap {
+    fn with_capacity(n: usize) -> Heap {
+        Heap { heap: BinaryHeap::with_capacity(n), top_taken: false }
+    }
+
+    #[inline]
+    fn settle(&mut self) {
+        if self.top_taken {
+            self.top_taken = false;
+            self.heap.pop();
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, e: Entry) {
+        if self.top_taken {
+            self.top_taken = false;
+            *self.heap.peek_mut().expect("a taken top is still in place") = e;
+        } else {
+            self.heap.push(e);
+        }
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Option<&Entry> {
+        self.settle();
+        self.heap.peek()
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<Entry> {
+        self.settle();
+        let e = *self.heap.peek()?;
+        self.top_taken = true;
+        Some(e)
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Scheduler {
     /// Events that are not timers.
-    heap: BinaryHeap<Entry>,
+    heap: Heap,
     /// Timer wake-ups (`Wake` events), stale ones included until popped.
-    timers: BinaryHeap<Entry>,
+    timers: Heap,
     next_seq: u64,
     now: Time,
     generations: Vec<u32>,
@@ -145,8 +196,8 @@ pub struct Scheduler {
 impl Scheduler {
     pub fn new(timer_keys: usize) -> Scheduler {
         Scheduler {
-            heap: BinaryHeap::with_capacity(64),
-            timers: BinaryHeap::with_capacity(timer_keys.min(1 << 16)),
+            heap: Heap::with_capacity(64),
+            timers: Heap::with_capacity(timer_keys.min(1 << 16)),
             next_seq: 0,
             now: Time::ZERO,
             generations: vec![0; timer_keys],
@@ -242,7 +293,7 @@ impl Scheduler {
     }
 
     /// Time of the next entry (live or stale), if any.
-    pub fn peek_time(&self) -> Option<Time> {
+    pub fn peek_time(&mut self) -> Option<Time> {
         match (self.heap.peek(), self.timers.peek()) {
             (Some(e), Some(t)) => Some(Time(e.at.min(t.at))),
             (e, t) => e.or(t).map(|x| Time(x.at)),
