@@ -116,7 +116,8 @@ pub struct DirStats {
     pub bytes_sent: u64,
     /// Medium time of the frames started, in ns (frame overheads included).
     pub busy_ns: u64,
-    /// Frames handed to the far node intact.
+    /// Frames handed to the far node intact (those put on the medium, less
+    /// those still on it or propagating, less the corrupted).
     pub delivered: u64,
     pub drops_error: u64,
     /// Packets a full queue dropped (arrivals refused, or victims in their place).
@@ -158,9 +159,9 @@ struct InFlight {
 /// (line 0; a frame joining it reads line 1 too); the queue's discipline,
 /// the frames in transit, the medium's state and the error model (line 1:
 /// every step of a frame); the timing and the jitter (line 2: a start and
-/// an end of transmission); the counters (line 3: a start and an
-/// arrival); the parameters as given (line 4, read when the direction is
-/// made). A unit test keeps the layout.
+/// an end of transmission); the counters (line 3: a start, and the loss
+/// of a corrupted frame); the parameters as given (line 4, read when the
+/// direction is made). A unit test keeps the layout.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct LinkDir {
@@ -180,7 +181,9 @@ pub struct LinkDir {
     jitter: Option<Box<RngStream>>,
     /// Arrival time of the latest frame: the next may not arrive earlier.
     last_arrival: Time,
-    pub stats: DirStats,
+    /// The counters, but `delivered`: it is derived when asked for (see
+    /// [`LinkDir::stats`]), so that an arrival writes no counter.
+    stats: DirStats,
     /// As given (private: `timing` copies from it).
     params: DirParams,
 }
@@ -234,6 +237,12 @@ impl LinkDir {
 
     pub fn queue_len(&self) -> usize {
         self.queue.len()
+    }
+
+    /// The direction's counters.
+    pub fn stats(&self) -> DirStats {
+        let arrived = self.stats.packets_sent - self.transit.len() as u64;
+        DirStats { delivered: arrived - self.stats.drops_error, ..self.stats }
     }
 
     /// The discipline's statistics up to `end` (none for DropTail).
@@ -401,8 +410,6 @@ impl Link {
         let f = d.transit.pop_front().expect("a frame was propagating");
         if f.corrupted {
             d.stats.drops_error += 1;
-        } else {
-            d.stats.delivered += 1;
         }
         // The new oldest frame is propagating unless it is still on the medium.
         let next = match d.transit.front() {
@@ -599,6 +606,39 @@ mod tests {
     }
 
     #[test]
+    fn delivered_frames_are_those_arrived_intact() {
+        // Every frame is lost on ab (p = 1); none on ba.
+        let lossy = ErrorModel::new(&crate::error::ErrorModelConfig::Bernoulli { p: 1.0 }, || RngStream::new(1, "e"));
+        let mut pool = PacketPool::new();
+        let mut l = Link::new(
+            Duplex::Full,
+            LinkDir::new(params(8_000_000), lossy),
+            LinkDir::new(params(8_000_000), ErrorModel::none()),
+        );
+        let mut now = Time::ZERO;
+        for i in 0..3 {
+            for dir in 0..2 {
+                let w = pkt(&mut pool, 2 * i + dir as u64, 1000);
+                assert!(offer(&mut l, dir, w, &mut pool));
+                let s = l.start_transmission_after(now, dir, &pool).unwrap();
+                l.finish_transmission(s.done, dir, 0);
+            }
+            now = now.plus_ns(1_000_000);
+        }
+        // t: two of three frames each way have arrived, one propagates.
+        for dir in 0..2 {
+            for _ in 0..2 {
+                let a = l.take_arrival(dir);
+                assert_eq!(a.corrupted, dir == 0);
+                pool.take(a.pkt);
+            }
+        }
+        let (ab, ba) = (l.dirs[0].stats(), l.dirs[1].stats());
+        assert_eq!((ab.packets_sent, ab.drops_error, ab.delivered), (3, 2, 0));
+        assert_eq!((ba.packets_sent, ba.drops_error, ba.delivered), (3, 0, 2));
+    }
+
+    #[test]
     fn queue_overflow_is_counted() {
         let mut pool = PacketPool::new();
         let mut l = Link::new(
@@ -610,7 +650,7 @@ mod tests {
             let w = pkt(&mut pool, i, 100);
             let _queued = offer(&mut l, 0, w, &mut pool);
         }
-        assert_eq!(l.dirs[0].stats.drops_queue, 1);
+        assert_eq!(l.dirs[0].stats().drops_queue, 1);
         assert_eq!(l.in_flight(), 10);
     }
 }

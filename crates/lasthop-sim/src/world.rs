@@ -935,11 +935,11 @@ impl<'m> World<'m> {
             return Err(format!("{} packets stored for {in_flight} in links", self.pool.len()));
         }
         let dirs = || self.links.iter().flat_map(|l| l.dirs.iter());
-        let link_drops: u64 = dirs().map(|d| d.stats.drops_error + d.stats.drops_queue + d.stats.drops_early).sum();
+        let link_drops: u64 = dirs().map(|d| d.stats()).map(|s| s.drops_error + s.drops_queue + s.drops_early).sum();
         if link_drops != c.dropped {
             return Err(format!("link drop counters {link_drops} != dropped packets {}", c.dropped));
         }
-        let link_filtered: u64 = dirs().map(|d| d.stats.drops_filtered).sum();
+        let link_filtered: u64 = dirs().map(|d| d.stats().drops_filtered).sum();
         if link_filtered != c.filtered {
             return Err(format!("link filter counters {link_filtered} != filtered acks {}", c.filtered));
         }
@@ -1057,7 +1057,7 @@ impl<'m> World<'m> {
         let mut links = Vec::new();
         for (li, l) in self.links.iter().enumerate() {
             for d in 0..2 {
-                let s = l.dirs[d].stats;
+                let s = l.dirs[d].stats();
                 let queue = l.dirs[d].queue_stats(end).map(|q| QueueSummary {
                     marks: q.marks,
                     drops_early: s.drops_early,
