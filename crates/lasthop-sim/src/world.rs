@@ -123,6 +123,10 @@ struct RouteHop {
     compress: HeaderCompression,
 }
 
+/// The bit of a packet's pool tag (its hop's index in the route) that marks
+/// its path's last hop.
+const LAST_HOP: u32 = 1 << 31;
+
 /// A queued frame's tag when it is not data with payload (no goodput slot).
 const NO_COVER: u32 = u32::MAX;
 
@@ -372,6 +376,7 @@ impl<'m> World<'m> {
             }
             n_cover += data.len() as u32;
         }
+        assert!(route.len() < LAST_HOP as usize, "a hop's index and the last-hop mark share 32 bits");
         let mut placed: Vec<(u16, NodeAgent)> = Vec::new();
         // ACK reconstructors come in connection order: a flow's after its
         // other agents, the split legs' after every flow's.
@@ -627,7 +632,8 @@ impl<'m> World<'m> {
         // Data with payload counts toward its hop's goodput state.
         let cover = if pkt.is_data() && pkt.tcp.len > 0 { hop.cover } else { NO_COVER };
         let compress = hop.compress;
-        let mut w = Waiting::new(&pkt, self.pool.put_tagged(pkt, h as u32), cover);
+        let tag = h as u32 | if hop.last { LAST_HOP } else { 0 };
+        let mut w = Waiting::new(&pkt, self.pool.put_tagged(pkt, tag), cover);
         if compress != HeaderCompression::None && pkt.is_pure_ack() {
             // RFC 1144 sends a segment whose options changed uncompressed:
             // the timestamp option changes with every ack (seed 001 Sec. 9).
@@ -681,22 +687,26 @@ impl<'m> World<'m> {
         if let Some((at, key)) = a.next {
             self.sched.schedule_reserved(at, key, Event::Arrive { link: li as u32, dir: dir as u8 });
         }
-        let h = self.pool.tag(a.pkt) as usize;
+        let tag = self.pool.tag(a.pkt);
+        let (h, last) = ((tag & !LAST_HOP) as usize, tag & LAST_HOP != 0);
         let mut pkt = self.pool.take(a.pkt);
-        let hop = self.route[h];
-        debug_assert_eq!((hop.link, hop.dir), (li as u32, dir as u8), "the hop a packet was queued on");
-        let node = hop.to;
+        debug_assert_eq!((self.route[h].link, self.route[h].dir), (li as u32, dir as u8), "the hop it was queued on");
+        // A path's last hop reaches the packet's destination, no earlier hop
+        // does (paths are shortest paths): the node reached is read from the
+        // route only where it is needed.
+        debug_assert_eq!(last, self.route[h].to == pkt.dst, "a path ends at its destination");
+        let node = || self.route[h].to;
         if a.corrupted {
             self.drop(2 * li + dir, &pkt, DropCause::Error);
             // The receiving host's link layer saw the corrupted frame; its
             // header still names the segment (seed 000 Sec. IV-A).
-            if node == pkt.dst && pkt.is_data() {
+            if last && pkt.is_data() {
                 self.flows[pkt.flow as usize].receiver.on_corrupted(pkt.tcp.seq);
             }
             return;
         }
         // Most runs have no agents: skip their (cold) per-node table.
-        let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(node, pkt.flow) };
+        let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(node(), pkt.flow) };
         if first < end {
             match self.run_agents(first, end, &mut pkt) {
                 Verdict::Forward => {}
@@ -712,16 +722,12 @@ impl<'m> World<'m> {
                 }
             }
         }
-        if node == pkt.dst {
+        if last {
             self.conservation.delivered += 1;
             self.deliver(pkt);
-        } else if !hop.last {
-            debug_assert_eq!(self.route[h + 1].from, node, "a path's hops follow on");
-            self.forward_on(h + 1, pkt);
         } else {
-            // A path ends at its destination: only a packet off its path
-            // gets here, and the search reports it.
-            self.forward(node, pkt);
+            debug_assert_eq!(self.route[h + 1].from, self.route[h].to, "a path's hops follow on");
+            self.forward_on(h + 1, pkt);
         }
         if first < end {
             self.flush_agents(first, end);
