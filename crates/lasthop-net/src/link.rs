@@ -20,9 +20,11 @@
 //! frame (queueing in the hops a link stands for) but never lets a frame
 //! overtake the one before it: a frame arrives no earlier than its
 //! predecessor, as through a chain of FIFO routers.
-//! A frame enters that FIFO (`transit`) when its transmission starts and
-//! leaves it on arrival; the one on the medium is the newest entry while
-//! `busy`. Packets stay in the run's [`PacketPool`] while they cross a
+//! The frame on the medium is kept in the direction itself (`medium`) and
+//! enters that FIFO (`transit`) when its transmission ends, leaving it on
+//! arrival: the start and the end of a transmission then read no entry of
+//! the FIFO's buffer, which with thousands of links is rarely in the cache.
+//! Packets stay in the run's [`PacketPool`] while they cross a
 //! link; the queue and the FIFO hold their handles (copies of whole packets
 //! were the largest cost of a hop, and per-link rings of them the largest
 //! memory a run with thousands of links touched).
@@ -143,6 +145,13 @@ impl DirStats {
     }
 }
 
+/// The frame on a direction's medium.
+#[derive(Clone, Copy, Debug)]
+struct OnMedium {
+    pkt: PacketRef,
+    corrupted: bool,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct InFlight {
     pkt: PacketRef,
@@ -157,23 +166,22 @@ struct InFlight {
 /// frame's passage touches few cache lines of a direction that is not in
 /// the cache (a run of thousands of links: issue 9): the queue's FIFO
 /// (line 0; a frame joining it reads line 1 too); the queue's discipline,
-/// the frames in transit, the medium's state and the error model (line 1:
-/// every step of a frame); the timing and the jitter (line 2: a start and
-/// an end of transmission); the counters (line 3: a start, and the loss
+/// the frames in transit, the frame on the medium and the error model
+/// (line 1: every step of a frame); the timing, the jitter and when the
+/// medium frees (line 2: a start and an end of transmission); the counters (line 3: a start, and the loss
 /// of a corrupted frame); the parameters as given (line 4, read when the
 /// direction is made). A unit test keeps the layout.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct LinkDir {
     queue: Queue,
-    /// Frames on the medium (the newest, while `busy`) or propagating.
+    /// Frames propagating, oldest first.
     transit: VecDeque<InFlight>,
-    busy: bool,
+    /// The frame being sent, if any (the direction is busy).
+    medium: Option<OnMedium>,
     /// The link's medium is shared by both directions (kept here, beside
-    /// `busy`, where the per-frame path reads it).
+    /// `medium`, where the per-frame path reads it).
     half_duplex: bool,
-    /// When the latest frame's transmission ends (or ended).
-    busy_until: Time,
     error: ErrorModel,
     timing: Timing,
     /// Draws of the delay jitter, when there is any (boxed: an RNG is large
@@ -181,6 +189,8 @@ pub struct LinkDir {
     jitter: Option<Box<RngStream>>,
     /// Arrival time of the latest frame: the next may not arrive earlier.
     last_arrival: Time,
+    /// When the latest frame's transmission ends (or ended).
+    busy_until: Time,
     /// The counters, but `delivered`: it is derived when asked for (see
     /// [`LinkDir::stats`]), so that an arrival writes no counter.
     stats: DirStats,
@@ -193,7 +203,7 @@ impl LinkDir {
         LinkDir {
             queue: Queue::drop_tail(params.queue),
             transit: VecDeque::new(),
-            busy: false,
+            medium: None,
             half_duplex: false,
             busy_until: Time::ZERO,
             error,
@@ -232,16 +242,22 @@ impl LinkDir {
 
     /// Packets of this direction waiting, on the medium, or propagating.
     pub fn in_flight(&self) -> usize {
-        self.queue.len() + self.transit.len()
+        self.queue.len() + self.transit.len() + usize::from(self.busy())
     }
 
     pub fn queue_len(&self) -> usize {
         self.queue.len()
     }
 
+    /// A frame is on the medium.
+    #[inline]
+    fn busy(&self) -> bool {
+        self.medium.is_some()
+    }
+
     /// The direction's counters.
     pub fn stats(&self) -> DirStats {
-        let arrived = self.stats.packets_sent - self.transit.len() as u64;
+        let arrived = self.stats.packets_sent - (self.transit.len() + usize::from(self.busy())) as u64;
         DirStats { delivered: arrived - self.stats.drops_error, ..self.stats }
     }
 
@@ -315,9 +331,11 @@ impl Link {
         out: &mut Vec<Removal>,
     ) -> Admission {
         let d = &mut self.dirs[dir];
-        // Not sending since the last frame ended (the queue adds: nor waiting).
-        let (busy, busy_until) = (d.busy, d.busy_until);
-        let a = d.queue.enqueue(now, w, pool, out, || (!busy).then_some(busy_until));
+        // Not sending since the last frame ended (the queue adds: nor
+        // waiting); read only by a composed queue (`busy_until` is on the
+        // line a start reads, not the one an arrival does).
+        let (medium, busy_until) = (&d.medium, &d.busy_until);
+        let a = d.queue.enqueue(now, w, pool, out, || medium.is_none().then_some(*busy_until));
         match a {
             Admission::Queued => {}
             Admission::Refused => d.stats.drops_queue += 1,
@@ -328,8 +346,8 @@ impl Link {
 
     fn idle(&self, dir: usize) -> bool {
         match self.duplex {
-            Duplex::Full => !self.dirs[dir].busy,
-            Duplex::Half => !self.dirs[0].busy && !self.dirs[1].busy,
+            Duplex::Full => !self.dirs[dir].busy(),
+            Duplex::Half => !self.dirs[0].busy() && !self.dirs[1].busy(),
         }
     }
 
@@ -357,9 +375,9 @@ impl Link {
             return self.start_transmission(now, pool);
         }
         let other = &self.dirs[1 - dir];
-        debug_assert!(other.busy || other.queue.is_empty(), "a full-duplex direction left idle with a frame waiting");
+        debug_assert!(other.busy() || other.queue.is_empty(), "a full-duplex direction left idle with a frame waiting");
         let d = &self.dirs[dir];
-        if d.busy || d.queue.is_empty() {
+        if d.busy() || d.queue.is_empty() {
             return None;
         }
         // `last_served` orders the directions of a half-duplex medium only.
@@ -379,8 +397,7 @@ impl Link {
         d.stats.busy_ns += tx_ns;
         let done = now.plus_ns(tx_ns);
         d.busy_until = done;
-        d.transit.push_back(InFlight { pkt: w.pkt, corrupted, arrive: Time::NEVER, key: 0 });
-        d.busy = true;
+        d.medium = Some(OnMedium { pkt: w.pkt, corrupted });
         Started { dir, done, frame: w }
     }
 
@@ -391,16 +408,14 @@ impl Link {
     /// its predecessor hands it back.
     pub fn finish_transmission(&mut self, now: Time, dir: usize, key: u64) -> (Time, bool) {
         let d = &mut self.dirs[dir];
-        debug_assert!(d.busy, "a frame was on the medium");
-        d.busy = false;
+        let OnMedium { pkt, corrupted } = d.medium.take().expect("a frame was on the medium");
         let mut arrive = now.plus_ns(d.timing.delay_ns);
         if let Some(rng) = d.jitter.as_mut() {
             let extra = rng.exponential(d.params.jitter_mean_ns as f64).round() as u64;
             arrive = arrive.plus_ns(extra).max(d.last_arrival);
         }
         d.last_arrival = arrive;
-        let f = d.transit.back_mut().expect("busy implies a frame");
-        (f.arrive, f.key) = (arrive, key);
+        d.transit.push_back(InFlight { pkt, corrupted, arrive, key });
         (arrive, d.transit.len() == 1)
     }
 
@@ -411,11 +426,7 @@ impl Link {
         if f.corrupted {
             d.stats.drops_error += 1;
         }
-        // The new oldest frame is propagating unless it is still on the medium.
-        let next = match d.transit.front() {
-            Some(n) if !(d.busy && d.transit.len() == 1) => Some((n.arrive, n.key)),
-            _ => None,
-        };
+        let next = d.transit.front().map(|n| (n.arrive, n.key));
         Arrival { pkt: f.pkt, corrupted: f.corrupted, next }
     }
 
@@ -473,9 +484,8 @@ mod tests {
         // Line 1: every step of a frame.
         for (field, offset) in [
             ("transit", offset_of!(LinkDir, transit)),
-            ("busy", offset_of!(LinkDir, busy)),
+            ("medium", offset_of!(LinkDir, medium)),
             ("half_duplex", offset_of!(LinkDir, half_duplex)),
-            ("busy_until", offset_of!(LinkDir, busy_until)),
             ("error", offset_of!(LinkDir, error)),
         ] {
             assert_eq!(line(offset), 1, "{field} at {offset}");
@@ -489,6 +499,7 @@ mod tests {
             ("timing", offset_of!(LinkDir, timing)),
             ("jitter", offset_of!(LinkDir, jitter)),
             ("last_arrival", offset_of!(LinkDir, last_arrival)),
+            ("busy_until", offset_of!(LinkDir, busy_until)),
         ] {
             assert_eq!(line(offset), 2, "{field} at {offset}");
         }
