@@ -643,6 +643,12 @@ impl<'m> World<'m> {
             }
         }
         let now = self.sched.now();
+        // An idle DropTail direction with nothing waiting sends it at once.
+        if let Some(s) = self.links[li].start_at_once(now, dir, w, &self.pool) {
+            self.account_tx(li, s.dir, &s.frame);
+            self.sched.schedule(s.done, Event::TxDone { link: li as u32, dir: s.dir as u8 });
+            return;
+        }
         match self.links[li].enqueue(dir, now, w, &mut self.pool, &mut self.removed) {
             Admission::Queued => self.start_link(li, dir),
             other => self.on_not_queued(li, dir, w, other),
