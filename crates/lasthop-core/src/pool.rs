@@ -39,6 +39,8 @@ struct Slot {
     ecn: Ecn,
     /// 0 = no sender-window option, else the option's value + 1.
     sender_window: u32,
+    /// The caller's, carried untouched (see [`PacketPool::put_tagged`]).
+    tag: u32,
     flags: u8,
     /// The connection flags: bit 0 SYN, bit 1 FIN (the `flags` byte is full).
     ctl: u8,
@@ -83,6 +85,15 @@ impl PacketPool {
     /// Store `pkt`; its handle stays valid until [`PacketPool::take`].
     #[inline]
     pub fn put(&mut self, pkt: Packet) -> PacketRef {
+        self.put_tagged(pkt, 0)
+    }
+
+    /// Store `pkt` with a word of the caller's, read back by
+    /// [`PacketPool::tag`] from the slot the packet is read from anyway
+    /// (the simulator keeps the hop a packet is crossing there, so that an
+    /// arrival need not look its path up).
+    #[inline]
+    pub fn put_tagged(&mut self, pkt: Packet, tag: u32) -> PacketRef {
         // Every field named: a new one must be given a place here.
         let Packet {
             uid,
@@ -124,6 +135,7 @@ impl PacketPool {
             kind,
             ecn,
             sender_window: sender_window.map_or(0, |w| u32::from(w) + 1),
+            tag,
             flags: bit(eln, flag::ELN)
                 | bit(is_retransmit, flag::RETRANSMIT)
                 | bit(ece, flag::ECE)
@@ -196,6 +208,12 @@ impl PacketPool {
     pub fn take(&mut self, r: PacketRef) -> Packet {
         self.free.push(r.0);
         self.get(r)
+    }
+
+    /// The tag the packet at `r` was put with (0 if none).
+    #[inline]
+    pub fn tag(&self, r: PacketRef) -> u32 {
+        self.slots[r.0 as usize].tag
     }
 
     /// A router's congestion mark (RFC 3168 Sec. 5): an ECN-capable packet
@@ -301,6 +319,18 @@ mod tests {
         let ack = p.put(a);
         assert_eq!(p.pure_ack(data), None);
         assert_eq!(p.pure_ack(ack), Some((7, 5000)));
+    }
+
+    #[test]
+    fn a_tag_comes_back_with_its_packet() {
+        let mut p = PacketPool::new();
+        let a = p.put_tagged(pkt(1), 7);
+        let b = p.put_tagged(pkt(2), u32::MAX);
+        assert_eq!((p.tag(b), p.take(b)), (u32::MAX, pkt(2)));
+        let c = p.put(pkt(3));
+        assert_eq!(c, b, "the slot is reused");
+        assert_eq!((p.tag(c), p.take(c)), (0, pkt(3)), "an untagged packet has tag 0");
+        assert_eq!((p.tag(a), p.take(a)), (7, pkt(1)));
     }
 
     #[test]

@@ -20,9 +20,11 @@
 //! frame (queueing in the hops a link stands for) but never lets a frame
 //! overtake the one before it: a frame arrives no earlier than its
 //! predecessor, as through a chain of FIFO routers.
-//! A frame enters that FIFO (`transit`) when its transmission starts and
-//! leaves it on arrival; the one on the medium is the newest entry while
-//! `busy`. Packets stay in the run's [`PacketPool`] while they cross a
+//! The frame on the medium is kept in the direction itself (`medium`) and
+//! enters that FIFO (`transit`) when its transmission ends, leaving it on
+//! arrival: the start and the end of a transmission then read no entry of
+//! the FIFO's buffer, which with thousands of links is rarely in the cache.
+//! Packets stay in the run's [`PacketPool`] while they cross a
 //! link; the queue and the FIFO hold their handles (copies of whole packets
 //! were the largest cost of a hop, and per-link rings of them the largest
 //! memory a run with thousands of links touched).
@@ -60,6 +62,33 @@ impl DirParams {
     /// Time the medium is busy with a frame carrying a `size_bytes` packet.
     #[inline]
     pub fn tx_time_ns(&self, size_bytes: u32) -> u64 {
+        Timing::of(self).tx_time_ns(size_bytes)
+    }
+}
+
+/// The parameters every frame reads, copied out of [`DirParams`] so that
+/// they sit beside the direction's other per-frame fields.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Timing {
+    bandwidth_bps: u64,
+    delay_ns: u64,
+    frame_overhead_ns: u64,
+    frame_overhead_bytes: u32,
+}
+
+impl Timing {
+    fn of(p: &DirParams) -> Timing {
+        Timing {
+            bandwidth_bps: p.bandwidth_bps,
+            delay_ns: p.delay_ns,
+            frame_overhead_ns: p.frame_overhead_ns,
+            frame_overhead_bytes: p.frame_overhead_bytes,
+        }
+    }
+
+    #[inline]
+    fn tx_time_ns(&self, size_bytes: u32) -> u64 {
         // u64 is exact here: (2^32 bytes · 8 bits) · 1e9 < 2^64 would fail only
         // for frames over 2 GB, which a u32 size plus overhead cannot reach
         // after the checked multiply below falls back to u128.
@@ -78,13 +107,20 @@ pub enum Duplex {
     Half,
 }
 
-/// Counters of one direction.
+/// Counters of one direction: one cache line, those every frame counts
+/// first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
 pub struct DirStats {
     /// Frames put on the medium (including those later found corrupted).
     pub packets_sent: u64,
     /// Bytes put on the medium (packet sizes, without frame overhead).
     pub bytes_sent: u64,
+    /// Medium time of the frames started, in ns (frame overheads included).
+    pub busy_ns: u64,
+    /// Frames handed to the far node intact (those put on the medium, less
+    /// those still on it or propagating, less the corrupted).
+    pub delivered: u64,
     pub drops_error: u64,
     /// Packets a full queue dropped (arrivals refused, or victims in their place).
     pub drops_queue: u64,
@@ -92,10 +128,6 @@ pub struct DirStats {
     pub drops_early: u64,
     /// Pure acks purged by ACK filtering.
     pub drops_filtered: u64,
-    /// Frames handed to the far node intact.
-    pub delivered: u64,
-    /// Medium time of the frames started, in ns (frame overheads included).
-    pub busy_ns: u64,
 }
 
 impl DirStats {
@@ -113,6 +145,13 @@ impl DirStats {
     }
 }
 
+/// The frame on a direction's medium.
+#[derive(Clone, Copy, Debug)]
+struct OnMedium {
+    pkt: PacketRef,
+    corrupted: bool,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct InFlight {
     pkt: PacketRef,
@@ -123,14 +162,28 @@ struct InFlight {
     key: u64,
 }
 
+/// One direction of a link. Its fields are laid out by use, so that a
+/// frame's passage touches few cache lines of a direction that is not in
+/// the cache (a run of thousands of links: issue 9): the queue's FIFO
+/// (line 0; a frame joining it reads line 1 too); the queue's discipline,
+/// the frames in transit, the frame on the medium and the error model
+/// (line 1: every step of a frame); the timing, the jitter and when the
+/// medium frees (line 2: a start and an end of transmission); the counters (line 3: a start, and the loss
+/// of a corrupted frame); the parameters as given (line 4, read when the
+/// direction is made). A unit test keeps the layout.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct LinkDir {
-    pub params: DirParams,
     queue: Queue,
-    /// Frames on the medium (the newest, while `busy`) or propagating.
+    /// Frames propagating, oldest first.
     transit: VecDeque<InFlight>,
-    busy: bool,
+    /// The frame being sent, if any (the direction is busy).
+    medium: Option<OnMedium>,
+    /// The link's medium is shared by both directions (kept here, beside
+    /// `medium`, where the per-frame path reads it).
+    half_duplex: bool,
     error: ErrorModel,
+    timing: Timing,
     /// Draws of the delay jitter, when there is any (boxed: an RNG is large
     /// and most links have no jitter).
     jitter: Option<Box<RngStream>>,
@@ -138,21 +191,27 @@ pub struct LinkDir {
     last_arrival: Time,
     /// When the latest frame's transmission ends (or ended).
     busy_until: Time,
-    pub stats: DirStats,
+    /// The counters, but `delivered`: it is derived when asked for (see
+    /// [`LinkDir::stats`]), so that an arrival writes no counter.
+    stats: DirStats,
+    /// As given (private: `timing` copies from it).
+    params: DirParams,
 }
 
 impl LinkDir {
     pub fn new(params: DirParams, error: ErrorModel) -> LinkDir {
         LinkDir {
-            params,
             queue: Queue::drop_tail(params.queue),
             transit: VecDeque::new(),
-            busy: false,
+            medium: None,
+            half_duplex: false,
+            busy_until: Time::ZERO,
             error,
+            timing: Timing::of(&params),
             jitter: None,
             last_arrival: Time::ZERO,
-            busy_until: Time::ZERO,
             stats: DirStats::default(),
+            params,
         }
     }
 
@@ -176,13 +235,30 @@ impl LinkDir {
         self
     }
 
+    /// The direction's parameters.
+    pub fn params(&self) -> &DirParams {
+        &self.params
+    }
+
     /// Packets of this direction waiting, on the medium, or propagating.
     pub fn in_flight(&self) -> usize {
-        self.queue.len() + self.transit.len()
+        self.queue.len() + self.transit.len() + usize::from(self.busy())
     }
 
     pub fn queue_len(&self) -> usize {
         self.queue.len()
+    }
+
+    /// A frame is on the medium.
+    #[inline]
+    fn busy(&self) -> bool {
+        self.medium.is_some()
+    }
+
+    /// The direction's counters.
+    pub fn stats(&self) -> DirStats {
+        let arrived = self.stats.packets_sent - (self.transit.len() + usize::from(self.busy())) as u64;
+        DirStats { delivered: arrived - self.stats.drops_error, ..self.stats }
     }
 
     /// The discipline's statistics up to `end` (none for DropTail).
@@ -230,7 +306,8 @@ pub struct Link {
 }
 
 impl Link {
-    pub fn new(duplex: Duplex, ab: LinkDir, ba: LinkDir) -> Link {
+    pub fn new(duplex: Duplex, mut ab: LinkDir, mut ba: LinkDir) -> Link {
+        (ab.half_duplex, ba.half_duplex) = (duplex == Duplex::Half, duplex == Duplex::Half);
         Link { dirs: [ab, ba], duplex, last_served: 1 }
     }
 
@@ -254,9 +331,11 @@ impl Link {
         out: &mut Vec<Removal>,
     ) -> Admission {
         let d = &mut self.dirs[dir];
-        // Not sending since the last frame ended (the queue adds: nor waiting).
-        let (busy, busy_until) = (d.busy, d.busy_until);
-        let a = d.queue.enqueue(now, w, pool, out, || (!busy).then_some(busy_until));
+        // Not sending since the last frame ended (the queue adds: nor
+        // waiting); read only by a composed queue (`busy_until` is on the
+        // line a start reads, not the one an arrival does).
+        let (medium, busy_until) = (&d.medium, &d.busy_until);
+        let a = d.queue.enqueue(now, w, pool, out, || medium.is_none().then_some(*busy_until));
         match a {
             Admission::Queued => {}
             Admission::Refused => d.stats.drops_queue += 1,
@@ -267,8 +346,8 @@ impl Link {
 
     fn idle(&self, dir: usize) -> bool {
         match self.duplex {
-            Duplex::Full => !self.dirs[dir].busy,
-            Duplex::Half => !self.dirs[0].busy && !self.dirs[1].busy,
+            Duplex::Full => !self.dirs[dir].busy(),
+            Duplex::Half => !self.dirs[0].busy() && !self.dirs[1].busy(),
         }
     }
 
@@ -281,19 +360,67 @@ impl Link {
         let first = 1 - self.last_served;
         let dir = [first, 1 - first].into_iter().find(|&d| self.idle(d) && !self.dirs[d].queue.is_empty())?;
         self.last_served = dir;
+        Some(self.start(now, dir, pool))
+    }
+
+    /// [`Link::start_transmission`] after direction `dir` changed (a frame
+    /// joined its queue, or left its medium). A full-duplex link then looks
+    /// at `dir` alone: its other direction cannot have become ready, as it
+    /// was served when it last changed (no direction is left idle with a
+    /// frame waiting), so with thousands of links the other direction's
+    /// state is not brought into the cache for nothing (issue 9).
+    #[inline]
+    pub fn start_transmission_after(&mut self, now: Time, dir: usize, pool: &PacketPool) -> Option<Started> {
+        if self.dirs[dir].half_duplex {
+            return self.start_transmission(now, pool);
+        }
+        let other = &self.dirs[1 - dir];
+        debug_assert!(other.busy() || other.queue.is_empty(), "a full-duplex direction left idle with a frame waiting");
+        let d = &self.dirs[dir];
+        if d.busy() || d.queue.is_empty() {
+            return None;
+        }
+        // `last_served` orders the directions of a half-duplex medium only.
+        Some(self.start(now, dir, pool))
+    }
+
+    /// Put `w`, just offered to direction `dir`, on its medium at once if
+    /// it would leave the queue as it joined it: a full-duplex direction,
+    /// idle, whose DropTail queue is empty and has room for it. `None`
+    /// otherwise, and `w` is to be queued ([`Link::enqueue`]). The frame
+    /// then does not pass through the queue's buffer, which with thousands
+    /// of links is rarely in the cache (issue 9); what is started, and
+    /// when, is the same.
+    #[inline]
+    pub fn start_at_once(&mut self, now: Time, dir: usize, w: Waiting, pool: &PacketPool) -> Option<Started> {
+        let d = &self.dirs[dir];
+        if d.half_duplex || d.busy() || !d.queue.passes_through(&w) {
+            return None;
+        }
+        Some(self.start_frame(now, dir, w, pool))
+    }
+
+    /// Put direction `dir`'s next frame on its medium (idle, a frame waiting).
+    #[inline]
+    fn start(&mut self, now: Time, dir: usize, pool: &PacketPool) -> Started {
+        let w = self.dirs[dir].queue.dequeue(now).expect("checked non-empty");
+        self.start_frame(now, dir, w, pool)
+    }
+
+    /// Put `w` on direction `dir`'s idle medium.
+    #[inline]
+    fn start_frame(&mut self, now: Time, dir: usize, w: Waiting, pool: &PacketPool) -> Started {
         let d = &mut self.dirs[dir];
-        let w = d.queue.dequeue(now).expect("checked non-empty");
         // An error-free direction does not read the packet back.
-        let tx_ns = d.params.tx_time_ns(w.size_bytes);
+        let tx_ns = d.timing.tx_time_ns(w.size_bytes);
         let corrupted = !d.error.is_none() && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
         d.stats.packets_sent += 1;
         d.stats.bytes_sent += u64::from(w.size_bytes);
         d.stats.busy_ns += tx_ns;
         let done = now.plus_ns(tx_ns);
         d.busy_until = done;
-        d.transit.push_back(InFlight { pkt: w.pkt, corrupted, arrive: Time::NEVER, key: 0 });
-        d.busy = true;
-        Some(Started { dir, done, frame: w })
+        d.medium = Some(OnMedium { pkt: w.pkt, corrupted });
+        Started { dir, done, frame: w }
     }
 
     /// The frame on the medium in direction `dir` is fully sent: it starts
@@ -303,16 +430,14 @@ impl Link {
     /// its predecessor hands it back.
     pub fn finish_transmission(&mut self, now: Time, dir: usize, key: u64) -> (Time, bool) {
         let d = &mut self.dirs[dir];
-        debug_assert!(d.busy, "a frame was on the medium");
-        d.busy = false;
-        let mut arrive = now.plus_ns(d.params.delay_ns);
+        let OnMedium { pkt, corrupted } = d.medium.take().expect("a frame was on the medium");
+        let mut arrive = now.plus_ns(d.timing.delay_ns);
         if let Some(rng) = d.jitter.as_mut() {
             let extra = rng.exponential(d.params.jitter_mean_ns as f64).round() as u64;
             arrive = arrive.plus_ns(extra).max(d.last_arrival);
         }
         d.last_arrival = arrive;
-        let f = d.transit.back_mut().expect("busy implies a frame");
-        (f.arrive, f.key) = (arrive, key);
+        d.transit.push_back(InFlight { pkt, corrupted, arrive, key });
         (arrive, d.transit.len() == 1)
     }
 
@@ -322,14 +447,8 @@ impl Link {
         let f = d.transit.pop_front().expect("a frame was propagating");
         if f.corrupted {
             d.stats.drops_error += 1;
-        } else {
-            d.stats.delivered += 1;
         }
-        // The new oldest frame is propagating unless it is still on the medium.
-        let next = match d.transit.front() {
-            Some(n) if !(d.busy && d.transit.len() == 1) => Some((n.arrive, n.key)),
-            _ => None,
-        };
+        let next = d.transit.front().map(|n| (n.arrive, n.key));
         Arrival { pkt: f.pkt, corrupted: f.corrupted, next }
     }
 
@@ -379,6 +498,38 @@ mod tests {
     }
 
     #[test]
+    fn a_direction_keeps_each_step_of_a_frame_in_few_cache_lines() {
+        use std::mem::offset_of;
+        let line = |offset: usize| offset / 64;
+        assert_eq!(std::mem::align_of::<LinkDir>(), 64);
+        assert_eq!(line(offset_of!(LinkDir, queue)), 0, "the FIFO opens line 0");
+        // Line 1: every step of a frame.
+        for (field, offset) in [
+            ("transit", offset_of!(LinkDir, transit)),
+            ("medium", offset_of!(LinkDir, medium)),
+            ("half_duplex", offset_of!(LinkDir, half_duplex)),
+            ("error", offset_of!(LinkDir, error)),
+        ] {
+            assert_eq!(line(offset), 1, "{field} at {offset}");
+        }
+        assert_eq!(
+            line(offset_of!(LinkDir, queue) + std::mem::size_of::<Queue>() - 1),
+            1,
+            "the discipline ends line 1"
+        );
+        for (field, offset) in [
+            ("timing", offset_of!(LinkDir, timing)),
+            ("jitter", offset_of!(LinkDir, jitter)),
+            ("last_arrival", offset_of!(LinkDir, last_arrival)),
+            ("busy_until", offset_of!(LinkDir, busy_until)),
+        ] {
+            assert_eq!(line(offset), 2, "{field} at {offset}");
+        }
+        assert_eq!(offset_of!(LinkDir, stats), 3 * 64, "the counters fill line 3");
+        assert_eq!(std::mem::size_of::<DirStats>(), 64);
+    }
+
+    #[test]
     fn transmission_time_includes_overheads() {
         let mut p = params(2_000_000);
         assert_eq!(p.tx_time_ns(1440), 5_760_000);
@@ -403,6 +554,68 @@ mod tests {
         assert_eq!((a.done, b.done), (Time(1_000_000), Time(1_000_000)));
         assert_ne!(a.dir, b.dir);
         assert!(l.start_transmission(Time::ZERO, &pool).is_none());
+    }
+
+    #[test]
+    fn a_frame_offered_to_an_idle_empty_drop_tail_direction_starts_at_once() {
+        let mut pool = PacketPool::new();
+        let dir = |p: DirParams| LinkDir::new(p, ErrorModel::none());
+        let mut full = Link::new(Duplex::Full, dir(params(1_000_000)), dir(params(1_000_000)));
+        // t = 0: direction 0 is idle and nothing waits: the frame goes on the medium.
+        let a = pkt(&mut pool, 1, 125);
+        let s = full.start_at_once(Time::ZERO, 0, a, &pool).expect("idle and empty");
+        assert_eq!((s.dir, s.done, s.frame), (0, Time(1_000_000), a));
+        assert_eq!(full.dirs[0].stats().packets_sent, 1);
+        // Busy now: the next one is queued behind it.
+        let b = pkt(&mut pool, 2, 125);
+        assert!(full.start_at_once(Time::ZERO, 0, b, &pool).is_none());
+        assert!(offer(&mut full, 0, b, &mut pool));
+        // t = 1 ms: the medium frees, but a frame waits: it goes first.
+        full.finish_transmission(Time(1_000_000), 0, 0);
+        let c = pkt(&mut pool, 3, 125);
+        assert!(full.start_at_once(Time(1_000_000), 0, c, &pool).is_none(), "a frame waits");
+        // A queue that holds nothing refuses the frame, as it would if queued.
+        let mut none = params(1_000_000);
+        none.queue = QueueLimit { packets: Some(0), bytes: None };
+        let mut l = Link::new(Duplex::Full, dir(none), dir(none));
+        assert!(l.start_at_once(Time::ZERO, 0, c, &pool).is_none(), "no room");
+        // A shared medium keeps its turns: it is always queued.
+        let mut half = Link::new(Duplex::Half, dir(params(1_000_000)), dir(params(1_000_000)));
+        assert!(half.start_at_once(Time::ZERO, 0, c, &pool).is_none(), "half duplex");
+        // A composed queue sees every arrival (RED's average, its statistics).
+        let cfg = crate::queue::QueueConfig::default();
+        let composed = dir(params(1_000_000)).with_discipline(Some(&cfg), || RngStream::new(1, "q"));
+        let mut sem = Link::new(Duplex::Full, composed, dir(params(1_000_000)));
+        assert!(sem.start_at_once(Time::ZERO, 0, c, &pool).is_none(), "composed queue");
+    }
+
+    #[test]
+    fn starting_after_a_change_looks_at_that_direction_unless_the_medium_is_shared() {
+        let mut pool = PacketPool::new();
+        let dir = || LinkDir::new(params(1_000_000), ErrorModel::none());
+        // Full duplex: each direction starts when it changes, alone.
+        let mut full = Link::new(Duplex::Full, dir(), dir());
+        let w = pkt(&mut pool, 1, 125);
+        assert!(offer(&mut full, 1, w, &mut pool));
+        assert_eq!(full.start_transmission_after(Time::ZERO, 1, &pool).map(|s| s.dir), Some(1));
+        assert!(full.start_transmission_after(Time::ZERO, 1, &pool).is_none(), "dir 1 is busy");
+        assert!(full.start_transmission_after(Time::ZERO, 0, &pool).is_none(), "nothing waits on dir 0");
+        let w = pkt(&mut pool, 2, 125);
+        assert!(offer(&mut full, 0, w, &mut pool));
+        assert_eq!(full.start_transmission_after(Time::ZERO, 0, &pool).map(|s| s.dir), Some(0));
+        // Half duplex: the medium's turn decides, whichever direction changed.
+        let mut half = Link::new(Duplex::Half, dir(), dir());
+        for i in 0..2 {
+            let w = pkt(&mut pool, 10 + i, 125);
+            assert!(offer(&mut half, 0, w, &mut pool));
+        }
+        let w = pkt(&mut pool, 20, 125);
+        assert!(offer(&mut half, 1, w, &mut pool));
+        let first = half.start_transmission_after(Time::ZERO, 1, &pool).unwrap();
+        assert_eq!(first.dir, 0, "direction 0's turn comes first");
+        assert!(half.start_transmission_after(Time::ZERO, 1, &pool).is_none(), "one frame at a time");
+        half.finish_transmission(first.done, 0, 0);
+        assert_eq!(half.start_transmission_after(first.done, 0, &pool).map(|s| s.dir), Some(1), "then direction 1's");
     }
 
     #[test]
@@ -459,6 +672,39 @@ mod tests {
     }
 
     #[test]
+    fn delivered_frames_are_those_arrived_intact() {
+        // Every frame is lost on ab (p = 1); none on ba.
+        let lossy = ErrorModel::new(&crate::error::ErrorModelConfig::Bernoulli { p: 1.0 }, || RngStream::new(1, "e"));
+        let mut pool = PacketPool::new();
+        let mut l = Link::new(
+            Duplex::Full,
+            LinkDir::new(params(8_000_000), lossy),
+            LinkDir::new(params(8_000_000), ErrorModel::none()),
+        );
+        let mut now = Time::ZERO;
+        for i in 0..3 {
+            for dir in 0..2 {
+                let w = pkt(&mut pool, 2 * i + dir as u64, 1000);
+                assert!(offer(&mut l, dir, w, &mut pool));
+                let s = l.start_transmission_after(now, dir, &pool).unwrap();
+                l.finish_transmission(s.done, dir, 0);
+            }
+            now = now.plus_ns(1_000_000);
+        }
+        // t: two of three frames each way have arrived, one propagates.
+        for dir in 0..2 {
+            for _ in 0..2 {
+                let a = l.take_arrival(dir);
+                assert_eq!(a.corrupted, dir == 0);
+                pool.take(a.pkt);
+            }
+        }
+        let (ab, ba) = (l.dirs[0].stats(), l.dirs[1].stats());
+        assert_eq!((ab.packets_sent, ab.drops_error, ab.delivered), (3, 2, 0));
+        assert_eq!((ba.packets_sent, ba.drops_error, ba.delivered), (3, 0, 2));
+    }
+
+    #[test]
     fn queue_overflow_is_counted() {
         let mut pool = PacketPool::new();
         let mut l = Link::new(
@@ -470,7 +716,7 @@ mod tests {
             let w = pkt(&mut pool, i, 100);
             let _queued = offer(&mut l, 0, w, &mut pool);
         }
-        assert_eq!(l.dirs[0].stats.drops_queue, 1);
+        assert_eq!(l.dirs[0].stats().drops_queue, 1);
         assert_eq!(l.in_flight(), 10);
     }
 }

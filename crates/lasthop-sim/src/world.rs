@@ -71,6 +71,12 @@ struct FlowState {
     /// Its sending and receiving nodes.
     from: u16,
     to: u16,
+    /// The model flow's packet sizes and bulk transfer size, copied here:
+    /// read for every packet, and the model's flow records span many cache
+    /// lines.
+    header_bytes: u32,
+    ack_bytes: u32,
+    bulk_bytes: Option<u64>,
     /// On the wired leg of a split flow: the relay to the wireless leg.
     relay: Option<Relay>,
     /// On the wireless leg of a split flow: the wired leg feeding it.
@@ -89,35 +95,53 @@ struct FlowState {
     last_ack_at_source: Option<(u64, u32)>,
 }
 
-/// Where connection `c`'s state sits in the world's flat arrays: its data
-/// path is `hops[data..acks]`, its ack path `hops[acks..end]`, and the
-/// goodput state of its data path's hops starts at `cover[cover]`.
+/// Where connection `c`'s paths sit in the world's route array: its data
+/// path is `route[data..acks]`, its ack path `route[acks..end]`.
 #[derive(Clone, Copy, Debug)]
 struct ConnAt {
     data: u32,
     acks: u32,
     end: u32,
-    cover: u32,
 }
 
-/// One step of a connection's path as the run reads it: leave `node` on
-/// `link` in direction `dir`, where pure acks take `compress`'s size. Eight
-/// bytes (the routes' `Hop` is twelve): read on every hop of every packet.
+/// One hop of a connection's path with what a packet crossing it needs: the
+/// link direction, the node it leads to and (on a data path) the hop's
+/// goodput slot in `cover`. A packet in a link keeps the index of its hop in
+/// its pool slot, so its arrival finds the node it reached and its next hop
+/// (the following entry: paths are shortest paths and never revisit a node)
+/// without the link's ends or a search of the path, which a run of
+/// thousands of flows paid for in cache misses (issue 9).
 #[derive(Clone, Copy, Debug)]
-struct Hop {
-    node: u16,
-    dir: u8,
-    compress: HeaderCompression,
+struct RouteHop {
     link: u32,
+    /// Goodput slot, or [`NO_COVER`] on an ack path.
+    cover: u32,
+    from: u16,
+    to: u16,
+    dir: u8,
+    /// The path's last hop: `to` is its destination.
+    last: bool,
+    /// What size pure acks take on this link direction.
+    compress: HeaderCompression,
 }
+
+/// The bit of a packet's pool tag (its hop's index in the route) that marks
+/// its path's last hop.
+const LAST_HOP: u32 = 1 << 31;
 
 /// A queued frame's tag when it is not data with payload (no goodput slot).
 const NO_COVER: u32 = u32::MAX;
 
-/// Payload bytes put on a link direction, and of those the bytes that
-/// crossed it for the first time.
-#[derive(Clone, Copy, Debug, Default)]
-struct DirBytes {
+/// Goodput state of one hop of a connection's data path: the byte ranges
+/// that crossed it, the payload bytes put on it and of those the bytes that
+/// crossed it for the first time. A link direction's totals are the sums
+/// over the hops on it, taken at the end of the run: a frame then touches
+/// one cache line of its own connection's, not also a line per link
+/// direction (one per access link in a run of thousands of flows).
+#[derive(Clone, Debug, Default)]
+#[repr(align(64))]
+struct HopGoodput {
+    covered: RangeSet,
     payload: u64,
     useful: u64,
 }
@@ -168,20 +192,13 @@ pub struct World<'m> {
     pub trace: Trace,
     next_uid: u64,
     pub conservation: Conservation,
-    /// Per connection and hop of its data path: the byte ranges that
-    /// crossed that link direction (connection `c`'s hops start at
-    /// `conn_at[c].cover`).
-    cover: Vec<RangeSet>,
-    /// Per link, its end nodes (the model's, kept compact: read on every
-    /// arrival, where the model's link records span many cache lines).
-    link_ends: Vec<[u16; 2]>,
+    /// Per connection and hop of its data path: its goodput state (the
+    /// hop's [`RouteHop::cover`] slot).
+    cover: Vec<HopGoodput>,
     /// Every connection's paths, end to end in one array (see [`ConnAt`]).
-    hops: Vec<Hop>,
-    /// Per connection, where its paths and goodput state are.
+    route: Vec<RouteHop>,
+    /// Per connection, where its paths are.
     conn_at: Vec<ConnAt>,
-    /// Per link direction: payload bytes put on it, and of those the bytes
-    /// that crossed it for the first time (side by side: one cache line).
-    dir_bytes: Vec<DirBytes>,
     active_flows: usize,
     violations: Vec<String>,
     /// Mid-path agents, grouped by node; agent `k`'s timer key is
@@ -216,6 +233,20 @@ pub enum RunEnd {
 /// Events between two interrupt checks: about 5 ms of simulation at
 /// 13 M events/s, so Ctrl-C is answered well within a second.
 pub const INTERRUPT_CHECK_EVENTS: u64 = 1 << 16;
+
+/// Bytes each of the first `model_flows` connections' receiving
+/// application has had so far (a split flow's: its wireless leg's).
+fn delivered_now(flows: &[FlowState], model_flows: usize) -> Vec<u64> {
+    (0..model_flows).map(|fi| flows[flows[fi].relay.map_or(fi, |r| r.leg as usize)].app_next).collect()
+}
+
+/// A bulk flow's size in bytes.
+fn bulk_bytes(w: Workload) -> Option<u64> {
+    match w {
+        Workload::Bulk { bytes } => Some(bytes),
+        Workload::Timed { .. } => None,
+    }
+}
 
 /// Per-host tick phase, uniform in [0, tick), from the host's own stream.
 fn tick_phase(seed: u64, node: &str, timer: &str, tick_ns: u64) -> u64 {
@@ -264,6 +295,9 @@ impl<'m> World<'m> {
                 model_flow: i as u32,
                 from: f.from,
                 to: f.to,
+                header_bytes: f.header_bytes,
+                ack_bytes: f.ack_bytes,
+                bulk_bytes: bulk_bytes(f.workload),
                 relay: None,
                 upstream: None,
                 armed: [Time::NEVER; 2],
@@ -299,6 +333,9 @@ impl<'m> World<'m> {
                 model_flow: i as u32,
                 from: bs,
                 to: f.to,
+                header_bytes: f.header_bytes,
+                ack_bytes: f.ack_bytes,
+                bulk_bytes: bulk_bytes(f.workload),
                 relay: None,
                 upstream: Some(i as u32),
                 armed: [Time::NEVER; 2],
@@ -325,13 +362,23 @@ impl<'m> World<'m> {
             })
             .collect();
         let mut conn_at = Vec::with_capacity(n_legs);
-        let (mut hop, mut cover) = (0u32, 0u32);
+        let mut route = Vec::new();
+        let mut n_cover = 0u32;
         for [data, acks] in &model.paths {
-            let (d, a) = (data.len() as u32, acks.len() as u32);
-            conn_at.push(ConnAt { data: hop, acks: hop + d, end: hop + d + a, cover });
-            (hop, cover) = (hop + d + a, cover + d);
+            let at = route.len() as u32;
+            conn_at.push(ConnAt { data: at, acks: at + data.len() as u32, end: at + (data.len() + acks.len()) as u32 });
+            for (path, is_data) in [(data, true), (acks, false)] {
+                for (i, h) in path.iter().enumerate() {
+                    let cover = if is_data { n_cover + i as u32 } else { NO_COVER };
+                    let to = model.links[h.link as usize].ends[1 - h.dir as usize];
+                    let last = i + 1 == path.len();
+                    let compress = model.links[h.link as usize].dirs[h.dir as usize].header_compression;
+                    route.push(RouteHop { link: h.link, cover, from: h.node, to, dir: h.dir, last, compress });
+                }
+            }
+            n_cover += data.len() as u32;
         }
-        let n_dirs = 2 * model.links.len();
+        assert!(route.len() < LAST_HOP as usize, "a hop's index and the last-hop mark share 32 bits");
         let mut placed: Vec<(u16, NodeAgent)> = Vec::new();
         // ACK reconstructors come in connection order: a flow's after its
         // other agents, the split legs' after every flow's.
@@ -376,22 +423,9 @@ impl<'m> World<'m> {
             trace: Trace::new(trace),
             next_uid: 0,
             conservation: Conservation::default(),
-            cover: vec![RangeSet::default(); conn_at.iter().map(|c| c.acks - c.data).sum::<u32>() as usize],
-            link_ends: model.links.iter().map(|l| l.ends).collect(),
-            hops: model
-                .paths
-                .iter()
-                .flatten()
-                .flatten()
-                .map(|h| Hop {
-                    node: h.node,
-                    dir: h.dir,
-                    compress: model.links[h.link as usize].dirs[h.dir as usize].header_compression,
-                    link: h.link,
-                })
-                .collect(),
+            cover: vec![HopGoodput::default(); n_cover as usize],
+            route,
             conn_at,
-            dir_bytes: vec![DirBytes::default(); n_dirs],
             active_flows: model.flows.len(),
             violations: Vec::new(),
             agents,
@@ -475,7 +509,7 @@ impl<'m> World<'m> {
                     if oldest {
                         self.sched.schedule_reserved(arrive, key, Event::Arrive { link, dir });
                     }
-                    self.start_link(link as usize);
+                    self.start_link(link as usize, dir as usize);
                 }
                 Event::Arrive { link, dir } => self.on_arrival(link as usize, dir as usize),
                 Event::Wake { endpoint } => self.on_wake(endpoint),
@@ -486,7 +520,8 @@ impl<'m> World<'m> {
                     if let Some(r) = self.flows[fi].relay {
                         self.flows[r.leg as usize].sender.start(now, &mut self.trace);
                     }
-                    self.overlap.on_start(now, fi, &self.delivered_now());
+                    let (flows, model_flows) = (&self.flows, self.model.flows.len());
+                    self.overlap.on_start(now, fi, || delivered_now(flows, model_flows));
                 }
                 Event::FlowStop { flow } => {
                     let fi = flow as usize;
@@ -545,19 +580,15 @@ impl<'m> World<'m> {
             self.active_flows -= 1;
             let now = self.sched.now();
             if self.overlap.wants_end() {
-                self.overlap.on_end(now, &self.delivered_now());
+                self.overlap.on_end(now, &delivered_now(&self.flows, self.model.flows.len()));
             }
         }
     }
 
-    /// Bytes each model flow's receiving application has had so far.
-    fn delivered_now(&self) -> Vec<u64> {
-        (0..self.model.flows.len()).map(|fi| self.flows[self.last_leg(fi)].app_next).collect()
-    }
-
-    fn start_link(&mut self, li: usize) {
+    /// Start what link `li` can send now that direction `dir` changed.
+    fn start_link(&mut self, li: usize, dir: usize) {
         let now = self.sched.now();
-        while let Some(s) = self.links[li].start_transmission(now, &self.pool) {
+        while let Some(s) = self.links[li].start_transmission_after(now, dir, &self.pool) {
             self.account_tx(li, s.dir, &s.frame);
             self.sched.schedule(s.done, Event::TxDone { link: li as u32, dir: s.dir as u8 });
         }
@@ -574,27 +605,37 @@ impl<'m> World<'m> {
             }
         }
         if w.tag != NO_COVER {
-            let useful = self.cover[w.tag as usize].insert(w.seq, w.seq + u64::from(w.len));
-            let b = &mut self.dir_bytes[2 * li + dir];
-            b.payload += u64::from(w.len);
-            b.useful += useful;
+            let g = &mut self.cover[w.tag as usize];
+            g.useful += g.covered.insert(w.seq, w.seq + u64::from(w.len));
+            g.payload += u64::from(w.len);
         }
     }
 
     /// Put `pkt` on the next hop from `node` toward its destination.
     fn forward(&mut self, node: u16, pkt: Packet) {
         let at = self.conn_at[pkt.flow as usize];
-        let path = match pkt.kind {
-            PacketKind::Data => &self.hops[at.data as usize..at.acks as usize],
-            PacketKind::Ack => &self.hops[at.acks as usize..at.end as usize],
+        let (first, end) = match pkt.kind {
+            PacketKind::Data => (at.data, at.acks),
+            PacketKind::Ack => (at.acks, at.end),
         };
         // Paths are a few hops long: a scan beats any map.
-        let i = path.iter().position(|h| h.node == node).expect("packets travel their connection's path");
-        let (li, dir) = (path[i].link as usize, path[i].dir as usize);
+        let i = self.route[first as usize..end as usize]
+            .iter()
+            .position(|h| h.from == node)
+            .expect("packets travel their connection's path");
+        self.forward_on(first as usize + i, pkt);
+    }
+
+    /// Put `pkt` on hop `h` of its path.
+    #[inline]
+    fn forward_on(&mut self, h: usize, pkt: Packet) {
+        let hop = self.route[h];
+        let (li, dir) = (hop.link as usize, hop.dir as usize);
         // Data with payload counts toward its hop's goodput state.
-        let cover = if pkt.is_data() && pkt.tcp.len > 0 { at.cover + i as u32 } else { NO_COVER };
-        let compress = path[i].compress;
-        let mut w = Waiting::new(&pkt, self.pool.put(pkt), cover);
+        let cover = if pkt.is_data() && pkt.tcp.len > 0 { hop.cover } else { NO_COVER };
+        let compress = hop.compress;
+        let tag = h as u32 | if hop.last { LAST_HOP } else { 0 };
+        let mut w = Waiting::new(&pkt, self.pool.put_tagged(pkt, tag), cover);
         if compress != HeaderCompression::None && pkt.is_pure_ack() {
             // RFC 1144 sends a segment whose options changed uncompressed:
             // the timestamp option changes with every ack (seed 001 Sec. 9).
@@ -604,8 +645,14 @@ impl<'m> World<'m> {
             }
         }
         let now = self.sched.now();
+        // An idle DropTail direction with nothing waiting sends it at once.
+        if let Some(s) = self.links[li].start_at_once(now, dir, w, &self.pool) {
+            self.account_tx(li, s.dir, &s.frame);
+            self.sched.schedule(s.done, Event::TxDone { link: li as u32, dir: s.dir as u8 });
+            return;
+        }
         match self.links[li].enqueue(dir, now, w, &mut self.pool, &mut self.removed) {
-            Admission::Queued => self.start_link(li),
+            Admission::Queued => self.start_link(li, dir),
             other => self.on_not_queued(li, dir, w, other),
         }
     }
@@ -627,7 +674,7 @@ impl<'m> World<'m> {
         }
         self.removed.clear();
         if a.queued() {
-            self.start_link(li);
+            self.start_link(li, dir);
         }
     }
 
@@ -648,19 +695,26 @@ impl<'m> World<'m> {
         if let Some((at, key)) = a.next {
             self.sched.schedule_reserved(at, key, Event::Arrive { link: li as u32, dir: dir as u8 });
         }
-        let node = self.link_ends[li][1 - dir];
+        let tag = self.pool.tag(a.pkt);
+        let (h, last) = ((tag & !LAST_HOP) as usize, tag & LAST_HOP != 0);
         let mut pkt = self.pool.take(a.pkt);
+        debug_assert_eq!((self.route[h].link, self.route[h].dir), (li as u32, dir as u8), "the hop it was queued on");
+        // A path's last hop reaches the packet's destination, no earlier hop
+        // does (paths are shortest paths): the node reached is read from the
+        // route only where it is needed.
+        debug_assert_eq!(last, self.route[h].to == pkt.dst, "a path ends at its destination");
+        let node = || self.route[h].to;
         if a.corrupted {
             self.drop(2 * li + dir, &pkt, DropCause::Error);
             // The receiving host's link layer saw the corrupted frame; its
             // header still names the segment (seed 000 Sec. IV-A).
-            if node == pkt.dst && pkt.is_data() {
+            if last && pkt.is_data() {
                 self.flows[pkt.flow as usize].receiver.on_corrupted(pkt.tcp.seq);
             }
             return;
         }
         // Most runs have no agents: skip their (cold) per-node table.
-        let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(node, pkt.flow) };
+        let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(node(), pkt.flow) };
         if first < end {
             match self.run_agents(first, end, &mut pkt) {
                 Verdict::Forward => {}
@@ -676,11 +730,12 @@ impl<'m> World<'m> {
                 }
             }
         }
-        if node == pkt.dst {
+        if last {
             self.conservation.delivered += 1;
             self.deliver(pkt);
         } else {
-            self.forward(node, pkt);
+            debug_assert_eq!(self.route[h + 1].from, self.route[h].to, "a path's hops follow on");
+            self.forward_on(h + 1, pkt);
         }
         if first < end {
             self.flush_agents(first, end);
@@ -769,13 +824,13 @@ impl<'m> World<'m> {
                         self.relay_pump(fi);
                     } else {
                         let m = f.model_flow as usize;
-                        let fm = &self.model.flows[m];
-                        if let Workload::Bulk { bytes } = fm.workload {
+                        let handshake = self.model.flows[m].sender.handshake;
+                        if let Some(bytes) = f.bulk_bytes {
                             if d.end >= bytes && self.flows[m].done_at.is_none() {
                                 self.flows[m].done_at = Some(now);
                                 // With a handshake the flow ends when the
                                 // FIN's ack reaches the sender.
-                                if !fm.sender.handshake {
+                                if !handshake {
                                     self.finish(m);
                                 }
                             }
@@ -834,16 +889,15 @@ impl<'m> World<'m> {
 
     fn new_packet(&mut self, fi: usize, kind: PacketKind, tcp: TcpHeader) -> Packet {
         let f = &self.flows[fi];
-        let fm = &self.model.flows[f.model_flow as usize];
         // The endpoints choose the IP ECN field (RFC 3168; seed 001's ECT acks).
         let (src, dst, size, ecn) = match kind {
             // A SYN is header only, sized as a pure ack (`header_bytes` may
             // be 0 where the segment size counts the headers).
-            PacketKind::Data if tcp.syn => (f.from, f.to, fm.ack_bytes, Ecn::NotEct),
-            PacketKind::Data => (f.from, f.to, fm.header_bytes + tcp.len, f.sender.ip_ecn(&tcp)),
+            PacketKind::Data if tcp.syn => (f.from, f.to, f.ack_bytes, Ecn::NotEct),
+            PacketKind::Data => (f.from, f.to, f.header_bytes + tcp.len, f.sender.ip_ecn(&tcp)),
             // RFC 3168 Sec. 6.1.1: a SYN-ACK is never ECN-capable.
-            PacketKind::Ack if tcp.syn => (f.to, f.from, fm.ack_bytes, Ecn::NotEct),
-            PacketKind::Ack => (f.to, f.from, fm.ack_bytes, f.receiver.ip_ecn()),
+            PacketKind::Ack if tcp.syn => (f.to, f.from, f.ack_bytes, Ecn::NotEct),
+            PacketKind::Ack => (f.to, f.from, f.ack_bytes, f.receiver.ip_ecn()),
         };
         self.next_uid += 1;
         self.conservation.created += 1;
@@ -909,11 +963,11 @@ impl<'m> World<'m> {
             return Err(format!("{} packets stored for {in_flight} in links", self.pool.len()));
         }
         let dirs = || self.links.iter().flat_map(|l| l.dirs.iter());
-        let link_drops: u64 = dirs().map(|d| d.stats.drops_error + d.stats.drops_queue + d.stats.drops_early).sum();
+        let link_drops: u64 = dirs().map(|d| d.stats()).map(|s| s.drops_error + s.drops_queue + s.drops_early).sum();
         if link_drops != c.dropped {
             return Err(format!("link drop counters {link_drops} != dropped packets {}", c.dropped));
         }
-        let link_filtered: u64 = dirs().map(|d| d.stats.drops_filtered).sum();
+        let link_filtered: u64 = dirs().map(|d| d.stats().drops_filtered).sum();
         if link_filtered != c.filtered {
             return Err(format!("link filter counters {link_filtered} != filtered acks {}", c.filtered));
         }
@@ -947,7 +1001,7 @@ impl<'m> World<'m> {
 
     pub fn summary(&self) -> RunSummary {
         let end = self.sched.now();
-        let overlap = self.overlap.throughputs_bps(end, &self.delivered_now());
+        let overlap = self.overlap.throughputs_bps(end, &delivered_now(&self.flows, self.model.flows.len()));
         let secs = |ns: u64| ns as f64 / NS_PER_S as f64;
         let flows: Vec<FlowSummary> = self
             .flows
@@ -1031,11 +1085,18 @@ impl<'m> World<'m> {
                 }
             })
             .collect();
+        // Per link direction: payload bytes put on it, and of those the
+        // bytes that crossed it for the first time.
+        let mut dir_bytes = vec![(0u64, 0u64); 2 * self.links.len()];
+        for hop in self.route.iter().filter(|h| h.cover != NO_COVER) {
+            let g = &self.cover[hop.cover as usize];
+            let b = &mut dir_bytes[2 * hop.link as usize + hop.dir as usize];
+            (b.0, b.1) = (b.0 + g.payload, b.1 + g.useful);
+        }
         let mut links = Vec::new();
         for (li, l) in self.links.iter().enumerate() {
             for d in 0..2 {
-                let s = l.dirs[d].stats;
-                let ld = 2 * li + d;
+                let s = l.dirs[d].stats();
                 let queue = l.dirs[d].queue_stats(end).map(|q| QueueSummary {
                     marks: q.marks,
                     drops_early: s.drops_early,
@@ -1045,7 +1106,7 @@ impl<'m> World<'m> {
                     utilisation: if end.ns() > 0 { l.dirs[d].busy_ns(end) as f64 / end.ns() as f64 } else { 0.0 },
                     red_average_packets: q.red_average,
                 });
-                let DirBytes { payload: sent, useful } = self.dir_bytes[ld];
+                let (sent, useful) = dir_bytes[2 * li + d];
                 links.push(LinkSummary {
                     name: self.model.links[li].name.clone(),
                     direction: self.model.dir_name(li, d),

@@ -312,6 +312,14 @@ impl Queue {
         }
     }
 
+    /// Whether `w` would leave as it joined, were the medium free: a
+    /// DropTail queue with nothing waiting and room for it (joining and
+    /// leaving at once then changes nothing).
+    #[inline]
+    pub fn passes_through(&self, w: &Waiting) -> bool {
+        matches!(self.discipline, Discipline::DropTail) && self.fifo.is_empty() && !self.fifo.is_full(w.size_bytes)
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
         self.fifo.len()

@@ -177,8 +177,8 @@ fn as39_ack_filtering_purges_only_older_acks_of_the_same_connection() {
     // t = 3 ms: ack 5000 (8) purges both acks of 4000.
     assert!(offer(&mut l, at(3), ack(&mut pool, 0, 8, 5000), &mut pool, &mut out));
     assert_eq!(waiting_uids(&l, &pool), [3, 4, 8]);
-    assert_eq!(l.dirs[0].stats.drops_filtered, 4);
-    assert_eq!(l.dirs[0].stats.drops_queue, 0);
+    assert_eq!(l.dirs[0].stats().drops_filtered, 4);
+    assert_eq!(l.dirs[0].stats().drops_queue, 0);
     // The ack on the medium was never eligible: it reaches the far end.
     let (done, _) = l.finish_transmission(at(12), 0, 0);
     assert!(done > at(12));
