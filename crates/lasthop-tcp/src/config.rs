@@ -286,3 +286,59 @@ pub struct ReceiverConfig {
     /// out-of-order segments have arrived above the hole (seed 001 Sec. 6.3).
     pub fr_request_threshold: Option<u32>,
 }
+
+impl SenderConfig {
+    /// A Reno sender as RFC 5681 and RFC 6298 state it, every option off
+    /// (no cap, no ELN, no limited transmit, no seed 001 option, no
+    /// handshake), one-segment initial window, a 1 MiB send buffer and an
+    /// unbounded transfer: the base that timelines and tests extend with
+    /// struct update syntax.
+    pub fn reno(mss_bytes: u32) -> SenderConfig {
+        SenderConfig {
+            variant: Variant::Reno,
+            mss_bytes,
+            send_buffer_bytes: 1 << 20,
+            initial_cwnd_segments: 1,
+            initial_ssthresh_bytes: u64::from(u32::MAX),
+            dupack_threshold: 3,
+            window_growth: WindowGrowth::Rfc5681,
+            window_cut: WindowCut::Rfc5681,
+            recovery_exit: RecoveryExit::Rfc5681,
+            header_prediction: false,
+            max_cwnd_bytes: u64::MAX,
+            eln: ElnResponse::Off,
+            limited_transmit: false,
+            total_bytes: None,
+            rto: RtoConfig::rfc6298(),
+            ecn: false,
+            echo_ack_marks: false,
+            timestamps: false,
+            sender_window_option: false,
+            adaptation: None,
+            fr_request: false,
+            handshake: false,
+        }
+    }
+}
+
+impl ReceiverConfig {
+    /// A receiver with every option off (no SACK, SMART, ELN, ECN,
+    /// timestamps, ACC or fast-retransmit request): the base that timelines
+    /// and tests extend with struct update syntax.
+    pub fn plain(recv_buffer_bytes: u64, mss_bytes: u32, ack_policy: AckPolicy) -> ReceiverConfig {
+        ReceiverConfig {
+            recv_buffer_bytes,
+            mss_bytes,
+            ack_policy,
+            sack: false,
+            smart_echo: false,
+            eln: false,
+            eln_slots: None,
+            ecn: false,
+            ect_acks: false,
+            timestamps: false,
+            acc: None,
+            fr_request_threshold: None,
+        }
+    }
+}

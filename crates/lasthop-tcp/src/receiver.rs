@@ -402,36 +402,15 @@ mod tests {
     }
 
     fn rx(policy: AckPolicy) -> Receiver {
-        Receiver::new(ReceiverConfig {
-            recv_buffer_bytes: 32768,
-            mss_bytes: 1000,
-            ack_policy: policy,
-            sack: false,
-            smart_echo: false,
-            eln: false,
-            eln_slots: None,
-            ecn: false,
-            ect_acks: false,
-            timestamps: false,
-            acc: None,
-            fr_request_threshold: None,
-        })
+        Receiver::new(ReceiverConfig::plain(32768, 1000, policy))
     }
 
     fn rx_with(sack: bool, smart_echo: bool, eln: bool) -> Receiver {
         Receiver::new(ReceiverConfig {
-            recv_buffer_bytes: 32768,
-            mss_bytes: 1000,
-            ack_policy: AckPolicy::Immediate,
             sack,
             smart_echo,
             eln,
-            eln_slots: None,
-            ecn: false,
-            ect_acks: false,
-            timestamps: false,
-            acc: None,
-            fr_request_threshold: None,
+            ..ReceiverConfig::plain(32768, 1000, AckPolicy::Immediate)
         })
     }
 

@@ -8,54 +8,20 @@
 use lasthop_core::time::NS_PER_MS;
 use lasthop_core::trace::Trace;
 use lasthop_core::{Ecn, TcpHeader, Time};
-use lasthop_tcp::{
-    AccConfig, AccMode, AckPolicy, ElnResponse, ReceiverConfig, RecoveryExit, RtoConfig, Sender, SenderConfig, Variant,
-    WindowCut, WindowGrowth,
-};
+use lasthop_tcp::{AccConfig, AccMode, AckPolicy, ReceiverConfig, Sender, SenderConfig};
 use lasthop_tcp::{Receiver, SenderStats};
 
 fn sender_config() -> SenderConfig {
     SenderConfig {
-        variant: Variant::Reno,
-        mss_bytes: 1000,
         send_buffer_bytes: 100_000,
         initial_cwnd_segments: 2,
         initial_ssthresh_bytes: 1 << 30,
-        dupack_threshold: 3,
-        window_growth: WindowGrowth::Rfc5681,
-        window_cut: WindowCut::Rfc5681,
-        recovery_exit: RecoveryExit::Rfc5681,
-        header_prediction: false,
-        max_cwnd_bytes: u64::MAX,
-        eln: ElnResponse::Off,
-        limited_transmit: false,
-        total_bytes: None,
-        rto: RtoConfig::rfc6298(),
-        ecn: false,
-        echo_ack_marks: false,
-        timestamps: false,
-        sender_window_option: false,
-        adaptation: None,
-        fr_request: false,
-        handshake: false,
+        ..SenderConfig::reno(1000)
     }
 }
 
 fn receiver_config() -> ReceiverConfig {
-    ReceiverConfig {
-        recv_buffer_bytes: 100_000,
-        mss_bytes: 1000,
-        ack_policy: AckPolicy::Delayed { every_segments: 1, timeout_ns: 10 * NS_PER_MS },
-        sack: false,
-        smart_echo: false,
-        eln: false,
-        eln_slots: None,
-        ecn: false,
-        ect_acks: false,
-        timestamps: false,
-        acc: None,
-        fr_request_threshold: None,
-    }
+    ReceiverConfig::plain(100_000, 1000, AckPolicy::Delayed { every_segments: 1, timeout_ns: 10 * NS_PER_MS })
 }
 
 /// What one round trip showed.

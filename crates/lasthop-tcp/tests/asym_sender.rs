@@ -8,38 +8,13 @@
 use lasthop_core::time::NS_PER_MS;
 use lasthop_core::trace::Trace;
 use lasthop_core::{Ecn, TcpHeader, Time, Timestamps};
-use lasthop_tcp::{
-    AdaptationConfig, ElnResponse, RecoveryExit, RtoConfig, Sender, SenderConfig, Variant, WindowCut, WindowGrowth,
-};
+use lasthop_tcp::{AdaptationConfig, Sender, SenderConfig, Variant};
 
 const MSS: u64 = 1000;
 const WND: u32 = 64_000;
 
 fn config(initial_cwnd_segments: u32, ssthresh_bytes: u64) -> SenderConfig {
-    SenderConfig {
-        variant: Variant::Reno,
-        mss_bytes: MSS as u32,
-        send_buffer_bytes: 1 << 20,
-        initial_cwnd_segments,
-        initial_ssthresh_bytes: ssthresh_bytes,
-        dupack_threshold: 3,
-        window_growth: WindowGrowth::Rfc5681,
-        window_cut: WindowCut::Rfc5681,
-        recovery_exit: RecoveryExit::Rfc5681,
-        header_prediction: false,
-        max_cwnd_bytes: u64::MAX,
-        eln: ElnResponse::Off,
-        limited_transmit: false,
-        total_bytes: None,
-        rto: RtoConfig::rfc6298(),
-        ecn: false,
-        echo_ack_marks: false,
-        timestamps: false,
-        sender_window_option: false,
-        adaptation: None,
-        fr_request: false,
-        handshake: false,
-    }
+    SenderConfig { initial_cwnd_segments, initial_ssthresh_bytes: ssthresh_bytes, ..SenderConfig::reno(MSS as u32) }
 }
 
 fn sa(maxburst: u32, segments_per_increase: u32) -> Option<AdaptationConfig> {

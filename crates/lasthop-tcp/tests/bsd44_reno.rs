@@ -8,35 +8,23 @@
 
 use lasthop_core::trace::Trace;
 use lasthop_core::{TcpHeader, Time};
-use lasthop_tcp::{ElnResponse, RecoveryExit, RtoConfig, Sender, SenderConfig, Variant, WindowCut, WindowGrowth};
+use lasthop_tcp::{RecoveryExit, Sender, SenderConfig, WindowCut, WindowGrowth};
 
 const MSS: u64 = 1000;
 const WND: u32 = 8000;
 
 fn sender(header_prediction: bool) -> (Sender, Trace) {
     let cfg = SenderConfig {
-        variant: Variant::Reno,
-        mss_bytes: MSS as u32,
         send_buffer_bytes: u64::from(WND),
         initial_cwnd_segments: 8,
         initial_ssthresh_bytes: u64::MAX / 2,
-        dupack_threshold: 3,
         window_growth: WindowGrowth::Bsd44,
         window_cut: WindowCut::Bsd44,
         recovery_exit: RecoveryExit::Bsd44,
         header_prediction,
         max_cwnd_bytes: 65_535,
-        eln: ElnResponse::Off,
-        limited_transmit: false,
         total_bytes: Some(100 * MSS),
-        rto: RtoConfig::rfc6298(),
-        ecn: false,
-        echo_ack_marks: false,
-        timestamps: false,
-        sender_window_option: false,
-        adaptation: None,
-        fr_request: false,
-        handshake: false,
+        ..SenderConfig::reno(MSS as u32)
     };
     let mut trace = Trace::new(false);
     let mut s = Sender::new(cfg, 0);

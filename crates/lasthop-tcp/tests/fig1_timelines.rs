@@ -11,7 +11,7 @@
 
 use lasthop_core::trace::Trace;
 use lasthop_core::{TcpHeader, Time};
-use lasthop_tcp::{ElnResponse, RecoveryExit, RtoConfig, Sender, SenderConfig, Variant, WindowCut, WindowGrowth};
+use lasthop_tcp::{ElnResponse, Sender, SenderConfig, Variant};
 
 const MSS: u64 = 1000;
 
@@ -28,27 +28,13 @@ impl Harness {
     fn with(variant: Variant, eln: ElnResponse, limited_transmit: bool) -> Harness {
         let cfg = SenderConfig {
             variant,
-            mss_bytes: MSS as u32,
             send_buffer_bytes: 64_000,
             initial_cwnd_segments: 5,
             initial_ssthresh_bytes: u64::MAX / 2,
-            dupack_threshold: 3,
-            window_growth: WindowGrowth::Rfc5681,
-            window_cut: WindowCut::Rfc5681,
-            recovery_exit: RecoveryExit::Rfc5681,
-            header_prediction: false,
-            max_cwnd_bytes: u64::MAX,
             eln,
             limited_transmit,
             total_bytes: Some(20 * MSS),
-            rto: RtoConfig::rfc6298(),
-            ecn: false,
-            echo_ack_marks: false,
-            timestamps: false,
-            sender_window_option: false,
-            adaptation: None,
-            fr_request: false,
-            handshake: false,
+            ..SenderConfig::reno(MSS as u32)
         };
         let mut h = Harness { s: Sender::new(cfg, 0), trace: Trace::new(true) };
         h.s.start(Time::ZERO, &mut h.trace);

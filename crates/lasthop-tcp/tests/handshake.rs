@@ -13,56 +13,24 @@
 use lasthop_core::time::{NS_PER_MS, NS_PER_S};
 use lasthop_core::trace::Trace;
 use lasthop_core::{TcpHeader, Time};
-use lasthop_tcp::{
-    AckPolicy, ElnResponse, Receiver, ReceiverConfig, RecoveryExit, RtoConfig, Sender, SenderConfig, Variant,
-    WindowCut, WindowGrowth,
-};
+use lasthop_tcp::{AckPolicy, Receiver, ReceiverConfig, RtoConfig, Sender, SenderConfig};
 
 const MSS: u64 = 1000;
 const ONE_WAY_MS: u64 = 50;
 
 fn sender_cfg(total_segments: u64, rto: RtoConfig, handshake: bool) -> SenderConfig {
     SenderConfig {
-        variant: Variant::Reno,
-        mss_bytes: MSS as u32,
         send_buffer_bytes: 64 * MSS,
         initial_cwnd_segments: 2,
-        initial_ssthresh_bytes: u64::from(u32::MAX),
-        dupack_threshold: 3,
-        window_growth: WindowGrowth::Rfc5681,
-        window_cut: WindowCut::Rfc5681,
-        recovery_exit: RecoveryExit::Rfc5681,
-        header_prediction: false,
-        max_cwnd_bytes: u64::MAX,
-        eln: ElnResponse::Off,
-        limited_transmit: false,
         total_bytes: Some(total_segments * MSS),
         rto,
-        ecn: false,
-        echo_ack_marks: false,
-        timestamps: false,
-        sender_window_option: false,
-        adaptation: None,
-        fr_request: false,
         handshake,
+        ..SenderConfig::reno(MSS as u32)
     }
 }
 
 fn receiver_cfg(ack_policy: AckPolicy) -> ReceiverConfig {
-    ReceiverConfig {
-        recv_buffer_bytes: 64 * MSS,
-        mss_bytes: MSS as u32,
-        ack_policy,
-        sack: false,
-        smart_echo: false,
-        eln: false,
-        eln_slots: None,
-        ecn: false,
-        ect_acks: false,
-        timestamps: false,
-        acc: None,
-        fr_request_threshold: None,
-    }
+    ReceiverConfig::plain(64 * MSS, MSS as u32, ack_policy)
 }
 
 /// RFC 6298 with the 3 s initial RTO of RFC 1122 (a scenario's `initial_s = 3`).
