@@ -21,19 +21,10 @@ fn medium(n: usize, cfg: RadioConfig) -> Radio {
     Radio::new(cfg, n, |s| RngStream::new(7, &format!("mac:test:{s}:backoff"))).with_air_log()
 }
 
-/// A packet of `size` bytes put in `pool`, tagged with its uid.
+/// A packet of `size` bytes put in `pool` (the queue tests' data segment),
+/// tagged with its uid.
 fn frame(pool: &mut PacketPool, uid: u64, size: u32) -> Waiting {
-    let p = Packet {
-        uid,
-        flow: 0,
-        kind: PacketKind::Data,
-        src: 0,
-        dst: 1,
-        size_bytes: size,
-        ecn: Ecn::NotEct,
-        tcp: TcpHeader { seq: uid * 1000, len: size.saturating_sub(40).max(1), ..TcpHeader::default() },
-    };
-    Waiting::new(&p, pool.put(p), uid as u32)
+    Waiting { tag: uid as u32, ..crate::queue::tests::data(pool, 0, uid, size) }
 }
 
 fn offer(r: &mut Radio, now: Time, s: StationId, to: StationId, w: Waiting) -> bool {
