@@ -824,13 +824,12 @@ impl<'m> World<'m> {
                         self.relay_pump(fi);
                     } else {
                         let m = f.model_flow as usize;
-                        let handshake = self.model.flows[m].sender.handshake;
                         if let Some(bytes) = f.bulk_bytes {
                             if d.end >= bytes && self.flows[m].done_at.is_none() {
                                 self.flows[m].done_at = Some(now);
                                 // With a handshake the flow ends when the
                                 // FIN's ack reaches the sender.
-                                if !handshake {
+                                if !self.model.flows[m].sender.handshake {
                                     self.finish(m);
                                 }
                             }
