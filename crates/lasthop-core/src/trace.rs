@@ -22,6 +22,9 @@ pub enum DropCause {
     /// A pure ack purged from a queue by ACK filtering (seed 001 Sec. 6.2):
     /// a newer cumulative ack of its connection made it redundant.
     Filtered,
+    /// Given up by a link-level ARQ after its retry limit (a MAC's frame
+    /// that never reached the next hop).
+    RetryLimit,
 }
 
 /// What a TCP sender did that the papers mark on their plots.

@@ -135,12 +135,16 @@ impl DirStats {
     #[inline(never)]
     fn count_removals(&mut self, removed: &[Removal]) {
         for r in removed {
-            match r.cause {
-                DropCause::Queue => self.drops_queue += 1,
-                DropCause::Early => self.drops_early += 1,
-                DropCause::Filtered => self.drops_filtered += 1,
-                DropCause::Error => unreachable!("a queue corrupts nothing"),
-            }
+            self.count_removal(r.cause);
+        }
+    }
+
+    fn count_removal(&mut self, cause: DropCause) {
+        match cause {
+            DropCause::Queue => self.drops_queue += 1,
+            DropCause::Early => self.drops_early += 1,
+            DropCause::Filtered => self.drops_filtered += 1,
+            DropCause::Error | DropCause::RetryLimit => unreachable!("a queue corrupts nothing and retries nothing"),
         }
     }
 }
@@ -270,6 +274,21 @@ impl LinkDir {
     /// counts up to `end` only.
     pub fn busy_ns(&self, end: Time) -> u64 {
         self.stats.busy_ns - self.busy_until.since(end)
+    }
+
+    /// Count a frame a MAC put on the air for this direction: the
+    /// direction is a hop of a shared medium ([`crate::mac`]), with no
+    /// queue or medium of its own, and keeps only the counters.
+    pub fn count_mac_transmit(&mut self, size_bytes: u32, airtime_ns: u64) {
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += u64::from(size_bytes);
+        self.stats.busy_ns += airtime_ns;
+    }
+
+    /// Count a frame a MAC's queue let go of on this direction's hop
+    /// (`Queue`, `Early` or `Filtered`).
+    pub fn count_mac_removal(&mut self, cause: DropCause) {
+        self.stats.count_removal(cause);
     }
 
     /// The discipline itself (to inspect what waits).

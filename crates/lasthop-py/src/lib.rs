@@ -101,6 +101,7 @@ impl RunOutput {
             DropCause::Queue => "queue",
             DropCause::Early => "early",
             DropCause::Filtered => "filtered",
+            DropCause::RetryLimit => "retry_limit",
         });
         d.set_item("cause", PyList::new(py, causes)?)?;
         all.set_item("drops", d)?;

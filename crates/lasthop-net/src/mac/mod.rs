@@ -107,8 +107,8 @@ pub mod radio;
 
 pub use radio::{Radio, RadioConfig, RadioStats};
 
-use crate::queue::{Admission, Waiting};
-use lasthop_core::Time;
+use crate::queue::{Admission, Removal, Waiting};
+use lasthop_core::{PacketPool, Time};
 
 /// A station on a medium: its index among the medium's stations.
 pub type StationId = u16;
@@ -127,8 +127,10 @@ pub enum MacDropCause {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MacOutput {
     /// A data frame went on the medium at `station`, addressed to `to`
-    /// (`retransmission`: a link-level one).
-    Transmit { station: StationId, to: StationId, frame: Waiting, retransmission: bool },
+    /// (`retransmission`: a link-level one). `held`: the MAC still holds
+    /// the packet; a link retransmission of a frame the peer already handed
+    /// up (its link ack was lost) is not, and its packet must not be read.
+    Transmit { station: StationId, to: StationId, frame: Waiting, retransmission: bool, held: bool },
     /// A data frame reached `station` from `from` intact, for the first
     /// time: hand it up.
     Deliver { station: StationId, from: StationId, frame: Waiting },
@@ -154,18 +156,23 @@ impl Mac {
 
     /// A frame queued at `station` for `next_hop` at `now` (see the module
     /// docs). `out` receives what the station does at once.
+    /// As a link direction's queue, a composed discipline may let go of
+    /// other frames (listed in `removed`, the caller's to free and count).
     #[must_use]
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn enqueue(
         &mut self,
         now: Time,
         station: StationId,
         next_hop: StationId,
         frame: Waiting,
+        pool: &mut PacketPool,
+        removed: &mut Vec<Removal>,
         out: &mut Vec<MacOutput>,
     ) -> Admission {
         match self {
-            Mac::Radio(r) => r.enqueue(now, station, next_hop, frame, out),
+            Mac::Radio(r) => r.enqueue(now, station, next_hop, frame, pool, removed, out),
         }
     }
 
@@ -197,7 +204,7 @@ impl Mac {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, RngStream, TcpHeader};
+    use lasthop_core::{Ecn, Packet, PacketKind, RngStream, TcpHeader};
 
     #[test]
     fn the_enum_drives_a_radio_as_the_world_will() {
@@ -220,7 +227,7 @@ mod tests {
         let mut out = Vec::new();
         assert_eq!(mac.stations(), 2);
         assert_eq!(mac.poll_at(), Time::NEVER);
-        assert!(mac.enqueue(Time::ZERO, 0, 1, w, &mut out).queued());
+        assert!(mac.enqueue(Time::ZERO, 0, 1, w, &mut pool, &mut Vec::new(), &mut out).queued());
         assert_eq!(mac.in_flight(), 1);
         let mut got = Vec::new();
         while mac.poll_at() != Time::NEVER {
@@ -233,7 +240,10 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                (Time(46_150_000), MacOutput::Transmit { station: 0, to: 1, frame: w, retransmission: false }),
+                (
+                    Time(46_150_000),
+                    MacOutput::Transmit { station: 0, to: 1, frame: w, retransmission: false, held: true }
+                ),
                 (Time(137_430_000), MacOutput::Deliver { station: 1, from: 0, frame: w }),
             ]
         );

@@ -38,8 +38,9 @@
 //! (sender, receiver) pair lets the receiver acknowledge a retransmitted
 //! frame without handing it up twice. As the paper's simulations assume
 //! (Sec. 7.2, ambiguity 22), a link ack is piggybacked on a data frame going
-//! the other way when the receiver's queue head is addressed to the sender
-//! and it has no frame of its own awaiting an ack; such a data frame needs
+//! the other way when the receiver has one for the sender that is not
+//! awaiting its own ack (its current frame, still polling or backing off or
+//! due a link retransmission, else its queue head); such a data frame needs
 //! no RTS/CTS (its peer is listening for the reply) and saves the bare ack,
 //! the RTS/CTS and their turnarounds. Otherwise the ack goes alone.
 //!
@@ -79,10 +80,10 @@
 
 use super::{MacDropCause, MacOutput, StationId};
 use crate::error::ErrorModel;
-use crate::queue::{Admission, Waiting};
+use crate::queue::{Admission, Queue, QueueConfig, QueueLimit, Removal, Waiting};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::{NS_PER_MS, NS_PER_S, NS_PER_US};
-use lasthop_core::{Ecn, Packet, PacketKind, TcpHeader, Time};
+use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, PacketRef, TcpHeader, Time};
 use std::collections::VecDeque;
 
 /// Parameters of a packet-radio medium (all its radios alike).
@@ -163,6 +164,16 @@ impl RadioConfig {
         Ok(())
     }
 
+    /// Whether `q` can serve a radio's queue: a radio peeks at its head to
+    /// piggyback a link ack, so acks-first (which serves out of order) is
+    /// refused; the other disciplines keep the head where it is.
+    pub fn validate_queue(&self, q: &QueueConfig) -> Result<(), (String, String)> {
+        if q.discipline != crate::queue::Service::Fifo {
+            return Err(("discipline".into(), "a radio's queue serves its head in order: only fifo".into()));
+        }
+        q.validate(QueueLimit { packets: Some(self.queue_packets), bytes: None })
+    }
+
     /// Time on the air of `bytes`, in ns (rounded up).
     fn tx_ns(&self, bytes: u32) -> u64 {
         (u64::from(bytes) * 8 * NS_PER_S).div_ceil(self.bandwidth_bps)
@@ -224,8 +235,10 @@ pub struct RadioStats {
     pub backoff_ns: u64,
     /// Time on the air (all frames sent), in ns.
     pub airtime_ns: u64,
-    /// Arrivals refused by the full queue.
+    /// Arrivals refused by the full queue (or victims in their place).
     pub drops_queue: u64,
+    /// Pure acks the queue's ACK filter purged.
+    pub drops_filtered: u64,
     /// Frames dropped when the ARQ gave up (never received by the peer).
     pub drops_retry_limit: u64,
 }
@@ -329,12 +342,6 @@ impl Awaiting {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Queued {
-    to: StationId,
-    frame: Waiting,
-}
-
 /// The data frame a radio is sending (window 1).
 #[derive(Clone, Copy, Debug)]
 struct Outgoing {
@@ -356,7 +363,12 @@ struct Lock {
 
 #[derive(Clone, Debug)]
 struct Station {
-    queue: VecDeque<Queued>,
+    /// The radio's queue (drop-tail, or a composed discipline: ACK
+    /// filtering at the radios is how AF runs over a radio chain, seed 001
+    /// Sec. 7.2), and the next hop of each frame in it (a few frames: a
+    /// scan).
+    queue: Queue,
+    next_hop: Vec<(PacketRef, StationId)>,
     xcvr: Xcvr,
     rx_lock: Option<Lock>,
     awaiting: Awaiting,
@@ -375,6 +387,46 @@ struct Station {
     rng: RngStream,
     error: ErrorModel,
     stats: RadioStats,
+}
+
+impl Station {
+    /// A data frame for peer `p` that can carry the link ack `acked`: the
+    /// current frame, if it goes to `p` and is not awaiting its own link
+    /// ack (still polling, backing off, or due a link retransmission), else
+    /// the queue head if it goes to `p` and there is no current frame. It
+    /// needs no RTS/CTS: its peer is listening for the reply.
+    /// A frame leaving this way has the channel as a poll ack would have
+    /// given it, and resets the backoff as one does.
+    fn piggyback_on(&mut self, p: StationId, acked: u8, now: Time, base_ns: u64) -> Option<FrameKind> {
+        if let Some(c) = self.current.filter(|c| c.to == p && self.awaiting == Awaiting::Nothing) {
+            if let Some(until) = self.backoff_until.take() {
+                self.stats.backoff_ns -= until.since(now);
+            }
+            self.backoff_ns = base_ns;
+            let retransmission = c.transmissions > 0;
+            return Some(FrameKind::Data { frame: c.frame, bit: c.bit, piggy_ack: Some(acked), retransmission });
+        }
+        if self.current.is_none() && self.head_to() == Some(p) {
+            let (_, frame) = self.pop(now).expect("checked");
+            let bit = self.send_bit[usize::from(p)];
+            self.current = Some(Outgoing { to: p, frame, bit, transmissions: 0, handed_up: false });
+            return Some(FrameKind::Data { frame, bit, piggy_ack: Some(acked), retransmission: false });
+        }
+        None
+    }
+
+    /// The next hop of the frame at the head of the queue.
+    fn head_to(&self) -> Option<StationId> {
+        let head = self.queue.waiting().next()?;
+        self.next_hop.iter().find(|&&(p, _)| p == head.pkt).map(|&(_, to)| to)
+    }
+
+    /// The head of the queue, with its next hop.
+    fn pop(&mut self, now: Time) -> Option<(StationId, Waiting)> {
+        let w = self.queue.dequeue(now)?;
+        let i = self.next_hop.iter().position(|&(p, _)| p == w.pkt).expect("every queued frame has a next hop");
+        Some((self.next_hop.swap_remove(i).1, w))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -434,7 +486,8 @@ impl Radio {
         assert!(n <= usize::from(StationId::MAX), "station ids are 16 bits");
         let stations = (0..n)
             .map(|s| Station {
-                queue: VecDeque::with_capacity(cfg.queue_packets as usize),
+                queue: Queue::drop_tail(QueueLimit { packets: Some(cfg.queue_packets), bytes: None }),
+                next_hop: Vec::with_capacity(cfg.queue_packets as usize),
                 xcvr: Xcvr::Rx { ready: Time::ZERO },
                 rx_lock: None,
                 awaiting: Awaiting::Nothing,
@@ -466,6 +519,19 @@ impl Radio {
     /// Give radio `s` an error model for the frames it sends.
     pub fn with_error_model(mut self, s: StationId, error: ErrorModel) -> Radio {
         self.stations[usize::from(s)].error = error;
+        self
+    }
+
+    /// Serve every radio's queue with the discipline `cfg` (validated, and
+    /// without `acks_first`: a radio serves its head, see
+    /// [`RadioConfig::validate_queue`]); radio `s` draws from `stream(s)`
+    /// if the discipline draws.
+    pub fn with_queue_discipline(mut self, cfg: &QueueConfig, mut stream: impl FnMut(usize) -> RngStream) -> Radio {
+        let limit = QueueLimit { packets: Some(self.cfg.queue_packets), bytes: None };
+        let c = self.cfg;
+        for (s, st) in self.stations.iter_mut().enumerate() {
+            st.queue = Queue::semantic(limit, cfg, |bytes| c.tx_ns(bytes + c.mac_header_bytes), || stream(s));
+        }
         self
     }
 
@@ -505,28 +571,45 @@ impl Radio {
         held + self.hand_ups.len()
     }
 
-    /// A frame queued at `s` for `to` at `now`; `Refused` if the queue is
-    /// full (counted; the packet is the caller's). Nothing goes on the air
-    /// at once (a radio turns around first), so `_out` stays untouched.
+    /// A frame queued at `s` for `to` at `now`, as a link direction's
+    /// queue takes it: `Refused` if the queue is full (counted; the packet
+    /// is the caller's), or `Removed` with what the discipline let go of in
+    /// `removed` (the caller frees and counts them). Nothing goes on the
+    /// air at once (a radio turns around first), so `_out` stays untouched.
     #[must_use]
+    #[allow(clippy::too_many_arguments)]
     pub fn enqueue(
         &mut self,
         now: Time,
         s: StationId,
         to: StationId,
         frame: Waiting,
+        pool: &mut PacketPool,
+        removed: &mut Vec<Removal>,
         _out: &mut Vec<MacOutput>,
     ) -> Admission {
         debug_assert!(s != to && usize::from(to) < self.stations.len(), "a frame goes to another radio");
         let st = &mut self.stations[usize::from(s)];
         st.stats.enqueued += 1;
-        if st.queue.len() >= self.cfg.queue_packets as usize {
-            st.stats.drops_queue += 1;
-            return Admission::Refused;
+        // The radio is idle while nothing waits and it sends nothing: RED's
+        // idle rule (never asked for by drop-tail).
+        let a = st.queue.enqueue(now, frame, pool, removed, || None);
+        for r in removed.iter() {
+            st.next_hop.retain(|&(p, _)| p != r.pkt);
+            match r.cause {
+                lasthop_core::trace::DropCause::Filtered => st.stats.drops_filtered += 1,
+                _ => st.stats.drops_queue += 1,
+            }
         }
-        st.queue.push_back(Queued { to, frame });
-        self.act(usize::from(s), now);
-        Admission::Queued
+        if a == Admission::Refused {
+            st.stats.drops_queue += 1;
+            return a;
+        }
+        if a.queued() {
+            st.next_hop.push((frame.pkt, to));
+            self.act(usize::from(s), now);
+        }
+        a
     }
 
     /// When the medium next needs [`Radio::on_timer`].
@@ -647,12 +730,10 @@ impl Radio {
             return Some((p, FrameKind::Data { frame: c.frame, bit: c.bit, piggy_ack: None, retransmission }));
         }
         if let Some((p, acked)) = st.owe_ack.take() {
-            if piggyback && st.current.is_none() && st.queue.front().is_some_and(|q| q.to == p) {
-                let q = st.queue.pop_front().expect("checked");
-                let bit = st.send_bit[usize::from(p)];
-                st.current = Some(Outgoing { to: p, frame: q.frame, bit, transmissions: 0, handed_up: false });
-                let kind = FrameKind::Data { frame: q.frame, bit, piggy_ack: Some(acked), retransmission: false };
-                return Some((p, kind));
+            if piggyback {
+                if let Some(kind) = st.piggyback_on(p, acked, now, self.cfg.backoff_base_ns) {
+                    return Some((p, kind));
+                }
             }
             return Some((p, FrameKind::LinkAck { bit: acked }));
         }
@@ -660,9 +741,9 @@ impl Radio {
             return None;
         }
         if st.current.is_none() {
-            let q = st.queue.pop_front()?;
-            let bit = st.send_bit[usize::from(q.to)];
-            st.current = Some(Outgoing { to: q.to, frame: q.frame, bit, transmissions: 0, handed_up: false });
+            let (to, frame) = st.pop(now)?;
+            let bit = st.send_bit[usize::from(to)];
+            st.current = Some(Outgoing { to, frame, bit, transmissions: 0, handed_up: false });
         }
         Some((st.current.expect("set").to, FrameKind::Rts))
     }
@@ -685,6 +766,18 @@ impl Radio {
 
     fn on_tx_start(&mut self, s: usize, now: Time, out: &mut Vec<MacOutput>) {
         let timeout_ns = self.cfg.reply_timeout_ns();
+        // What a frame carries is settled when it goes on the air, not when
+        // the radio starts turning: a bare link ack committed while a frame
+        // for the same peer was not yet there (the acked frame's own TCP
+        // ack, handed up and answered during the turnaround) rides on it.
+        if let Xcvr::Tx { to, kind: FrameKind::LinkAck { bit }, start, .. } = self.stations[s].xcvr {
+            if self.cfg.piggyback_acks {
+                if let Some(kind) = self.stations[s].piggyback_on(to, bit, now, self.cfg.backoff_base_ns) {
+                    let end = start.plus_ns(self.frame_tx_ns(&kind));
+                    self.stations[s].xcvr = Xcvr::Tx { to, kind, start, end, on_air: false };
+                }
+            }
+        }
         let Xcvr::Tx { to, kind, start, end, .. } = self.stations[s].xcvr else { unreachable!("transmitting") };
         let (prop, tx_ns) = (self.cfg.propagation_ns, end.since(start));
         let size = match kind {
@@ -708,8 +801,10 @@ impl Radio {
             FrameKind::Data { frame, piggy_ack, retransmission, .. } => {
                 st.stats.data_frames_sent += 1;
                 st.stats.link_acks_piggybacked += u64::from(piggy_ack.is_some());
-                st.current.as_mut().expect("sending the current frame").transmissions += 1;
-                out.push(MacOutput::Transmit { station: s as StationId, to, frame, retransmission });
+                let c = st.current.as_mut().expect("sending the current frame");
+                c.transmissions += 1;
+                let held = !c.handed_up;
+                out.push(MacOutput::Transmit { station: s as StationId, to, frame, retransmission, held });
             }
         }
         let id = self.next_air_id;
@@ -877,7 +972,7 @@ impl Radio {
                 let wait_ns = drawn_ns.saturating_add(2 * cfg.backoff_base_ns);
                 st.backoff_until = Some(now.plus_ns(wait_ns));
                 st.stats.backoffs += 1;
-                st.stats.backoff_ns += wait_ns;
+                st.stats.backoff_ns = st.stats.backoff_ns.saturating_add(wait_ns);
             }
             Awaiting::Data { .. } => {}
             Awaiting::LinkAck { peer, .. } => {

@@ -27,8 +27,9 @@ fn frame(pool: &mut PacketPool, uid: u64, size: u32) -> Waiting {
     Waiting { tag: uid as u32, ..crate::queue::tests::data(pool, 0, uid, size) }
 }
 
+/// Offer `w` to a drop-tail radio queue (which never reads the pool).
 fn offer(r: &mut Radio, now: Time, s: StationId, to: StationId, w: Waiting) -> bool {
-    r.enqueue(now, s, to, w, &mut Vec::new()).queued()
+    r.enqueue(now, s, to, w, &mut PacketPool::new(), &mut Vec::new(), &mut Vec::new()).queued()
 }
 
 /// Run the medium up to `until`, each output with the time it came out.
@@ -482,4 +483,40 @@ proptest! {
         }
         assert_half_duplex(&r);
     }
+}
+
+#[test]
+fn ack_filtering_at_a_radio_purges_older_acks_of_the_flow_and_keeps_next_hops() {
+    // Radio 0 holds a data frame for radio 1 (being polled) and queues
+    // three acks of flow 5 for radio 2: each new ack purges the older ones
+    // (seed 001 Sec. 6.2 at a radio's queue, Sec. 7.2). The survivor still
+    // goes to radio 2.
+    let q = QueueConfig { ack_filter: true, ..QueueConfig::default() };
+    assert!(RadioConfig::default().validate_queue(&q).is_ok());
+    let acks_first = QueueConfig { discipline: crate::queue::Service::AcksFirst, ..QueueConfig::default() };
+    assert_eq!(RadioConfig::default().validate_queue(&acks_first).unwrap_err().0, "discipline");
+    let mut r = medium(3, RadioConfig::default()).with_queue_discipline(&q, |s| RngStream::new(1, &format!("q{s}")));
+    let mut pool = PacketPool::new();
+    let mut removed = Vec::new();
+    let d = frame(&mut pool, 1, 1000);
+    assert!(r.enqueue(Time::ZERO, 0, 1, d, &mut pool, &mut removed, &mut Vec::new()).queued());
+    let mut acks = Vec::new();
+    for (i, a) in [1000u64, 2000, 3000].into_iter().enumerate() {
+        let w = Waiting { tag: 10 + i as u32, ..crate::queue::tests::ack(&mut pool, 5, 10 + i as u64, a) };
+        acks.push(w);
+        let adm = r.enqueue(ms(1), 0, 2, w, &mut pool, &mut removed, &mut Vec::new());
+        assert!(adm.queued());
+        if i > 0 {
+            assert_eq!(removed.len(), 1, "ack {i} purges its predecessor");
+            assert_eq!(removed[0].pkt, acks[i - 1].pkt);
+            removed.clear();
+        }
+    }
+    assert_eq!((r.queue_len(0), r.stats(0).drops_filtered), (1, 2), "the data frame went to the poll, one ack waits");
+    let mut got = Vec::new();
+    run(&mut r, Time(10 * NS_PER_S), &mut got);
+    let delivered: Vec<(StationId, u32)> = deliveries(&got).into_iter().map(|(_, s, tag)| (s, tag)).collect();
+    assert_eq!(delivered, vec![(1, 1), (2, 12)]);
+    assert_eq!(r.in_flight(), 0);
+    assert_half_duplex(&r);
 }
