@@ -9,8 +9,11 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan97/table3-wan-32k", include_str!("../../../scenarios/balakrishnan97/table3-wan-32k.toml")),
     ("balakrishnan97/wan", include_str!("../../../scenarios/balakrishnan97/wan.toml")),
     ("balakrishnan99/one-way", include_str!("../../../scenarios/balakrishnan99/one-way.toml")),
+    ("balakrishnan99/radio-chain", include_str!("../../../scenarios/balakrishnan99/radio-chain.toml")),
+    ("balakrishnan99/radio-many", include_str!("../../../scenarios/balakrishnan99/radio-many.toml")),
     ("balakrishnan99/two-forward", include_str!("../../../scenarios/balakrishnan99/two-forward.toml")),
     ("balakrishnan99/two-way", include_str!("../../../scenarios/balakrishnan99/two-way.toml")),
+    ("balakrishnan99/web", include_str!("../../../scenarios/balakrishnan99/web.toml")),
     ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),
 ];
 

@@ -64,6 +64,10 @@ pub struct FlowSummary {
     /// has timestamps, else from its timed segments); absent with none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean_rtt_ms: Option<f64>,
+    /// Standard deviation of the same samples, in ms (seed 001 Sec. 5: the
+    /// RTT's variability under latency asymmetry); absent with none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rtt_std_ms: Option<f64>,
     /// Bytes delivered × 8 / length of the interval in which every flow of
     /// the run was active (seed 001 Sec. 7.1: two transfers are measured
     /// "over the time both are active"), in bit/s; absent with one flow or
@@ -186,6 +190,51 @@ pub struct RunSummary {
     /// The published cell this run reproduces, with the measured values
     /// beside it; null when the scenario has none for its parameters.
     pub published: Option<PublishedComparison>,
+    /// Shared media (packet radio), with each radio's counters; absent
+    /// when the scenario has none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub media: Vec<MediumSummary>,
+}
+
+/// A shared medium and its radios.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MediumSummary {
+    pub name: String,
+    pub radios: Vec<RadioSummary>,
+}
+
+/// What one packet radio did (seed 001 Sec. 5: where the latency
+/// asymmetry's time goes: turnarounds, RTS/CTS polling, backoff).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RadioSummary {
+    /// The node the radio is on.
+    pub node: String,
+    /// Frames handed to it (data and TCP acks; refused ones included).
+    pub frames_enqueued: u64,
+    /// Data frames put on the air, link retransmissions included.
+    pub data_frames_sent: u64,
+    pub link_retransmissions: u64,
+    /// Frames handed up (to the node's IP), first copies only.
+    pub frames_delivered_up: u64,
+    pub rts_sent: u64,
+    pub cts_sent: u64,
+    /// Polls that went unanswered (peer busy or not listening).
+    pub poll_timeouts: u64,
+    /// RTSs it heard while busy with another station, left unanswered.
+    pub rts_ignored_busy: u64,
+    pub link_acks_sent: u64,
+    pub link_acks_piggybacked: u64,
+    /// Time changing mode (both ways), in s.
+    pub turnaround_s: f64,
+    /// Time from each RTS to its CTS or poll timeout, in s.
+    pub rts_cts_s: f64,
+    /// Time backing off, in s.
+    pub backoff_s: f64,
+    /// Time on the air, in s.
+    pub airtime_s: f64,
+    pub drops_queue: u64,
+    pub drops_filtered: u64,
+    pub drops_retry_limit: u64,
 }
 
 /// A published cell and this run's measure of the same quantities.

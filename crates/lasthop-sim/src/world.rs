@@ -41,7 +41,8 @@
 //! to run it back).
 
 use crate::metrics::{
-    ConnectionSummary, FlowSummary, LinkSummary, PublishedComparison, QueueSummary, RunSummary, SplitSummary,
+    ConnectionSummary, FlowSummary, LinkSummary, MediumSummary, PublishedComparison, QueueSummary, RadioSummary,
+    RunSummary, SplitSummary,
 };
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{Model, Workload};
@@ -56,6 +57,7 @@ use lasthop_core::trace::{DropCause, Trace, TraceEvent};
 use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
 use lasthop_net::error::ErrorModel;
 use lasthop_net::link::{Link, LinkDir};
+use lasthop_net::mac::{Mac, MacDropCause, MacOutput, Radio};
 use lasthop_net::queue::{Admission, Removal, Waiting};
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
 
@@ -123,6 +125,8 @@ struct RouteHop {
     last: bool,
     /// What size pure acks take on this link direction.
     compress: HeaderCompression,
+    /// The link direction is a hop of a shared medium (its MAC carries it).
+    mac: bool,
 }
 
 /// The bit of a packet's pool tag (its hop's index in the route) that marks
@@ -217,6 +221,22 @@ pub struct World<'m> {
     cwnd_avg: Vec<CwndAverage>,
     /// What a queue let go of at the latest arrival (kept to reuse its buffer).
     removed: Vec<Removal>,
+    /// (flow, a flow that starts when it completes), sorted.
+    followers: Vec<(u32, u32)>,
+    /// The shared media; medium `m`'s timer key is `2·flows + agents + m`.
+    macs: Vec<MacSlot>,
+    /// Frames MACs gave up on after their retry limit.
+    mac_retry_drops: u64,
+}
+
+/// A shared medium's MAC, with its armed wake-up and, per (sending
+/// station, receiving station), the link direction of that hop (2·link +
+/// dir; `u32::MAX` where there is no hop).
+struct MacSlot {
+    mac: Mac,
+    armed: Time,
+    hop_dir: Vec<u32>,
+    stations: usize,
 }
 
 /// How a run's event loop ended.
@@ -361,6 +381,10 @@ impl<'m> World<'m> {
                 _ => f.start,
             })
             .collect();
+        // Flows that start when another completes, grouped by that flow.
+        let mut followers: Vec<(u32, u32)> =
+            model.flows.iter().enumerate().filter_map(|(i, f)| f.start_after.map(|t| (t, i as u32))).collect();
+        followers.sort_unstable();
         let mut conn_at = Vec::with_capacity(n_legs);
         let mut route = Vec::new();
         let mut n_cover = 0u32;
@@ -373,7 +397,8 @@ impl<'m> World<'m> {
                     let to = model.links[h.link as usize].ends[1 - h.dir as usize];
                     let last = i + 1 == path.len();
                     let compress = model.links[h.link as usize].dirs[h.dir as usize].header_compression;
-                    route.push(RouteHop { link: h.link, cover, from: h.node, to, dir: h.dir, last, compress });
+                    let mac = model.links[h.link as usize].dirs[h.dir as usize].medium.is_some();
+                    route.push(RouteHop { link: h.link, cover, from: h.node, to, dir: h.dir, last, compress, mac });
                 }
             }
             n_cover += data.len() as u32;
@@ -413,10 +438,33 @@ impl<'m> World<'m> {
         }
         let agents: Vec<AgentSlot> =
             placed.into_iter().map(|(node, agent)| AgentSlot { node, agent, armed: Time::NEVER }).collect();
+        let macs: Vec<MacSlot> = model
+            .media
+            .iter()
+            .enumerate()
+            .map(|(mi, m)| {
+                let n = m.stations.len();
+                let node = |s: usize| &model.nodes[m.stations[s] as usize];
+                let stream = |s: usize, what: &str| RngStream::new(seed, &format!("mac:{}:{}:{what}", m.name, node(s)));
+                let mut radio = Radio::new(m.radio, n, |s| stream(s, "backoff"));
+                if let Some(q) = &m.queue {
+                    radio = radio.with_queue_discipline(q, |s| stream(s, "queue"));
+                }
+                let mut hop_dir = vec![u32::MAX; n * n];
+                for (li, l) in model.links.iter().enumerate() {
+                    for (d, dm) in l.dirs.iter().enumerate() {
+                        if let Some(h) = dm.medium.filter(|h| h.medium as usize == mi) {
+                            hop_dir[usize::from(h.from) * n + usize::from(h.to)] = (2 * li + d) as u32;
+                        }
+                    }
+                }
+                MacSlot { mac: Mac::Radio(Box::new(radio)), armed: Time::NEVER, hop_dir, stations: n }
+            })
+            .collect();
         World {
             model,
             seed,
-            sched: Scheduler::new(2 * n_legs + agents.len()),
+            sched: Scheduler::new(2 * n_legs + agents.len() + macs.len()),
             links,
             pool: PacketPool::new(),
             flows,
@@ -431,10 +479,14 @@ impl<'m> World<'m> {
             agents,
             node_agents,
             captures: Vec::new(),
-            overlap: Overlap::new(&starts),
+            // Flows started by others never all run at once by design.
+            overlap: Overlap::new(if followers.is_empty() { &starts } else { &[] }),
+            followers,
             starts,
             cwnd_avg: vec![CwndAverage::default(); n_legs],
             removed: Vec::new(),
+            macs,
+            mac_retry_drops: 0,
         }
     }
 
@@ -443,6 +495,27 @@ impl<'m> World<'m> {
     pub fn with_captures(mut self, captures: Vec<Capture>) -> World<'m> {
         self.captures = captures;
         self
+    }
+
+    /// Record every frame's life on the air of every medium (diagnostics
+    /// and tests: a medium's timeline, seed 001 Sec. 5).
+    pub fn with_air_logs(mut self) -> World<'m> {
+        for slot in &mut self.macs {
+            let Mac::Radio(r) = &mut slot.mac;
+            let radio = std::mem::replace(
+                r.as_mut(),
+                Radio::new(lasthop_net::mac::RadioConfig::default(), 0, |_| RngStream::new(0, "unused")),
+            );
+            **r = radio.with_air_log();
+        }
+        self
+    }
+
+    /// Medium `m`'s air log (empty unless [`World::with_air_logs`]), with
+    /// its stations' nodes.
+    pub fn air_log(&self, m: usize) -> (&[lasthop_net::mac::radio::AirRecord], &[u16]) {
+        let Mac::Radio(r) = &self.macs[m].mac;
+        (r.air_log(), &self.model.media[m].stations)
     }
 
     /// The finished captures, in the order they were given.
@@ -470,6 +543,9 @@ impl<'m> World<'m> {
         // deepen the heap every other event pays for.
         let mut app: Vec<(Time, u64, Event)> = Vec::with_capacity(self.model.flows.len());
         for (i, f) in self.model.flows.iter().enumerate() {
+            if f.start_after.is_some() {
+                continue; // started by the flow it follows
+            }
             let start = self.starts[i];
             app.push((start, self.sched.reserve(), Event::FlowStart { flow: i as u32 }));
             if let Workload::Timed { duration_ns } = f.workload {
@@ -498,8 +574,10 @@ impl<'m> World<'m> {
                 return RunEnd::Interrupted;
             }
             let Some((now, ev)) = self.sched.pop() else { break };
-            if matches!(ev, Event::FlowStart { .. } | Event::FlowStop { .. }) {
-                feed(&mut self.sched, &mut app);
+            if let Event::FlowStart { flow } | Event::FlowStop { flow } = ev {
+                if self.model.flows[flow as usize].start_after.is_none() {
+                    feed(&mut self.sched, &mut app);
+                }
             }
             match ev {
                 Event::TxDone { link, dir } => {
@@ -582,6 +660,27 @@ impl<'m> World<'m> {
             if self.overlap.wants_end() {
                 self.overlap.on_end(now, &delivered_now(&self.flows, self.model.flows.len()));
             }
+            if !self.followers.is_empty() {
+                self.start_followers(flow, now);
+            }
+        }
+    }
+
+    /// Schedule the starts (and stops) of the flows that follow `flow`,
+    /// which completed at `now`.
+    #[cold]
+    fn start_followers(&mut self, flow: usize, now: Time) {
+        let lo = self.followers.partition_point(|&(t, _)| (t as usize) < flow);
+        let hi = self.followers.partition_point(|&(t, _)| (t as usize) <= flow);
+        for k in lo..hi {
+            let fi = self.followers[k].1 as usize;
+            let m = &self.model.flows[fi];
+            let start = now.plus_ns(m.start.ns());
+            self.starts[fi] = start;
+            self.sched.schedule(start, Event::FlowStart { flow: fi as u32 });
+            if let Workload::Timed { duration_ns } = m.workload {
+                self.sched.schedule(start.plus_ns(duration_ns), Event::FlowStop { flow: fi as u32 });
+            }
         }
     }
 
@@ -644,6 +743,10 @@ impl<'m> World<'m> {
                 w.size_bytes = w.size_bytes.min(COMPRESSED_ACK_BYTES);
             }
         }
+        if hop.mac {
+            self.mac_enqueue(li, dir, w);
+            return;
+        }
         let now = self.sched.now();
         // An idle DropTail direction with nothing waiting sends it at once.
         if let Some(s) = self.links[li].start_at_once(now, dir, w, &self.pool) {
@@ -697,13 +800,12 @@ impl<'m> World<'m> {
         }
         let tag = self.pool.tag(a.pkt);
         let (h, last) = ((tag & !LAST_HOP) as usize, tag & LAST_HOP != 0);
-        let mut pkt = self.pool.take(a.pkt);
+        let pkt = self.pool.take(a.pkt);
         debug_assert_eq!((self.route[h].link, self.route[h].dir), (li as u32, dir as u8), "the hop it was queued on");
         // A path's last hop reaches the packet's destination, no earlier hop
         // does (paths are shortest paths): the node reached is read from the
         // route only where it is needed.
         debug_assert_eq!(last, self.route[h].to == pkt.dst, "a path ends at its destination");
-        let node = || self.route[h].to;
         if a.corrupted {
             self.drop(2 * li + dir, &pkt, DropCause::Error);
             // The receiving host's link layer saw the corrupted frame; its
@@ -713,6 +815,15 @@ impl<'m> World<'m> {
             }
             return;
         }
+        self.arrived(h, last, pkt);
+    }
+
+    /// `pkt` came intact out of hop `h` of its path (`last`: the path's
+    /// last hop): the node's agents see it, then it is delivered or
+    /// forwarded.
+    #[inline]
+    fn arrived(&mut self, h: usize, last: bool, mut pkt: Packet) {
+        let node = || self.route[h].to;
         // Most runs have no agents: skip their (cold) per-node table.
         let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(node(), pkt.flow) };
         if first < end {
@@ -739,6 +850,94 @@ impl<'m> World<'m> {
         }
         if first < end {
             self.flush_agents(first, end);
+        }
+    }
+
+    /// The hop of the packet in pool slot `r`, from its tag: (hop, last).
+    fn hop_of(&self, r: lasthop_core::pool::PacketRef) -> (usize, bool) {
+        let tag = self.pool.tag(r);
+        ((tag & !LAST_HOP) as usize, tag & LAST_HOP != 0)
+    }
+
+    /// Hand `w` (in the pool) to the MAC of the medium that carries
+    /// direction `dir` of link `li`, at the sending radio's queue.
+    #[inline(never)]
+    fn mac_enqueue(&mut self, li: usize, dir: usize, w: Waiting) {
+        let hop = self.model.links[li].dirs[dir].medium.expect("a hop on a medium");
+        let m = hop.medium as usize;
+        let now = self.sched.now();
+        let mut out = Vec::new();
+        let a = self.macs[m].mac.enqueue(now, hop.from, hop.to, w, &mut self.pool, &mut self.removed, &mut out);
+        if a == Admission::Refused {
+            self.links[li].dirs[dir].count_mac_removal(DropCause::Queue);
+            let pkt = self.pool.take(w.pkt);
+            self.drop(2 * li + dir, &pkt, DropCause::Queue);
+        }
+        // A radio's queue holds frames for several next hops: each removal
+        // is counted on its own hop's direction.
+        for i in 0..self.removed.len() {
+            let Removal { pkt, cause } = self.removed[i];
+            let (h, _) = self.hop_of(pkt);
+            let (rl, rd) = (self.route[h].link as usize, self.route[h].dir as usize);
+            self.links[rl].dirs[rd].count_mac_removal(cause);
+            let pkt = self.pool.take(pkt);
+            self.drop(2 * rl + rd, &pkt, cause);
+        }
+        self.removed.clear();
+        self.mac_outputs(m, out);
+    }
+
+    /// What medium `m` did: frames on the air (counted on their hop's
+    /// direction, goodput), frames handed up (on to their next hop or
+    /// delivered), frames given up; then its wake-up re-armed.
+    fn mac_outputs(&mut self, m: usize, out: Vec<MacOutput>) {
+        for o in out {
+            match o {
+                MacOutput::Transmit { station, to, frame, held, .. } => {
+                    let slot = &self.macs[m];
+                    let ld = slot.hop_dir[usize::from(station) * slot.stations + usize::from(to)] as usize;
+                    let (li, dir) = (ld / 2, ld % 2);
+                    let radio = &self.model.media[m].radio;
+                    let bytes = frame.size_bytes + radio.mac_header_bytes;
+                    let airtime = (u64::from(bytes) * 8 * NS_PER_S).div_ceil(radio.bandwidth_bps);
+                    self.links[li].dirs[dir].count_mac_transmit(frame.size_bytes, airtime);
+                    if held {
+                        self.account_tx(li, dir, &frame);
+                    } else if frame.tag != NO_COVER {
+                        // A link retransmission of a frame already handed
+                        // up: its packet is gone; its bytes count as sent.
+                        self.cover[frame.tag as usize].payload += u64::from(frame.len);
+                    }
+                }
+                MacOutput::Deliver { frame, .. } => {
+                    let (h, last) = self.hop_of(frame.pkt);
+                    let pkt = self.pool.take(frame.pkt);
+                    self.arrived(h, last, pkt);
+                }
+                MacOutput::Drop { frame, cause, .. } => {
+                    let (h, _) = self.hop_of(frame.pkt);
+                    let (li, dir) = (self.route[h].link as usize, self.route[h].dir as usize);
+                    let pkt = self.pool.take(frame.pkt);
+                    let cause = match cause {
+                        MacDropCause::Queue => {
+                            self.links[li].dirs[dir].count_mac_removal(DropCause::Queue);
+                            DropCause::Queue
+                        }
+                        MacDropCause::RetryLimit => {
+                            self.mac_retry_drops += 1;
+                            DropCause::RetryLimit
+                        }
+                    };
+                    self.drop(2 * li + dir, &pkt, cause);
+                }
+            }
+        }
+        let want = self.macs[m].mac.poll_at();
+        if want < self.macs[m].armed {
+            let now = self.sched.now();
+            let at = want.max(now);
+            self.macs[m].armed = at;
+            self.sched.set_timer((2 * self.flows.len() + self.agents.len() + m) as u32, at);
         }
     }
 
@@ -868,6 +1067,14 @@ impl<'m> World<'m> {
     fn on_wake(&mut self, endpoint: u32) {
         let now = self.sched.now();
         let n_endpoints = 2 * self.flows.len();
+        if endpoint as usize >= n_endpoints + self.agents.len() {
+            let m = endpoint as usize - n_endpoints - self.agents.len();
+            self.macs[m].armed = Time::NEVER;
+            let mut out = Vec::new();
+            self.macs[m].mac.on_timer(now, &mut out);
+            self.mac_outputs(m, out);
+            return;
+        }
         if endpoint as usize >= n_endpoints {
             let k = endpoint as usize - n_endpoints;
             self.agents[k].armed = Time::NEVER;
@@ -937,7 +1144,8 @@ impl<'m> World<'m> {
 
     /// Packets still in queues, on a medium or propagating.
     pub fn in_flight(&self) -> u64 {
-        self.links.iter().map(|l| l.in_flight() as u64).sum()
+        let media: u64 = self.macs.iter().map(|m| m.mac.in_flight() as u64).sum();
+        self.links.iter().map(|l| l.in_flight() as u64).sum::<u64>() + media
     }
 
     /// The run's invariants; an error describes the first that fails.
@@ -963,8 +1171,11 @@ impl<'m> World<'m> {
         }
         let dirs = || self.links.iter().flat_map(|l| l.dirs.iter());
         let link_drops: u64 = dirs().map(|d| d.stats()).map(|s| s.drops_error + s.drops_queue + s.drops_early).sum();
-        if link_drops != c.dropped {
-            return Err(format!("link drop counters {link_drops} != dropped packets {}", c.dropped));
+        if link_drops + self.mac_retry_drops != c.dropped {
+            return Err(format!(
+                "link drop counters {link_drops} + MAC retry-limit drops {} != dropped packets {}",
+                self.mac_retry_drops, c.dropped
+            ));
         }
         let link_filtered: u64 = dirs().map(|d| d.stats().drops_filtered).sum();
         if link_filtered != c.filtered {
@@ -1055,6 +1266,7 @@ impl<'m> World<'m> {
                     mean_cwnd_segments: self.cwnd_avg[fi].mean_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
                     cwnd_std_segments: self.cwnd_avg[fi].std_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
                     mean_rtt_ms: (st.rtt_samples > 0).then(|| st.rtt_sum_ns as f64 / st.rtt_samples as f64 / 1e6),
+                    rtt_std_ms: st.rtt_mean_std_ns().map(|(_, sd)| sd / 1e6),
                     overlap_throughput_bps: overlap.as_ref().map(|x| x[fi]),
                     split: f.relay.map(|r| {
                         let leg = &self.flows[r.leg as usize];
@@ -1145,7 +1357,45 @@ impl<'m> World<'m> {
             flows,
             links,
             published,
+            media: self.media_summary(),
         }
+    }
+
+    fn media_summary(&self) -> Vec<MediumSummary> {
+        let secs = |ns: u64| ns as f64 / NS_PER_S as f64;
+        self.macs
+            .iter()
+            .zip(&self.model.media)
+            .map(|(slot, m)| {
+                let Mac::Radio(r) = &slot.mac;
+                let radios = (0..slot.stations)
+                    .map(|s| {
+                        let st = r.stats(s as u16);
+                        RadioSummary {
+                            node: self.model.nodes[m.stations[s] as usize].clone(),
+                            frames_enqueued: st.enqueued,
+                            data_frames_sent: st.data_frames_sent,
+                            link_retransmissions: st.link_retransmissions,
+                            frames_delivered_up: st.delivered_up,
+                            rts_sent: st.rts_sent,
+                            cts_sent: st.cts_sent,
+                            poll_timeouts: st.poll_timeouts,
+                            rts_ignored_busy: st.rts_ignored_busy,
+                            link_acks_sent: st.link_acks_sent,
+                            link_acks_piggybacked: st.link_acks_piggybacked,
+                            turnaround_s: secs(st.turnaround_ns),
+                            rts_cts_s: secs(st.rts_cts_ns),
+                            backoff_s: secs(st.backoff_ns),
+                            airtime_s: secs(st.airtime_ns),
+                            drops_queue: st.drops_queue,
+                            drops_filtered: st.drops_filtered,
+                            drops_retry_limit: st.drops_retry_limit,
+                        }
+                    })
+                    .collect();
+                MediumSummary { name: m.name.clone(), radios }
+            })
+            .collect()
     }
 
     /// Names of nodes, indexed as in local-retransmission traces.

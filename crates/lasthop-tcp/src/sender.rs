@@ -100,6 +100,29 @@ pub struct SenderStats {
     /// timestamps are on (RFC 7323 RTTM), else one per timed segment.
     pub rtt_samples: u64,
     pub rtt_sum_ns: u64,
+    /// Their sum of squares, in ns² (seed 001 Sec. 5: the RTT's standard
+    /// deviation is the latency asymmetry's mark).
+    pub rtt_sum_sq_ns2: u128,
+}
+
+impl SenderStats {
+    fn count_rtt(&mut self, rtt_ns: u64) {
+        self.rtt_samples += 1;
+        self.rtt_sum_ns += rtt_ns;
+        self.rtt_sum_sq_ns2 += u128::from(rtt_ns) * u128::from(rtt_ns);
+    }
+
+    /// Mean and standard deviation (population) of the round-trip samples,
+    /// in ns; `None` without samples.
+    pub fn rtt_mean_std_ns(&self) -> Option<(f64, f64)> {
+        if self.rtt_samples == 0 {
+            return None;
+        }
+        let n = self.rtt_samples as f64;
+        let mean = self.rtt_sum_ns as f64 / n;
+        let var = (self.rtt_sum_sq_ns2 as f64 / n - mean * mean).max(0.0);
+        Some((mean, var.sqrt()))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -515,14 +538,12 @@ impl Sender {
                     self.rtt.on_sample(sent_at, now);
                     self.timing = None;
                     if !self.stamps {
-                        self.stats.rtt_samples += 1;
-                        self.stats.rtt_sum_ns += now.since(sent_at);
+                        self.stats.count_rtt(now.since(sent_at));
                     }
                 }
             }
             if let (true, Some(ts)) = (self.stamps, hdr.ts) {
-                self.stats.rtt_samples += 1;
-                self.stats.rtt_sum_ns += now.ns().saturating_sub(ts.ecr_ns);
+                self.stats.count_rtt(now.ns().saturating_sub(ts.ecr_ns));
             }
             if let (Some(a), Some(ts)) = (self.adaptation.as_mut(), hdr.ts) {
                 // ns-2 recv_newack_helper: a sample on every ack of new data.

@@ -5,7 +5,7 @@
 use super::routes::{Path, Router};
 use super::schema::{
     AckPolicySpec, AckReconsSpacing, AckReconsSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, HeaderCompression,
-    LinkSpec, PublishedCell, ScenarioFile, Template, COMPRESSED_ACK_BYTES,
+    LinkSpec, MediumSpec, PublishedCell, RadioSpec, ScenarioFile, Template, COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
@@ -15,6 +15,7 @@ use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
 use lasthop_core::Time;
 use lasthop_net::error::ErrorModelConfig;
 use lasthop_net::link::{DirParams, Duplex};
+use lasthop_net::mac::{RadioConfig, StationId};
 use lasthop_net::queue::{QueueConfig, QueueLimit};
 use lasthop_tcp::{
     AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, ReceiverConfig, RtoConfig, RtoMode, SenderConfig,
@@ -39,6 +40,29 @@ pub struct DirModel {
     /// ACK reconstruction at the direction's far end (its `mss_bytes` is
     /// each connection's own, set where the agents are placed).
     pub ack_recons: Option<AckReconsConfig>,
+    /// The direction is a hop of a shared medium, whose MAC carries its
+    /// frames (its queue is the sending radio's).
+    pub medium: Option<MediumHop>,
+}
+
+/// A link direction carried by a medium: from radio `from` to radio `to`
+/// of medium `medium` (station indices in its `stations`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MediumHop {
+    pub medium: u32,
+    pub from: StationId,
+    pub to: StationId,
+}
+
+/// A shared medium of packet radios (seed 001 Sec. 5).
+#[derive(Clone, Debug)]
+pub struct MediumModel {
+    pub name: String,
+    pub radio: RadioConfig,
+    /// Every radio's queue discipline (absent: drop-tail).
+    pub queue: Option<QueueConfig>,
+    /// The node of each station.
+    pub stations: Vec<u16>,
 }
 
 #[derive(Clone, Debug)]
@@ -66,6 +90,8 @@ pub struct FlowModel {
     pub start: Time,
     /// When set, the start is drawn per seed uniformly in [start, start_max].
     pub start_max: Option<Time>,
+    /// Start `start` after this model flow completes (instead of at `start`).
+    pub start_after: Option<u32>,
     pub workload: Workload,
     /// Tick phases are drawn per host at build time; these hold zero phases.
     pub sender: SenderConfig,
@@ -100,7 +126,9 @@ pub struct SplitModel {
 pub struct Model {
     pub name: String,
     pub nodes: Vec<String>,
+    /// The scenario's links, then one per hop of each medium.
     pub links: Vec<LinkModel>,
+    pub media: Vec<MediumModel>,
     pub flows: Vec<FlowModel>,
     pub stop: Time,
     /// The run fails once it has processed this many events (`u64::MAX`: no limit).
@@ -246,7 +274,7 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Resul
         Some(ar) => Some(ack_recons(ar, &side("ack_reconstruction", own_ar))?),
         None => None,
     };
-    Ok(DirModel { params, error, header_compression, queue, ack_recons })
+    Ok(DirModel { params, error, header_compression, queue, ack_recons, medium: None })
 }
 
 /// An `ack_reconstruction` table at `path`, checked (the segment size is
@@ -323,7 +351,11 @@ struct NamedLink<'a> {
     spec: &'a LinkSpec,
 }
 
-fn expand_topology(f: &ScenarioFile) -> Result<(Vec<String>, Vec<NamedLink<'_>>), ScenarioError> {
+/// Nodes, links and media of the scenario, templates expanded.
+/// Media come with the path their settings were written at.
+type Topology<'a> = (Vec<String>, Vec<NamedLink<'a>>, Vec<(String, MediumSpec)>);
+
+fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
     /// A chain: link i joins nodes i and i + 1.
     fn template_links<'a>(
         names: &[&str],
@@ -353,18 +385,42 @@ fn expand_topology(f: &ScenarioFile) -> Result<(Vec<String>, Vec<NamedLink<'_>>)
                 "topology",
                 "give a template or nodes and links, not both",
             )?;
-            match t {
+            let media: Vec<(String, MediumSpec)> =
+                f.media.iter().enumerate().map(|(i, m)| (format!("media[{i}]"), m.clone())).collect();
+            let (nodes, links) = match t {
                 Template::WirelessLastHop { wired, wireless } => {
-                    template_links(&["fh", "bs", "mh"], &[("wired", wired), ("wireless", wireless)])
+                    template_links(&["fh", "bs", "mh"], &[("wired", wired), ("wireless", wireless)])?
                 }
                 Template::TwoLinkPath { first, second } => {
-                    template_links(&["src", "mid", "dst"], &[("first", first), ("second", second)])
+                    template_links(&["src", "mid", "dst"], &[("first", first), ("second", second)])?
                 }
                 Template::WirelessCable { wired, cable, lan } => template_links(
                     &["server", "r1", "r2", "client"],
                     &[("wired", wired), ("cable", cable), ("lan", lan)],
-                ),
-            }
+                )?,
+                Template::RadioChain { hops, wired, radio } => {
+                    check(*hops >= 1, "topology.hops", "a chain needs at least one wireless hop")?;
+                    check(*hops < 10_000, "topology.hops", &format!("must be below 10000, got {hops}"))?;
+                    let (mut nodes, links) = template_links(&["fh", "gw"], &[("wired", wired)])?;
+                    nodes.extend((1..*hops).map(|i| format!("pt{i}")));
+                    nodes.push("mh".to_string());
+                    check(
+                        !f.media.iter().any(|m| m.name == "radio"),
+                        "media",
+                        "the radio_chain template names its medium 'radio'; rename yours",
+                    )?;
+                    let mut media = media;
+                    let spec = MediumSpec {
+                        name: "radio".into(),
+                        stations: nodes[1..].to_vec(),
+                        hops: None,
+                        radio: radio.clone(),
+                    };
+                    media.insert(0, ("topology".into(), spec));
+                    return Ok((nodes, links, media));
+                }
+            };
+            Ok((nodes, links, media))
         }
         None => {
             check(!f.nodes.is_empty(), "nodes", "a scenario needs a topology template or nodes and links")?;
@@ -383,9 +439,129 @@ fn expand_topology(f: &ScenarioFile) -> Result<(Vec<String>, Vec<NamedLink<'_>>)
                     spec: l,
                 });
             }
-            Ok((nodes, links))
+            Ok((nodes, links, f.media.iter().enumerate().map(|(i, m)| (format!("media[{i}]"), m.clone())).collect()))
         }
     }
+}
+
+/// A `radio` table at `path`, checked and in the MAC's units.
+fn radio_config(r: &RadioSpec, path: &str) -> Result<RadioConfig, ScenarioError> {
+    let p = |f: &str| format!("{path}.{f}");
+    positive(r.bandwidth_bps, &p("bandwidth_bps"))?;
+    check(
+        r.bandwidth_bps >= 1.0,
+        p("bandwidth_bps"),
+        &format!("must be at least 1 b/s, got {}", num(r.bandwidth_bps)),
+    )?;
+    let ms = |x: f64, f: &str| -> Result<u64, ScenarioError> {
+        duration(x, 1e-3, "ms", &p(f))?;
+        Ok((x * NS_PER_MS as f64).round() as u64)
+    };
+    for (v, f) in [(r.rts_bytes, "rts_bytes"), (r.cts_bytes, "cts_bytes"), (r.link_ack_bytes, "link_ack_bytes")] {
+        check(v >= 1, p(f), "a control frame needs at least 1 byte")?;
+        check(v <= MAX_PACKET_BYTES, p(f), &format!("must be at most {MAX_PACKET_BYTES}, got {v}"))?;
+    }
+    check(
+        r.mac_header_bytes <= MAX_PACKET_BYTES,
+        p("mac_header_bytes"),
+        &format!("must be at most {MAX_PACKET_BYTES}, got {}", r.mac_header_bytes),
+    )?;
+    check(r.queue_packets >= 1, p("queue_packets"), "must be at least 1")?;
+    let cfg = RadioConfig {
+        bandwidth_bps: r.bandwidth_bps.round() as u64,
+        hand_up_latency_ns: ms(r.hand_up_latency_ms, "hand_up_latency_ms")?,
+        propagation_ns: ms(r.propagation_ms, "propagation_ms")?,
+        tx_rx_ns: ms(r.tx_rx_ms, "tx_rx_ms")?,
+        rx_tx_ns: ms(r.rx_tx_ms, "rx_tx_ms")?,
+        backoff_base_ns: ms(r.backoff_base_ms, "backoff_base_ms")?,
+        rts_bytes: r.rts_bytes,
+        cts_bytes: r.cts_bytes,
+        link_ack_bytes: r.link_ack_bytes,
+        mac_header_bytes: r.mac_header_bytes,
+        queue_packets: r.queue_packets,
+        piggyback_acks: r.piggyback_acks,
+        retry_limit: r.retry_limit,
+    };
+    // A backoff of zero would poll a busy peer in a tight loop.
+    check(cfg.backoff_base_ns > 0, p("backoff_base_ms"), "must be positive")?;
+    if let Some(q) = &r.queue {
+        cfg.validate_queue(q).map_err(|(f, why)| ScenarioError::new(p(&format!("queue.{f}")), why))?;
+    }
+    Ok(cfg)
+}
+
+/// The media, and a link per hop of each (appended to `links`: both its
+/// directions carried by the medium's MAC).
+fn media_links(
+    specs: &[(String, MediumSpec)],
+    node_index: &dyn Fn(&str) -> Option<u16>,
+    links: &mut Vec<LinkModel>,
+) -> Result<Vec<MediumModel>, ScenarioError> {
+    let mut media: Vec<MediumModel> = Vec::with_capacity(specs.len());
+    for (mi, (path, m)) in specs.iter().enumerate() {
+        check(!m.name.is_empty(), format!("{path}.name"), "must not be empty")?;
+        check(!media.iter().any(|o| o.name == m.name), format!("{path}.name"), "duplicate medium name")?;
+        let radio = radio_config(&m.radio, &format!("{path}.radio"))?;
+        check(
+            m.stations.len() >= 2,
+            format!("{path}.stations"),
+            &format!("a medium needs at least two stations (one hop), got {}", m.stations.len()),
+        )?;
+        check(m.stations.len() < usize::from(StationId::MAX), format!("{path}.stations"), "too many stations")?;
+        let mut stations = Vec::with_capacity(m.stations.len());
+        for (i, name) in m.stations.iter().enumerate() {
+            let at = format!("{path}.stations[{i}]");
+            let n = node_index(name).ok_or_else(|| ScenarioError::new(&at, format!("no node named '{name}'")))?;
+            check(!stations.contains(&n), &at, &format!("node '{name}' has a radio on this medium already"))?;
+            stations.push(n);
+        }
+        let station_of = |name: &str, at: &str| -> Result<StationId, ScenarioError> {
+            let n = node_index(name).ok_or_else(|| ScenarioError::new(at, format!("no node named '{name}'")))?;
+            stations.iter().position(|&s| s == n).map(|s| s as StationId).ok_or_else(|| {
+                ScenarioError::new(
+                    at,
+                    format!("node '{name}' has no radio on medium '{}' (not among its stations)", m.name),
+                )
+            })
+        };
+        let pairs: Vec<[String; 2]> = match &m.hops {
+            // Empty: the medium only carries link directions that name it.
+            Some(h) => h.clone(),
+            None => m.stations.windows(2).map(|w| [w[0].clone(), w[1].clone()]).collect(),
+        };
+        let mut seen = HashSet::new();
+        for (hi, [a, b]) in pairs.iter().enumerate() {
+            let at = format!("{path}.hops[{hi}]");
+            let (sa, sb) = (station_of(a, &at)?, station_of(b, &at)?);
+            check(sa != sb, &at, "a hop joins two different radios")?;
+            check(seen.insert((sa.min(sb), sa.max(sb))), &at, "duplicate hop")?;
+            let name = format!("{}:{a}-{b}", m.name);
+            check(!links.iter().any(|l| l.name == name), &at, &format!("a link is named '{name}' already"))?;
+            let dir = |from: StationId, to: StationId| DirModel {
+                params: DirParams {
+                    bandwidth_bps: radio.bandwidth_bps,
+                    delay_ns: radio.propagation_ns,
+                    frame_overhead_bytes: radio.mac_header_bytes,
+                    frame_overhead_ns: 0,
+                    queue: QueueLimit { packets: Some(radio.queue_packets), bytes: None },
+                    jitter_mean_ns: 0,
+                },
+                error: ErrorModelConfig::default(),
+                header_compression: HeaderCompression::None,
+                queue: None,
+                ack_recons: None,
+                medium: Some(MediumHop { medium: mi as u32, from, to }),
+            };
+            links.push(LinkModel {
+                name,
+                ends: [stations[sa as usize], stations[sb as usize]],
+                duplex: Duplex::Half,
+                dirs: [dir(sa, sb), dir(sb, sa)],
+            });
+        }
+        media.push(MediumModel { name: m.name.clone(), radio, queue: m.radio.queue.clone(), stations });
+    }
+    Ok(media)
 }
 
 fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>) -> Result<FlowModel, ScenarioError> {
@@ -562,6 +738,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         to,
         start: Time::from_secs_f64(fl.start_s),
         start_max: fl.start_max_s.map(Time::from_secs_f64),
+        start_after: None,
         workload,
         sender: SenderConfig {
             variant,
@@ -623,7 +800,7 @@ impl Model {
         positive(f.stop_s, "stop_s")?;
         check(f.stop_s <= MAX_STOP_S, "stop_s", &format!("must be at most {MAX_STOP_S} s"))?;
         check(f.max_events != Some(0), "max_events", "must be at least 1")?;
-        let (nodes, named) = expand_topology(f)?;
+        let (nodes, named, media_specs) = expand_topology(f)?;
         check(nodes.len() < u16::MAX as usize, "nodes", "too many nodes")?;
         // Name look-ups through hash maps (never iterated: order stays the file's).
         let mut by_name: HashMap<&str, u16> = HashMap::with_capacity(nodes.len());
@@ -649,12 +826,91 @@ impl Model {
             };
             links.push(LinkModel { name: l.name.clone(), ends: [a, b], duplex, dirs: [ab, ba] });
         }
+        let media = media_links(&media_specs, &node_index, &mut links)?;
+        // Link directions a medium carries.
+        for (li, nl) in named.iter().enumerate() {
+            for (d, (dir, o)) in [("ab", &nl.spec.ab), ("ba", &nl.spec.ba)].into_iter().enumerate() {
+                let Some(name) = o.as_ref().and_then(|o| o.medium.as_ref()) else { continue };
+                let at = format!("{}.{dir}.medium", nl.path);
+                let mi = media
+                    .iter()
+                    .position(|m| &m.name == name)
+                    .ok_or_else(|| ScenarioError::new(&at, format!("no medium named '{name}'")))?;
+                let m = &media[mi];
+                let ends = links[li].ends;
+                let station = |n: u16| -> Result<StationId, ScenarioError> {
+                    m.stations.iter().position(|&s| s == n).map(|s| s as StationId).ok_or_else(|| {
+                        ScenarioError::new(
+                            &at,
+                            format!(
+                                "node '{}' has no radio on medium '{name}' (not among its stations)",
+                                nodes[n as usize]
+                            ),
+                        )
+                    })
+                };
+                let (from, to) = (station(ends[d])?, station(ends[1 - d])?);
+                let own = o.as_ref().expect("has a medium");
+                check(
+                    own.queue.is_none(),
+                    format!("{}.{dir}.queue", nl.path),
+                    "a medium's direction queues in its radios: set the medium's radio.queue",
+                )?;
+                let dm = &mut links[li].dirs[d];
+                dm.params.bandwidth_bps = m.radio.bandwidth_bps;
+                dm.params.delay_ns = m.radio.propagation_ns;
+                dm.params.queue = QueueLimit { packets: Some(m.radio.queue_packets), bytes: None };
+                dm.queue = None;
+                dm.medium = Some(MediumHop { medium: mi as u32, from, to });
+            }
+        }
         check(!f.flows.is_empty(), "flows", "a scenario needs at least one flow")?;
         let mut flows = Vec::new();
         let mut flow_names = HashSet::with_capacity(f.flows.len());
+        // Per flow of the file: its first model flow and its copies.
+        let mut expanded: Vec<(u32, u32)> = Vec::with_capacity(f.flows.len());
+        const MAX_FLOWS: usize = 1 << 20;
         for (i, fl) in f.flows.iter().enumerate() {
             check(flow_names.insert(fl.name.as_str()), format!("flows[{i}].name"), "duplicate flow name")?;
-            flows.push(flow_model(fl, i, &node_index)?);
+            check(fl.copies >= 1, format!("flows[{i}].copies"), "must be at least 1")?;
+            check(
+                flows.len() + fl.copies as usize <= MAX_FLOWS,
+                format!("flows[{i}].copies"),
+                &format!("too many flows (at most {MAX_FLOWS} in all), got {}", fl.copies),
+            )?;
+            let base = flow_model(fl, i, &node_index)?;
+            if let Some(after) = &fl.start_after {
+                let at = format!("flows[{i}].start_after");
+                check(fl.start_max_s.is_none(), &at, "conflicts with start_max_s (the start follows the named flow)")?;
+                let t = f.flows[..i].iter().position(|g| &g.name == after).ok_or_else(|| {
+                    ScenarioError::new(
+                        &at,
+                        format!("no earlier flow named '{after}' (a flow follows one listed before it)"),
+                    )
+                })?;
+                let (first, n) = expanded[t];
+                check(
+                    n == 1 || n == fl.copies,
+                    &at,
+                    &format!("'{after}' has {n} copies and this flow {}: give both the same number", fl.copies),
+                )?;
+                expanded.push((flows.len() as u32, fl.copies));
+                for c in 0..fl.copies {
+                    let target = if n == 1 { first } else { first + c };
+                    flows.push(FlowModel { start_after: Some(target), ..base.clone() });
+                }
+            } else {
+                expanded.push((flows.len() as u32, fl.copies));
+                for _ in 0..fl.copies {
+                    flows.push(base.clone());
+                }
+            }
+            if fl.copies > 1 {
+                let n = flows.len();
+                for (c, m) in flows[n - fl.copies as usize..].iter_mut().enumerate() {
+                    m.name = format!("{}#{c}", fl.name);
+                }
+            }
             // A flow that starts once the run is over would silently report nothing.
             check(
                 fl.start_s < f.stop_s,
@@ -672,7 +928,11 @@ impl Model {
         let mut router = Router::new(nodes.len(), links.iter().map(|l| l.ends));
         let mut paths = Vec::with_capacity(flows.len());
         let mut split_legs = Vec::new();
-        for (i, fl) in flows.iter_mut().enumerate() {
+        // The file's flow each model flow comes from (copies share one).
+        let spec_of: Vec<usize> =
+            expanded.iter().enumerate().flat_map(|(si, &(_, n))| std::iter::repeat_n(si, n as usize)).collect();
+        for (mi, fl) in flows.iter_mut().enumerate() {
+            let i = spec_of[mi];
             let no_route = || {
                 ScenarioError::new(
                     format!("flows[{i}].to"),
@@ -729,11 +989,12 @@ impl Model {
             flows[m].sender.mss_bytes
         };
         let ack_recons = place_ack_recons(&named, &links, &paths, &mss_of)?;
-        let published = published_ref(f, &links)?;
+        let published = published_ref(f, &links, &expanded)?;
         Ok(Model {
             name: f.name.clone(),
             nodes,
             links,
+            media,
             flows,
             stop: Time::from_secs_f64(f.stop_s),
             max_events: f.max_events.unwrap_or(u64::MAX),
@@ -776,7 +1037,12 @@ impl Model {
     }
 }
 
-fn published_ref(f: &ScenarioFile, links: &[LinkModel]) -> Result<Option<PublishedRef>, ScenarioError> {
+/// `expanded[i]`: the first model flow of the file's flow `i`, and its copies.
+fn published_ref(
+    f: &ScenarioFile,
+    links: &[LinkModel],
+    expanded: &[(u32, u32)],
+) -> Result<Option<PublishedRef>, ScenarioError> {
     let Some(p) = &f.published else { return Ok(None) };
     let value = f
         .params
@@ -790,6 +1056,7 @@ fn published_ref(f: &ScenarioFile, links: &[LinkModel]) -> Result<Option<Publish
         .flows
         .iter()
         .position(|fl| fl.name == p.flow)
+        .map(|si| expanded[si].0 as usize)
         .ok_or_else(|| ScenarioError::new("published.flow", format!("no flow named '{}'", p.flow)))?;
     let link = |name: &Option<String>, field: &str| -> Result<Option<usize>, ScenarioError> {
         name.as_ref()

@@ -49,6 +49,10 @@ pub struct ScenarioFile {
     /// Links of the general form.
     #[serde(default)]
     pub links: Vec<LinkSpec>,
+    /// Shared media (seed 001 Sec. 5's packet radio): radios on nodes, and
+    /// the hops between them. A template may add one.
+    #[serde(default)]
+    pub media: Vec<MediumSpec>,
     /// The transfers.
     pub flows: Vec<FlowSpec>,
     /// Published figures this scenario reproduces, printed beside the
@@ -108,6 +112,141 @@ pub enum Template {
     /// channel, its `ba` direction the slow reverse channel, each with its
     /// own rate, delay and buffer) and `lan` (r2–client).
     WirelessCable { wired: LinkSpec, cable: LinkSpec, lan: LinkSpec },
+    /// Seed 001 Sec. 5 and Fig. F4 (the Metricom Ricochet network): a fixed
+    /// host `fh`, a wired link `wired` to the gateway `gw`, then a chain of
+    /// `hops` packet-radio hops `gw` — `pt1` — ... — `mh` (pole-top relays
+    /// `pt1`..`pt{hops-1}`, the mobile host `mh`), on the medium `radio`
+    /// whose settings are the `radio` table.
+    RadioChain {
+        /// Wireless hops between the gateway and the mobile host (at least 1).
+        hops: u32,
+        wired: LinkSpec,
+        #[serde(default)]
+        radio: RadioSpec,
+    },
+}
+
+/// A shared medium: a radio on each of `stations`, and the hops between
+/// them, each of which becomes a link named `<medium>:<a>-<b>` whose two
+/// directions the medium's MAC carries (its frames wait in the sending
+/// radio's queue, not in a link queue).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MediumSpec {
+    pub name: String,
+    /// The nodes that have a radio on this medium.
+    pub stations: Vec<String>,
+    /// The pairs of stations joined by a hop (each reaches the other).
+    /// Absent: a chain, each station to the next in `stations`. Empty: no
+    /// hops of its own (link directions name the medium as theirs).
+    #[serde(default)]
+    pub hops: Option<Vec<[String; 2]>>,
+    /// The packet radio's settings (seed 001 Sec. 5; every value the paper
+    /// lost is ns-2's `Mac/Multihop` default).
+    #[serde(default)]
+    pub radio: RadioSpec,
+}
+
+/// A half-duplex packet radio (seed 001 Sec. 5; see
+/// `lasthop_net::mac::radio`). Defaults are ns-2.35's `Mac/Multihop`
+/// (tcl/lan/ns-mac.tcl), the only source of the paper's lost Table T5.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RadioSpec {
+    /// Channel rate, in bit/s. [N] 100 kb/s.
+    #[serde(default = "radio_bandwidth")]
+    pub bandwidth_bps: f64,
+    /// From the end of a data frame's reception to its hand-up, in ms. [N] 10.
+    #[serde(default = "radio_hand_up")]
+    pub hand_up_latency_ms: f64,
+    /// Propagation of every frame on the air, in ms. [R] 0.
+    #[serde(default)]
+    pub propagation_ms: f64,
+    /// Transmit-to-receive turnaround T_TR, in ms. [N] 11.125.
+    #[serde(default = "radio_tx_rx")]
+    pub tx_rx_ms: f64,
+    /// Receive-to-transmit turnaround T_RT, in ms. [N] 13.25.
+    #[serde(default = "radio_rx_tx")]
+    pub rx_tx_ms: f64,
+    /// Backoff base, in ms. [N] 20.
+    #[serde(default = "radio_backoff")]
+    pub backoff_base_ms: f64,
+    /// RTS (poll) size, in bytes. [N] 40.
+    #[serde(default = "radio_control")]
+    pub rts_bytes: u32,
+    /// CTS (poll ack) size, in bytes. [N] 40.
+    #[serde(default = "radio_control")]
+    pub cts_bytes: u32,
+    /// Bare link-level ack size, in bytes. [R] 40.
+    #[serde(default = "radio_control")]
+    pub link_ack_bytes: u32,
+    /// MAC header of every data frame, in bytes. [N] 16.
+    #[serde(default = "radio_header")]
+    pub mac_header_bytes: u32,
+    /// Each radio's queue limit, in packets. [R] 10.
+    #[serde(default = "radio_queue")]
+    pub queue_packets: u32,
+    /// Link acks ride on data frames going the other way (the paper's
+    /// simulations, Sec. 7.2). [T] true.
+    #[serde(default = "radio_piggyback")]
+    pub piggyback_acks: bool,
+    /// Link retransmissions before the ARQ gives up on a frame (absent:
+    /// never, the paper's "retransmits on timeout").
+    #[serde(default)]
+    pub retry_limit: Option<u32>,
+    /// The discipline of every radio's queue (`fifo` service only): e.g.
+    /// `{ ack_filter = true }` for AF at the radios. Absent: drop-tail.
+    #[serde(default)]
+    pub queue: Option<QueueConfig>,
+}
+
+impl Default for RadioSpec {
+    fn default() -> RadioSpec {
+        RadioSpec {
+            bandwidth_bps: radio_bandwidth(),
+            hand_up_latency_ms: radio_hand_up(),
+            propagation_ms: 0.0,
+            tx_rx_ms: radio_tx_rx(),
+            rx_tx_ms: radio_rx_tx(),
+            backoff_base_ms: radio_backoff(),
+            rts_bytes: radio_control(),
+            cts_bytes: radio_control(),
+            link_ack_bytes: radio_control(),
+            mac_header_bytes: radio_header(),
+            queue_packets: radio_queue(),
+            piggyback_acks: radio_piggyback(),
+            retry_limit: None,
+            queue: None,
+        }
+    }
+}
+
+fn radio_bandwidth() -> f64 {
+    100e3
+}
+fn radio_hand_up() -> f64 {
+    10.0
+}
+fn radio_tx_rx() -> f64 {
+    11.125
+}
+fn radio_rx_tx() -> f64 {
+    13.25
+}
+fn radio_backoff() -> f64 {
+    20.0
+}
+fn radio_control() -> u32 {
+    40
+}
+fn radio_header() -> u32 {
+    16
+}
+fn radio_queue() -> u32 {
+    10
+}
+fn radio_piggyback() -> bool {
+    true
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -205,6 +344,12 @@ pub struct DirSpec {
     /// ACK reconstruction at this direction's far end, for every connection
     /// whose acks cross it.
     pub ack_reconstruction: Option<AckReconsSpec>,
+    /// The shared medium that carries this direction (its two ends must be
+    /// stations of it): its frames wait in the sending radio's queue and
+    /// take the radio's rate, RTS/CTS and turnarounds instead of this
+    /// link's (seed 001 Sec. 7.3: a wireless-cable forward channel with a
+    /// packet-radio return).
+    pub medium: Option<String>,
 }
 
 /// ACK reconstruction, AR (seed 001 Sec. 6.4): where acks come out of a
@@ -296,8 +441,23 @@ pub struct FlowSpec {
     /// A scheme of the source documents by its paper name (e.g. `e2e`,
     /// `e2e-newreno`); it chooses the TCP variant.
     pub scheme: Option<String>,
+    /// This many flows alike (at least 1; default 1), named `name#0`,
+    /// `name#1`, ...; each draws its own start when `start_max_s` is given
+    /// (seed 001 Sec. 7.2: "n connections starting at random times").
+    #[serde(default = "default_copies")]
+    pub copies: u32,
+    /// Start when the named flow completes (its last byte delivered, or
+    /// with a handshake its FIN acknowledged), `start_s` later; not with
+    /// `start_max_s`. Copy i of a flow follows copy i of the named one
+    /// when both have the same number of copies (seed 001 Sec. 7.3: a
+    /// request's completion starts its replies, ns-2 webbench.tcl).
+    pub start_after: Option<String>,
     #[serde(default)]
     pub tcp: TcpSpec,
+}
+
+fn default_copies() -> u32 {
+    1
 }
 
 /// TCP settings of a flow.
