@@ -16,6 +16,7 @@ import pytest
 from helpers import lasthop_cli
 from test_cli_errors import assert_usage_error
 
+import lasthop
 from lasthop.papers import balakrishnan99, claims_balakrishnan99
 from lasthop.papers import claims as claims_module
 from lasthop.papers.reproduce import check_claims, reproduce
@@ -48,7 +49,16 @@ def test_claim_holds_or_its_deviation_is_explained(
 
 def test_every_table_has_its_cells(cells: list[dict[str, Any]]) -> None:
     tables = {c["table"] for c in cells}
-    assert tables == {"b99-t1", "b99-t1b", "b99-t2", "b99-t3", "b99-t4"}
+    assert tables == {
+        "b99-t1",
+        "b99-t1b",
+        "b99-t2",
+        "b99-t3",
+        "b99-t4",
+        "b99-t6",
+        "b99-t7",
+        "b99-f15",
+    }
     # AS-01: k as the reference's table gives it (C_fwd 10 Mb/s, 1000-byte data).
     k = {c["setting"]: c["k"] for c in cells if c["table"] == "b99-t1" and c["scheme"] == "reno"}
     assert k == {"9.6k": 41.667, "9.6k-c": 6.25, "28.8k": 13.889, "28.8k-c": 2.083}
@@ -167,3 +177,39 @@ def test_es2_unpaced_senders_burst_at_the_end_of_recovery_then_time_out(protocol
     stop_ns = 49_000_000_000  # a burst in the run's last second has no time to time out
     for burst in (b for b in bursts if b[0] < stop_ns):
         assert any(0 < t - burst[0] < 1_000_000_000 for t in timeouts), burst
+
+
+def test_one_radio_hop_is_a_ping_pong_that_leaves_af_nothing_to_filter() -> None:
+    """The deviation of AS-23, AS-28, AS-29 (claims_balakrishnan99_latency): over one radio
+    hop every frame carries the previous frame's link ack, no poll after the first, and the
+    mobile host's radio never holds two acks, so ACK filtering purges nothing."""
+    for scenario, sets in (
+        ("balakrishnan99/radio-chain", ['protocol="af"']),
+        ("balakrishnan99/radio-many", ['protocol="af"', "connections=8"]),
+    ):
+        result = lasthop.run(scenario, seed=1, set=sets)
+        radios = result.summary["media"][0]["radios"]
+        assert sum(r["drops_filtered"] for r in radios) == 0, scenario
+        mh = next(r for r in radios if r["node"] == "mh")
+        assert mh["rts_sent"] <= 2 and mh["link_acks_piggybacked"] >= 0.99 * mh["frames_enqueued"]
+
+
+def test_af_filters_acks_at_the_relays_of_a_longer_chain() -> None:
+    """Beyond one hop acks do wait behind data at the relays: AF purges them, and each
+    radio handles fewer frames than with Reno (AS-24 at 3 hops)."""
+    runs = {
+        p: lasthop.run("balakrishnan99/radio-chain", seed=1, set=[f'protocol="{p}"', "hops=3"])
+        for p in ("reno", "af")
+    }
+    radios = {p: r.summary["media"][0]["radios"] for p, r in runs.items()}
+    assert sum(r["drops_filtered"] for r in radios["af"]) > 0
+    assert sum(r["drops_filtered"] for r in radios["reno"]) == 0
+
+
+def test_web_handshakes_lost_at_the_radio_cost_the_initial_rto() -> None:
+    """The deviation of AS-32: with 8 hosts, SYNs or SYN-ACKs are lost at the client radio's
+    10-packet queue under every scheme, each costing the 3 s initial RTO."""
+    result = lasthop.run("balakrishnan99/web", seed=1, set=['protocol="reno"', "hosts=8"])
+    retries = sum((f.get("connection") or {}).get("syn_retransmits", 0) for f in result.flows)
+    assert retries >= 10
+    assert result.summary["media"][0]["radios"][0]["drops_queue"] > 0

@@ -829,3 +829,98 @@ def throughput_vs_error_rate(
         ax.set_title(title)
         ax.legend(loc="lower right" if x == "error_every_kb" else "lower left")
     return _frozen(fig)
+
+
+def series_vs_x(
+    series: Mapping[str, Sequence[tuple[float, float, float | None]]],
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: str,
+    y_from_zero: bool = True,
+    integer_x: bool = True,
+) -> Figure:
+    """A measure against a parameter, one line with markers per series (each its own
+    colour, marker and line style), as seed 001's F11, F13 and F15 draw them: ``series``
+    maps a label to its points ``(x, y, sd)``; a point with an ``sd`` gets a bar of one
+    standard deviation each way. Line gids: ``series:LABEL``."""
+    labels = list(series)
+    styles = _styles(labels)
+    with _style():
+        fig = Figure(figsize=(7.0, 4.4), layout="constrained")
+        ax = fig.subplots()
+        xs_all: set[float] = set()
+        for label in labels:
+            points = sorted(series[label])
+            xs = [p[0] for p in points]
+            ys = [p[1] for p in points]
+            xs_all.update(xs)
+            style = styles[label]
+            (line,) = ax.plot(
+                xs,
+                ys,
+                color=PALETTE[style],
+                marker=MARKERS[style],
+                linestyle=LINESTYLES[style],
+                linewidth=1.6,
+                markersize=6.5,
+                markeredgecolor="black",
+                markeredgewidth=0.5,
+                label=label,
+                gid=f"series:{label}",
+                zorder=3,
+            )
+            if any(p[2] is not None for p in points):
+                err = [p[2] or 0.0 for p in points]
+                ax.errorbar(
+                    xs,
+                    ys,
+                    yerr=err,
+                    fmt="none",
+                    ecolor=line.get_color(),
+                    elinewidth=0.9,
+                    capsize=2.5,
+                    zorder=2,
+                )
+        if integer_x:
+            ticks = sorted(xs_all)
+            ax.xaxis.set_major_locator(FixedLocator(ticks))
+            ax.set_xticklabels([f"{v:g}" for v in ticks])
+        if y_from_zero:
+            ax.set_ylim(bottom=0)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.legend(loc="best")
+    return _frozen(fig)
+
+
+def rtt_vs_time(
+    samples: Mapping[str, tuple[Sequence[float], Sequence[float]]],
+    *,
+    title: str,
+) -> Figure:
+    """Round-trip samples against time, one panel per label sharing the y axis (seed
+    001's F12): ``samples`` maps a label to (times in s, RTTs in s)."""
+    labels = list(samples)
+    styles = _styles(labels)
+    with _style():
+        fig = Figure(figsize=(7.5, 2.3 * len(labels) + 0.6), layout="constrained")
+        axes = fig.subplots(len(labels), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
+        for ax, label in zip(axes, labels, strict=True):
+            t, rtt = samples[label]
+            ax.plot(
+                t,
+                rtt,
+                linestyle="none",
+                marker=MARKERS[styles[label]],
+                markersize=2.5,
+                color=PALETTE[styles[label]],
+                gid=f"series:{label}",
+            )
+            ax.set_ylabel("RTT (s)")
+            ax.set_ylim(bottom=0)
+            ax.set_title(label, fontsize="medium", loc="left")
+        axes[-1].set_xlabel("time (s)")
+        fig.suptitle(title)
+    return _frozen(fig)

@@ -574,4 +574,73 @@ def balakrishnan99_tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> lis
                     _fixed(get("b99-t4", scheduling, p, "reverse_kbps"), 2),
                 )
         out.append(t4)
+    out += _latency_tables(get, {t for t, _, _ in by}, seeds, caption)
+    return out
+
+
+def _latency_tables(get: Any, tables: set[str], seeds: int, caption: str) -> list[FittedTable]:
+    """Seed 001's latency-asymmetry tables: T6 (hops), T7 (connections), F15 (hosts)."""
+    from lasthop.papers import balakrishnan99 as b99
+
+    out: list[FittedTable] = []
+    if "b99-t6" in tables:
+        t6 = FittedTable(
+            f"Balakrishnan et al. 1999 T6: bulk transfer over a packet-radio chain (E-S5), "
+            f"kb/s (mean RTT s, RTT sd s), mean of {seeds} seeds",
+            ["hops"],
+            [b99.protocol_name(p) for p in b99.T6_PROTOCOLS],
+            caption=caption,
+        )
+        for h in b99.T6_HOPS:
+            cells = []
+            for p in b99.T6_PROTOCOLS:
+                kbps = get("b99-t6", f"{h}-hop", p, "throughput_kbps")
+                rtt = get("b99-t6", f"{h}-hop", p, "mean_rtt_ms")
+                sd = get("b99-t6", f"{h}-hop", p, "rtt_std_ms")
+                cells.append(
+                    f"{_fixed(kbps, 1)} ({_fixed(None if rtt is None else rtt / 1e3, 2)}, "
+                    f"{_fixed(None if sd is None else sd / 1e3, 2)})"
+                )
+            t6.add_row(str(h), *cells)
+        out.append(t6)
+    if "b99-t7" in tables:
+        t7 = FittedTable(
+            f"Balakrishnan et al. 1999 T7, F13: connections over one radio hop (E-S6), "
+            f"aggregate kb/s (per-connection sd) and fairness, mean of {seeds} seeds",
+            ["connections"],
+            [b99.protocol_name(p) for p in b99.T7_PROTOCOLS]
+            + [f"{b99.protocol_name(p)} fairness" for p in b99.T7_PROTOCOLS],
+            caption=caption,
+        )
+        for n in b99.T7_CONNECTIONS:
+            s = f"{n}-conn"
+            t7.add_row(
+                str(n),
+                *(
+                    f"{_fixed(get('b99-t7', s, p, 'aggregate_kbps'), 1)} "
+                    f"({_fixed(get('b99-t7', s, p, 'per_connection_sd_kbps'), 1)})"
+                    for p in b99.T7_PROTOCOLS
+                ),
+                *(_fixed(get("b99-t7", s, p, "jain_index"), 3) for p in b99.T7_PROTOCOLS),
+            )
+        out.append(t7)
+    if "b99-f15" in tables:
+        f15 = FittedTable(
+            f"Balakrishnan et al. 1999 F15: web transactions over wireless cable with a "
+            f"packet-radio return (E-S7), mean completion time s (sd), {seeds} seeds",
+            ["hosts"],
+            [b99.F15_PROTOCOL_NAMES[p] for p in b99.F15_PROTOCOLS],
+            caption=caption,
+        )
+        for h in b99.F15_HOSTS:
+            s = f"{h}-hosts"
+            f15.add_row(
+                str(h),
+                *(
+                    f"{_fixed(get('b99-f15', s, p, 'completion_mean_s'), 2)} "
+                    f"({_fixed(get('b99-f15', s, p, 'completion_sd_s'), 2)})"
+                    for p in b99.F15_PROTOCOLS
+                ),
+            )
+        out.append(f15)
     return out

@@ -90,6 +90,12 @@ _TABLE_TITLES: Final[dict[str, str]] = {
     "b99-t3": "Balakrishnan et al. 1999, T3: two simultaneous forward transfers (E-S3)",
     "b99-t4": "Balakrishnan et al. 1999, T4: two-way transfers (E-S4), over the time both "
     "are active",
+    "b99-t6": "Balakrishnan et al. 1999, T6: one bulk transfer over a chain of packet-radio "
+    "hops (E-S5)",
+    "b99-t7": "Balakrishnan et al. 1999, T7: connections sharing one packet-radio hop (E-S6), "
+    "over the time all are active",
+    "b99-f15": "Balakrishnan et al. 1999, F15: web micro-benchmark over wireless cable with a "
+    "packet-radio return (E-S7)",
 }
 
 _STYLE: Final = """
@@ -418,6 +424,9 @@ def reproduction_report(
         from lasthop.papers import figures_balakrishnan99
 
         asymmetry_figures, rows = figures_balakrishnan99.figures(trace_seed)
+        provenance += rows
+        latency, rows = figures_balakrishnan99.latency_figures(cells, trace_seed)
+        asymmetry_figures += latency
         provenance += rows
     if fig12_points:
         schemes_text = ", ".join(plots.scheme_name(s) for s in fig12_schemes)
@@ -799,6 +808,26 @@ _ASYMMETRY_COLUMNS: Final[dict[str, tuple[tuple[str, str, int], ...]]] = {
     ),
 }
 _ASYMMETRY_COLUMNS["b99-t1b"] = _ASYMMETRY_COLUMNS["b99-t1"]
+_ASYMMETRY_COLUMNS["b99-t6"] = (
+    ("kb/s", "throughput_kbps", 2),
+    ("mean RTT ms", "mean_rtt_ms", 0),
+    ("RTT sd ms", "rtt_std_ms", 0),
+    ("timeouts", "timeouts", 1),
+    ("frames per radio", "frames_per_radio", 0),
+    ("turnaround s/radio", "turnaround_s_per_radio", 1),
+    ("RTS/CTS s/radio", "rts_cts_s_per_radio", 1),
+    ("backoff s/radio", "backoff_s_per_radio", 1),
+)
+_ASYMMETRY_COLUMNS["b99-t7"] = (
+    ("aggregate kb/s", "aggregate_kbps", 2),
+    ("per-connection sd kb/s", "per_connection_sd_kbps", 2),
+    ("fairness", "jain_index", 3),
+)
+_ASYMMETRY_COLUMNS["b99-f15"] = (
+    ("completion s", "completion_mean_s", 2),
+    ("sd s", "completion_sd_s", 2),
+    ("completed", "completed_fraction", 2),
+)
 
 
 def _asymmetry_cells_table(table: str, cells: Sequence[Mapping[str, Any]]) -> list[str]:

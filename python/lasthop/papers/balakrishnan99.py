@@ -169,7 +169,132 @@ def experiments() -> list[Experiment]:
                     (f'protocol="{protocol}"', f'scheduling="{scheduling}"'),
                 )
             )
+    out += latency_experiments()
     return out
+
+
+T6_HOPS: Final = (1, 2, 3, 4, 5)
+"""E-S5 (Table T6, Fig. F11): wireless hops between the gateway and the mobile host (the
+seed's hop counts are lost: "1 hop" and "more hops" [T])."""
+T6_PROTOCOLS: Final = ("reno", "acc", "af")
+T7_CONNECTIONS: Final = (1, 2, 4, 6, 8)
+"""E-S6 (Table T7, Fig. F13): connections sharing one radio hop (the counts are lost [R])."""
+T7_PROTOCOLS: Final = ("reno", "af")
+F15_HOSTS: Final = (1, 2, 4, 6, 8)
+"""E-S7 (Fig. F15): web hosts (the counts are lost [R])."""
+F15_PROTOCOLS: Final = ("reno", "acc", "af", "af+sa")
+F15_PROTOCOL_NAMES: Final = {"reno": "Reno", "acc": "ACC+SA", "af": "AF", "af+sa": "AF+SA"}
+"""F15's legend (Sec. 7.3): AF there is ACK filtering with unmodified senders."""
+
+
+def latency_experiments() -> list[Experiment]:
+    """The latency-asymmetry cells of Secs. 7.2 and 7.3: T6, T7 and F15."""
+    out: list[Experiment] = []
+    for hops in T6_HOPS:
+        for protocol in T6_PROTOCOLS:
+            out.append(
+                Experiment(
+                    "b99-t6",
+                    f"{hops}-hop",
+                    protocol,
+                    "balakrishnan99/radio-chain",
+                    (f'protocol="{protocol}"', f"hops={hops}"),
+                )
+            )
+    for n in T7_CONNECTIONS:
+        for protocol in T7_PROTOCOLS:
+            out.append(
+                Experiment(
+                    "b99-t7",
+                    f"{n}-conn",
+                    protocol,
+                    "balakrishnan99/radio-many",
+                    (f'protocol="{protocol}"', f"connections={n}"),
+                )
+            )
+    for hosts in F15_HOSTS:
+        for protocol in F15_PROTOCOLS:
+            out.append(
+                Experiment(
+                    "b99-f15",
+                    f"{hosts}-hosts",
+                    protocol,
+                    "balakrishnan99/web",
+                    (f'protocol="{protocol}"', f"hosts={hosts}"),
+                )
+            )
+    return out
+
+
+def _radio_frames_per_radio(run: Mapping[str, Any]) -> float:
+    """Frames (TCP data and acks) handed to each radio, mean over the medium's radios
+    (AS-24: "the number of packets traversing each node drops")."""
+    radios = run["media"][0]["radios"]
+    return _mean([float(r["frames_enqueued"]) for r in radios])
+
+
+def web_completion_times(run: Mapping[str, Any]) -> list[float | None]:
+    """Per web transaction of ``run`` (host ``h``'s flows ``request#h``, ``reply1#h``..;
+    without ``#h`` for one host): from its request's SYN to its last reply's FIN being
+    acknowledged, in s; ``None`` for a transaction that did not complete."""
+    flows = {f["name"]: f for f in run["flows"]}
+    hosts = sorted(
+        {n.partition("#")[2] for n in flows if n.startswith("request")},
+        key=lambda h: int(h) if h else -1,
+    )
+    out: list[float | None] = []
+    for h in hosts:
+        suffix = f"#{h}" if h else ""
+        request = flows[f"request{suffix}"].get("connection") or {}
+        replies = [f for n, f in flows.items() if n.startswith("reply") and n.endswith(suffix)]
+        if h:
+            replies = [f for f in replies if f["name"].partition("#")[2] == h]
+        ends = [(f.get("connection") or {}).get("last_byte_acked_s") for f in replies]
+        start = request.get("syn_sent_s")
+        done = [float(e) for e in ends if e is not None]
+        if start is None or not done or len(done) < len(ends):
+            out.append(None)
+        else:
+            out.append(max(done) - float(start))
+    return out
+
+
+def _latency_cell(
+    experiment: Experiment, runs: Sequence[Mapping[str, Any]], out: dict[str, Any]
+) -> None:
+    if experiment.table == "b99-t6":
+        first = [run["flows"][0] for run in runs]
+        out["throughput_kbps"] = _r(_mean([f["throughput_bps"] / 1e3 for f in first]), 3)
+        out["mean_rtt_ms"] = _r(_mean_opt([f.get("mean_rtt_ms") for f in first]), 1)
+        out["rtt_std_ms"] = _r(_mean_opt([f.get("rtt_std_ms") for f in first]), 1)
+        out["timeouts"] = _r(_mean([float(f["timeouts"]) for f in first]), 2)
+        out["frames_per_radio"] = _r(_mean([_radio_frames_per_radio(run) for run in runs]), 1)
+        radios = [r for run in runs for r in run["media"][0]["radios"]]
+        out["turnaround_s_per_radio"] = _r(_mean([r["turnaround_s"] for r in radios]), 3)
+        out["rts_cts_s_per_radio"] = _r(_mean([r["rts_cts_s"] for r in radios]), 3)
+        out["backoff_s_per_radio"] = _r(_mean([r["backoff_s"] for r in radios]), 3)
+    elif experiment.table == "b99-t7":
+        rates = [
+            [(f.get("overlap_throughput_bps") or f["throughput_bps"]) / 1e3 for f in run["flows"]]
+            for run in runs
+        ]
+        out["aggregate_kbps"] = _r(_mean([sum(x) for x in rates]), 3)
+        out["per_connection_sd_kbps"] = _r(_mean([_pstdev(x) for x in rates]), 3)
+        jain = [run.get("jain_index") for run in runs]
+        out["jain_index"] = _r(_mean([1.0 if j is None else float(j) for j in jain]), 4)
+    elif experiment.table == "b99-f15":
+        times = [t for run in runs for t in web_completion_times(run)]
+        done = [t for t in times if t is not None]
+        out["completion_mean_s"] = _r(_mean(done), 3) if done else None
+        out["completion_sd_s"] = _r(_pstdev(done), 3) if done else None
+        out["completed_fraction"] = _r(len(done) / len(times), 3) if times else None
+
+
+def _pstdev(values: Sequence[float]) -> float:
+    if not values:
+        return 0.0
+    m = _mean(values)
+    return math.sqrt(_mean([(v - m) ** 2 for v in values]))
 
 
 def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -182,8 +307,8 @@ def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str,
         "ratio": None,
     }
     first = [run["flows"][0] for run in runs]
-    reverse = [_link(run, REVERSE) for run in runs]
     if experiment.table in ("b99-t1", "b99-t1b", "b99-t2"):
+        reverse = [_link(run, REVERSE) for run in runs]
         out["throughput_mbps"] = _r(_mean([f["throughput_bps"] / 1e6 for f in first]), 4)
         out["k"] = _r(first[0]["k"], 3)
         out["mean_rtt_ms"] = _r(_mean_opt([f.get("mean_rtt_ms") for f in first]), 2)
@@ -227,6 +352,8 @@ def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str,
         out["reverse_starved_fraction"] = _r(
             _mean([1.0 if x / 1e3 < STARVED_KBPS else 0.0 for x in backward]), 3
         )
+    else:
+        _latency_cell(experiment, runs, out)
     return out
 
 
@@ -320,3 +447,32 @@ def add_trace_figures(cells: list[dict[str, Any]]) -> None:
             continue
         if (c["setting"], c["scheme"]) in (("acks-first", "acc"), ("fifo", "af")):
             c.update(two_way_gaps(str(c["setting"]), str(c["scheme"])))
+
+
+def rtt_samples(sent: Any, acks: Any, flow: int = 0) -> tuple[list[float], list[float]]:
+    """Round-trip samples of ``flow`` from a traced run's ``sent`` and ``acks`` tables
+    (seed 001's F12): for each segment sent once (Karn: never a retransmitted one), the
+    time from its sending to the first ack that covers it, in s, at the time of that ack."""
+    s, a = sent.to_pydict(), acks.to_pydict()
+    retransmitted = {
+        q for q, f, r in zip(s["seq"], s["flow"], s["retransmit"], strict=True) if f == flow and r
+    }
+    pending = [
+        (q + n, t)
+        for t, f, q, n, r in zip(
+            s["time_ns"], s["flow"], s["seq"], s["len"], s["retransmit"], strict=True
+        )
+        if f == flow and not r and q not in retransmitted
+    ]
+    pending.sort(key=lambda x: x[1])
+    times: list[float] = []
+    rtts: list[float] = []
+    i = 0
+    for t, f, ack in zip(a["time_ns"], a["flow"], a["ack"], strict=True):
+        if f != flow:
+            continue
+        while i < len(pending) and pending[i][0] <= ack and pending[i][1] <= t:
+            times.append(t / 1e9)
+            rtts.append((t - pending[i][1]) / 1e9)
+            i += 1
+    return times, rtts

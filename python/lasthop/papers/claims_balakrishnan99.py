@@ -404,3 +404,11 @@ DEVIATIONS: Final[dict[str, str]] = {
     "of about 42 s). The forward transfer's 6-byte acks take about 1% more.",
 }
 """Explanations by claim id: measured facts and the mechanism seen, where analysed."""
+
+
+# The latency-asymmetry claims (Secs. 7.2, 7.3) live beside these; the reproduction
+# evaluates both as one paper's.
+from lasthop.papers import claims_balakrishnan99_latency as _latency  # noqa: E402
+
+CLAIMS = CLAIMS + _latency.CLAIMS  # type: ignore[misc]
+DEVIATIONS = DEVIATIONS | _latency.DEVIATIONS  # type: ignore[misc]

@@ -13,8 +13,8 @@ Each comes from one traced run, seed :data:`lasthop.papers.balakrishnan99.TRACE_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 import pyarrow as pa
 
@@ -173,3 +173,138 @@ def figures(seed: int = b99.TRACE_SEED) -> tuple[list[ReportFigure], list[tuple[
         ("paper", b99.SOURCE),
     ]
     return [f8, f9, f10], provenance
+
+
+def latency_figures(
+    cells: Sequence[Mapping[str, Any]], seed: int = b99.TRACE_SEED
+) -> tuple[list[ReportFigure], list[tuple[str, str]]]:
+    """F11 (throughput against wireless hops), F12 (RTT against time, Reno and AF+SA over
+    a 3-hop chain, traced), F13 (fairness against connections) and F15 (web completion
+    time against hosts), from the T6, T7 and F15 cells; none if those cells did not run."""
+    import lasthop
+    from lasthop.report import ReportFigure
+
+    by = {(str(c["table"]), str(c["setting"]), str(c["scheme"])): c for c in cells}
+    if not any(t in ("b99-t6", "b99-t7", "b99-f15") for t, _, _ in by):
+        return [], []
+
+    def points(
+        table: str,
+        settings: Sequence[int],
+        suffix: str,
+        scheme: str,
+        key: str,
+        sd: str | None = None,
+    ) -> list[tuple[float, float, float | None]]:
+        out: list[tuple[float, float, float | None]] = []
+        for x in settings:
+            c = by.get((table, f"{x}-{suffix}", scheme))
+            if c is None or c.get(key) is None:
+                continue
+            out.append((float(x), float(c[key]), None if sd is None else c.get(sd)))
+        return out
+
+    out: list[ReportFigure] = []
+    f11 = plots.series_vs_x(
+        {
+            b99.protocol_name(p): points("b99-t6", b99.T6_HOPS, "hop", p, "throughput_kbps")
+            for p in b99.T6_PROTOCOLS
+        },
+        xlabel="number of wireless hops",
+        ylabel="throughput (kb/s)",
+        title="Bulk transfer over a chain of packet radios (E-S5)",
+    )
+    out.append(
+        ReportFigure(
+            stem="b99-f11-throughput-hops",
+            figure=f11,
+            caption=(
+                f"{PAPER} F11 (and T6): throughput of one 100 s bulk transfer from the fixed "
+                "host to the mobile host against the number of packet-radio hops, Reno, "
+                "ACC+SA and AF+SA, mean of the seeds. The paper: AF+SA > ACC+SA > Reno at "
+                "every hop count (AS-23)."
+            ),
+            alt="Line plot of throughput in kb/s against 1 to 5 wireless hops, one line per "
+            "protocol.",
+        )
+    )
+    chain = {
+        b99.protocol_name(p): lasthop.run(
+            "balakrishnan99/radio-chain", seed=seed, set=[f'protocol="{p}"', "hops=3"]
+        )
+        for p in ("reno", "af")
+    }
+    samples = {name: b99.rtt_samples(r.sent, r.acks) for name, r in chain.items()}
+    stats = "; ".join(
+        f"{name}: mean {r.flows[0]['mean_rtt_ms'] / 1e3:.2f} s, "
+        f"sd {r.flows[0]['rtt_std_ms'] / 1e3:.2f} s"
+        for name, r in chain.items()
+    )
+    out.append(
+        ReportFigure(
+            stem="b99-f12-rtt-3-hops",
+            figure=plots.rtt_vs_time(samples, title="Round-trip times over 3 radio hops (E-S5)"),
+            caption=(
+                f"{PAPER} F12: round-trip samples (Karn: segments sent once) against time "
+                f"for Reno and AF+SA over a 3-hop chain, seed {seed}. The paper: AF reduces "
+                f"both the mean and the deviation (AS-24). Timestamp samples: {stats}."
+            ),
+            alt="Two panels of round-trip time in seconds against time, Reno above AF+SA.",
+        )
+    )
+    f13 = plots.series_vs_x(
+        {
+            b99.protocol_name(p): points("b99-t7", b99.T7_CONNECTIONS, "conn", p, "jain_index")
+            for p in b99.T7_PROTOCOLS
+        },
+        xlabel="number of connections",
+        ylabel="fairness index",
+        title="Connections sharing one packet-radio hop (E-S6)",
+    )
+    out.append(
+        ReportFigure(
+            stem="b99-f13-fairness-connections",
+            figure=f13,
+            caption=(
+                f"{PAPER} F13 (and T7): Jain's fairness index of n bulk transfers over one "
+                "radio hop against n, Reno and AF+SA, mean of the seeds. The paper: Reno "
+                "grossly unfair, AF+SA much fairer (AS-29)."
+            ),
+            alt="Line plot of fairness index against 1 to 8 connections, one line per protocol.",
+        )
+    )
+    f15 = plots.series_vs_x(
+        {
+            b99.F15_PROTOCOL_NAMES[p]: points(
+                "b99-f15", b99.F15_HOSTS, "hosts", p, "completion_mean_s", "completion_sd_s"
+            )
+            for p in b99.F15_PROTOCOLS
+        },
+        xlabel="number of hosts",
+        ylabel="mean completion time (s)",
+        title="Web micro-benchmark, packet-radio return (E-S7)",
+    )
+    out.append(
+        ReportFigure(
+            stem="b99-f15-web-completion",
+            figure=f15,
+            caption=(
+                f"{PAPER} F15: mean time from a transaction's request SYN to its last reply's "
+                "FIN being acknowledged (a 100-byte request, then 4 concurrent 10 KB replies "
+                "over the wireless cable, acks over one packet-radio hop), against the "
+                "number of hosts; bars one standard deviation across transactions. The "
+                "paper: AF best, its advantage growing with hosts; ACC and SA change little "
+                "(AS-31..AS-33)."
+            ),
+            alt="Line plot of completion time in seconds against 1 to 8 hosts, one line per "
+            "scheme.",
+        )
+    )
+    provenance = [
+        (
+            f"traced runs ({PAPER} F12)",
+            "balakrishnan99/radio-chain --set hops=3 --set protocol=P for P in reno, af; "
+            f"seed {seed}",
+        )
+    ]
+    return out, provenance

@@ -369,6 +369,10 @@ struct Station {
     /// scan).
     queue: Queue,
     next_hop: Vec<(PacketRef, StationId)>,
+    /// When the radio's last data frame left it (its link ack came, or the
+    /// ARQ gave up): with nothing queued, it has been idle since (RED's
+    /// idle rule).
+    idle_since: Time,
     xcvr: Xcvr,
     rx_lock: Option<Lock>,
     awaiting: Awaiting,
@@ -488,6 +492,7 @@ impl Radio {
             .map(|s| Station {
                 queue: Queue::drop_tail(QueueLimit { packets: Some(cfg.queue_packets), bytes: None }),
                 next_hop: Vec::with_capacity(cfg.queue_packets as usize),
+                idle_since: Time::ZERO,
                 xcvr: Xcvr::Rx { ready: Time::ZERO },
                 rx_lock: None,
                 awaiting: Awaiting::Nothing,
@@ -592,8 +597,9 @@ impl Radio {
         let st = &mut self.stations[usize::from(s)];
         st.stats.enqueued += 1;
         // The radio is idle while nothing waits and it sends nothing: RED's
-        // idle rule (never asked for by drop-tail).
-        let a = st.queue.enqueue(now, frame, pool, removed, || None);
+        // idle rule (asked only by a composed queue with nothing waiting).
+        let idle = if st.current.is_none() { Some(st.idle_since) } else { None };
+        let a = st.queue.enqueue(now, frame, pool, removed, || idle);
         for r in removed.iter() {
             st.next_hop.retain(|&(p, _)| p != r.pkt);
             match r.cause {
@@ -883,7 +889,7 @@ impl Radio {
                 FrameKind::Rts => self.on_rts(r, a.from),
                 FrameKind::Cts => self.on_cts(r, a.from, now),
                 FrameKind::Data { frame, bit, piggy_ack, .. } => self.on_data(r, a.from, frame, bit, piggy_ack, now),
-                FrameKind::LinkAck { bit } => self.on_link_ack(r, a.from, bit),
+                FrameKind::LinkAck { bit } => self.on_link_ack(r, a.from, bit, now),
             }
         }
         self.act(r, now);
@@ -917,7 +923,7 @@ impl Radio {
 
     fn on_data(&mut self, r: usize, from: StationId, frame: Waiting, bit: u8, piggy_ack: Option<u8>, now: Time) {
         if let Some(acked) = piggy_ack {
-            self.on_link_ack(r, from, acked);
+            self.on_link_ack(r, from, acked, now);
         }
         let latency = self.cfg.hand_up_latency_ns;
         let st = &mut self.stations[r];
@@ -939,11 +945,12 @@ impl Radio {
         }
     }
 
-    fn on_link_ack(&mut self, r: usize, from: StationId, bit: u8) {
+    fn on_link_ack(&mut self, r: usize, from: StationId, bit: u8, now: Time) {
         let st = &mut self.stations[r];
         if st.awaiting == (Awaiting::LinkAck { peer: from, bit, deadline: st.awaiting.deadline() }) {
             st.awaiting = Awaiting::Nothing;
             st.current = None;
+            st.idle_since = now;
             st.send_bit[usize::from(from)] ^= 1;
             st.stats.link_acks_received += 1;
         }
@@ -980,6 +987,7 @@ impl Radio {
                 let c = st.current.expect("awaiting an ack for the current frame");
                 if cfg.retry_limit.is_some_and(|n| c.transmissions > n) {
                     st.current = None;
+                    st.idle_since = now;
                     if c.handed_up {
                         // The peer has it: resynchronise the pair's bit.
                         st.send_bit[usize::from(peer)] ^= 1;

@@ -520,3 +520,39 @@ fn ack_filtering_at_a_radio_purges_older_acks_of_the_flow_and_keeps_next_hops() 
     assert_eq!(r.in_flight(), 0);
     assert_half_duplex(&r);
 }
+
+#[test]
+fn red_at_a_radio_forgets_its_average_while_the_radio_idles() {
+    // RED's idle rule at a radio's queue: after a burst fills it, a frame
+    // arriving long after the radio went idle meets a decayed average and
+    // is queued, not dropped early (without the rule the average stays
+    // where the burst left it, and every later SYN, not ECN-capable, was
+    // dropped: the web benchmark's stalled connections).
+    let red = crate::queue::RedConfig {
+        min_packets: 1.0,
+        max_packets: 3.0,
+        weight: 0.2,
+        max_p: 1.0,
+        mark: crate::queue::MarkVictim::Arriving,
+        mark_acks: true,
+        idle_packet_bytes: 500,
+    };
+    let q = QueueConfig { red: Some(red), ..QueueConfig::default() };
+    let mut r = medium(2, RadioConfig::default()).with_queue_discipline(&q, |s| RngStream::new(3, &format!("q{s}")));
+    let mut pool = PacketPool::new();
+    let mut removed = Vec::new();
+    let mut early = 0;
+    for uid in 0..10 {
+        let w = frame(&mut pool, uid, 1000);
+        let a = r.enqueue(Time::ZERO, 0, 1, w, &mut pool, &mut removed, &mut Vec::new());
+        early += removed.len() + usize::from(a == Admission::Refused);
+        removed.clear();
+    }
+    assert!(early > 0, "the burst drives the average over the thresholds");
+    let mut got = Vec::new();
+    run(&mut r, Time(100 * NS_PER_S), &mut got);
+    assert_eq!(r.in_flight(), 0, "all sent by 100 s");
+    let late = frame(&mut pool, 99, 1000);
+    let a = r.enqueue(Time(200 * NS_PER_S), 0, 1, late, &mut pool, &mut removed, &mut Vec::new());
+    assert_eq!((a, removed.len()), (Admission::Queued, 0));
+}
