@@ -9,6 +9,8 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan97/table3-wan-32k", include_str!("../../../scenarios/balakrishnan97/table3-wan-32k.toml")),
     ("balakrishnan97/wan", include_str!("../../../scenarios/balakrishnan97/wan.toml")),
     ("balakrishnan99/one-way", include_str!("../../../scenarios/balakrishnan99/one-way.toml")),
+    ("balakrishnan99/testbed-maxburst", include_str!("../../../scenarios/balakrishnan99/testbed-maxburst.toml")),
+    ("balakrishnan99/testbed-two-way", include_str!("../../../scenarios/balakrishnan99/testbed-two-way.toml")),
     ("balakrishnan99/two-forward", include_str!("../../../scenarios/balakrishnan99/two-forward.toml")),
     ("balakrishnan99/two-way", include_str!("../../../scenarios/balakrishnan99/two-way.toml")),
     ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),

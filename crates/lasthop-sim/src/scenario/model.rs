@@ -11,6 +11,7 @@ use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
 use lasthop_agents::ack_recons::{AckReconsConfig, Spacing};
 use lasthop_agents::snoop::SnoopConfig;
+use lasthop_core::tick::KernelClock;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
 use lasthop_core::Time;
 use lasthop_net::error::ErrorModelConfig;
@@ -39,6 +40,9 @@ pub struct DirModel {
     /// ACK reconstruction at the direction's far end (its `mss_bytes` is
     /// each connection's own, set where the agents are placed).
     pub ack_recons: Option<AckReconsConfig>,
+    /// The testbed's link emulator (seed 001 Sec. 8.1): its kernel clock's
+    /// tick, in ns (the phase is drawn per sending host at build time).
+    pub emulation_tick_ns: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -246,7 +250,32 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Resul
         Some(ar) => Some(ack_recons(ar, &side("ack_reconstruction", own_ar))?),
         None => None,
     };
-    Ok(DirModel { params, error, header_compression, queue, ack_recons })
+    let own_emulation = o.emulation.is_some();
+    let emulation_tick_ns = match o.emulation.as_ref().or(l.emulation.as_ref()) {
+        Some(e) => Some(emulation_tick(e.tick_ms, l.duplex, &side("emulation", own_emulation))?),
+        None => None,
+    };
+    Ok(DirModel { params, error, header_compression, queue, ack_recons, emulation_tick_ns })
+}
+
+/// A kernel clock tick of `tick_ms` at `path` (an `emulation` table's or a
+/// burst timer's), in ns: positive, at least 1 ns, within the longest run.
+fn kernel_tick_ns(tick_ms: f64, path: &str) -> Result<u64, ScenarioError> {
+    positive(tick_ms, path)?;
+    duration(tick_ms, 1e-3, "ms", path)?;
+    let ns = (tick_ms * NS_PER_MS as f64).round() as u64;
+    check(ns >= 1, path, &format!("must be at least 1e-6 (1 ns), got {}", num(tick_ms)))?;
+    Ok(ns)
+}
+
+/// The link emulator's tick at `path` (`...emulation`), on a link of `duplex`.
+fn emulation_tick(tick_ms: f64, duplex: DuplexSpec, path: &str) -> Result<u64, ScenarioError> {
+    check(
+        duplex == DuplexSpec::Full,
+        path,
+        "the link emulator emulates a point-to-point link: needs duplex = \"full\"",
+    )?;
+    kernel_tick_ns(tick_ms, &format!("{path}.tick_ms"))
 }
 
 /// An `ack_reconstruction` table at `path`, checked (the segment size is
@@ -544,7 +573,12 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
                 p("tcp.sender_adaptation"),
                 "needs the timestamp option for its exact round trip: set tcp.timestamps = true",
             )?;
-            Some(AdaptationConfig { maxburst: sa.maxburst, segments_per_increase: sa.segments_per_increase })
+            let timer = match sa.timer_tick_ms {
+                None => None,
+                // The phase is the sending host's, drawn at build time.
+                Some(ms) => Some(KernelClock::new(kernel_tick_ns(ms, &p("tcp.sender_adaptation.timer_tick_ms"))?, 0)),
+            };
+            Some(AdaptationConfig { maxburst: sa.maxburst, segments_per_increase: sa.segments_per_increase, timer })
         }
     };
     check(
