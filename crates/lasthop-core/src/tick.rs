@@ -2,13 +2,14 @@
 //! software clock of the operating system, 10 ms", hz = 100 in BSD/OS
 //! [R]): timeouts fire only on its ticks, at `phase + k·tick` (k >= 0).
 //!
-//! Two readings of a timeout, both BSD's `timeout(fn, arg, ticks)`:
-//! - [`KernelClock::at_or_after`]: the first tick at or after an instant
-//!   (a callout whose handler finds the work already due runs it at once);
-//! - [`KernelClock::fires`]: a timeout armed at `now` for `due` fires on the
-//!   first tick at or after `due` and strictly after `now` (4.4BSD
-//!   `timeout()`: "if (ticks <= 0) ticks = 1", so the soonest a callout can
-//!   fire is the next tick).
+//! A timeout is BSD's `timeout(fn, arg, hzto(&when))` ([`KernelClock::timeout`]):
+//! 4.4BSD's `hzto()` truncates the wait to whole ticks (milliseconds
+//! divided by the tick's), `timeout()` makes a wait of 0 ticks 1 ("if (t <=
+//! 0) t = 1"), and `hardclock()` counts the callout down once per tick, so
+//! it fires on the n-th tick after it was armed, the first being the next
+//! tick however close. A timeout can thus fire up to a tick early (the
+//! truncation, and a first tick that comes soon) or late (a wait shorter
+//! than a tick still waits for the next one).
 
 use crate::time::Time;
 
@@ -46,10 +47,11 @@ impl KernelClock {
         Time(self.phase_ns).plus_ns(k.saturating_mul(self.tick_ns))
     }
 
-    /// When a timeout armed at `now` for `due` fires: the first tick at or
-    /// after `due` and strictly after `now`.
-    pub fn fires(&self, now: Time, due: Time) -> Time {
-        self.at_or_after(due.max(now.plus_ns(1)))
+    /// When a timeout armed at `now` for the instant `due` fires: on the
+    /// n-th tick after `now`, n = max(1, floor((due - now) / tick)).
+    pub fn timeout(&self, now: Time, due: Time) -> Time {
+        let n = (due.since(now) / self.tick_ns).max(1);
+        self.at_or_after(now.plus_ns(1)).plus_ns((n - 1).saturating_mul(self.tick_ns))
     }
 }
 
@@ -70,16 +72,18 @@ mod tests {
     }
 
     #[test]
-    fn a_timeout_fires_on_a_later_tick_never_at_once() {
+    fn a_timeout_counts_whole_ticks_from_the_next_one() {
         let c = KernelClock::new(10_000_000, 3_000_000);
-        // Armed on a tick for 1 ms: the next tick, 10 ms later.
-        assert_eq!(c.fires(Time(13_000_000), Time(14_000_000)), Time(23_000_000));
-        // Armed on a tick for 0: still the next tick (BSD: ticks <= 0 is 1).
-        assert_eq!(c.fires(Time(13_000_000), Time(13_000_000)), Time(23_000_000));
-        // Armed between ticks for 1 ms: the coming tick, 4 ms away.
-        assert_eq!(c.fires(Time(9_000_000), Time(10_000_000)), Time(13_000_000));
-        // Long waits end on the tick at or after the due time.
-        assert_eq!(c.fires(Time(9_000_000), Time(33_000_000)), Time(33_000_000));
-        assert_eq!(c.fires(Time(9_000_000), Time(33_000_001)), Time(43_000_000));
+        // Armed on a tick for 1 ms (or 0): the next tick, 10 ms later (late).
+        assert_eq!(c.timeout(Time(13_000_000), Time(14_000_000)), Time(23_000_000));
+        assert_eq!(c.timeout(Time(13_000_000), Time(13_000_000)), Time(23_000_000));
+        // Armed on a tick for 14.4 ms: one whole tick, 4.4 ms early.
+        assert_eq!(c.timeout(Time(13_000_000), Time(27_400_000)), Time(23_000_000));
+        // Armed between ticks for 14.4 ms: the coming tick, 4 ms away.
+        assert_eq!(c.timeout(Time(9_000_000), Time(23_400_000)), Time(13_000_000));
+        // 24 ms between ticks: two ticks, the second after the coming one.
+        assert_eq!(c.timeout(Time(9_000_000), Time(33_000_000)), Time(23_000_000));
+        // A due time already past: the next tick.
+        assert_eq!(c.timeout(Time(9_000_000), Time(1_000_000)), Time(13_000_000));
     }
 }

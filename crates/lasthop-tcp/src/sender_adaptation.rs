@@ -23,10 +23,10 @@
 //!    partial ack's hole) is not held back by the timer (ns-2 sends those
 //!    with `output()`, outside `send_much`), but counts toward the burst.
 //!    With `timer` set (the testbed, Sec. 9.1.1), the burst timer is a BSD
-//!    kernel timeout on the host's coarse clock: it fires on the first tick
-//!    at or after maxburst · srtt_exact / window and never on the tick it
-//!    was armed in ([`KernelClock::fires`]), so at most one burst leaves
-//!    per tick: "the throughput is limited by the 10 ms granularity of the
+//!    kernel timeout on the host's coarse clock ([`KernelClock::timeout`]):
+//!    the wait maxburst · srtt_exact / window truncated to whole ticks, at
+//!    least one, counted from the next tick; never on the tick it was armed
+//!    in, so at most one burst leaves per tick: "the throughput is limited by the 10 ms granularity of the
 //!    software timer used to schedule bursts: with maxburst 1 the maximum
 //!    is one segment every 10 ms, 1.17 Mb/s with 1460-byte segments" [T,
 //!    digits D]. Without it (the simulations, ns-2) the timer is exact.
@@ -148,7 +148,7 @@ impl SenderAdaptation {
         let due = now.plus_ns(self.burst_wait_ns(mss_bytes, window_bytes));
         self.burst_at = match self.cfg.timer {
             None => due,
-            Some(clock) => clock.fires(now, due),
+            Some(clock) => clock.timeout(now, due),
         };
     }
 
@@ -201,12 +201,13 @@ mod tests {
         // t = 12 ms (a tick): the timer fires at 22 ms, not 14 ms.
         sa.arm(Time(12_000_000), 1460, 40 * 1460);
         assert_eq!(sa.poll_at(), Time(22_000_000));
-        // t = 19 ms: 21 ms is due, the 22 ms tick fires it.
+        // t = 19 ms: the coming tick, 22 ms.
         sa.arm(Time(19_000_000), 1460, 40 * 1460);
         assert_eq!(sa.poll_at(), Time(22_000_000));
-        // A window of 2 segments: 40 ms, due 59 ms, the 62 ms tick.
+        // A window of 2 segments: 40 ms, four whole ticks from the coming
+        // one: 52 ms (7 ms early, as hzto() truncates).
         sa.arm(Time(19_000_000), 1460, 2 * 1460);
-        assert_eq!(sa.poll_at(), Time(62_000_000));
+        assert_eq!(sa.poll_at(), Time(52_000_000));
         // Exact (the simulations): 19 + 2 ms.
         let mut exact = SenderAdaptation::new(AdaptationConfig { timer: None, ..cfg });
         exact.on_rtt_sample(80_000_000);

@@ -217,9 +217,10 @@ pub struct DirSpec {
 /// The link emulator of seed 001's testbed (Sec. 8.1, Fig. F16; see
 /// `lasthop_net::emulation`): a bandwidth-emulation queue (the direction's
 /// queue and discipline; its head's transmission time is size / bandwidth)
-/// then a FIFO delay-emulation queue adding `delay_ms`, both timers firing
-/// on the sending host's coarse kernel clock, whose phase is drawn per
-/// host and seed. Full-duplex links only.
+/// then a FIFO delay-emulation queue adding `delay_ms`, both timers BSD
+/// timeouts on the sending host's coarse kernel clock (whole ticks, up to a
+/// tick early or late), whose phase is drawn per host and seed; over a
+/// backlog the errors cancel. Full-duplex links only.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EmulationSpec {
@@ -500,10 +501,10 @@ pub struct SenderAdaptationSpec {
     /// testbed pseudocode, acked / (2·MSS)).
     #[serde(default = "default_one")]
     pub segments_per_increase: u32,
-    /// The testbed's burst timer (Sec. 9.1.1): a kernel timeout firing on
-    /// the sending host's clock ticks of this many ms (> 0; 10 [R], BSD's
-    /// hz = 100), never on the tick it was armed in, so that at most one
-    /// burst leaves per tick. Absent: an exact timer (the simulations).
+    /// The testbed's burst timer (Sec. 9.1.1): a BSD kernel timeout on the
+    /// sending host's clock ticks of this many ms (> 0; 10 [R], BSD's hz =
+    /// 100): the wait truncated to whole ticks (at least one) counted from
+    /// the next tick, so at most one burst leaves per tick. Absent: an exact timer (the simulations).
     #[serde(default)]
     pub timer_tick_ms: Option<f64>,
 }
