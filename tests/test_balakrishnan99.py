@@ -17,6 +17,7 @@ from helpers import lasthop_cli
 from test_cli_errors import assert_usage_error
 
 from lasthop.papers import balakrishnan99, claims_balakrishnan99
+from lasthop.papers import balakrishnan99_testbed as testbed
 from lasthop.papers import claims as claims_module
 from lasthop.papers.reproduce import check_claims, reproduce
 
@@ -48,7 +49,7 @@ def test_claim_holds_or_its_deviation_is_explained(
 
 def test_every_table_has_its_cells(cells: list[dict[str, Any]]) -> None:
     tables = {c["table"] for c in cells}
-    assert tables == {"b99-t1", "b99-t1b", "b99-t2", "b99-t3", "b99-t4"}
+    assert tables == {"b99-t1", "b99-t1b", "b99-t2", "b99-t3", "b99-t4", *testbed.TABLES}
     # AS-01: k as the reference's table gives it (C_fwd 10 Mb/s, 1000-byte data).
     k = {c["setting"]: c["k"] for c in cells if c["table"] == "b99-t1" and c["scheme"] == "reno"}
     assert k == {"9.6k": 41.667, "9.6k-c": 6.25, "28.8k": 13.889, "28.8k-c": 2.083}
@@ -167,3 +168,79 @@ def test_es2_unpaced_senders_burst_at_the_end_of_recovery_then_time_out(protocol
     stop_ns = 49_000_000_000  # a burst in the run's last second has no time to time out
     for burst in (b for b in bursts if b[0] < stop_ns):
         assert any(0 < t - burst[0] < 1_000_000_000 for t in timeouts), burst
+
+
+# The testbed half (issue 12, Secs. 8-9.1: E-T5..E-T7, F19-F21).
+
+
+def _testbed(cells: list[dict[str, Any]], table: str, setting: str, scheme: str) -> dict[str, Any]:
+    return next(
+        c for c in cells if (c["table"], c["setting"], c["scheme"]) == (table, setting, scheme)
+    )
+
+
+def test_f19_linear_region_is_one_burst_per_kernel_tick(cells: list[dict[str, Any]]) -> None:
+    """F19 (AS-34's first part): below maxburst x 1.17 Mb/s and near it for small maxburst,
+    the 10 ms kernel clock limiting SA to one burst per tick."""
+    for p in testbed.F19_PROTOCOLS:
+        for m in (1, 2, 3):
+            got = _testbed(cells, testbed.F19, f"maxburst-{m}", p)["throughput_mbps"]
+            assert 0.8 * m * testbed.SLOPE_MBPS <= got <= m * testbed.SLOPE_MBPS, (p, m, got)
+
+
+def test_f19_no_burst_limit_overflows_the_forward_card(cells: list[dict[str, Any]]) -> None:
+    """F19's drop (AS-34's last part): without a burst limit every run overflows the
+    forward card's buffer and ends far below the best maxburst."""
+    for p in testbed.F19_PROTOCOLS:
+        inf = _testbed(cells, testbed.F19, "maxburst-inf", p)
+        best = max(
+            _testbed(cells, testbed.F19, f"maxburst-{m}", p)["throughput_mbps"] for m in (3, 4, 5)
+        )
+        assert inf["runs_with_loss"] == 1.0 and inf["throughput_mbps"] < 0.5 * best, inf
+
+
+def test_f20_fewer_acks_relieve_the_reverse_channel(cells: list[dict[str, Any]]) -> None:
+    """F20 (AS-35's first part): from max_delack 1 to 6 ACC's throughput rises severalfold
+    as its round trip loses the reverse queue of acks; Reno stays below."""
+    for m in testbed.F20_MAXBURSTS:
+        one = _testbed(cells, testbed.F20, "delack-1", testbed.f20_scheme(m))
+        six = _testbed(cells, testbed.F20, "delack-6", testbed.f20_scheme(m))
+        assert six["throughput_mbps"] >= 3 * one["throughput_mbps"], (one, six)
+        assert six["mean_rtt_ms"] < 0.25 * one["mean_rtt_ms"], (one, six)
+    reno = _testbed(cells, testbed.F20, "reference", "reno")["throughput_mbps"]
+    best = _testbed(cells, testbed.F20, "delack-16", testbed.f20_scheme(4))["throughput_mbps"]
+    assert reno < best
+
+
+@pytest.mark.parametrize("protocol", ["reno", "acc", "af"])
+def test_f21_acks_first_raises_forward_throughput(
+    protocol: str, cells: list[dict[str, Any]]
+) -> None:
+    """F21 (AS-37): acks-first lifts every scheme's forward transfer; with AF (and here
+    Reno) the reverse transfer starves."""
+    fifo = _testbed(cells, testbed.F21, "fifo", protocol)
+    first = _testbed(cells, testbed.F21, "acks-first", protocol)
+    assert first["forward_mbps"] >= 1.5 * fifo["forward_mbps"], (fifo, first)
+    if protocol in ("reno", "af"):
+        assert first["reverse_starved_fraction"] == 1.0, first
+
+
+@pytest.mark.parametrize(
+    ("sets", "field"),
+    [
+        (["tick_ms=0"], "links[0].ba.emulation.tick_ms"),
+        (["tick_ms=-10"], "links[0].ba.emulation.tick_ms"),
+        (['links.0.duplex="half"'], "links[0].ba.emulation"),
+        (
+            ['protocol="acc"', "flows.0.tcp.sender_adaptation.timer_tick_ms=0"],
+            "flows[0].tcp.sender_adaptation.timer_tick_ms",
+        ),
+    ],
+    ids=["zero-tick", "negative-tick", "half-duplex-emulator", "zero-burst-timer-tick"],
+)
+def test_bad_testbed_settings_get_one_line_and_exit_2(sets: list[str], field: str) -> None:
+    args = ["run", testbed.MAXBURST_SCENARIO, "--format", "json"]
+    for s in sets:
+        args += ["--set", s]
+    proc: subprocess.CompletedProcess[str] = lasthop_cli(*args)
+    assert_usage_error(proc, field)

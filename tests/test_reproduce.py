@@ -31,6 +31,9 @@ def test_reproduce_json_cells() -> None:
         "b99-t2",
         "b99-t3",
         "b99-t4",
+        "b99-f19",  # the testbed half (issue 12)
+        "b99-f20",
+        "b99-f21",
     ]
     settings = ["lan-8k", "lan-32k", "wan-32k"]
     table3 = [

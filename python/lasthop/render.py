@@ -574,4 +574,8 @@ def balakrishnan99_tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> lis
                     _fixed(get("b99-t4", scheduling, p, "reverse_kbps"), 2),
                 )
         out.append(t4)
+    # The testbed half: figures F19-F21 as tables.
+    from lasthop.papers import balakrishnan99_testbed
+
+    out += balakrishnan99_testbed.tables(cells, seeds)
     return out
