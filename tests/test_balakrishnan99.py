@@ -18,6 +18,7 @@ from test_cli_errors import assert_usage_error
 
 import lasthop
 from lasthop.papers import balakrishnan99, claims_balakrishnan99
+from lasthop.papers import balakrishnan99_testbed as testbed
 from lasthop.papers import claims as claims_module
 from lasthop.papers.reproduce import check_claims, reproduce
 
@@ -58,6 +59,7 @@ def test_every_table_has_its_cells(cells: list[dict[str, Any]]) -> None:
         "b99-t6",
         "b99-t7",
         "b99-f15",
+        *testbed.TABLES,
     }
     # AS-01: k as the reference's table gives it (C_fwd 10 Mb/s, 1000-byte data).
     k = {c["setting"]: c["k"] for c in cells if c["table"] == "b99-t1" and c["scheme"] == "reno"}
@@ -213,3 +215,79 @@ def test_web_handshakes_lost_at_the_radio_cost_the_initial_rto() -> None:
     retries = sum((f.get("connection") or {}).get("syn_retransmits", 0) for f in result.flows)
     assert retries >= 10
     assert result.summary["media"][0]["radios"][0]["drops_queue"] > 0
+
+
+# The testbed half (issue 12, Secs. 8-9.1: E-T5..E-T7, F19-F21).
+
+
+def _testbed(cells: list[dict[str, Any]], table: str, setting: str, scheme: str) -> dict[str, Any]:
+    return next(
+        c for c in cells if (c["table"], c["setting"], c["scheme"]) == (table, setting, scheme)
+    )
+
+
+def test_f19_linear_region_is_one_burst_per_kernel_tick(cells: list[dict[str, Any]]) -> None:
+    """F19 (AS-34's first part): below maxburst x 1.17 Mb/s and near it for small maxburst,
+    the 10 ms kernel clock limiting SA to one burst per tick."""
+    for p in testbed.F19_PROTOCOLS:
+        for m in (1, 2, 3):
+            got = _testbed(cells, testbed.F19, f"maxburst-{m}", p)["throughput_mbps"]
+            assert 0.8 * m * testbed.SLOPE_MBPS <= got <= m * testbed.SLOPE_MBPS, (p, m, got)
+
+
+def test_f19_no_burst_limit_overflows_the_forward_card(cells: list[dict[str, Any]]) -> None:
+    """F19's drop (AS-34's last part): without a burst limit every run overflows the
+    forward card's buffer and ends far below the best maxburst."""
+    for p in testbed.F19_PROTOCOLS:
+        inf = _testbed(cells, testbed.F19, "maxburst-inf", p)
+        best = max(
+            _testbed(cells, testbed.F19, f"maxburst-{m}", p)["throughput_mbps"] for m in (3, 4, 5)
+        )
+        assert inf["runs_with_loss"] == 1.0 and inf["throughput_mbps"] < 0.5 * best, inf
+
+
+def test_f20_fewer_acks_relieve_the_reverse_channel(cells: list[dict[str, Any]]) -> None:
+    """F20 (AS-35's first part): from max_delack 1 to 6 ACC's throughput rises severalfold
+    as its round trip loses the reverse queue of acks; Reno stays below."""
+    for m in testbed.F20_MAXBURSTS:
+        one = _testbed(cells, testbed.F20, "delack-1", testbed.f20_scheme(m))
+        six = _testbed(cells, testbed.F20, "delack-6", testbed.f20_scheme(m))
+        assert six["throughput_mbps"] >= 3 * one["throughput_mbps"], (one, six)
+        assert six["mean_rtt_ms"] < 0.25 * one["mean_rtt_ms"], (one, six)
+    reno = _testbed(cells, testbed.F20, "reference", "reno")["throughput_mbps"]
+    best = _testbed(cells, testbed.F20, "delack-16", testbed.f20_scheme(4))["throughput_mbps"]
+    assert reno < best
+
+
+@pytest.mark.parametrize("protocol", ["reno", "acc", "af"])
+def test_f21_acks_first_raises_forward_throughput(
+    protocol: str, cells: list[dict[str, Any]]
+) -> None:
+    """F21 (AS-37): acks-first lifts every scheme's forward transfer; with AF (and here
+    Reno) the reverse transfer starves."""
+    fifo = _testbed(cells, testbed.F21, "fifo", protocol)
+    first = _testbed(cells, testbed.F21, "acks-first", protocol)
+    assert first["forward_mbps"] >= 1.5 * fifo["forward_mbps"], (fifo, first)
+    if protocol in ("reno", "af"):
+        assert first["reverse_starved_fraction"] == 1.0, first
+
+
+@pytest.mark.parametrize(
+    ("sets", "field"),
+    [
+        (["tick_ms=0"], "links[0].ba.emulation.tick_ms"),
+        (["tick_ms=-10"], "links[0].ba.emulation.tick_ms"),
+        (['links.0.duplex="half"'], "links[0].ba.emulation"),
+        (
+            ['protocol="acc"', "flows.0.tcp.sender_adaptation.timer_tick_ms=0"],
+            "flows[0].tcp.sender_adaptation.timer_tick_ms",
+        ),
+    ],
+    ids=["zero-tick", "negative-tick", "half-duplex-emulator", "zero-burst-timer-tick"],
+)
+def test_bad_testbed_settings_get_one_line_and_exit_2(sets: list[str], field: str) -> None:
+    args = ["run", testbed.MAXBURST_SCENARIO, "--format", "json"]
+    for s in sets:
+        args += ["--set", s]
+    proc: subprocess.CompletedProcess[str] = lasthop_cli(*args)
+    assert_usage_error(proc, field)

@@ -34,6 +34,9 @@ def test_reproduce_json_cells() -> None:
         "b99-t6",
         "b99-t7",
         "b99-f15",
+        "b99-f19",  # the testbed half (issue 12)
+        "b99-f20",
+        "b99-f21",
     ]
     settings = ["lan-8k", "lan-32k", "wan-32k"]
     table3 = [

@@ -575,6 +575,10 @@ def balakrishnan99_tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> lis
                 )
         out.append(t4)
     out += _latency_tables(get, {t for t, _, _ in by}, seeds, caption)
+    # The testbed half: figures F19-F21 as tables.
+    from lasthop.papers import balakrishnan99_testbed
+
+    out += balakrishnan99_testbed.tables(cells, seeds)
     return out
 
 

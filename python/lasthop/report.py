@@ -88,6 +88,9 @@ _TABLE_TITLES: Final[dict[str, str]] = {
     "b99-t1b": "Balakrishnan et al. 1999, E-S1b: 9.6 kb/s compressed, by reverse buffer",
     "b99-t2": "Balakrishnan et al. 1999, T2: one-way transfer with forward losses (E-S2)",
     "b99-t3": "Balakrishnan et al. 1999, T3: two simultaneous forward transfers (E-S3)",
+    "b99-f19": "Balakrishnan et al. 1999, F19: testbed throughput against SA's maxburst (E-T5)",
+    "b99-f20": "Balakrishnan et al. 1999, F20: testbed throughput against ACC's max_delack (E-T6)",
+    "b99-f21": "Balakrishnan et al. 1999, F21: testbed two-way transfers (E-T7)",
     "b99-t4": "Balakrishnan et al. 1999, T4: two-way transfers (E-S4), over the time both "
     "are active",
     "b99-t6": "Balakrishnan et al. 1999, T6: one bulk transfer over a chain of packet-radio "
@@ -428,6 +431,9 @@ def reproduction_report(
         latency, rows = figures_balakrishnan99.latency_figures(cells, trace_seed)
         asymmetry_figures += latency
         provenance += rows
+        from lasthop.papers import figures_balakrishnan99_testbed
+
+        asymmetry_figures += figures_balakrishnan99_testbed.figures(cells, seeds)
     if fig12_points:
         schemes_text = ", ".join(plots.scheme_name(s) for s in fig12_schemes)
         kb_text = ", ".join(str(kb) for kb in fig12_error_every_kb)
@@ -827,6 +833,22 @@ _ASYMMETRY_COLUMNS["b99-f15"] = (
     ("completion s", "completion_mean_s", 2),
     ("sd s", "completion_sd_s", 2),
     ("completed", "completed_fraction", 2),
+)
+# The testbed half (Secs. 8, 9.1): the data of figures F19-F21.
+_ASYMMETRY_COLUMNS["b99-f19"] = (
+    ("Mb/s", "throughput_mbps", 3),
+    ("sd Mb/s", "throughput_sd_mbps", 3),
+    ("runs with loss", "runs_with_loss", 1),
+    ("timeouts", "timeouts", 1),
+    ("mean RTT ms", "mean_rtt_ms", 0),
+)
+_ASYMMETRY_COLUMNS["b99-f20"] = _ASYMMETRY_COLUMNS["b99-f19"]
+_ASYMMETRY_COLUMNS["b99-f21"] = (
+    ("forward Mb/s", "forward_mbps", 3),
+    ("sd", "forward_sd_mbps", 3),
+    ("reverse kb/s", "reverse_kbps", 2),
+    ("sd", "reverse_sd_kbps", 2),
+    ("reverse starved", "reverse_starved_fraction", 2),
 )
 
 

@@ -7,6 +7,8 @@
 //!   they cross links, which pass 4-byte handles.
 //! - [`RngStream`]: per-component random streams derived from (run seed,
 //!   component name), so adding a component never shifts another's draws.
+//! - [`tick::KernelClock`]: a host's coarse kernel clock, on whose ticks
+//!   BSD timeouts fire (seed 001's link emulator and burst timer).
 //! - [`trace`]: typed trace events and the columnar sink that records them.
 
 pub mod packet;
@@ -14,6 +16,7 @@ pub mod pool;
 pub mod ranges;
 pub mod rng;
 pub mod rtt;
+pub mod tick;
 pub mod time;
 pub mod trace;
 

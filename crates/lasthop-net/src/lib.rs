@@ -1,5 +1,7 @@
 //! lasthop-net: what happens to packets between two nodes (DESIGN.md, "Layout").
 //!
+//! - [`emulation`]: seed 001's testbed link emulator (bandwidth then delay
+//!   emulation on a coarse kernel clock), as a link direction option.
 //! - [`error`]: per-direction error models answering pass or corrupt for each
 //!   transmission.
 //! - [`link`]: full- and half-duplex links with per-frame overhead.
@@ -9,6 +11,7 @@
 //! - [`queue`]: queue disciplines per link direction: DropTail, and a composed
 //!   queue with random drop, RED/ECN, ACK filtering and acks-first.
 
+pub mod emulation;
 pub mod error;
 pub mod link;
 pub mod mac;

@@ -35,7 +35,14 @@
 //! frame carries the event key (the scheduler's insertion counter) it was
 //! given when its transmission ended, so simultaneous events still run in
 //! the order they would with one event per frame.
+//!
+//! A direction may be the testbed's link emulator instead of a wire
+//! ([`crate::emulation`], seed 001 Sec. 8.1): the frame on the medium is
+//! then the head of the bandwidth-emulation queue, its transmission ends
+//! on a kernel clock tick, and it propagates through the delay-emulation
+//! FIFO to a tick.
 
+use crate::emulation::Emulator;
 use crate::error::ErrorModel;
 use crate::queue::{Admission, Queue, QueueConfig, QueueLimit, QueueStats, Removal, Waiting};
 use lasthop_core::rng::RngStream;
@@ -195,6 +202,9 @@ pub struct LinkDir {
     last_arrival: Time,
     /// When the latest frame's transmission ends (or ended).
     busy_until: Time,
+    /// The testbed's link emulator, when the direction is one (boxed: most
+    /// directions are wires, and this line has 8 bytes to spare).
+    emulator: Option<Box<Emulator>>,
     /// The counters, but `delivered`: it is derived when asked for (see
     /// [`LinkDir::stats`]), so that an arrival writes no counter.
     stats: DirStats,
@@ -210,6 +220,7 @@ impl LinkDir {
             medium: None,
             half_duplex: false,
             busy_until: Time::ZERO,
+            emulator: None,
             error,
             timing: Timing::of(&params),
             jitter: None,
@@ -236,6 +247,13 @@ impl LinkDir {
         if self.params.jitter_mean_ns > 0 {
             self.jitter = Some(Box::new(rng()));
         }
+        self
+    }
+
+    /// Make the direction the testbed's link emulator ([`crate::emulation`])
+    /// driven by `emulator`'s clock; `None` keeps a wire.
+    pub fn with_emulator(mut self, emulator: Option<Emulator>) -> LinkDir {
+        self.emulator = emulator.map(Box::new);
         self
     }
 
@@ -435,8 +453,12 @@ impl Link {
         let corrupted = !d.error.is_none() && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
         d.stats.packets_sent += 1;
         d.stats.bytes_sent += u64::from(w.size_bytes);
-        d.stats.busy_ns += tx_ns;
-        let done = now.plus_ns(tx_ns);
+        let done = match d.emulator.as_deref_mut() {
+            None => now.plus_ns(tx_ns),
+            Some(e) => e.start(now, tx_ns),
+        };
+        // An emulated transmission holds the emulator until its tick.
+        d.stats.busy_ns += done.since(now);
         d.busy_until = done;
         d.medium = Some(OnMedium { pkt: w.pkt, corrupted });
         Started { dir, done, frame: w }
@@ -450,7 +472,10 @@ impl Link {
     pub fn finish_transmission(&mut self, now: Time, dir: usize, key: u64) -> (Time, bool) {
         let d = &mut self.dirs[dir];
         let OnMedium { pkt, corrupted } = d.medium.take().expect("a frame was on the medium");
-        let mut arrive = now.plus_ns(d.timing.delay_ns);
+        let mut arrive = match d.emulator.as_deref_mut() {
+            None => now.plus_ns(d.timing.delay_ns),
+            Some(e) => e.finish(now, d.timing.delay_ns, !d.queue.is_empty()).max(d.last_arrival),
+        };
         if let Some(rng) = d.jitter.as_mut() {
             let extra = rng.exponential(d.params.jitter_mean_ns as f64).round() as u64;
             arrive = arrive.plus_ns(extra).max(d.last_arrival);
@@ -541,6 +566,7 @@ mod tests {
             ("jitter", offset_of!(LinkDir, jitter)),
             ("last_arrival", offset_of!(LinkDir, last_arrival)),
             ("busy_until", offset_of!(LinkDir, busy_until)),
+            ("emulator", offset_of!(LinkDir, emulator)),
         ] {
             assert_eq!(line(offset), 2, "{field} at {offset}");
         }

@@ -11,6 +11,8 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan99/one-way", include_str!("../../../scenarios/balakrishnan99/one-way.toml")),
     ("balakrishnan99/radio-chain", include_str!("../../../scenarios/balakrishnan99/radio-chain.toml")),
     ("balakrishnan99/radio-many", include_str!("../../../scenarios/balakrishnan99/radio-many.toml")),
+    ("balakrishnan99/testbed-maxburst", include_str!("../../../scenarios/balakrishnan99/testbed-maxburst.toml")),
+    ("balakrishnan99/testbed-two-way", include_str!("../../../scenarios/balakrishnan99/testbed-two-way.toml")),
     ("balakrishnan99/two-forward", include_str!("../../../scenarios/balakrishnan99/two-forward.toml")),
     ("balakrishnan99/two-way", include_str!("../../../scenarios/balakrishnan99/two-way.toml")),
     ("balakrishnan99/web", include_str!("../../../scenarios/balakrishnan99/web.toml")),

@@ -52,9 +52,11 @@ use lasthop_agents::eln::ElnMarker;
 use lasthop_agents::snoop::Snoop;
 use lasthop_agents::{NodeAgent, Origin, Verdict};
 use lasthop_core::rng::RngStream;
+use lasthop_core::tick::KernelClock;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::{DropCause, Trace, TraceEvent};
 use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
+use lasthop_net::emulation::Emulator;
 use lasthop_net::error::ErrorModel;
 use lasthop_net::link::{Link, LinkDir};
 use lasthop_net::mac::{Mac, MacDropCause, MacOutput, Radio};
@@ -288,6 +290,11 @@ impl<'m> World<'m> {
                     LinkDir::new(l.dirs[d].params, ErrorModel::new(&l.dirs[d].error, || stream("error")))
                         .with_jitter_stream(|| stream("jitter"))
                         .with_discipline(l.dirs[d].queue.as_ref(), || stream("queue"))
+                        .with_emulator(l.dirs[d].emulation_tick_ns.map(|tick_ns| {
+                            // The sending host's kernel clock (seed 001 Sec. 8.1).
+                            let host = &model.nodes[l.ends[d] as usize];
+                            Emulator::new(KernelClock::new(tick_ns, tick_phase(seed, host, "hardclock", tick_ns)))
+                        }))
                 };
                 Link::new(l.duplex, dir(0), dir(1))
             })
@@ -296,6 +303,11 @@ impl<'m> World<'m> {
         let sender_cfg = |mut scfg: lasthop_tcp::SenderConfig, node: u16| {
             if scfg.rto.mode == RtoMode::Bsd {
                 scfg.rto.tick_phase_ns = tick_phase(seed, &model.nodes[node as usize], "slowtimo", scfg.rto.tick_ns);
+            }
+            // SA's burst timer on the testbed host's kernel clock (seed 001 Sec. 9.1.1).
+            if let Some(clock) = scfg.adaptation.as_mut().and_then(|a| a.timer.as_mut()) {
+                let tick_ns = clock.tick_ns();
+                *clock = KernelClock::new(tick_ns, tick_phase(seed, &model.nodes[node as usize], "hardclock", tick_ns));
             }
             scfg
         };

@@ -22,6 +22,14 @@
 //!    A retransmission the loss recovery has queued (fast retransmit, a
 //!    partial ack's hole) is not held back by the timer (ns-2 sends those
 //!    with `output()`, outside `send_much`), but counts toward the burst.
+//!    With `timer` set (the testbed, Sec. 9.1.1), the burst timer is a BSD
+//!    kernel timeout on the host's coarse clock ([`KernelClock::timeout`]):
+//!    the wait maxburst · srtt_exact / window truncated to whole ticks, at
+//!    least one, counted from the next tick; never on the tick it was armed
+//!    in, so at most one burst leaves per tick: "the throughput is limited by the 10 ms granularity of the
+//!    software timer used to schedule bursts: with maxburst 1 the maximum
+//!    is one segment every 10 ms, 1.17 Mb/s with 1460-byte segments" [T,
+//!    digits D]. Without it (the simulations, ns-2) the timer is exact.
 //! 3. srtt_exact: an EWMA with gain g = 1/8 (ns-2 `Agent/TCP/Asym set g_
 //!    0.125`) of the timestamp-echo round trip, sampled on every ack of new
 //!    data (ns-2); the timestamp option carries the sender's clock in ns.
@@ -36,6 +44,7 @@
 //! The fast-retransmit request (Sec. 6.3, part 4) is a separate option of
 //! the sender and receiver (see [`crate::receiver`] and [`crate::sender`]).
 
+use lasthop_core::tick::KernelClock;
 use lasthop_core::Time;
 
 /// SA parameters.
@@ -46,6 +55,9 @@ pub struct AdaptationConfig {
     /// Segments acknowledged per window increase: 1 (ns-2, the
     /// simulations) or 2 (the testbed pseudocode).
     pub segments_per_increase: u32,
+    /// The host's kernel clock, on whose ticks the burst timer fires (the
+    /// testbed); `None`: an exact timer (the simulations).
+    pub timer: Option<KernelClock>,
 }
 
 /// The sender's SA state.
@@ -133,7 +145,11 @@ impl SenderAdaptation {
     /// More is sendable after a full burst: the next burst leaves after
     /// [`SenderAdaptation::burst_wait_ns`].
     pub fn arm(&mut self, now: Time, mss_bytes: u64, window_bytes: u64) {
-        self.burst_at = now.plus_ns(self.burst_wait_ns(mss_bytes, window_bytes));
+        let due = now.plus_ns(self.burst_wait_ns(mss_bytes, window_bytes));
+        self.burst_at = match self.cfg.timer {
+            None => due,
+            Some(clock) => clock.timeout(now, due),
+        };
     }
 
     /// When the burst timer fires, or NEVER.
@@ -153,23 +169,49 @@ mod tests {
 
     #[test]
     fn growth_counts_segments_acknowledged_with_carry() {
-        let mut sa = SenderAdaptation::new(AdaptationConfig { maxburst: 3, segments_per_increase: 2 });
+        let mut sa = SenderAdaptation::new(AdaptationConfig { maxburst: 3, segments_per_increase: 2, timer: None });
         assert_eq!(sa.increases(1000, 1000), 0, "one segment: half an increase");
         assert_eq!(sa.increases(1000, 1000), 1, "the carried half completes it");
         assert_eq!(sa.increases(5000, 1000), 2);
         assert_eq!(sa.increases(1000, 1000), 1, "5000 left 1000 over");
-        let mut sim = SenderAdaptation::new(AdaptationConfig { maxburst: 3, segments_per_increase: 1 });
+        let mut sim = SenderAdaptation::new(AdaptationConfig { maxburst: 3, segments_per_increase: 1, timer: None });
         assert_eq!(sim.increases(4000, 1000), 4);
     }
 
     #[test]
     fn srtt_exact_is_an_eighth_gain_ewma() {
-        let mut sa = SenderAdaptation::new(AdaptationConfig { maxburst: 3, segments_per_increase: 1 });
+        let mut sa = SenderAdaptation::new(AdaptationConfig { maxburst: 3, segments_per_increase: 1, timer: None });
         sa.on_rtt_sample(80);
         assert_eq!(sa.srtt_exact_ns(), Some(80));
         sa.on_rtt_sample(160);
         assert_eq!(sa.srtt_exact_ns(), Some(90));
         // 3 · 90 ns · 1000 / 4500 bytes = 60 ns.
         assert_eq!(sa.burst_wait_ns(1000, 4500), 60);
+    }
+
+    #[test]
+    fn a_ticked_burst_timer_fires_on_the_next_tick_at_the_earliest() {
+        // Ticks every 10 ms at phase 2 ms; srtt_exact 80 ms, window 40
+        // segments: the exact wait for maxburst 1 is 2 ms.
+        let clock = KernelClock::new(10_000_000, 2_000_000);
+        let cfg = AdaptationConfig { maxburst: 1, segments_per_increase: 2, timer: Some(clock) };
+        let mut sa = SenderAdaptation::new(cfg);
+        sa.on_rtt_sample(80_000_000);
+        assert_eq!(sa.burst_wait_ns(1460, 40 * 1460), 2_000_000);
+        // t = 12 ms (a tick): the timer fires at 22 ms, not 14 ms.
+        sa.arm(Time(12_000_000), 1460, 40 * 1460);
+        assert_eq!(sa.poll_at(), Time(22_000_000));
+        // t = 19 ms: the coming tick, 22 ms.
+        sa.arm(Time(19_000_000), 1460, 40 * 1460);
+        assert_eq!(sa.poll_at(), Time(22_000_000));
+        // A window of 2 segments: 40 ms, four whole ticks from the coming
+        // one: 52 ms (7 ms early, as hzto() truncates).
+        sa.arm(Time(19_000_000), 1460, 2 * 1460);
+        assert_eq!(sa.poll_at(), Time(52_000_000));
+        // Exact (the simulations): 19 + 2 ms.
+        let mut exact = SenderAdaptation::new(AdaptationConfig { timer: None, ..cfg });
+        exact.on_rtt_sample(80_000_000);
+        exact.arm(Time(19_000_000), 1460, 40 * 1460);
+        assert_eq!(exact.poll_at(), Time(21_000_000));
     }
 }

@@ -18,7 +18,7 @@ fn config(initial_cwnd_segments: u32, ssthresh_bytes: u64) -> SenderConfig {
 }
 
 fn sa(maxburst: u32, segments_per_increase: u32) -> Option<AdaptationConfig> {
-    Some(AdaptationConfig { maxburst, segments_per_increase })
+    Some(AdaptationConfig { maxburst, segments_per_increase, timer: None })
 }
 
 struct Tx {

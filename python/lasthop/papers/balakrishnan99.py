@@ -1,8 +1,9 @@
 """Balakrishnan, Padmanabhan, Katz 1999 (seed 001), bandwidth asymmetry: the experiments
 E-S1, E-S1b, E-S2, E-S3 and E-S4 of ``/work/shared/reference/asymmetry-001.md`` as the
-cells of tables T1-T4 (the reference's numbering; the seed lost its table numbers and
-every digit, so there are no published values to print beside them, only the paper's
-qualitative claims, :mod:`lasthop.papers.claims_balakrishnan99`).
+cells of tables T1-T4, and the testbed's E-T5..E-T7 as figures F19-F21
+(:mod:`lasthop.papers.balakrishnan99_testbed`) (the reference's numbering; the seed lost its
+table numbers and every digit, so there are no published values to print beside them, only
+the paper's qualitative claims, :mod:`lasthop.papers.claims_balakrishnan99`).
 
 Protocols are the paper's (Sec. 7: "SA is implicitly bundled with ACC and AF unless
 stated; with AR, SA is excluded"): ``reno``, ``acc`` (ACC + SA), ``af`` (AF + SA),
@@ -23,6 +24,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
+
+from lasthop.papers import balakrishnan99_testbed
 
 SOURCE: Final = (
     "Balakrishnan, Padmanabhan, Katz, The effects of asymmetry on TCP performance, "
@@ -170,6 +173,8 @@ def experiments() -> list[Experiment]:
                 )
             )
     out += latency_experiments()
+    # The testbed half (Secs. 8, 9.1): figures F19-F21.
+    out += balakrishnan99_testbed.experiments()
     return out
 
 
@@ -306,6 +311,9 @@ def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str,
         "published": None,
         "ratio": None,
     }
+    if experiment.table in balakrishnan99_testbed.TABLES:
+        out.update(balakrishnan99_testbed.cell(experiment.table, runs))
+        return out
     first = [run["flows"][0] for run in runs]
     if experiment.table in ("b99-t1", "b99-t1b", "b99-t2"):
         reverse = [_link(run, REVERSE) for run in runs]

@@ -19,6 +19,7 @@ from lasthop.papers.balakrishnan99 import (
     protocol_name,
 )
 from lasthop.papers.claims import Cells, Claim, Verdict
+from lasthop.papers.claims_balakrishnan99_testbed import TESTBED_CLAIMS, TESTBED_DEVIATIONS
 
 T1: Final = "b99-t1"
 T1B: Final = "b99-t1b"
@@ -354,6 +355,8 @@ CLAIMS: Final[tuple[Claim, ...]] = (
         _as21,
         [T4],
     ),
+    # The testbed half (Sec. 9.1, F19-F21): AS-34..AS-38.
+    *TESTBED_CLAIMS,
 )
 
 _FORWARD_LOSS: Final = (
@@ -402,6 +405,7 @@ DEVIATIONS: Final[dict[str, str]] = {
     "packets the client already holds; its retransmissions (reverse_retransmits in the T4 "
     "cells, about 21 per run) take about 14% of the channel over the overlap (21 x 278 ms "
     "of about 42 s). The forward transfer's 6-byte acks take about 1% more.",
+    **TESTBED_DEVIATIONS,
 }
 """Explanations by claim id: measured facts and the mechanism seen, where analysed."""
 

@@ -11,6 +11,7 @@ use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
 use lasthop_agents::ack_recons::{AckReconsConfig, Spacing};
 use lasthop_agents::snoop::SnoopConfig;
+use lasthop_core::tick::KernelClock;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
 use lasthop_core::Time;
 use lasthop_net::error::ErrorModelConfig;
@@ -40,6 +41,9 @@ pub struct DirModel {
     /// ACK reconstruction at the direction's far end (its `mss_bytes` is
     /// each connection's own, set where the agents are placed).
     pub ack_recons: Option<AckReconsConfig>,
+    /// The testbed's link emulator (seed 001 Sec. 8.1): its kernel clock's
+    /// tick, in ns (the phase is drawn per sending host at build time).
+    pub emulation_tick_ns: Option<u64>,
     /// The direction is a hop of a shared medium, whose MAC carries its
     /// frames (its queue is the sending radio's).
     pub medium: Option<MediumHop>,
@@ -274,7 +278,32 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Resul
         Some(ar) => Some(ack_recons(ar, &side("ack_reconstruction", own_ar))?),
         None => None,
     };
-    Ok(DirModel { params, error, header_compression, queue, ack_recons, medium: None })
+    let own_emulation = o.emulation.is_some();
+    let emulation_tick_ns = match o.emulation.as_ref().or(l.emulation.as_ref()) {
+        Some(e) => Some(emulation_tick(e.tick_ms, l.duplex, &side("emulation", own_emulation))?),
+        None => None,
+    };
+    Ok(DirModel { params, error, header_compression, queue, ack_recons, emulation_tick_ns, medium: None })
+}
+
+/// A kernel clock tick of `tick_ms` at `path` (an `emulation` table's or a
+/// burst timer's), in ns: positive, at least 1 ns, within the longest run.
+fn kernel_tick_ns(tick_ms: f64, path: &str) -> Result<u64, ScenarioError> {
+    positive(tick_ms, path)?;
+    duration(tick_ms, 1e-3, "ms", path)?;
+    let ns = (tick_ms * NS_PER_MS as f64).round() as u64;
+    check(ns >= 1, path, &format!("must be at least 1e-6 (1 ns), got {}", num(tick_ms)))?;
+    Ok(ns)
+}
+
+/// The link emulator's tick at `path` (`...emulation`), on a link of `duplex`.
+fn emulation_tick(tick_ms: f64, duplex: DuplexSpec, path: &str) -> Result<u64, ScenarioError> {
+    check(
+        duplex == DuplexSpec::Full,
+        path,
+        "the link emulator emulates a point-to-point link: needs duplex = \"full\"",
+    )?;
+    kernel_tick_ns(tick_ms, &format!("{path}.tick_ms"))
 }
 
 /// An `ack_reconstruction` table at `path`, checked (the segment size is
@@ -550,6 +579,7 @@ fn media_links(
                 header_compression: HeaderCompression::None,
                 queue: None,
                 ack_recons: None,
+                emulation_tick_ns: None,
                 medium: Some(MediumHop { medium: mi as u32, from, to }),
             };
             links.push(LinkModel {
@@ -720,7 +750,12 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
                 p("tcp.sender_adaptation"),
                 "needs the timestamp option for its exact round trip: set tcp.timestamps = true",
             )?;
-            Some(AdaptationConfig { maxburst: sa.maxburst, segments_per_increase: sa.segments_per_increase })
+            let timer = match sa.timer_tick_ms {
+                None => None,
+                // The phase is the sending host's, drawn at build time.
+                Some(ms) => Some(KernelClock::new(kernel_tick_ns(ms, &p("tcp.sender_adaptation.timer_tick_ms"))?, 0)),
+            };
+            Some(AdaptationConfig { maxburst: sa.maxburst, segments_per_increase: sa.segments_per_increase, timer })
         }
     };
     check(
@@ -855,6 +890,11 @@ impl Model {
                     own.queue.is_none(),
                     format!("{}.{dir}.queue", nl.path),
                     "a medium's direction queues in its radios: set the medium's radio.queue",
+                )?;
+                check(
+                    links[li].dirs[d].emulation_tick_ns.is_none(),
+                    format!("{}.{dir}.emulation", nl.path),
+                    "a direction a medium carries has no link emulator",
                 )?;
                 let dm = &mut links[li].dirs[d];
                 dm.params.bandwidth_bps = m.radio.bandwidth_bps;

@@ -319,6 +319,11 @@ pub struct LinkSpec {
     /// direction's own setting replaces it.
     #[serde(default)]
     pub ack_reconstruction: Option<AckReconsSpec>,
+    /// The testbed's link emulator (seed 001 Sec. 8.1) in both directions
+    /// instead of a wire: e.g. `emulation = { tick_ms = 10 }`. A direction's
+    /// own setting replaces it.
+    #[serde(default)]
+    pub emulation: Option<EmulationSpec>,
     /// Overrides for the a→b direction.
     pub ab: Option<DirSpec>,
     /// Overrides for the b→a direction.
@@ -350,6 +355,29 @@ pub struct DirSpec {
     /// link's (seed 001 Sec. 7.3: a wireless-cable forward channel with a
     /// packet-radio return).
     pub medium: Option<String>,
+    /// The testbed's link emulator on this direction.
+    pub emulation: Option<EmulationSpec>,
+}
+
+/// The link emulator of seed 001's testbed (Sec. 8.1, Fig. F16; see
+/// `lasthop_net::emulation`): a bandwidth-emulation queue (the direction's
+/// queue and discipline; its head's transmission time is size / bandwidth)
+/// then a FIFO delay-emulation queue adding `delay_ms`, both timers BSD
+/// timeouts on the sending host's coarse kernel clock (whole ticks, up to a
+/// tick early or late), whose phase is drawn per host and seed; over a
+/// backlog the errors cancel. Full-duplex links only.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EmulationSpec {
+    /// The kernel clock's tick, in ms (> 0): 10, BSD's hz = 100 [R: the
+    /// seed lost the digits of "the granularity of the software clock,
+    /// [10] ms"].
+    #[serde(default = "default_kernel_tick_ms")]
+    pub tick_ms: f64,
+}
+
+fn default_kernel_tick_ms() -> f64 {
+    10.0
 }
 
 /// ACK reconstruction, AR (seed 001 Sec. 6.4): where acks come out of a
@@ -633,6 +661,12 @@ pub struct SenderAdaptationSpec {
     /// testbed pseudocode, acked / (2·MSS)).
     #[serde(default = "default_one")]
     pub segments_per_increase: u32,
+    /// The testbed's burst timer (Sec. 9.1.1): a BSD kernel timeout on the
+    /// sending host's clock ticks of this many ms (> 0; 10 [R], BSD's hz =
+    /// 100): the wait truncated to whole ticks (at least one) counted from
+    /// the next tick, so at most one burst leaves per tick. Absent: an exact timer (the simulations).
+    #[serde(default)]
+    pub timer_tick_ms: Option<f64>,
 }
 
 /// The fast-retransmit request (seed 001 Sec. 6.3).
