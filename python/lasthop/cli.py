@@ -408,7 +408,8 @@ def bench_command(
                 "1 Gb/s x 100 ms, 17,000 packets in flight; dumbbell-5000: 10,002 nodes, "
                 "5,000 flows, loading included; each beside its one-flow reference "
                 "(path-1, dumbbell-1). asym-af: seed 001's E-S1, 50 s at 9.6 kb/s reverse "
-                "with AF + SA."
+                "with AF + SA. radio-4x8: seed 001's E-S6 over 4 packet-radio hops, 8 "
+                "transfers of 200 s."
             ),
         ),
     ] = None,

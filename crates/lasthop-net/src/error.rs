@@ -506,7 +506,7 @@ impl ErrorModel {
     /// `tx_time_ns` on the medium: true if it arrives corrupted. Call exactly
     /// once per transmission on this link direction, in transmission order:
     /// every model but `bernoulli` keeps state from one call to the next.
-    #[inline]
+    #[inline(always)]
     pub fn corrupts(&mut self, now: Time, tx_time_ns: u64, pkt: &Packet) -> bool {
         let Some(state) = self.state.as_deref_mut() else { return false };
         match state {

@@ -20,6 +20,9 @@
 //! - `asym-af`: seed 001's E-S1 shape, one 50 s transfer over the
 //!   wireless-cable network with a 9.6 kb/s header-compressed reverse
 //!   channel, AF + SA (`balakrishnan99/one-way`), timed as the scale cases.
+//! - `radio-4x8`: seed 001's E-S6 shape over a 4-hop packet-radio chain,
+//!   8 bulk transfers for 200 s (`balakrishnan99/radio-many`), Reno: the
+//!   MAC's polls, turnarounds and backoffs, timed as the scale cases.
 
 use crate::{embedded, run, scale, Format, Scenario};
 use serde::Serialize;
@@ -28,7 +31,8 @@ use std::time::Instant;
 const BATCH: u32 = 10;
 
 /// Every case, in the order they run and print.
-pub const CASES: [&str; 7] = ["lan", "path-1", "path-1000", "bdp-17k", "dumbbell-1", "dumbbell-5000", "asym-af"];
+pub const CASES: [&str; 8] =
+    ["lan", "path-1", "path-1000", "bdp-17k", "dumbbell-1", "dumbbell-5000", "asym-af", "radio-4x8"];
 
 #[derive(Clone, Debug, Serialize)]
 pub struct CaseResult {
@@ -108,6 +112,13 @@ fn spec(case: &str) -> Option<Spec> {
             text: embedded::get("balakrishnan99/one-way")?.to_string(),
             sets: ["protocol=\"af\"", "reverse_bps=9600", "compression=\"ideal\""].map(String::from).to_vec(),
             scenario: "balakrishnan99/one-way (E-S1: 50 s, 9.6 kb/s compressed reverse channel, AF + SA)".into(),
+            batch: 1,
+            reference: None,
+        }),
+        "radio-4x8" => Some(Spec {
+            text: embedded::get("balakrishnan99/radio-many")?.to_string(),
+            sets: ["hops=4", "connections=8"].map(String::from).to_vec(),
+            scenario: "balakrishnan99/radio-many (E-S6 over 4 radio hops: 8 transfers of 200 s, Reno)".into(),
             batch: 1,
             reference: None,
         }),

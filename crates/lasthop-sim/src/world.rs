@@ -812,13 +812,9 @@ impl<'m> World<'m> {
         }
         let tag = self.pool.tag(a.pkt);
         let (h, last) = ((tag & !LAST_HOP) as usize, tag & LAST_HOP != 0);
-        let pkt = self.pool.take(a.pkt);
         debug_assert_eq!((self.route[h].link, self.route[h].dir), (li as u32, dir as u8), "the hop it was queued on");
-        // A path's last hop reaches the packet's destination, no earlier hop
-        // does (paths are shortest paths): the node reached is read from the
-        // route only where it is needed.
-        debug_assert_eq!(last, self.route[h].to == pkt.dst, "a path ends at its destination");
         if a.corrupted {
+            let pkt = self.pool.take(a.pkt);
             self.drop(2 * li + dir, &pkt, DropCause::Error);
             // The receiving host's link layer saw the corrupted frame; its
             // header still names the segment (seed 000 Sec. IV-A).
@@ -827,14 +823,21 @@ impl<'m> World<'m> {
             }
             return;
         }
-        self.arrived(h, last, pkt);
+        self.arrived(h, last, a.pkt);
     }
 
-    /// `pkt` came intact out of hop `h` of its path (`last`: the path's
-    /// last hop): the node's agents see it, then it is delivered or
-    /// forwarded.
-    #[inline]
-    fn arrived(&mut self, h: usize, last: bool, mut pkt: Packet) {
+    /// The packet in pool slot `r` came intact out of hop `h` of its path
+    /// (`last`: the path's last hop): it leaves the pool, the node's agents
+    /// see it, then it is delivered or forwarded. Always inlined, and the
+    /// packet taken here, not passed in: a packet passed by value to a call
+    /// is copied (two cache lines, a memcpy per hop on the 1997 LAN bench).
+    #[inline(always)]
+    fn arrived(&mut self, h: usize, last: bool, r: lasthop_core::pool::PacketRef) {
+        let mut pkt = self.pool.take(r);
+        // A path's last hop reaches the packet's destination, no earlier hop
+        // does (paths are shortest paths): the node reached is read from the
+        // route only where it is needed.
+        debug_assert_eq!(last, self.route[h].to == pkt.dst, "a path ends at its destination");
         let node = || self.route[h].to;
         // Most runs have no agents: skip their (cold) per-node table.
         let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(node(), pkt.flow) };
@@ -923,8 +926,7 @@ impl<'m> World<'m> {
                 }
                 MacOutput::Deliver { frame, .. } => {
                     let (h, last) = self.hop_of(frame.pkt);
-                    let pkt = self.pool.take(frame.pkt);
-                    self.arrived(h, last, pkt);
+                    self.arrived(h, last, frame.pkt);
                 }
                 MacOutput::Drop { frame, cause, .. } => {
                     let (h, _) = self.hop_of(frame.pkt);
