@@ -291,3 +291,38 @@ def test_bad_testbed_settings_get_one_line_and_exit_2(sets: list[str], field: st
         args += ["--set", s]
     proc: subprocess.CompletedProcess[str] = lasthop_cli(*args)
     assert_usage_error(proc, field)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "sets", "field"),
+    [
+        ("balakrishnan99/radio-chain", ["hops=0"], "topology.hops"),
+        (
+            "balakrishnan99/radio-chain",
+            ["topology.radio.rx_tx_ms=-13.25"],
+            "topology.radio.rx_tx_ms",
+        ),
+        (
+            "balakrishnan99/web",
+            ['media.0.stations=["r2", "client"]'],
+            "topology.cable.ba.medium",
+        ),
+        ("balakrishnan99/web", ['media.0.hops=[["r2", "server"]]'], "media[0].hops[0]"),
+        ("balakrishnan99/web", ["hosts=0"], "flows[0].copies"),
+    ],
+    ids=[
+        "zero-hop-chain",
+        "negative-turnaround",
+        "direction-on-a-node-without-radio",
+        "hop-to-a-node-without-radio",
+        "web-zero-hosts",
+    ],
+)
+def test_bad_radio_settings_get_one_line_and_exit_2(
+    scenario: str, sets: list[str], field: str
+) -> None:
+    args = ["run", scenario, "--format", "json"]
+    for s in sets:
+        args += ["--set", s]
+    proc: subprocess.CompletedProcess[str] = lasthop_cli(*args)
+    assert_usage_error(proc, field)

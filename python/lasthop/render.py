@@ -588,6 +588,16 @@ def _latency_tables(get: Any, tables: set[str], seeds: int, caption: str) -> lis
 
     out: list[FittedTable] = []
     if "b99-t6" in tables:
+        t5 = FittedTable(
+            "Balakrishnan et al. 1999 T5: multi-hop packet-radio parameters (E-S5..E-S7; "
+            "the seed lost every value)",
+            ["parameter"],
+            ["value", "unit", "source"],
+            caption=caption,
+        )
+        for name, value, unit, source in b99.t5_rows():
+            t5.add_row(name, value, unit, source)
+        out.append(t5)
         t6 = FittedTable(
             f"Balakrishnan et al. 1999 T6: bulk transfer over a packet-radio chain (E-S5), "
             f"kb/s (mean RTT s, RTT sd s), mean of {seeds} seeds",

@@ -686,6 +686,8 @@ def _html(
         heading = "Measured beside published" if _any_published(cells) else "Measured"
         out += ['<section id="cells">', f"<h2>{heading}</h2>"]
         for table in dict.fromkeys(str(c.get("table", "")) for c in cells):
+            if table == "b99-t6":
+                out += _t5_table()
             out += _cells_table(table, [c for c in cells if str(c.get("table", "")) == table])
         out.append("</section>")
     if claims:
@@ -890,6 +892,19 @@ def _html_table(
         )
     out += ["</tbody>", "</table></div>"]
     return out
+
+
+def _t5_table() -> list[str]:
+    """Seed 001's T5: the packet radio's parameters, with where each comes from."""
+    from lasthop.papers.balakrishnan99 import t5_rows
+
+    headers = [("parameter", False), ("value", True), ("unit", False), ("source", False)]
+    rows = [[(n, False), (v, True), (u, False), (src, False)] for n, v, u, src in t5_rows()]
+    caption = (
+        "Balakrishnan et al. 1999, T5: multi-hop packet-radio parameters (the seed lost "
+        "every value; [N] ns-2.35, [R] the reference's reconstruction)"
+    )
+    return _html_table(caption, headers, rows)
 
 
 def _cells_table(table: str, cells: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -484,3 +484,40 @@ def rtt_samples(sent: Any, acks: Any, flow: int = 0) -> tuple[list[float], list[
             rtts.append((t - pending[i][1]) / 1e9)
             i += 1
     return times, rtts
+
+
+T5_ROWS: Final = (
+    # (parameter, RadioSpec field or None, unit, source)
+    ("link bandwidth", "bandwidth_bps", "kb/s", "[N] Mac/Multihop bandwidth_ 100Kb; [T] 100 kb/s"),
+    ("fixed link latency", "hand_up_latency_ms", "ms", "[N] Mac/Multihop delay_ 10ms"),
+    ("T_TR (transmit to receive)", "tx_rx_ms", "ms", "[N] Mac/Multihop tx_rx_ 11.125ms"),
+    ("T_RT (receive to transmit)", "rx_tx_ms", "ms", "[N] Mac/Multihop rx_tx_ 13.25ms"),
+    ("backoff base", "backoff_base_ms", "ms", "[N] Mac/Multihop backoffBase_ 20ms"),
+    ("RTS, CTS, link ack", "rts_bytes", "bytes", "[N] MAC_POLLSIZE, MAC_POLLACKSIZE 40"),
+    ("MAC header", "mac_header_bytes", "bytes", "[N] Mac/Multihop hlen_ 16"),
+    ("radio queue size", "queue_packets", "packets", "[R] the reference's suggested default"),
+)
+"""Table T5 (Sec. 7.2, the multi-hop simulation's parameters; every digit lost): the
+packet radio's defaults, read from the scenario schema (the ``radio`` table's defaults,
+so the table cannot drift from what runs), with where each comes from."""
+
+T5_RECEIVER_BUFFER: Final = ("receiver buffer", "19.2", "KB", "[N] Agent/TCP window_ 20 x 960 B")
+
+
+def t5_rows() -> list[tuple[str, str, str, str]]:
+    """T5 as (parameter, value, unit, source): the radio table's defaults in the scenario
+    schema, and E-S5's receiver buffer (scenarios/balakrishnan99/radio-chain.toml)."""
+    import json
+
+    from lasthop import _core
+
+    schema = json.loads(_core.schema())
+    defs = schema.get("definitions") or schema.get("$defs") or {}
+    props = defs["RadioSpec"]["properties"]
+    out: list[tuple[str, str, str, str]] = []
+    for name, field_name, unit, source in T5_ROWS:
+        value = props[field_name]["default"]
+        shown = f"{value / 1e3:g}" if unit == "kb/s" else f"{value:g}"
+        out.append((name, shown, unit, source))
+    out.append(T5_RECEIVER_BUFFER)
+    return out
