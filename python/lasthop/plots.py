@@ -734,6 +734,25 @@ def time_sequence(
 # --- Fig. 12 --------------------------------------------------------------------------
 
 
+def _marked_line(ax: Axes, xs: Any, ys: Any, style: int, label: str, gid: str) -> Line2D:
+    """One series of a line plot with markers, in its own colour, marker and line style."""
+    (line,) = ax.plot(
+        xs,
+        ys,
+        color=PALETTE[style],
+        marker=MARKERS[style],
+        linestyle=LINESTYLES[style],
+        linewidth=1.6,
+        markersize=6.5,
+        markeredgecolor="black",
+        markeredgewidth=0.5,
+        label=label,
+        gid=gid,
+        zorder=3,
+    )
+    return line
+
+
 def throughput_vs_error_rate(
     points: Records,
     *,
@@ -773,20 +792,8 @@ def throughput_vs_error_rate(
             xv_sorted = sorted(by_x)
             xs_all.update(xv_sorted)
             means = np.array([math.fsum(by_x[v]) / len(by_x[v]) for v in xv_sorted])
-            style = styles[scheme]
-            (line,) = ax.plot(
-                xv_sorted,
-                means,
-                color=PALETTE[style],
-                marker=MARKERS[style],
-                linestyle=LINESTYLES[style],
-                linewidth=1.6,
-                markersize=6.5,
-                markeredgecolor="black",
-                markeredgewidth=0.5,
-                label=scheme_label(scheme),
-                gid=f"scheme:{scheme}",
-                zorder=3,
+            line = _marked_line(
+                ax, xv_sorted, means, styles[scheme], scheme_label(scheme), f"scheme:{scheme}"
             )
             if any(len(by_x[v]) > 1 for v in xv_sorted):
                 lo = means - np.array([min(by_x[v]) for v in xv_sorted])
@@ -855,21 +862,7 @@ def series_vs_x(
             xs = [p[0] for p in points]
             ys = [p[1] for p in points]
             xs_all.update(xs)
-            style = styles[label]
-            (line,) = ax.plot(
-                xs,
-                ys,
-                color=PALETTE[style],
-                marker=MARKERS[style],
-                linestyle=LINESTYLES[style],
-                linewidth=1.6,
-                markersize=6.5,
-                markeredgecolor="black",
-                markeredgewidth=0.5,
-                label=label,
-                gid=f"series:{label}",
-                zorder=3,
-            )
+            line = _marked_line(ax, xs, ys, styles[label], label, f"series:{label}")
             if any(p[2] is not None for p in points):
                 err = [p[2] or 0.0 for p in points]
                 ax.errorbar(
