@@ -326,3 +326,12 @@ def test_bad_radio_settings_get_one_line_and_exit_2(
         args += ["--set", s]
     proc: subprocess.CompletedProcess[str] = lasthop_cli(*args)
     assert_usage_error(proc, field)
+
+
+def test_a_radio_run_prints_where_each_radios_time_went() -> None:
+    proc = lasthop_cli("run", "balakrishnan99/radio-chain", "--set", "hops=2")
+    assert proc.returncode == 0, proc.stderr
+    out = " ".join(proc.stdout.split())
+    assert "radios of" in out and "turn-" in out and "backoff" in out, proc.stdout
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("│ pt1 ")]
+    assert rows, proc.stdout

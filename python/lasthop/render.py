@@ -163,6 +163,38 @@ def links_table(links: Sequence[Mapping[str, Any]], title: str) -> FittedTable:
     return table
 
 
+def radios_table(medium: Mapping[str, Any], title: str) -> FittedTable:
+    """Per radio of a shared medium (seed 001 Sec. 5): frames handed to it, data frames
+    it sent (link retransmissions among them), and where its time went."""
+    table = FittedTable(
+        title,
+        ["node"],
+        [
+            "frames\nin",
+            "data\nsent",
+            "link\nretrans-\nmits",
+            "turn-\naround s",
+            "RTS/CTS\ns",
+            "backoff\ns",
+            "air s",
+            "drops\nqueue",
+        ],
+    )
+    for r in medium.get("radios", []):
+        table.add_row(
+            str(r.get("node", "")),
+            _count(r.get("frames_enqueued")),
+            _count(r.get("data_frames_sent")),
+            _count(r.get("link_retransmissions")),
+            _fixed(r.get("turnaround_s"), 2),
+            _fixed(r.get("rts_cts_s"), 2),
+            _fixed(r.get("backoff_s"), 2),
+            _fixed(r.get("airtime_s"), 2),
+            _count(r.get("drops_queue")),
+        )
+    return table
+
+
 def bench_table(cases: Sequence[Mapping[str, Any]]) -> FittedTable:
     """The benchmark's cases, one per row: median wall and CPU time per run (CPU time is
     what to compare across a loaded and a quiet machine), events per CPU second (best
