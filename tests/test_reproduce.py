@@ -31,6 +31,7 @@ def test_reproduce_json_cells() -> None:
         "b99-t2",
         "b99-t3",
         "b99-t4",
+        "b99-f14",
         "b99-t6",
         "b99-t7",
         "b99-f15",

@@ -619,6 +619,22 @@ def _latency_tables(get: Any, tables: set[str], seeds: int, caption: str) -> lis
     from lasthop.papers import balakrishnan99 as b99
 
     out: list[FittedTable] = []
+    if "b99-f14" in tables:
+        f14 = FittedTable(
+            f"Balakrishnan et al. 1999 F14: 1 MB over wireless cable, packet-radio return "
+            f"(E-T4), kb/s (sd over {seeds} seeds)",
+            ["socket buffer"],
+            ["Reno (BSD/OS)"],
+            caption=caption,
+        )
+        for kb in b99.F14_BUFFERS_KB:
+            s = f"{kb}-KB"
+            f14.add_row(
+                f"{kb} KB",
+                f"{_fixed(get('b99-f14', s, 'reno', 'throughput_kbps'), 1)} "
+                f"({_fixed(get('b99-f14', s, 'reno', 'throughput_sd_kbps'), 2)})",
+            )
+        out.append(f14)
     if "b99-t6" in tables:
         t5 = FittedTable(
             "Balakrishnan et al. 1999 T5: multi-hop packet-radio parameters (E-S5..E-S7; "

@@ -93,6 +93,8 @@ _TABLE_TITLES: Final[dict[str, str]] = {
     "b99-f21": "Balakrishnan et al. 1999, F21: testbed two-way transfers (E-T7)",
     "b99-t4": "Balakrishnan et al. 1999, T4: two-way transfers (E-S4), over the time both "
     "are active",
+    "b99-f14": "Balakrishnan et al. 1999, F14: 1 MB transfers over wireless cable with a "
+    "packet-radio return (E-T4), by the client's socket buffer",
     "b99-t6": "Balakrishnan et al. 1999, T6: one bulk transfer over a chain of packet-radio "
     "hops (E-S5)",
     "b99-t7": "Balakrishnan et al. 1999, T7: connections sharing one packet-radio hop (E-S6), "
@@ -686,7 +688,7 @@ def _html(
         heading = "Measured beside published" if _any_published(cells) else "Measured"
         out += ['<section id="cells">', f"<h2>{heading}</h2>"]
         for table in dict.fromkeys(str(c.get("table", "")) for c in cells):
-            if table == "b99-t6":
+            if table == "b99-f14":
                 out += _t5_table()
             out += _cells_table(table, [c for c in cells if str(c.get("table", "")) == table])
         out.append("</section>")
@@ -816,6 +818,11 @@ _ASYMMETRY_COLUMNS: Final[dict[str, tuple[tuple[str, str, int], ...]]] = {
     ),
 }
 _ASYMMETRY_COLUMNS["b99-t1b"] = _ASYMMETRY_COLUMNS["b99-t1"]
+_ASYMMETRY_COLUMNS["b99-f14"] = (
+    ("kb/s", "throughput_kbps", 1),
+    ("sd kb/s", "throughput_sd_kbps", 2),
+    ("timeouts", "timeouts", 2),
+)
 _ASYMMETRY_COLUMNS["b99-t6"] = (
     ("kb/s", "throughput_kbps", 2),
     ("mean RTT ms", "mean_rtt_ms", 0),

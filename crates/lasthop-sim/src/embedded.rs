@@ -8,6 +8,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan97/table3-lan-8k", include_str!("../../../scenarios/balakrishnan97/table3-lan-8k.toml")),
     ("balakrishnan97/table3-wan-32k", include_str!("../../../scenarios/balakrishnan97/table3-wan-32k.toml")),
     ("balakrishnan97/wan", include_str!("../../../scenarios/balakrishnan97/wan.toml")),
+    ("balakrishnan99/cable-radio", include_str!("../../../scenarios/balakrishnan99/cable-radio.toml")),
     ("balakrishnan99/one-way", include_str!("../../../scenarios/balakrishnan99/one-way.toml")),
     ("balakrishnan99/radio-chain", include_str!("../../../scenarios/balakrishnan99/radio-chain.toml")),
     ("balakrishnan99/radio-many", include_str!("../../../scenarios/balakrishnan99/radio-many.toml")),

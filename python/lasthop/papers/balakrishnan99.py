@@ -192,9 +192,23 @@ F15_PROTOCOL_NAMES: Final = {"reno": "Reno", "acc": "ACC+SA", "af": "AF", "af+sa
 """F15's legend (Sec. 7.3): AF there is ACK filtering with unmodified senders."""
 
 
+F14_BUFFERS_KB: Final = (4, 8, 16, 24, 32, 48, 64)
+"""E-T4 (Fig. F14): the client's socket buffer, in KB (the swept values are lost [R])."""
+
+
 def latency_experiments() -> list[Experiment]:
-    """The latency-asymmetry cells of Secs. 7.2 and 7.3: T6, T7 and F15."""
+    """The latency-asymmetry cells of Secs. 5.2, 7.2 and 7.3: F14, T6, T7 and F15."""
     out: list[Experiment] = []
+    for kb in F14_BUFFERS_KB:
+        out.append(
+            Experiment(
+                "b99-f14",
+                f"{kb}-KB",
+                "reno",
+                "balakrishnan99/cable-radio",
+                (f"socket_buffer_bytes={min(kb * 1024, 65535)}",),
+            )
+        )
     for hops in T6_HOPS:
         for protocol in T6_PROTOCOLS:
             out.append(
@@ -267,7 +281,12 @@ def web_completion_times(run: Mapping[str, Any]) -> list[float | None]:
 def _latency_cell(
     experiment: Experiment, runs: Sequence[Mapping[str, Any]], out: dict[str, Any]
 ) -> None:
-    if experiment.table == "b99-t6":
+    if experiment.table == "b99-f14":
+        rates = [run["flows"][0]["throughput_bps"] / 1e3 for run in runs]
+        out["throughput_kbps"] = _r(_mean(rates), 3)
+        out["throughput_sd_kbps"] = _r(_pstdev(rates), 3)
+        out["timeouts"] = _r(_mean([float(run["flows"][0]["timeouts"]) for run in runs]), 2)
+    elif experiment.table == "b99-t6":
         first = [run["flows"][0] for run in runs]
         out["throughput_kbps"] = _r(_mean([f["throughput_bps"] / 1e3 for f in first]), 3)
         out["mean_rtt_ms"] = _r(_mean_opt([f.get("mean_rtt_ms") for f in first]), 1)
