@@ -40,8 +40,14 @@ const BSD_BACKOFF: [u64; 13] = [1, 2, 4, 8, 16, 32, 64, 64, 64, 64, 64, 64, 64];
 /// 4.4BSD TCPTV_REXMTMAX, in ticks (64 s at PR_SLOWHZ = 2).
 const BSD_REXMT_MAX_TICKS: u64 = 128;
 
+/// The RTO is computed when the estimate changes (a sample, a timeout),
+/// not each time the timer is armed (every ack of new data): `rto` comes
+/// first (`repr(C)`) so that a sender arming its timer reads one word.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct RttEstimator {
+    /// The current RTO in ns ([`RttEstimator::rto_ns`]).
+    rto: u64,
     cfg: RtoConfig,
     /// RFC mode: smoothed RTT and variance.
     rfc: SmoothedRtt,
@@ -58,7 +64,17 @@ pub struct RttEstimator {
 
 impl RttEstimator {
     pub fn new(cfg: RtoConfig) -> RttEstimator {
-        RttEstimator { cfg, rfc: SmoothedRtt::default(), bsd_srtt: 0, bsd_rttvar: 0, fine_srtt_ns: None, backoff: 0 }
+        let mut r = RttEstimator {
+            rto: 0,
+            cfg,
+            rfc: SmoothedRtt::default(),
+            bsd_srtt: 0,
+            bsd_rttvar: 0,
+            fine_srtt_ns: None,
+            backoff: 0,
+        };
+        r.rto = r.compute_rto_ns();
+        r
     }
 
     /// Smoothed RTT in ns at nanosecond resolution, in every mode.
@@ -113,6 +129,7 @@ impl RttEstimator {
                 self.update_scaled(rtt - 1, rtt);
             }
         }
+        self.rto = self.compute_rto_ns();
     }
 
     /// BSD's and ns-2's update of the scaled SRTT (ticks × 8) and RTTVAR
@@ -145,6 +162,7 @@ impl RttEstimator {
             self.bsd_rttvar += self.bsd_srtt >> 3;
             self.bsd_srtt = 0;
         }
+        self.rto = self.compute_rto_ns();
     }
 
     /// The SYN-ACK arrived after the SYN was retransmitted (no sample:
@@ -162,10 +180,16 @@ impl RttEstimator {
             self.backoff = 0;
             self.cfg.initial_ns = self.cfg.initial_ns.max(RFC6298_SYN_TIMEOUT_RTO_NS);
         }
+        self.rto = self.compute_rto_ns();
     }
 
     /// The current RTO in ns, with backoff (for BSD, the tick count × tick).
+    #[inline]
     pub fn rto_ns(&self) -> u64 {
+        self.rto
+    }
+
+    fn compute_rto_ns(&self) -> u64 {
         match self.cfg.mode {
             RtoMode::Rfc6298 => {
                 let base = match self.rfc.srtt_ns() {
@@ -207,7 +231,7 @@ impl RttEstimator {
     /// When a retransmission timer armed at `now` expires.
     pub fn deadline(&self, now: Time) -> Time {
         match self.cfg.mode {
-            RtoMode::Rfc6298 | RtoMode::Ns2 => now.plus_ns(self.rto_ns()),
+            RtoMode::Rfc6298 | RtoMode::Ns2 => now.plus_ns(self.rto),
             RtoMode::Bsd => {
                 // The N-th slow tick strictly after `now`: tick instant number
                 // ticks_up_to(now) + N, counting from 1.

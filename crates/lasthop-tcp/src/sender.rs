@@ -61,7 +61,7 @@
 //! the prediction test.
 
 use crate::cc::{CcAlgorithm, CongestionControl, CongestionEvent, CongestionKind, LossCause};
-use crate::config::{ElnResponse, SenderConfig, Variant};
+use crate::config::{ElnResponse, RtoMode, SenderConfig, Variant};
 use crate::ecn::EcnSender;
 use crate::handshake::{ConnectionTimes, Handshake};
 use crate::recovery::{AckVerdict, LossRecovery};
@@ -125,13 +125,17 @@ impl SenderStats {
     }
 }
 
+/// The fields are laid out by use (`repr(C)`, hottest first): an ack and
+/// the segments it releases touch the first four cache lines only (the
+/// sequence space and the limits `choose` reads; the window, the timed
+/// segment; loss recovery; the timer, the optional parts' boxes and the
+/// flags), not the configuration and counters behind them. With thousands
+/// of flows a sender is rarely in the cache, and each line it spans costs a
+/// miss (issue 9). The few configuration fields read per ack or segment are
+/// copied into the hot lines; the configuration itself stays whole at the end.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Sender {
-    cfg: SenderConfig,
-    flow: u32,
-    mss: u64,
-    started: bool,
-    stopped: bool,
     /// Oldest unacknowledged byte.
     snd_una: u64,
     /// Next byte to send.
@@ -140,42 +144,64 @@ pub struct Sender {
     snd_max: u64,
     /// Peer's advertised window, in bytes.
     rwnd: u64,
+    /// When the retransmission timer fires, or NEVER when it is stopped.
+    rto_at: Time,
+    /// One past the last byte there is to send now: the transfer's end
+    /// (`u64::MAX` for a timed one), or for a relay whose data arrives over
+    /// time the last byte written, whichever is lower.
+    data_end: u64,
+    /// `cfg.send_buffer_bytes` (copied).
+    send_buffer_bytes: u64,
+    mss: u64,
+    cc: CongestionControl,
+    /// The segment being timed: (its end, when it was sent).
+    timing: Option<(u64, Time)>,
+    recovery: LossRecovery,
+    /// A segment to retransmit before anything else.
+    pending_rexmit: Option<u64>,
     /// The window of the last ack, once one arrived (RFC 5681 Sec. 2: a
     /// duplicate ack leaves the advertised window unchanged).
     last_wnd: Option<u32>,
-    /// One past the last byte the application has written, for a relay
-    /// whose data arrives over time (`u64::MAX`: all of it is there).
-    app_limit: u64,
-    cc: CongestionControl,
-    recovery: LossRecovery,
-    sack: Option<Scoreboard>,
-    smart: Option<SmartBoard>,
-    rtt: RttEstimator,
-    /// When the retransmission timer fires, or NEVER when it is stopped.
-    rto_at: Time,
-    /// The segment being timed: (its end, when it was sent).
-    timing: Option<(u64, Time)>,
-    /// A segment to retransmit before anything else.
-    pending_rexmit: Option<u64>,
+    flow: u32,
     /// Duplicate acks since the last new ack (limited transmit, SACK entry).
     dupacks: u32,
     /// ELN-marked duplicate acks since the last new ack.
     eln_dupacks: u32,
+    started: bool,
+    stopped: bool,
     /// SMART: one retransmission per SMART ack.
     smart_credit: bool,
-    /// SMART: a loss episode lasts until this byte is acked.
-    smart_recover: Option<u64>,
     /// Any segment option (timestamps, sender window, ECN flags) is on: one
     /// branch per segment for flows that use none.
     stamps: bool,
-    ecn: EcnSender,
-    ts: SenderTimestamps,
-    adaptation: Option<SenderAdaptation>,
     /// The ack being processed carries ECN-Echo: it does not open the window.
     ece_hold: bool,
-    /// Connection start-up and close, if the flow has them.
-    handshake: Option<Handshake>,
+    /// Copies of `cfg.variant`, `cfg.header_prediction`, `cfg.limited_transmit`.
+    variant: Variant,
+    header_prediction: bool,
+    limited_transmit: bool,
+    /// The application has written less than the whole transfer (a relay).
+    app_limited: bool,
+    /// The RTO counts down at a coarse tick (BSD): `rtt` computes the deadline.
+    rto_ticked: bool,
+    /// Data segments sent (`SenderStats::segments_sent`, kept on a hot line).
+    segments_sent: u64,
+    /// The optional parts, boxed: most flows have none of them, and a
+    /// pointer tells so in 8 bytes of a hot line.
+    handshake: Option<Box<Handshake>>,
+    adaptation: Option<Box<SenderAdaptation>>,
+    sack: Option<Box<Scoreboard>>,
+    smart: Option<Box<SmartBoard>>,
+    /// Its first word, the current RTO, ends the hot lines; the rest is
+    /// read on round-trip samples and timeouts.
+    rtt: RttEstimator,
+    // Cold from here.
+    /// SMART: a loss episode lasts until this byte is acked.
+    smart_recover: Option<u64>,
+    ecn: EcnSender,
+    ts: SenderTimestamps,
     stats: SenderStats,
+    cfg: SenderConfig,
 }
 
 impl Sender {
@@ -185,45 +211,53 @@ impl Sender {
             _ => CcAlgorithm::Reno,
         };
         Sender {
-            cfg,
-            flow,
-            mss: u64::from(cfg.mss_bytes),
-            started: false,
-            stopped: false,
             snd_una: 0,
             snd_nxt: 0,
             snd_max: 0,
             rwnd: cfg.send_buffer_bytes,
-            last_wnd: None,
-            app_limit: u64::MAX,
+            rto_at: Time::NEVER,
+            data_end: cfg.total_bytes.unwrap_or(u64::MAX),
+            send_buffer_bytes: cfg.send_buffer_bytes,
+            mss: u64::from(cfg.mss_bytes),
             cc: CongestionControl::new(algo, cfg.mss_bytes, cfg.initial_cwnd_segments, cfg.initial_ssthresh_bytes)
                 .with_max_cwnd(cfg.max_cwnd_bytes)
                 .with_growth(cfg.window_growth)
                 .with_cut(cfg.window_cut)
                 .with_recovery_exit(cfg.recovery_exit),
-            recovery: LossRecovery::new(cfg.variant, cfg.dupack_threshold),
-            sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.mss_bytes, cfg.dupack_threshold)),
-            smart: (cfg.variant == Variant::Smart).then(|| SmartBoard::new(cfg.mss_bytes)),
-            rtt: RttEstimator::new(cfg.rto),
-            rto_at: Time::NEVER,
             timing: None,
+            recovery: LossRecovery::new(cfg.variant, cfg.dupack_threshold),
             pending_rexmit: None,
+            last_wnd: None,
+            flow,
             dupacks: 0,
             eln_dupacks: 0,
+            started: false,
+            stopped: false,
             smart_credit: false,
-            smart_recover: None,
             stamps: cfg.timestamps || cfg.sender_window_option || cfg.ecn || cfg.echo_ack_marks,
+            ece_hold: false,
+            variant: cfg.variant,
+            header_prediction: cfg.header_prediction,
+            limited_transmit: cfg.limited_transmit,
+            app_limited: false,
+            rto_ticked: cfg.rto.mode == RtoMode::Bsd,
+            segments_sent: 0,
+            handshake: cfg.handshake.then(|| Box::new(Handshake::new())),
+            adaptation: cfg.adaptation.map(|a| Box::new(SenderAdaptation::new(a))),
+            sack: (cfg.variant == Variant::Sack)
+                .then(|| Box::new(Scoreboard::new(cfg.mss_bytes, cfg.dupack_threshold))),
+            smart: (cfg.variant == Variant::Smart).then(|| Box::new(SmartBoard::new(cfg.mss_bytes))),
+            rtt: RttEstimator::new(cfg.rto),
+            smart_recover: None,
             ecn: EcnSender::new(cfg.ecn, cfg.echo_ack_marks),
             ts: SenderTimestamps::default(),
-            adaptation: cfg.adaptation.map(SenderAdaptation::new),
-            ece_hold: false,
-            handshake: cfg.handshake.then(Handshake::new),
             stats: SenderStats::default(),
+            cfg,
         }
     }
 
     pub fn stats(&self) -> SenderStats {
-        SenderStats { ecn_reductions: self.ecn.reductions(), ..self.stats }
+        SenderStats { segments_sent: self.segments_sent, ecn_reductions: self.ecn.reductions(), ..self.stats }
     }
     /// SA's fine-grained smoothed RTT from timestamp echoes, in ns.
     pub fn srtt_exact_ns(&self) -> Option<u64> {
@@ -233,8 +267,10 @@ impl Sender {
     /// 3168 Sec. 6.1.5: never ECT on a retransmission; the sender reads its
     /// own flag).
     pub fn ip_ecn(&self, hdr: &TcpHeader) -> Ecn {
-        if hdr.syn {
-            return Ecn::NotEct; // RFC 3168 Sec. 6.1.1: never on a SYN
+        // RFC 3168 Sec. 6.1.1: never on a SYN. ECN on sets `stamps`: a flow
+        // without segment options reads no further.
+        if hdr.syn || !self.stamps {
+            return Ecn::NotEct;
         }
         self.ecn.ip_ecn(hdr.is_retransmit)
     }
@@ -273,12 +309,12 @@ impl Sender {
 
     /// The connection's start-up and close times, if it has a handshake.
     pub fn connection(&self) -> Option<ConnectionTimes> {
-        self.handshake.as_ref().map(Handshake::times)
+        self.handshake.as_deref().map(Handshake::times)
     }
 
     /// True once the FIN is acknowledged (a flow with a handshake).
     pub fn is_closed(&self) -> bool {
-        self.handshake.as_ref().is_some_and(Handshake::closed)
+        self.handshake.as_deref().is_some_and(Handshake::closed)
     }
 
     /// True while a sender with a handshake waits for the SYN-ACK.
@@ -316,14 +352,16 @@ impl Sender {
     }
 
     fn end_of_data(&self) -> u64 {
-        self.cfg.total_bytes.unwrap_or(u64::MAX).min(self.app_limit)
+        self.data_end
     }
 
     /// The application (a split-connection relay) has written bytes up to
     /// `end`: they may be sent. Until it is first called all the data is
     /// there, as for a bulk source.
     pub fn on_app_write(&mut self, end: u64) {
-        self.app_limit = end;
+        let total = self.cfg.total_bytes.unwrap_or(u64::MAX);
+        self.data_end = total.min(end);
+        self.app_limited = end < total;
     }
 
     fn flight(&self) -> u64 {
@@ -342,7 +380,7 @@ impl Sender {
     }
 
     fn arm_rto(&mut self, now: Time) {
-        self.rto_at = self.rtt.deadline(now);
+        self.rto_at = if self.rto_ticked { self.rtt.deadline(now) } else { now.plus_ns(self.rtt.rto_ns()) };
     }
 
     /// The segment (seq, len) to send now, if the window rules allow one.
@@ -351,7 +389,7 @@ impl Sender {
         if let Some(seq) = self.pending_rexmit.take() {
             return Some((seq, self.mss.min(end - seq)));
         }
-        let limit_rwnd = self.snd_una + self.rwnd.min(self.cfg.send_buffer_bytes);
+        let limit_rwnd = self.snd_una + self.rwnd.min(self.send_buffer_bytes);
         if let Some(sb) = self.sack.as_ref().filter(|sb| sb.in_recovery()) {
             // RFC 6675 Sec. 5 step 4.4/C: "while (cwnd - pipe) >= 1 SMSS".
             if self.cc.cwnd() < sb.pipe(self.snd_una, self.snd_max) + self.mss {
@@ -372,7 +410,7 @@ impl Sender {
             return None;
         }
         let mut win = self.cc.cwnd();
-        if self.cfg.limited_transmit && !self.in_recovery() && (1..=2).contains(&self.dupacks) {
+        if self.limited_transmit && !self.in_recovery() && (1..=2).contains(&self.dupacks) {
             // RFC 3042: outstanding data may reach cwnd + 2 SMSS.
             win += u64::from(self.dupacks) * self.mss;
         }
@@ -382,8 +420,7 @@ impl Sender {
         }
         let left = end - self.snd_nxt;
         let len = self.mss.min(limit - self.snd_nxt).min(left);
-        let app_limited = self.app_limit < self.cfg.total_bytes.unwrap_or(u64::MAX);
-        if len < self.mss && (len < left || app_limited) {
+        if len < self.mss && (len < left || self.app_limited) {
             return None; // silly-window avoidance: wait for a full segment
         }
         Some((self.snd_nxt, len))
@@ -441,7 +478,7 @@ impl Sender {
             self.snd_nxt += len;
         }
         self.snd_max = self.snd_max.max(seq + len);
-        self.stats.segments_sent += 1;
+        self.segments_sent += 1;
         if retransmit {
             self.stats.retransmits += 1;
             self.timing = None; // Karn: never time across a retransmission
@@ -460,7 +497,7 @@ impl Sender {
         trace.record(now, TraceEvent::SegmentSent { flow: self.flow, seq, len: len as u32, retransmit });
         let mut hdr = TcpHeader { seq, len: len as u32, is_retransmit: retransmit, ..TcpHeader::default() };
         // The FIN rides the segment that reaches the end of the transfer.
-        hdr.fin = self.cfg.handshake && self.cfg.total_bytes == Some(seq + len);
+        hdr.fin = self.handshake.is_some() && self.cfg.total_bytes == Some(seq + len);
         if self.stamps {
             self.stamp_options(now, &mut hdr);
         }
@@ -522,8 +559,8 @@ impl Sender {
         // "this is a pure ack for outstanding data" when `ti_len == 0`,
         // `tiwin == snd_wnd`, `snd_nxt == snd_max`, `snd_una < ti_ack <=
         // snd_max` and `snd_cwnd >= snd_wnd`.
-        let predicted = self.cfg.header_prediction
-            && self.cfg.variant == Variant::Reno
+        let predicted = self.header_prediction
+            && self.variant == Variant::Reno
             && acked > 0
             && hdr.len == 0
             && same_wnd
@@ -558,7 +595,7 @@ impl Sender {
         // outstanding and carries no data.
         let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0 && same_wnd;
         self.ece_hold = hdr.ece && self.ecn.enabled();
-        match self.cfg.variant {
+        match self.variant {
             Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
             Variant::Smart => self.on_ack_smart(now, hdr, acked, dup, trace),
             // The fast path frees the acked data and restarts the timer
@@ -879,5 +916,32 @@ impl Sender {
         }
         self.arm_rto(now);
         self.trace_window(now, trace);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ack_and_the_segments_it_releases_touch_the_first_four_lines() {
+        use std::mem::offset_of;
+        let end = |offset: usize, size: usize| offset + size;
+        // Everything `on_ack`, `poll_transmit` and `poll_at` read on a Reno
+        // flow without options lies in bytes 0..256 (the RTO: the first
+        // word of `rtt`).
+        for (field, e) in [
+            ("mss", end(offset_of!(Sender, mss), 8)),
+            ("cc", end(offset_of!(Sender, cc), std::mem::size_of::<CongestionControl>())),
+            ("timing", end(offset_of!(Sender, timing), 24)),
+            ("recovery", end(offset_of!(Sender, recovery), std::mem::size_of::<LossRecovery>())),
+            ("dupacks", end(offset_of!(Sender, dupacks), 4)),
+            ("rto_ticked", end(offset_of!(Sender, rto_ticked), 1)),
+            ("segments_sent", end(offset_of!(Sender, segments_sent), 8)),
+            ("smart", end(offset_of!(Sender, smart), 8)),
+            ("rtt.rto", end(offset_of!(Sender, rtt), 8)),
+        ] {
+            assert!(e <= 256, "{field} ends at {e}");
+        }
     }
 }
