@@ -62,69 +62,91 @@ pub struct Delivery {
     pub end: u64,
 }
 
+/// The fields are laid out by use (`repr(C)`, hottest first): a data
+/// segment and the ack it causes touch the first two cache lines only (the
+/// sequence space and ack state; the ack policy and the few configuration
+/// fields an ack reads, copied there), not the configuration, SACK and ELN
+/// memory and options behind them. With thousands of flows a receiver is
+/// rarely in the cache, and each line it spans costs a miss (issue 9).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Receiver {
-    cfg: ReceiverConfig,
     /// Next in-order byte expected.
     rcv_nxt: u64,
+    /// When the delayed ack goes out, or NEVER.
+    delack_at: Time,
+    /// Segment that caused the pending ack (SMART echo and SACK's first block).
+    trigger: Option<u64>,
     /// Out-of-order ranges above `rcv_nxt`, sorted and disjoint.
     ooo: Vec<(u64, u64)>,
     /// Full-sized in-order segments received since the last ack.
     unacked_segments: u32,
     ack_now: bool,
-    /// When the delayed ack goes out, or NEVER.
-    delack_at: Time,
+    /// Any seed 001 option is on: one branch per segment for flows without
+    /// (ACC and the fast-retransmit request are among them).
+    options: bool,
+    /// The application reads only when told (`app_read`).
+    app_paced: bool,
+    /// A SYN arrived and its SYN-ACK has not gone yet.
+    syn_ack_due: bool,
     acks_sent: u64,
-    /// Segment that caused the pending ack (SMART echo and SACK's first block).
-    trigger: Option<u64>,
+    /// Sequence number of the peer's FIN once seen (`u64::MAX`: none).
+    fin_seq: u64,
+    /// Copies of the configuration fields every segment or ack reads.
+    recv_buffer_bytes: u64,
+    ack_policy: AckPolicy,
+    mss_bytes: u32,
+    /// Every byte up to the FIN has arrived: acks count the FIN.
+    fin_in: bool,
+    sack: bool,
+    smart_echo: bool,
+    eln: bool,
+    ecn: EcnReceiver,
+    // Cold from here.
+    cfg: ReceiverConfig,
     /// First-block sequence numbers of recent acks, most recent first (RFC 2018).
     sack_recent: Vec<u64>,
     /// Segments reported corrupted by the link layer, not yet received.
     eln_holes: Vec<u64>,
-    /// The application reads only when told (`app_read`).
-    app_paced: bool,
     /// Bytes the application has read (app-paced only).
     app_read: u64,
     /// Right edge of the window last advertised (app-paced only).
     adv_edge: u64,
-    /// Any seed 001 option is on: one branch per segment for flows without.
-    options: bool,
-    ecn: EcnReceiver,
     ts: ReceiverTimestamps,
     acc: Option<AckCongestionControl>,
     fr_request: Option<FrRequestMarker>,
-    /// A SYN arrived and its SYN-ACK has not gone yet.
-    syn_ack_due: bool,
-    /// Sequence number of the peer's FIN once seen (`u64::MAX`: none).
-    fin_seq: u64,
-    /// Every byte up to the FIN has arrived: acks count the FIN.
-    fin_in: bool,
 }
 
 impl Receiver {
     pub fn new(cfg: ReceiverConfig) -> Receiver {
         Receiver {
-            cfg,
             rcv_nxt: 0,
+            delack_at: Time::NEVER,
+            trigger: None,
             ooo: Vec::new(),
             unacked_segments: 0,
             ack_now: false,
-            delack_at: Time::NEVER,
+            options: cfg.ecn || cfg.timestamps || cfg.acc.is_some() || cfg.fr_request_threshold.is_some(),
+            app_paced: false,
+            syn_ack_due: false,
             acks_sent: 0,
-            trigger: None,
+            fin_seq: u64::MAX,
+            recv_buffer_bytes: cfg.recv_buffer_bytes,
+            ack_policy: cfg.ack_policy,
+            mss_bytes: cfg.mss_bytes,
+            fin_in: false,
+            sack: cfg.sack,
+            smart_echo: cfg.smart_echo,
+            eln: cfg.eln,
+            ecn: EcnReceiver::new(cfg.ecn, cfg.ect_acks),
+            cfg,
             sack_recent: Vec::new(),
             eln_holes: Vec::new(),
-            app_paced: false,
             app_read: 0,
             adv_edge: 0,
-            options: cfg.ecn || cfg.timestamps || cfg.acc.is_some() || cfg.fr_request_threshold.is_some(),
-            ecn: EcnReceiver::new(cfg.ecn, cfg.ect_acks),
             ts: ReceiverTimestamps::default(),
             acc: cfg.acc.map(|a| AckCongestionControl::new(a, cfg.recv_buffer_bytes, cfg.mss_bytes)),
             fr_request: cfg.fr_request_threshold.map(FrRequestMarker::new),
-            syn_ack_due: false,
-            fin_seq: u64::MAX,
-            fin_in: false,
         }
     }
 
@@ -181,7 +203,7 @@ impl Receiver {
 
     /// The window to advertise, in bytes: the buffer less unread bytes.
     pub fn window_bytes(&self) -> u64 {
-        self.cfg.recv_buffer_bytes.saturating_sub(self.unread_bytes())
+        self.recv_buffer_bytes.saturating_sub(self.unread_bytes())
     }
 
     /// The application reads `bytes` (at most what is unread). A window
@@ -228,13 +250,18 @@ impl Receiver {
         if seq > self.rcv_nxt {
             self.insert_ooo(seq, end);
             self.ack_now = true; // out of order: a duplicate ack at once
-            if let Some(fr) = self.fr_request.as_mut() {
-                fr.on_out_of_order();
+            if self.options {
+                if let Some(fr) = self.fr_request.as_mut() {
+                    fr.on_out_of_order();
+                }
             }
             return None;
         }
-        if let Some(fr) = self.fr_request.as_mut() {
-            fr.on_advance();
+        // The request and ACC are options: a flow without reads neither.
+        if self.options {
+            if let Some(fr) = self.fr_request.as_mut() {
+                fr.on_advance();
+            }
         }
         let start = self.rcv_nxt;
         let filled_hole = !self.ooo.is_empty();
@@ -268,7 +295,7 @@ impl Receiver {
     }
 
     fn on_in_order(&mut self, now: Time, len: u32) {
-        match self.cfg.ack_policy {
+        match self.ack_policy {
             AckPolicy::Immediate => self.ack_now = true,
             AckPolicy::Delayed { every_segments, timeout_ns } => {
                 self.count_for_delack(len, every_segments);
@@ -289,11 +316,13 @@ impl Receiver {
     }
 
     fn count_for_delack(&mut self, len: u32, every_segments: u32) {
-        if len >= self.cfg.mss_bytes {
+        if len >= self.mss_bytes {
             self.unacked_segments += 1;
         }
         // ACC's delayed-ack factor takes the place of the policy's count.
-        let every = self.acc.as_ref().map_or(every_segments, |a| a.ack_every());
+        // (ACC is an option: a flow without reads no further.)
+        let every =
+            if self.options { self.acc.as_ref().map_or(every_segments, |a| a.ack_every()) } else { every_segments };
         if self.unacked_segments >= every.max(1) {
             self.ack_now = true;
         }
@@ -345,13 +374,13 @@ impl Receiver {
             wnd_bytes: self.window_bytes().min(u64::from(u32::MAX)) as u32,
             ..TcpHeader::default()
         };
-        if self.cfg.smart_echo {
+        if self.smart_echo {
             hdr.smart_echo = trigger;
         }
-        if self.cfg.sack {
+        if self.sack {
             self.fill_sack(&mut hdr, trigger);
         }
-        if self.cfg.eln {
+        if self.eln {
             let rcv_nxt = self.rcv_nxt;
             self.eln_holes.retain(|&s| s >= rcv_nxt);
             hdr.eln = self.eln_holes.contains(&rcv_nxt);
@@ -396,6 +425,14 @@ impl Receiver {
 mod tests {
     use super::*;
     use lasthop_core::time::NS_PER_MS;
+
+    #[test]
+    fn a_segment_and_its_ack_touch_the_first_two_lines() {
+        use std::mem::offset_of;
+        let end = offset_of!(Receiver, ecn) + std::mem::size_of::<EcnReceiver>();
+        assert!(end <= 128, "the hot fields end at {end}");
+        assert_eq!(offset_of!(Receiver, acks_sent), 64, "line 0 is full");
+    }
 
     fn seg(seq: u64, len: u32) -> TcpHeader {
         TcpHeader { seq, len, ..TcpHeader::default() }
