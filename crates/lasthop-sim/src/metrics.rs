@@ -266,8 +266,10 @@ pub fn jain_index(x: &[f64]) -> Option<f64> {
 }
 
 /// A congestion window integrated over time: the average is the area under
-/// the step function cwnd(t) from its first observation.
+/// the step function cwnd(t) from its first observation. One cache line
+/// (every ack updates it; unaligned, it straddled two).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
 pub struct CwndAverage {
     /// Σ cwnd · dt, in byte·ns (u128: 2^64 byte-ns is only 18 GB·s).
     area: u128,

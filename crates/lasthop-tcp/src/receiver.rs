@@ -67,9 +67,10 @@ pub struct Delivery {
 /// sequence space and ack state; the ack policy and the few configuration
 /// fields an ack reads, copied there), not the configuration, SACK and ELN
 /// memory and options behind them. With thousands of flows a receiver is
-/// rarely in the cache, and each line it spans costs a miss (issue 9).
+/// rarely in the cache, and each line it spans costs a miss (issue 9). A
+/// receiver starts a cache line wherever it is kept.
 #[derive(Clone, Debug)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct Receiver {
     /// Next in-order byte expected.
     rcv_nxt: u64,

@@ -132,9 +132,10 @@ impl SenderStats {
 /// flags), not the configuration and counters behind them. With thousands
 /// of flows a sender is rarely in the cache, and each line it spans costs a
 /// miss (issue 9). The few configuration fields read per ack or segment are
-/// copied into the hot lines; the configuration itself stays whole at the end.
+/// copied into the hot lines; the configuration itself stays whole at the
+/// end. A sender starts a cache line wherever it is kept.
 #[derive(Clone, Debug)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct Sender {
     /// Oldest unacknowledged byte.
     snd_una: u64,
