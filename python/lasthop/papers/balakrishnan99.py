@@ -209,39 +209,24 @@ def latency_experiments() -> list[Experiment]:
                 (f"socket_buffer_bytes={min(kb * 1024, 65535)}",),
             )
         )
-    for hops in T6_HOPS:
-        for protocol in T6_PROTOCOLS:
-            out.append(
-                Experiment(
-                    "b99-t6",
-                    f"{hops}-hop",
-                    protocol,
-                    "balakrishnan99/radio-chain",
-                    (f'protocol="{protocol}"', f"hops={hops}"),
-                )
-            )
-    for n in T7_CONNECTIONS:
-        for protocol in T7_PROTOCOLS:
-            out.append(
-                Experiment(
-                    "b99-t7",
-                    f"{n}-conn",
-                    protocol,
-                    "balakrishnan99/radio-many",
-                    (f'protocol="{protocol}"', f"connections={n}"),
-                )
-            )
-    for hosts in F15_HOSTS:
-        for protocol in F15_PROTOCOLS:
-            out.append(
-                Experiment(
-                    "b99-f15",
-                    f"{hosts}-hosts",
-                    protocol,
-                    "balakrishnan99/web",
-                    (f'protocol="{protocol}"', f"hosts={hosts}"),
-                )
-            )
+    # (table, scenario, the swept parameter, its values, the setting's suffix, protocols)
+    grids = (
+        ("b99-t6", "balakrishnan99/radio-chain", "hops", T6_HOPS, "hop", T6_PROTOCOLS),
+        (
+            "b99-t7",
+            "balakrishnan99/radio-many",
+            "connections",
+            T7_CONNECTIONS,
+            "conn",
+            T7_PROTOCOLS,
+        ),
+        ("b99-f15", "balakrishnan99/web", "hosts", F15_HOSTS, "hosts", F15_PROTOCOLS),
+    )
+    for table, scenario, param, values, suffix, protocols in grids:
+        for value in values:
+            for protocol in protocols:
+                sets = (f'protocol="{protocol}"', f"{param}={value}")
+                out.append(Experiment(table, f"{value}-{suffix}", protocol, scenario, sets))
     return out
 
 
