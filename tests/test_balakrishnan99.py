@@ -336,3 +336,29 @@ def test_a_radio_run_prints_where_each_radios_time_went() -> None:
     assert "radios of" in out and "turn-" in out and "backoff" in out, proc.stdout
     rows = [line for line in proc.stdout.splitlines() if line.startswith("│ pt1 ")]
     assert rows, proc.stdout
+
+
+def test_a_radio_hop_can_be_captured(tmp_path: Any) -> None:
+    """A medium's hop is a link like any other for --pcap (its name has no colon)."""
+    out = tmp_path / "hop.pcap"
+    proc = lasthop_cli(
+        "run",
+        "balakrishnan99/radio-chain",
+        "--set",
+        "hops=2",
+        "--pcap",
+        "radio/gw-pt1:gw",
+        "--pcap-file",
+        str(out),
+        "--format",
+        "json",
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = out.read_bytes()
+    frames, offset = 0, 24
+    while offset + 16 <= len(data):
+        frames += 1
+        offset += 16 + int.from_bytes(data[offset + 8 : offset + 12], "little")
+    summary = json.loads(proc.stdout)
+    hop = next(link for link in summary["links"] if link["direction"] == "gw->pt1")
+    assert frames == hop["packets_sent"] > 0

@@ -564,7 +564,7 @@ fn media_links(
             let (sa, sb) = (station_of(a, &at)?, station_of(b, &at)?);
             check(sa != sb, &at, "a hop joins two different radios")?;
             check(seen.insert((sa.min(sb), sa.max(sb))), &at, "duplicate hop")?;
-            let name = format!("{}:{a}-{b}", m.name);
+            let name = format!("{}/{a}-{b}", m.name);
             check(!links.iter().any(|l| l.name == name), &at, &format!("a link is named '{name}' already"))?;
             let dir = |from: StationId, to: StationId| DirModel {
                 params: DirParams {

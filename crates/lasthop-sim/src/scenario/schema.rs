@@ -127,9 +127,10 @@ pub enum Template {
 }
 
 /// A shared medium: a radio on each of `stations`, and the hops between
-/// them, each of which becomes a link named `<medium>:<a>-<b>` whose two
-/// directions the medium's MAC carries (its frames wait in the sending
-/// radio's queue, not in a link queue).
+/// them, each of which becomes a link named `<medium>/<a>-<b>` (no colon:
+/// `--pcap LINK:DIRECTION` splits at one) whose two directions the
+/// medium's MAC carries (its frames wait in the sending radio's queue, not
+/// in a link queue).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MediumSpec {
