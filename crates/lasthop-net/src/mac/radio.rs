@@ -175,7 +175,7 @@ impl RadioConfig {
     }
 
     /// Time on the air of `bytes`, in ns (rounded up).
-    fn tx_ns(&self, bytes: u32) -> u64 {
+    pub fn tx_ns(&self, bytes: u32) -> u64 {
         (u64::from(bytes) * 8 * NS_PER_S).div_ceil(self.bandwidth_bps)
     }
 
@@ -542,8 +542,13 @@ impl Radio {
 
     /// Record every frame's life on the air (diagnostics, tests).
     pub fn with_air_log(mut self) -> Radio {
-        self.log = Some(Vec::new());
+        self.record_air();
         self
+    }
+
+    /// Start recording every frame's life on the air, in place.
+    pub fn record_air(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
     }
 
     /// The frames recorded, in the order their receptions ended.
