@@ -45,7 +45,7 @@ use crate::metrics::{
     RunSummary, SplitSummary,
 };
 use crate::pcap::{Capture, CaptureFile};
-use crate::scenario::model::{Model, Workload};
+use crate::scenario::model::{FlowModel, Model, Workload};
 use crate::scheduler::{Event, Scheduler};
 use lasthop_agents::ack_recons::AckRecons;
 use lasthop_agents::eln::ElnMarker;
@@ -124,6 +124,35 @@ impl FlowState {
             &mut self.sender_armed
         } else {
             &mut self.receiver_armed
+        }
+    }
+}
+
+impl FlowState {
+    /// Connection state of model flow `model_flow` (`f`) from node `ends[0]`
+    /// to `ends[1]`, its first hops not yet found, not yet finished.
+    fn new(sender: Sender, receiver: Receiver, model_flow: u32, f: &FlowModel, ends: [u16; 2]) -> FlowState {
+        FlowState {
+            sender_armed: Time::NEVER,
+            last_ack_at_source: None,
+            dupacks_at_source: 0,
+            upstream: None,
+            from: ends[0],
+            to: ends[1],
+            header_bytes: f.header_bytes,
+            data_hop: NO_HOP,
+            sender,
+            receiver,
+            app_next: 0,
+            bulk_bytes: bulk_bytes(f.workload),
+            relay: None,
+            receiver_armed: Time::NEVER,
+            model_flow,
+            ack_bytes: f.ack_bytes,
+            ack_hop: NO_HOP,
+            finished: false,
+            delivered_at_stop: None,
+            done_at: None,
         }
     }
 }
@@ -258,6 +287,8 @@ pub struct World<'m> {
     macs: Vec<MacSlot>,
     /// Frames MACs gave up on after their retry limit.
     mac_retry_drops: u64,
+    /// Emptied output buffers of the MACs, reused (no allocation per event).
+    mac_bufs: Vec<Vec<MacOutput>>,
 }
 
 /// A shared medium's MAC, with its armed wake-up and, per (sending
@@ -350,27 +381,10 @@ impl<'m> World<'m> {
             .flows
             .iter()
             .enumerate()
-            .map(|(i, f)| FlowState {
-                sender_armed: Time::NEVER,
-                last_ack_at_source: None,
-                dupacks_at_source: 0,
-                upstream: None,
-                from: f.from,
-                to: f.to,
-                header_bytes: f.header_bytes,
-                data_hop: NO_HOP,
-                sender: Sender::new(sender_cfg(f.sender, f.from), i as u32),
-                receiver: Receiver::new(receiver_cfg(f.receiver, f.to)),
-                app_next: 0,
-                bulk_bytes: bulk_bytes(f.workload),
-                relay: None,
-                receiver_armed: Time::NEVER,
-                model_flow: i as u32,
-                ack_bytes: f.ack_bytes,
-                ack_hop: NO_HOP,
-                finished: false,
-                delivered_at_stop: None,
-                done_at: None,
+            .map(|(i, f)| {
+                let sender = Sender::new(sender_cfg(f.sender, f.from), i as u32);
+                let receiver = Receiver::new(receiver_cfg(f.receiver, f.to));
+                FlowState::new(sender, receiver, i as u32, f, [f.from, f.to])
             })
             .collect();
         // A split flow's wired leg ends at the base station, whose app-paced
@@ -395,28 +409,11 @@ impl<'m> World<'m> {
             wl_scfg.variant = split.wireless;
             let mut sender = Sender::new(wl_scfg, leg as u32);
             sender.on_app_write(0);
-            flows.push(FlowState {
-                sender_armed: Time::NEVER,
-                last_ack_at_source: None,
-                dupacks_at_source: 0,
-                upstream: Some(i as u32),
-                from: bs,
-                to: f.to,
-                header_bytes: f.header_bytes,
-                data_hop: NO_HOP,
-                sender,
-                receiver: Receiver::new(receiver_cfg(f.receiver, f.to)),
-                app_next: 0,
-                bulk_bytes: bulk_bytes(f.workload),
-                relay: None,
-                receiver_armed: Time::NEVER,
-                model_flow: i as u32,
-                ack_bytes: f.ack_bytes,
-                ack_hop: NO_HOP,
-                finished: true, // only model flows count as active
-                delivered_at_stop: None,
-                done_at: None,
-            });
+            let receiver = Receiver::new(receiver_cfg(f.receiver, f.to));
+            let mut wireless = FlowState::new(sender, receiver, i as u32, f, [bs, f.to]);
+            wireless.upstream = Some(i as u32);
+            wireless.finished = true; // only model flows count as active
+            flows.push(wireless);
         }
         let n_legs = flows.len();
         assert_eq!(model.paths.len(), n_legs, "a path pair per connection");
@@ -547,6 +544,7 @@ impl<'m> World<'m> {
             removed: Vec::new(),
             macs,
             mac_retry_drops: 0,
+            mac_bufs: Vec::new(),
         }
     }
 
@@ -562,11 +560,7 @@ impl<'m> World<'m> {
     pub fn with_air_logs(mut self) -> World<'m> {
         for slot in &mut self.macs {
             let Mac::Radio(r) = &mut slot.mac;
-            let radio = std::mem::replace(
-                r.as_mut(),
-                Radio::new(lasthop_net::mac::RadioConfig::default(), 0, |_| RngStream::new(0, "unused")),
-            );
-            **r = radio.with_air_log();
+            r.record_air();
         }
         self
     }
@@ -858,8 +852,7 @@ impl<'m> World<'m> {
         if let Some((at, key)) = a.next {
             self.sched.schedule_reserved(at, key, Event::Arrive { link: li as u32, dir: dir as u8 });
         }
-        let tag = self.pool.tag(a.pkt);
-        let (h, last) = ((tag & !LAST_HOP) as usize, tag & LAST_HOP != 0);
+        let (h, last) = self.hop_of(a.pkt);
         debug_assert_eq!((self.route[h].link, self.route[h].dir), (li as u32, dir as u8), "the hop it was queued on");
         if a.corrupted {
             let pkt = self.pool.take(a.pkt);
@@ -917,6 +910,7 @@ impl<'m> World<'m> {
     }
 
     /// The hop of the packet in pool slot `r`, from its tag: (hop, last).
+    #[inline(always)]
     fn hop_of(&self, r: lasthop_core::pool::PacketRef) -> (usize, bool) {
         let tag = self.pool.tag(r);
         ((tag & !LAST_HOP) as usize, tag & LAST_HOP != 0)
@@ -929,7 +923,7 @@ impl<'m> World<'m> {
         let hop = self.model.links[li].dirs[dir].medium.expect("a hop on a medium");
         let m = hop.medium as usize;
         let now = self.sched.now();
-        let mut out = Vec::new();
+        let mut out = self.mac_bufs.pop().unwrap_or_default();
         let a = self.macs[m].mac.enqueue(now, hop.from, hop.to, w, &mut self.pool, &mut self.removed, &mut out);
         if a == Admission::Refused {
             self.links[li].dirs[dir].count_mac_removal(DropCause::Queue);
@@ -953,16 +947,15 @@ impl<'m> World<'m> {
     /// What medium `m` did: frames on the air (counted on their hop's
     /// direction, goodput), frames handed up (on to their next hop or
     /// delivered), frames given up; then its wake-up re-armed.
-    fn mac_outputs(&mut self, m: usize, out: Vec<MacOutput>) {
-        for o in out {
+    fn mac_outputs(&mut self, m: usize, mut out: Vec<MacOutput>) {
+        for o in out.drain(..) {
             match o {
                 MacOutput::Transmit { station, to, frame, held, .. } => {
                     let slot = &self.macs[m];
                     let ld = slot.hop_dir[usize::from(station) * slot.stations + usize::from(to)] as usize;
                     let (li, dir) = (ld / 2, ld % 2);
                     let radio = &self.model.media[m].radio;
-                    let bytes = frame.size_bytes + radio.mac_header_bytes;
-                    let airtime = (u64::from(bytes) * 8 * NS_PER_S).div_ceil(radio.bandwidth_bps);
+                    let airtime = radio.tx_ns(frame.size_bytes + radio.mac_header_bytes);
                     self.links[li].dirs[dir].count_mac_transmit(frame.size_bytes, airtime);
                     if held {
                         self.account_tx(li, dir, &frame);
@@ -994,6 +987,9 @@ impl<'m> World<'m> {
                 }
             }
         }
+        // The buffer is kept: a delivery forwarded onto the next radio hop
+        // takes another while this one is in use, so there is a small stack.
+        self.mac_bufs.push(out);
         let want = self.macs[m].mac.poll_at();
         if want < self.macs[m].armed {
             let now = self.sched.now();
@@ -1132,7 +1128,7 @@ impl<'m> World<'m> {
         if endpoint as usize >= n_endpoints + self.agents.len() {
             let m = endpoint as usize - n_endpoints - self.agents.len();
             self.macs[m].armed = Time::NEVER;
-            let mut out = Vec::new();
+            let mut out = self.mac_bufs.pop().unwrap_or_default();
             self.macs[m].mac.on_timer(now, &mut out);
             self.mac_outputs(m, out);
             return;
