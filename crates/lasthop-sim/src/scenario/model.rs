@@ -519,6 +519,14 @@ fn radio_config(r: &RadioSpec, path: &str) -> Result<RadioConfig, ScenarioError>
     Ok(cfg)
 }
 
+/// Node `node`'s (named `name`) radio among a medium's `stations`, or the
+/// error at `at` that it has none there.
+fn station_on(stations: &[u16], node: u16, name: &str, medium: &str, at: &str) -> Result<StationId, ScenarioError> {
+    stations.iter().position(|&s| s == node).map(|s| s as StationId).ok_or_else(|| {
+        ScenarioError::new(at, format!("node '{name}' has no radio on medium '{medium}' (not among its stations)"))
+    })
+}
+
 /// The media, and a link per hop of each (appended to `links`: both its
 /// directions carried by the medium's MAC).
 fn media_links(
@@ -546,12 +554,7 @@ fn media_links(
         }
         let station_of = |name: &str, at: &str| -> Result<StationId, ScenarioError> {
             let n = node_index(name).ok_or_else(|| ScenarioError::new(at, format!("no node named '{name}'")))?;
-            stations.iter().position(|&s| s == n).map(|s| s as StationId).ok_or_else(|| {
-                ScenarioError::new(
-                    at,
-                    format!("node '{name}' has no radio on medium '{}' (not among its stations)", m.name),
-                )
-            })
+            station_on(&stations, n, name, &m.name, at)
         };
         let pairs: Vec<[String; 2]> = match &m.hops {
             // Empty: the medium only carries link directions that name it.
@@ -873,17 +876,7 @@ impl Model {
                     .ok_or_else(|| ScenarioError::new(&at, format!("no medium named '{name}'")))?;
                 let m = &media[mi];
                 let ends = links[li].ends;
-                let station = |n: u16| -> Result<StationId, ScenarioError> {
-                    m.stations.iter().position(|&s| s == n).map(|s| s as StationId).ok_or_else(|| {
-                        ScenarioError::new(
-                            &at,
-                            format!(
-                                "node '{}' has no radio on medium '{name}' (not among its stations)",
-                                nodes[n as usize]
-                            ),
-                        )
-                    })
-                };
+                let station = |n: u16| station_on(&m.stations, n, &nodes[n as usize], name, &at);
                 let (from, to) = (station(ends[d])?, station(ends[1 - d])?);
                 let own = o.as_ref().expect("has a medium");
                 check(
