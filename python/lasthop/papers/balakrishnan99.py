@@ -21,6 +21,7 @@ fraction of runs in which the reverse transfer starved.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -250,9 +251,9 @@ def web_completion_times(run: Mapping[str, Any]) -> list[float | None]:
     for h in hosts:
         suffix = f"#{h}" if h else ""
         request = flows[f"request{suffix}"].get("connection") or {}
-        replies = [f for n, f in flows.items() if n.startswith("reply") and n.endswith(suffix)]
-        if h:
-            replies = [f for f in replies if f["name"].partition("#")[2] == h]
+        replies = [
+            f for n, f in flows.items() if n.startswith("reply") and n.partition("#")[2] == h
+        ]
         ends = [(f.get("connection") or {}).get("last_byte_acked_s") for f in replies]
         start = request.get("syn_sent_s")
         done = [float(e) for e in ends if e is not None]
@@ -300,10 +301,8 @@ def _latency_cell(
 
 
 def _pstdev(values: Sequence[float]) -> float:
-    if not values:
-        return 0.0
-    m = _mean(values)
-    return math.sqrt(_mean([(v - m) ** 2 for v in values]))
+    """Population standard deviation (0 for no values)."""
+    return statistics.pstdev(values) if values else 0.0
 
 
 def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

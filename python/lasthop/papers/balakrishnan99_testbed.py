@@ -20,7 +20,7 @@ from.
 
 from __future__ import annotations
 
-import math
+import statistics
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -156,10 +156,7 @@ def cell(table: str, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 def _sd(values: Sequence[float]) -> float:
     """Sample standard deviation (0 for fewer than two values)."""
-    if len(values) < 2:
-        return 0.0
-    m = math.fsum(values) / len(values)
-    return math.sqrt(math.fsum((v - m) ** 2 for v in values) / (len(values) - 1))
+    return statistics.stdev(values) if len(values) >= 2 else 0.0
 
 
 def tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> list[FittedTable]:
