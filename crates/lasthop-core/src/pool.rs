@@ -169,8 +169,10 @@ impl PacketPool {
         PacketRef(u32::try_from(i).expect("fewer than 2^32 packets in flight"))
     }
 
-    /// A copy of the packet at `r`.
-    #[inline]
+    /// A copy of the packet at `r`. Always inlined: a caller that reads a
+    /// few fields of the copy then reads only those slots (the error
+    /// model's reading of a frame on every transmission).
+    #[inline(always)]
     pub fn get(&self, r: PacketRef) -> Packet {
         let i = r.0 as usize;
         let s = &self.slots[i];

@@ -173,7 +173,7 @@ mod tests {
     #[test]
     fn an_emulated_link_direction_delivers_on_ticks_in_fifo_order() {
         use crate::error::ErrorModel;
-        use crate::link::{DirParams, Duplex, Link, LinkDir};
+        use crate::mac::point_to_point::{DirParams, Duplex, Link, LinkDir};
         use crate::queue::{QueueLimit, Waiting};
         use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, TcpHeader};
         // 28.8 kb/s, 50 ms, ticks at 3, 13, 23, ... ms: three 52-byte acks

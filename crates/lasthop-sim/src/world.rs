@@ -58,7 +58,7 @@ use lasthop_core::trace::{DropCause, Trace, TraceEvent};
 use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
 use lasthop_net::emulation::Emulator;
 use lasthop_net::error::ErrorModel;
-use lasthop_net::link::{Link, LinkDir};
+use lasthop_net::mac::point_to_point::{Link, LinkDir};
 use lasthop_net::mac::{Mac, MacDropCause, MacOutput, Radio};
 use lasthop_net::queue::{Admission, Removal, Waiting};
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};

@@ -1,29 +1,58 @@
-//! Media access: shared media with several stations (lasthop issue 12).
+//! Media access: who may send a frame on a medium, when, and whether it
+//! arrived (lasthop issue 12). One file per member:
 //!
-//! A MAC is one shared medium and the stations on it. The world hands it
-//! frames (a queued packet, by its pool handle, and the station it must
-//! reach next) and wakes it when it asks to be woken; the MAC answers with
-//! what happened to frames, in a reusable buffer of [`MacOutput`]s. Control
-//! frames (RTS, CTS, link-level acks), turnarounds, backoffs and link-level
-//! retransmissions never leave the MAC: the world sees data frames only.
-//!
-//! Members (one file each, enum dispatch in [`Mac`]):
-//!
+//! - [`full_duplex`]: a point-to-point link with a channel per direction.
+//! - [`half_duplex`]: a point-to-point link whose two directions share one
+//!   channel and take turns (the 1997 WaveLAN hop).
 //! - [`radio`]: the half-duplex packet radio of seed 001 Sec. 5
 //!   (Metricom Ricochet, ns-2's `Mac/Multihop`): RTS/CTS polling, turnaround
 //!   times, exponential backoff, stop-and-wait link ARQ with piggybacked
 //!   link acks.
 //! - (next, issue 13) IEEE 802.11 DCF.
-//! - (later) the point-to-point full- and half-duplex links of
-//!   [`crate::link`], as the two simplest MACs (see below); not converted yet.
 //!
-//! # The interface
+//! The members share one vocabulary: a frame is a queued packet (its pool
+//! handle, [`Waiting`]) offered at a station for a next station; the
+//! station's queue answers an [`Admission`] (a refused frame, and the
+//! victims a composed discipline let go of, are the caller's to free and
+//! count); a frame leaves the MAC transmitted and then handed up intact,
+//! or dropped with a cause (`Queue`, a queue's `Early`/`Filtered`,
+//! `Error` for a corrupted frame, `RetryLimit`); the frames a MAC still
+//! holds are counted by `in_flight`, which joins the world's conservation
+//! invariant. Error models ([`crate::error::ErrorModel`]) are per sending
+//! station and are consulted once per transmission.
+//!
+//! They differ in how the world wakes them, and that is the one place the
+//! family has two shapes, chosen for speed:
+//!
+//! - **Two-station members** ([`full_duplex`], [`half_duplex`]; a
+//!   [`Link`], the wire of [`point_to_point`], tagged with its member by
+//!   [`Duplex`] and dispatched by enum on every frame). Their frames reach
+//!   the far station in the order they left, after a fixed delay, so they
+//!   are driven by keyed events of the simulator, one kind per station:
+//!   `TxDone` (the frame on the channel is sent: [`Link::finish_transmission`],
+//!   then the member picks the next frame, [`Link::start_transmission_after`])
+//!   and `Arrive` (the oldest propagating frame reaches the far station:
+//!   [`Link::take_arrival`]). One pending arrival per direction stands for
+//!   the whole propagation FIFO, and each frame keeps the event key it was
+//!   given when its transmission ended, so simultaneous events run in the
+//!   order they would with one event per frame. A frame offered to an idle
+//!   full-duplex direction with an empty queue goes on the channel at once
+//!   ([`Link::start_at_once`]). This is the 1997 LAN's and the thousand-link
+//!   dumbbell's hot path: a wake-up through [`Mac::poll_at`] would cost an
+//!   indirection and an output buffer per frame, and would order same-
+//!   nanosecond events by the medium's key instead of each frame's.
+//! - **Shared media** ([`Mac`]: [`radio`], then 802.11): several stations,
+//!   control frames (RTS, CTS, link-level acks), turnarounds, backoffs and
+//!   link-level retransmissions that never leave the MAC: the world sees
+//!   data frames only. These are driven by wake-ups, described below.
+//!
+//! # The shared-medium interface
 //!
 //! Inputs, all sans-IO (no clock, no scheduler: `now` is passed in):
 //!
 //! - [`Mac::enqueue`]`(now, station, next_hop, frame, out)`: a frame queued
 //!   at `station` for `next_hop`. Answers an [`Admission`] as
-//!   [`crate::link::Link::enqueue`] does: `Refused` means the station's queue
+//!   [`Link::enqueue`] does: `Refused` means the station's queue
 //!   was full; the drop is counted and the packet is the caller's to free.
 //!   The station may start acting at once (its outputs go to `out`).
 //! - [`Mac::on_timer`]`(now, out)`: the time [`Mac::poll_at`] asked for has
@@ -39,8 +68,8 @@
 //! duplex radio or a collision makes a property of the medium and not of
 //! one frame), and the simulator's events carry no payload (a packed
 //! 64-bit word; see `lasthop-sim`'s scheduler), so frames on the air must
-//! be held by whoever schedules their arrival anyway, as
-//! [`crate::link::Link`] holds its transit FIFO today.
+//! be held by whoever schedules their arrival anyway, as a [`Link`] holds
+//! its propagation FIFO.
 //!
 //! Outputs ([`MacOutput`], appended to the caller's `out`, which the caller
 //! drains and reuses: no allocation per event):
@@ -57,54 +86,37 @@
 //!
 //! [`Mac::in_flight`] counts the frames the MAC holds (queued, being sent or
 //! waiting for their link ack and not yet delivered, or handed up but not yet
-//! out of the fixed hand-up latency): the world's conservation invariant adds
-//! it to its links' in-flight count.
+//! out of the fixed hand-up latency).
 //!
 //! Randomness: every member draws from [`lasthop_core::RngStream`]s the
-//! caller makes, one per station, named by the caller (the world will use
+//! caller makes, one per station, named by the caller (the world uses
 //! `mac:<medium>:<station>:backoff`), so adding a station never shifts
-//! another's draws. Error models ([`crate::error::ErrorModel`]) are per
-//! sending station, consulted once per frame it puts on the air (control
-//! frames included), as a link direction's model is per transmission.
+//! another's draws.
 //!
-//! # How the world will drive it (not wired yet)
+//! # How the world drives a shared medium
 //!
-//! 1. Build: per medium in the scenario, `Mac::Radio(Box::new(Radio::new(cfg,
-//!    n_stations, |s| stream(s))))`, each station bound to a node; give the
-//!    MAC a timer key after the agents' (`Event::Wake` with endpoint
-//!    `2·flows + agents + mac`, or a new `Event::MacWake { mac }` tag).
-//! 2. `forward(node, pkt)`: when the hop from `node` is on a medium, put the
-//!    packet in the pool and call `enqueue(now, station(node),
+//! 1. Build: per `[[media]]` entry, `Mac::Radio(Box::new(Radio::new(cfg,
+//!    n_stations, |s| stream(s))))`, each station bound to a node; the MAC
+//!    gets a timer key after the agents'.
+//! 2. `forward(node, pkt)`: when the hop from `node` is on a medium, the
+//!    packet goes in the pool and `enqueue(now, station(node),
 //!    station(next node), waiting, &mut out)`; `Refused` is a queue drop
-//!    exactly as for a link. Then process `out` (step 4) and re-arm.
+//!    exactly as for a link. Then `out` is processed (step 4) and re-armed.
 //! 3. On the MAC's wake: `on_timer(now, &mut out)`, process `out`, re-arm.
-//! 4. Processing `out`: `Transmit` -> `account_tx` (goodput, captures);
-//!    `Deliver { station, frame }` -> take the packet from the pool and run
-//!    what `on_arrival` runs after its corruption check (agents, then deliver
-//!    or forward from the station's node); `Drop` -> free and `drop()` with
-//!    the cause mapped (`Queue` -> `DropCause::Queue`; `RetryLimit` needs a
-//!    new `DropCause` variant).
+//! 4. Processing `out`: `Transmit` -> goodput accounting and captures on
+//!    the hop's link direction; `Deliver { station, frame }` -> what an
+//!    intact arrival on a link runs (agents, then deliver or forward from
+//!    the station's node); `Drop` -> free and record with the cause mapped
+//!    (`Queue` -> `DropCause::Queue`, `RetryLimit` -> `DropCause::RetryLimit`).
 //! 5. Re-arm: `if mac.poll_at() < armed { set_timer(key, poll_at) }`, the
 //!    endpoints' early-wake habit: a later want is served by the early wake.
-//! 6. Invariants: `in_flight()` joins the links' in-flight count; the MAC's
-//!    own counters (drops by cause) join the drop counters.
-//!
-//! # The point-to-point links as MACs (not converted)
-//!
-//! A [`crate::link::Link`] is a two-station MAC with no control frames and
-//! no ARQ: full duplex is two stations each with a channel of its own
-//! (transmission starts whenever the station is idle; arrival after the
-//! propagation delay; the error model of the sending station decides
-//! corruption at the transmission's start; a corrupted frame is dropped on
-//! arrival with cause `Error`, which for a MAC is a `Drop` output); half
-//! duplex is one channel the two stations take turns on. Its `TxDone` and
-//! `Arrive` events become internal events behind `poll_at`; the world's
-//! one-arrival-event-per-direction trick (arrivals are a FIFO) is kept by a
-//! member that asks to be woken at its oldest arrival. They stay on their
-//! dedicated fast path until that conversion is measured.
 
+pub mod full_duplex;
+pub mod half_duplex;
+pub mod point_to_point;
 pub mod radio;
 
+pub use point_to_point::{Duplex, Link};
 pub use radio::{Radio, RadioConfig, RadioStats};
 
 use crate::queue::{Admission, Removal, Waiting};

@@ -26,10 +26,10 @@
 //! silent (ns-2 sends no NACK; the paper's NACK-CTS "achieves the same
 //! effect", ambiguity 21). The initiator's poll times out after
 //! `max(peer T_RT, own T_TR) + 4 · RTS transmission time` from the RTS's
-//! start [N] (plus two propagation delays [R], which ns-2 does not have);
+//! start \[N\] (plus two propagation delays \[R\], which ns-2 does not have);
 //! it then backs off: the backoff doubles (from `backoff_base_ns`, reset to
 //! the base by every CTS) and the wait is `(1 + U[0,1)) · backoff + 2 ·
-//! backoff_base` [N], after which it polls again. With the defaults the
+//! backoff_base` \[N\], after which it polls again. With the defaults the
 //! first wait is in [80, 120) ms, the second in [120, 200) ms.
 //!
 //! Link layer (Sec. 5): "a simple frame-by-frame protocol" with window 1:
@@ -64,7 +64,7 @@
 //! (asymmetry-001.md Sec. 1.18); we charge each mode change as the paper
 //! describes it. ns-2's `delay_` (10 ms) is applied, as there, between the
 //! end of a data frame's reception and its hand-up (it does not hold the
-//! radio); propagation on the air is separate and defaults to 0 [R]. A
+//! radio); propagation on the air is separate and defaults to 0 \[R\]. A
 //! link ARQ that gives up ([`RadioConfig::retry_limit`], unlimited by
 //! default as in the paper's "retransmits on timeout") on a frame its peer
 //! did receive resynchronises the pair's sequence bit, standing in for the
@@ -89,42 +89,42 @@ use std::collections::VecDeque;
 /// Parameters of a packet-radio medium (all its radios alike).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RadioConfig {
-    /// Channel rate, in bits per second. [N] `Mac/Multihop bandwidth_
+    /// Channel rate, in bits per second. \[N\] `Mac/Multihop bandwidth_
     /// 100Kb` (tcl/lan/ns-mac.tcl); seed 001 Sec. 3.1 "maximum link speed
-    /// ... [100] kbps" (digits lost).
+    /// ... \[100\] kbps" (digits lost).
     pub bandwidth_bps: u64,
     /// Time from the end of a data frame's reception to its hand-up, in ns
-    /// (the radio is free meanwhile). [N] `Mac/Multihop delay_ 10ms`, which
+    /// (the radio is free meanwhile). \[N\] `Mac/Multihop delay_ 10ms`, which
     /// ns-2 applies exactly there; Table T5's "fixed link latency" (lost).
     pub hand_up_latency_ns: u64,
-    /// Propagation delay of every frame on the air, in ns. [R] 0: radio
+    /// Propagation delay of every frame on the air, in ns. \[R\] 0: radio
     /// hops of a few km take microseconds, and ns-2 has none for polls.
     pub propagation_ns: u64,
-    /// Transmit-to-receive turnaround T_TR, in ns. [N] `tx_rx_ 11.125ms`.
+    /// Transmit-to-receive turnaround T_TR, in ns. \[N\] `tx_rx_ 11.125ms`.
     pub tx_rx_ns: u64,
-    /// Receive-to-transmit turnaround T_RT, in ns. [N] `rx_tx_ 13.25ms`.
+    /// Receive-to-transmit turnaround T_RT, in ns. \[N\] `rx_tx_ 13.25ms`.
     pub rx_tx_ns: u64,
-    /// Backoff base, in ns. [N] `backoffBase_ 20ms`.
+    /// Backoff base, in ns. \[N\] `backoffBase_ 20ms`.
     pub backoff_base_ns: u64,
-    /// RTS (poll) size, in bytes. [N] `MAC_POLLSIZE 40`.
+    /// RTS (poll) size, in bytes. \[N\] `MAC_POLLSIZE 40`.
     pub rts_bytes: u32,
-    /// CTS (poll ack) size, in bytes. [N] `MAC_POLLACKSIZE 40`.
+    /// CTS (poll ack) size, in bytes. \[N\] `MAC_POLLACKSIZE 40`.
     pub cts_bytes: u32,
-    /// Bare link-level ack size, in bytes. [R] 40, a control frame like
+    /// Bare link-level ack size, in bytes. \[R\] 40, a control frame like
     /// the poll ack (ns-2 has no link acks).
     pub link_ack_bytes: u32,
-    /// MAC header added to every data frame, in bytes. [N] `hlen_ 16`. A
-    /// piggybacked link ack adds nothing [R] (a flag and a bit in it).
+    /// MAC header added to every data frame, in bytes. \[N\] `hlen_ 16`. A
+    /// piggybacked link ack adds nothing \[R\] (a flag and a bit in it).
     pub mac_header_bytes: u32,
     /// Each radio's queue limit, in packets (drop-tail; the frame being
     /// sent is not counted, as ns-2's interface queue does not count the
-    /// packet its MAC holds). [R] 10 (asymmetry-001.md suggested defaults).
+    /// packet its MAC holds). \[R\] 10 (asymmetry-001.md suggested defaults).
     pub queue_packets: u32,
-    /// Piggyback link acks on data frames going the other way. [T] on in
+    /// Piggyback link acks on data frames going the other way. \[T\] on in
     /// the paper's simulations (Sec. 7.2); real Ricochet releases did not.
     pub piggyback_acks: bool,
     /// Link-level retransmissions of a data frame before the ARQ gives up
-    /// (`None`: never). [R] `None`: the paper's protocol "retransmits on a
+    /// (`None`: never). \[R\] `None`: the paper's protocol "retransmits on a
     /// timeout" with no limit given, and its simulations have no bit errors.
     pub retry_limit: Option<u32>,
 }
@@ -180,8 +180,8 @@ impl RadioConfig {
     }
 
     /// How long to wait for a reply (CTS, data after a CTS, link ack) after
-    /// the frame that asks for it: ns-2's poll timeout form [N], plus the
-    /// round trip on the air [R].
+    /// the frame that asks for it: ns-2's poll timeout form \[N\], plus the
+    /// round trip on the air \[R\].
     fn reply_timeout_ns(&self) -> u64 {
         2 * self.propagation_ns
             + self.rx_tx_ns.max(self.tx_rx_ns)

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::error::ErrorModel;
-use crate::link::{DirParams, Duplex, Link, LinkDir};
+use crate::mac::point_to_point::{DirParams, Duplex, Link, LinkDir};
 use lasthop_core::{Ecn, PacketKind, TcpHeader};
 
 /// A data segment of flow `flow` whose uid is `uid`, `size` bytes on the

@@ -15,7 +15,7 @@ use lasthop_core::tick::KernelClock;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
 use lasthop_core::Time;
 use lasthop_net::error::ErrorModelConfig;
-use lasthop_net::link::{DirParams, Duplex};
+use lasthop_net::mac::point_to_point::{DirParams, Duplex};
 use lasthop_net::mac::{RadioConfig, StationId};
 use lasthop_net::queue::{QueueConfig, QueueLimit};
 use lasthop_tcp::{

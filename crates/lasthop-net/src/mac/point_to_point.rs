@@ -1,13 +1,15 @@
-//! Links: two directions between two nodes, full or half duplex.
+//! The wire the two point-to-point MACs share: two directions between two
+//! nodes, each with its own queue, frame on the medium, propagation FIFO,
+//! error model and counters. Who may transmit when is the member's rule
+//! ([`super::full_duplex`]: each direction has a channel of its own;
+//! [`super::half_duplex`]: one channel the two directions take turns on),
+//! chosen per link by its [`Duplex`] and dispatched by enum on every frame.
 //!
 //! Each direction has a bandwidth, a propagation delay, a queue (DropTail,
 //! or a discipline of [`crate::queue`]), an error model and an optional fixed per-frame overhead (extra bytes and/or
 //! extra time per frame: MAC headers, preamble, contention) so that a link can
 //! be calibrated to a measured peak, as the 1997 WaveLAN (2 Mb/s raw, 1.5 Mb/s
-//! TCP peak) must be. A half-duplex link has one medium for both directions:
-//! one frame at a time, data and acks contend (seed 000 Sec. IV-A: "a shared-
-//! medium wireless LAN"). When both directions wait, they take turns, a
-//! deterministic stand-in for CSMA/CA's random contention.
+//! TCP peak) must be.
 //!
 //! The error model decides a frame's fate when its transmission starts; a
 //! corrupted frame still occupies the medium for its full time and is dropped
@@ -42,6 +44,7 @@
 //! on a kernel clock tick, and it propagates through the delay-emulation
 //! FIFO to a tick.
 
+use super::{full_duplex, half_duplex};
 use crate::emulation::Emulator;
 use crate::error::ErrorModel;
 use crate::queue::{Admission, Queue, QueueConfig, QueueLimit, QueueStats, Removal, Waiting};
@@ -108,9 +111,13 @@ impl Timing {
     }
 }
 
+/// Which of the two point-to-point MACs a link is: the member's tag, on
+/// which every frame's medium-access decision is dispatched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Duplex {
+    /// [`super::full_duplex`]: a channel per direction.
     Full,
+    /// [`super::half_duplex`]: one channel, the directions taking turns.
     Half,
 }
 
@@ -185,14 +192,15 @@ struct InFlight {
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct LinkDir {
-    queue: Queue,
+    pub(super) queue: Queue,
     /// Frames propagating, oldest first.
     transit: VecDeque<InFlight>,
     /// The frame being sent, if any (the direction is busy).
     medium: Option<OnMedium>,
-    /// The link's medium is shared by both directions (kept here, beside
-    /// `medium`, where the per-frame path reads it).
-    half_duplex: bool,
+    /// The link's MAC member (copied into each direction, beside `medium`,
+    /// where the per-frame path reads it: the link's own fields are a
+    /// cache line further).
+    pub(super) access: Duplex,
     error: ErrorModel,
     timing: Timing,
     /// Draws of the delay jitter, when there is any (boxed: an RNG is large
@@ -218,7 +226,7 @@ impl LinkDir {
             queue: Queue::drop_tail(params.queue),
             transit: VecDeque::new(),
             medium: None,
-            half_duplex: false,
+            access: Duplex::Full,
             busy_until: Time::ZERO,
             emulator: None,
             error,
@@ -273,7 +281,7 @@ impl LinkDir {
 
     /// A frame is on the medium.
     #[inline]
-    fn busy(&self) -> bool {
+    pub(super) fn busy(&self) -> bool {
         self.medium.is_some()
     }
 
@@ -334,22 +342,25 @@ pub struct Arrival {
     pub next: Option<(Time, u64)>,
 }
 
+/// A point-to-point link: the wire of two directions and the MAC member
+/// that decides when each may send ([`Duplex`]).
 #[derive(Clone, Debug)]
 pub struct Link {
     pub dirs: [LinkDir; 2],
-    duplex: Duplex,
-    /// Direction served last on a half-duplex medium.
-    last_served: usize,
+    /// The half-duplex member's state: the direction served last.
+    pub(super) last_served: usize,
 }
 
 impl Link {
+    /// A link of MAC member `duplex` over directions `ab` and `ba`.
     pub fn new(duplex: Duplex, mut ab: LinkDir, mut ba: LinkDir) -> Link {
-        (ab.half_duplex, ba.half_duplex) = (duplex == Duplex::Half, duplex == Duplex::Half);
-        Link { dirs: [ab, ba], duplex, last_served: 1 }
+        (ab.access, ba.access) = (duplex, duplex);
+        Link { dirs: [ab, ba], last_served: 1 }
     }
 
+    /// The link's MAC member.
     pub fn duplex(&self) -> Duplex {
-        self.duplex
+        self.dirs[0].access
     }
 
     /// Queue `w` (in `pool`) for direction `dir` at `now`. A refused
@@ -381,72 +392,55 @@ impl Link {
         a
     }
 
-    fn idle(&self, dir: usize) -> bool {
-        match self.duplex {
-            Duplex::Full => !self.dirs[dir].busy(),
-            Duplex::Half => !self.dirs[0].busy() && !self.dirs[1].busy(),
-        }
-    }
-
     /// Start the next frame if a transmitter is idle and a frame waits;
     /// call again until `None` (a full-duplex link may start both
     /// directions). `pool` holds the queued packets (the error model may
     /// read the frame).
     pub fn start_transmission(&mut self, now: Time, pool: &PacketPool) -> Option<Started> {
-        // Take turns: look first at the direction not served last.
-        let first = 1 - self.last_served;
-        let dir = [first, 1 - first].into_iter().find(|&d| self.idle(d) && !self.dirs[d].queue.is_empty())?;
-        self.last_served = dir;
-        Some(self.start(now, dir, pool))
+        match self.duplex() {
+            Duplex::Full => {
+                let dir = (0..2).find(|&d| !self.dirs[d].busy() && !self.dirs[d].queue.is_empty())?;
+                Some(self.start(now, dir, pool))
+            }
+            Duplex::Half => half_duplex::start_next(self, now, pool),
+        }
     }
 
     /// [`Link::start_transmission`] after direction `dir` changed (a frame
-    /// joined its queue, or left its medium). A full-duplex link then looks
-    /// at `dir` alone: its other direction cannot have become ready, as it
-    /// was served when it last changed (no direction is left idle with a
-    /// frame waiting), so with thousands of links the other direction's
-    /// state is not brought into the cache for nothing (issue 9).
+    /// joined its queue, or left its medium), by the link's member.
     #[inline]
     pub fn start_transmission_after(&mut self, now: Time, dir: usize, pool: &PacketPool) -> Option<Started> {
-        if self.dirs[dir].half_duplex {
-            return self.start_transmission(now, pool);
+        match self.dirs[dir].access {
+            Duplex::Full => full_duplex::start_after(self, now, dir, pool),
+            Duplex::Half => half_duplex::start_next(self, now, pool),
         }
-        let other = &self.dirs[1 - dir];
-        debug_assert!(other.busy() || other.queue.is_empty(), "a full-duplex direction left idle with a frame waiting");
-        let d = &self.dirs[dir];
-        if d.busy() || d.queue.is_empty() {
-            return None;
-        }
-        // `last_served` orders the directions of a half-duplex medium only.
-        Some(self.start(now, dir, pool))
     }
 
     /// Put `w`, just offered to direction `dir`, on its medium at once if
-    /// it would leave the queue as it joined it: a full-duplex direction,
-    /// idle, whose DropTail queue is empty and has room for it. `None`
-    /// otherwise, and `w` is to be queued ([`Link::enqueue`]). The frame
-    /// then does not pass through the queue's buffer, which with thousands
-    /// of links is rarely in the cache (issue 9); what is started, and
-    /// when, is the same.
+    /// the member lets it leave the queue as it joined it (see
+    /// [`super::full_duplex`]); `None` otherwise, and `w` is to be
+    /// queued ([`Link::enqueue`]).
     #[inline]
     pub fn start_at_once(&mut self, now: Time, dir: usize, w: Waiting, pool: &PacketPool) -> Option<Started> {
-        let d = &self.dirs[dir];
-        if d.half_duplex || d.busy() || !d.queue.passes_through(&w) {
-            return None;
+        match self.dirs[dir].access {
+            Duplex::Full => full_duplex::start_at_once(self, now, dir, w, pool),
+            // A shared medium keeps its turns: a frame always waits for one.
+            Duplex::Half => None,
         }
-        Some(self.start_frame(now, dir, w, pool))
     }
 
     /// Put direction `dir`'s next frame on its medium (idle, a frame waiting).
     #[inline]
-    fn start(&mut self, now: Time, dir: usize, pool: &PacketPool) -> Started {
+    pub(super) fn start(&mut self, now: Time, dir: usize, pool: &PacketPool) -> Started {
         let w = self.dirs[dir].queue.dequeue(now).expect("checked non-empty");
         self.start_frame(now, dir, w, pool)
     }
 
-    /// Put `w` on direction `dir`'s idle medium.
-    #[inline]
-    fn start_frame(&mut self, now: Time, dir: usize, w: Waiting, pool: &PacketPool) -> Started {
+    /// Put `w` on direction `dir`'s idle medium. Always inlined: its
+    /// callers are the members' per-frame paths, and as a call it reads
+    /// the packet back through a copy (the error model's argument).
+    #[inline(always)]
+    pub(super) fn start_frame(&mut self, now: Time, dir: usize, w: Waiting, pool: &PacketPool) -> Started {
         let d = &mut self.dirs[dir];
         // An error-free direction does not read the packet back.
         let tx_ns = d.timing.tx_time_ns(w.size_bytes);
@@ -551,7 +545,7 @@ mod tests {
         for (field, offset) in [
             ("transit", offset_of!(LinkDir, transit)),
             ("medium", offset_of!(LinkDir, medium)),
-            ("half_duplex", offset_of!(LinkDir, half_duplex)),
+            ("access", offset_of!(LinkDir, access)),
             ("error", offset_of!(LinkDir, error)),
         ] {
             assert_eq!(line(offset), 1, "{field} at {offset}");
