@@ -182,10 +182,11 @@ def test_es2_unpaced_senders_burst_at_the_end_of_recovery_then_time_out(protocol
         assert any(0 < t - burst[0] < 1_000_000_000 for t in timeouts), burst
 
 
-def test_one_radio_hop_is_a_ping_pong_that_leaves_af_nothing_to_filter() -> None:
+def test_one_radio_hop_alternates_and_leaves_af_nothing_to_filter() -> None:
     """The deviation of AS-23, AS-28, AS-29 (claims_balakrishnan99_latency): over one radio
-    hop every frame carries the previous frame's link ack, no poll after the first, and the
-    mobile host's radio never holds two acks, so ACK filtering purges nothing."""
+    hop the two radios alternate, every frame polled for (AS-44) and carrying the link ack of
+    the frame before it, and the mobile host's radio never holds two acks, so ACK filtering
+    purges nothing."""
     for scenario, sets in (
         ("balakrishnan99/radio-chain", ['protocol="af"']),
         ("balakrishnan99/radio-many", ['protocol="af"', "connections=8"]),
@@ -194,7 +195,8 @@ def test_one_radio_hop_is_a_ping_pong_that_leaves_af_nothing_to_filter() -> None
         radios = result.summary["media"][0]["radios"]
         assert sum(r["drops_filtered"] for r in radios) == 0, scenario
         mh = next(r for r in radios if r["node"] == "mh")
-        assert mh["rts_sent"] <= 2 and mh["link_acks_piggybacked"] >= 0.99 * mh["frames_enqueued"]
+        assert mh["rts_sent"] >= mh["frames_enqueued"], "every frame is polled for"
+        assert mh["link_acks_piggybacked"] >= 0.99 * mh["frames_enqueued"]
 
 
 def test_af_filters_acks_at_the_relays_of_a_longer_chain() -> None:

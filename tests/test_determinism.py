@@ -32,8 +32,8 @@ def without_seed(stdout: str) -> dict[str, Any]:
     return summary
 
 
-# E-S5 with Reno over one radio hop: its two radios settle into a ping-pong of data and
-# acks carrying link acks and never collide, so no backoff is drawn.
+# E-S5 with Reno over one radio hop: its two radios alternate, each frame polled for while
+# its peer waits for the link ack it carries, and never collide, so no backoff is drawn.
 SEED_FREE = {"balakrishnan99/one-way.toml", "balakrishnan99/radio-chain.toml"}
 """Scenarios with nothing random as written (no errors, fixed starts, FIFO drop-tail):
 the seed must not change them at all."""

@@ -38,9 +38,9 @@ fn every_checked_in_scenario_is_embedded() {
 /// Scenarios with nothing random as written: no error model, fixed start
 /// times, FIFO drop-tail queues (seed 001's one-way runs with Reno: its
 /// other protocols draw, e.g. RED). The seed must not change them at all.
-/// Seed 001 E-S5 with Reno over one radio hop: its two radios settle into
-/// a ping-pong of data and acks carrying link acks and never collide, so no
-/// backoff is drawn.
+/// Seed 001 E-S5 with Reno over one radio hop: its two radios alternate,
+/// each frame polled for while its peer waits for the link ack it carries,
+/// and never collide, so no backoff is drawn.
 const SEED_FREE: &[&str] = &["balakrishnan99/one-way", "balakrishnan99/radio-chain"];
 
 #[test]

@@ -499,6 +499,8 @@ T5_ROWS: Final = (
     ("RTS, CTS, link ack", "rts_bytes", "bytes", "[N] MAC_POLLSIZE, MAC_POLLACKSIZE 40"),
     ("MAC header", "mac_header_bytes", "bytes", "[N] Mac/Multihop hlen_ 16"),
     ("radio queue size", "queue_packets", "packets", "[R] the reference's suggested default"),
+    ("link acks piggybacked", "piggyback_acks", "", "[T] Sec. 7.2, the simulations assume it"),
+    ("data frames polled first", "poll_before_piggyback", "", "[T] Sec. 5 MAC: an RTS before data"),
 )
 """Table T5 (Sec. 7.2, the multi-hop simulation's parameters; every digit lost): the
 packet radio's defaults, read from the scenario schema (the ``radio`` table's defaults,
@@ -520,7 +522,10 @@ def t5_rows() -> list[tuple[str, str, str, str]]:
     out: list[tuple[str, str, str, str]] = []
     for name, field_name, unit, source in T5_ROWS:
         value = props[field_name]["default"]
-        shown = f"{value / 1e3:g}" if unit == "kb/s" else f"{value:g}"
+        if isinstance(value, bool):
+            shown = "yes" if value else "no"
+        else:
+            shown = f"{value / 1e3:g}" if unit == "kb/s" else f"{value:g}"
         out.append((name, shown, unit, source))
     out.append(T5_RECEIVER_BUFFER)
     return out

@@ -40,9 +40,17 @@
 //! (Sec. 7.2, ambiguity 22), a link ack is piggybacked on a data frame going
 //! the other way when the receiver has one for the sender that is not
 //! awaiting its own ack (its current frame, still polling or backing off or
-//! due a link retransmission, else its queue head); such a data frame needs
-//! no RTS/CTS (its peer is listening for the reply) and saves the bare ack,
-//! the RTS/CTS and their turnarounds. Otherwise the ack goes alone.
+//! due a link retransmission, else its queue head). That frame is polled
+//! for first, as every data frame is (Sec. 5's MAC: "the initiator sends an
+//! RTS"; AS-44): the radio polls at once, any backoff cut short, and the
+//! peer, waiting for the ack and so in a conversation with this radio and
+//! no other, answers and waits for the frame; piggybacking saves the bare
+//! ack. `poll_before_piggyback = false` is the reading lasthop used first:
+//! the frame goes without a poll (its peer is listening for the reply) and
+//! saves the bare ack, the RTS/CTS and their turnarounds. Otherwise the ack
+//! goes alone. A link ack for the frame a radio holds completes it even
+//! after the wait for it timed out (the radio polling or backing off to
+//! send it again).
 //!
 //! Every mode change is paid: a radio rests in receive mode, so sending
 //! anything costs T_RT first and T_TR after, unless the radio sends again
@@ -123,6 +131,14 @@ pub struct RadioConfig {
     /// Piggyback link acks on data frames going the other way. \[T\] on in
     /// the paper's simulations (Sec. 7.2); real Ricochet releases did not.
     pub piggyback_acks: bool,
+    /// A data frame that carries a link ack is polled for first, as every
+    /// data frame is: it saves the bare link ack, not the RTS/CTS. \[T\]
+    /// Sec. 5's MAC ("the initiator sends an RTS" before a data frame;
+    /// piggybacking "saves a turnaround"), and lasthop issue 12 ("RTS/CTS
+    /// polling before every data frame"). `false`: the data frame replaces
+    /// the link ack and goes without a poll, its peer listening for the
+    /// reply (the reading of ambiguity 22 lasthop used first).
+    pub poll_before_piggyback: bool,
     /// Link-level retransmissions of a data frame before the ARQ gives up
     /// (`None`: never). \[R\] `None`: the paper's protocol "retransmits on a
     /// timeout" with no limit given, and its simulations have no bit errors.
@@ -144,6 +160,7 @@ impl Default for RadioConfig {
             mac_header_bytes: 16,
             queue_packets: 10,
             piggyback_acks: true,
+            poll_before_piggyback: true,
             retry_limit: None,
         }
     }
@@ -378,6 +395,9 @@ struct Station {
     awaiting: Awaiting,
     owe_cts: Option<StationId>,
     owe_ack: Option<(StationId, u8)>,
+    /// A link ack owed to this peer, to ride on the data frame being
+    /// polled for (`poll_before_piggyback`).
+    ride: Option<(StationId, u8)>,
     /// The CTS came: send the data frame to this peer.
     granted: Option<StationId>,
     backoff_until: Option<Time>,
@@ -401,7 +421,30 @@ impl Station {
     /// needs no RTS/CTS: its peer is listening for the reply.
     /// A frame leaving this way has the channel as a poll ack would have
     /// given it, and resets the backoff as one does.
-    fn piggyback_on(&mut self, p: StationId, acked: u8, now: Time, base_ns: u64) -> Option<FrameKind> {
+    ///
+    /// With `poll`, the frame is polled for instead (an RTS, any backoff cut
+    /// short: the peer waits for the ack) and the ack rides on it when the
+    /// CTS comes.
+    fn piggyback_on(&mut self, p: StationId, acked: u8, now: Time, base_ns: u64, poll: bool) -> Option<FrameKind> {
+        if poll {
+            if self.awaiting != Awaiting::Nothing {
+                return None;
+            }
+            match self.current {
+                Some(c) if c.to == p => {}
+                None if self.head_to() == Some(p) => {
+                    let (_, frame) = self.pop(now).expect("checked");
+                    let bit = self.send_bit[usize::from(p)];
+                    self.current = Some(Outgoing { to: p, frame, bit, transmissions: 0, handed_up: false });
+                }
+                _ => return None,
+            }
+            if let Some(until) = self.backoff_until.take() {
+                self.stats.backoff_ns -= until.since(now);
+            }
+            self.ride = Some((p, acked));
+            return Some(FrameKind::Rts);
+        }
         if let Some(c) = self.current.filter(|c| c.to == p && self.awaiting == Awaiting::Nothing) {
             if let Some(until) = self.backoff_until.take() {
                 self.stats.backoff_ns -= until.since(now);
@@ -498,6 +541,7 @@ impl Radio {
                 awaiting: Awaiting::Nothing,
                 owe_cts: None,
                 owe_ack: None,
+                ride: None,
                 granted: None,
                 backoff_until: None,
                 backoff_ns: cfg.backoff_base_ns,
@@ -730,7 +774,7 @@ impl Radio {
     /// then, if it waits for nothing and is not backing off, an RTS for its
     /// current or next frame.
     fn decide(&mut self, s: usize, now: Time) -> Option<(StationId, FrameKind)> {
-        let piggyback = self.cfg.piggyback_acks;
+        let (piggyback, poll) = (self.cfg.piggyback_acks, self.cfg.poll_before_piggyback);
         let st = &mut self.stations[s];
         if let Some(p) = st.owe_cts.take() {
             return Some((p, FrameKind::Cts));
@@ -738,11 +782,16 @@ impl Radio {
         if let Some(p) = st.granted.take() {
             let c = st.current.expect("a CTS grants the current frame");
             let retransmission = c.transmissions > 0;
-            return Some((p, FrameKind::Data { frame: c.frame, bit: c.bit, piggy_ack: None, retransmission }));
+            // A link ack polled for rides on the frame.
+            let piggy_ack = st.ride.take().map(|(q, b)| {
+                debug_assert_eq!(q, p, "an ack rides to the peer polled");
+                b
+            });
+            return Some((p, FrameKind::Data { frame: c.frame, bit: c.bit, piggy_ack, retransmission }));
         }
         if let Some((p, acked)) = st.owe_ack.take() {
             if piggyback {
-                if let Some(kind) = st.piggyback_on(p, acked, now, self.cfg.backoff_base_ns) {
+                if let Some(kind) = st.piggyback_on(p, acked, now, self.cfg.backoff_base_ns, poll) {
                     return Some((p, kind));
                 }
             }
@@ -783,7 +832,8 @@ impl Radio {
         // ack, handed up and answered during the turnaround) rides on it.
         if let Xcvr::Tx { to, kind: FrameKind::LinkAck { bit }, start, .. } = self.stations[s].xcvr {
             if self.cfg.piggyback_acks {
-                if let Some(kind) = self.stations[s].piggyback_on(to, bit, now, self.cfg.backoff_base_ns) {
+                let (base, poll) = (self.cfg.backoff_base_ns, self.cfg.poll_before_piggyback);
+                if let Some(kind) = self.stations[s].piggyback_on(to, bit, now, base, poll) {
                     let end = start.plus_ns(self.frame_tx_ns(&kind));
                     self.stations[s].xcvr = Xcvr::Tx { to, kind, start, end, on_air: false };
                 }
@@ -839,6 +889,9 @@ impl Radio {
         let Xcvr::Tx { to, kind, .. } = self.stations[s].xcvr else { unreachable!("transmitting") };
         let st = &mut self.stations[s];
         match kind {
+            // Polled by the peer whose link ack it awaits: the ack rides on
+            // the data frame to come, awaited as a data frame is.
+            FrameKind::Cts if st.awaiting.peer() == Some(to) => st.awaiting.extend_to(timeout),
             FrameKind::Cts => st.awaiting = Awaiting::Data { peer: to, deadline: timeout },
             FrameKind::Data { bit, .. } => st.awaiting = Awaiting::LinkAck { peer: to, bit, deadline: timeout },
             FrameKind::Rts | FrameKind::LinkAck { .. } => {}
@@ -900,12 +953,20 @@ impl Radio {
         self.act(r, now);
     }
 
-    /// An RTS: answer if idle (in no conversation), else stay silent.
+    /// An RTS: answer if idle (in no conversation with another station),
+    /// else stay silent. A radio waiting for `from`'s link ack is in a
+    /// conversation with `from` itself: with `poll_before_piggyback` the
+    /// ack comes on a polled data frame, so it answers, and waits for that
+    /// frame past its own deadline.
     fn on_rts(&mut self, r: usize, from: StationId) {
+        let ack_polled = self.cfg.piggyback_acks && self.cfg.poll_before_piggyback;
         let st = &mut self.stations[r];
-        let idle =
-            st.awaiting == Awaiting::Nothing && st.owe_cts.is_none() && st.owe_ack.is_none() && st.granted.is_none();
-        if idle {
+        let free = st.owe_cts.is_none() && st.owe_ack.is_none() && st.ride.is_none() && st.granted.is_none();
+        let awaits_its_ack = ack_polled && matches!(st.awaiting, Awaiting::LinkAck { peer, .. } if peer == from);
+        if free && awaits_its_ack {
+            st.owe_cts = Some(from);
+            st.awaiting.extend_to(Time::NEVER);
+        } else if free && st.awaiting == Awaiting::Nothing {
             st.owe_cts = Some(from);
         } else {
             st.stats.rts_ignored_busy += 1;
@@ -950,10 +1011,28 @@ impl Radio {
         }
     }
 
+    /// A link ack for the frame outstanding to `from` completes it: while
+    /// the radio waits for it, and also after that wait timed out, while
+    /// the radio polls or backs off to send the frame again (an ack that
+    /// rode on a polled data frame can come then).
     fn on_link_ack(&mut self, r: usize, from: StationId, bit: u8, now: Time) {
         let st = &mut self.stations[r];
-        if st.awaiting == (Awaiting::LinkAck { peer: from, bit, deadline: st.awaiting.deadline() }) {
-            st.awaiting = Awaiting::Nothing;
+        let awaited = st.awaiting == (Awaiting::LinkAck { peer: from, bit, deadline: st.awaiting.deadline() });
+        let late = st.current.is_some_and(|c| c.to == from && c.bit == bit && c.transmissions > 0)
+            && match st.awaiting {
+                Awaiting::Nothing => true,
+                Awaiting::Cts { peer, .. } | Awaiting::Data { peer, .. } => peer == from,
+                Awaiting::LinkAck { .. } => false,
+            };
+        if awaited || late {
+            // A data frame after this radio's CTS is still awaited (it
+            // carries the ack): `on_data` ends that wait.
+            if !matches!(st.awaiting, Awaiting::Data { .. }) {
+                st.awaiting = Awaiting::Nothing;
+            }
+            if let Some(until) = st.backoff_until.take() {
+                st.stats.backoff_ns -= until.since(now);
+            }
             st.current = None;
             st.idle_since = now;
             st.send_bit[usize::from(from)] ^= 1;

@@ -509,6 +509,7 @@ fn radio_config(r: &RadioSpec, path: &str) -> Result<RadioConfig, ScenarioError>
         mac_header_bytes: r.mac_header_bytes,
         queue_packets: r.queue_packets,
         piggyback_acks: r.piggyback_acks,
+        poll_before_piggyback: r.poll_before_piggyback,
         retry_limit: r.retry_limit,
     };
     // A backoff of zero would poll a busy peer in a tight loop.

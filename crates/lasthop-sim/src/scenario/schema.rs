@@ -191,6 +191,11 @@ pub struct RadioSpec {
     /// simulations, Sec. 7.2). [T] true.
     #[serde(default = "radio_piggyback")]
     pub piggyback_acks: bool,
+    /// A data frame carrying a link ack is polled for (RTS/CTS) first, as
+    /// every data frame is (Sec. 5's MAC; piggybacking saves the bare ack).
+    /// false: it replaces the ack and goes without a poll. [T] true.
+    #[serde(default = "radio_piggyback")]
+    pub poll_before_piggyback: bool,
     /// Link retransmissions before the ARQ gives up on a frame (absent:
     /// never, the paper's "retransmits on timeout").
     #[serde(default)]
@@ -216,6 +221,7 @@ impl Default for RadioSpec {
             mac_header_bytes: radio_header(),
             queue_packets: radio_queue(),
             piggyback_acks: radio_piggyback(),
+            poll_before_piggyback: radio_piggyback(),
             retry_limit: None,
             queue: None,
         }

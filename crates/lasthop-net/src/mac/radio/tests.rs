@@ -292,9 +292,10 @@ fn a_full_radio_queue_refuses_and_counts() {
 
 /// Frame A->B at t0; B queues a frame for A at 50 ms, while it receives
 /// A's data. Returns the air log, the deliveries and B's stats.
-fn two_way(piggyback: bool) -> (Vec<AirRow>, Vec<(Time, StationId, u32)>, RadioStats) {
+fn two_way(piggyback: bool, poll: bool) -> (Vec<AirRow>, Vec<(Time, StationId, u32)>, RadioStats) {
     let mut pool = PacketPool::new();
-    let mut r = medium(2, RadioConfig { piggyback_acks: piggyback, ..RadioConfig::default() });
+    let cfg = RadioConfig { piggyback_acks: piggyback, poll_before_piggyback: poll, ..RadioConfig::default() };
+    let mut r = medium(2, cfg);
     let mut got = Vec::new();
     assert!(offer(&mut r, Time::ZERO, 0, 1, frame(&mut pool, 1, 1000)));
     run(&mut r, ms(50_000), &mut got);
@@ -306,13 +307,40 @@ fn two_way(piggyback: bool) -> (Vec<AirRow>, Vec<(Time, StationId, u32)>, RadioS
 }
 
 #[test]
+fn a_link_ack_rides_on_a_polled_data_frame() {
+    // B owes A a link ack at 127.43 and its queue head is for A: it polls A
+    // (RTS 140.68-143.88, after T_RT). A, waiting for that ack, is in a
+    // conversation with B and answers (CTS 157.13-160.33); B's frame
+    // carries the ack (173.58-254.86); A hands it up at 264.86 and acks
+    // alone (its queue is empty). Against no piggybacking (below), the
+    // bare ack's 3.2 ms are saved; every data frame still pays RTS/CTS.
+    let (air_on, got_on, b_on) = two_way(true, true);
+    assert_eq!(
+        air_on[2..].to_vec(),
+        vec![
+            (0, 1, FrameClass::Data, ms(46_150), ms(127_430), Heard::Intact),
+            (1, 0, FrameClass::Rts, ms(140_680), ms(143_880), Heard::Intact),
+            (0, 1, FrameClass::Cts, ms(157_130), ms(160_330), Heard::Intact),
+            (1, 0, FrameClass::DataAck, ms(173_580), ms(254_860), Heard::Intact),
+            (0, 1, FrameClass::LinkAck, ms(268_110), ms(271_310), Heard::Intact),
+        ]
+    );
+    assert_eq!(got_on, vec![(ms(137_430), 1, 1), (ms(264_860), 0, 2)]);
+    let (_, got_off, b_off) = two_way(false, true);
+    assert_eq!(got_off[1].0.since(got_on[1].0), ms(3_200).ns());
+    assert_eq!((b_on.rts_sent, b_on.link_acks_piggybacked, b_on.link_acks_sent), (1, 1, 0));
+    assert_eq!((b_off.rts_sent, b_off.link_acks_piggybacked, b_off.link_acks_sent), (1, 0, 1));
+}
+
+#[test]
 fn a_piggybacked_link_ack_saves_the_reverse_handshake_and_its_turnarounds() {
+    // The first reading (`poll_before_piggyback = false`).
     // With piggybacking: at 127.43 B owes A a link ack and its queue head
     // is for A: it sends that frame with the ack, 140.68-221.96, no RTS.
     // A was waiting for the ack (timeout 153.48) but hears B's frame from
     // 140.68 on, so it waits for its end; hands it up at 231.96 and acks
     // alone (its queue is empty), 235.21-238.41.
-    let (air_on, got_on, b_on) = two_way(true);
+    let (air_on, got_on, b_on) = two_way(true, false);
     assert_eq!(
         air_on[2..].to_vec(),
         vec![
@@ -325,7 +353,7 @@ fn a_piggybacked_link_ack_saves_the_reverse_handshake_and_its_turnarounds() {
     // Without: B acks alone (140.68-143.88), stays in transmit mode and polls
     // A at once (143.88-147.08); A turns to answer (160.33-163.53); B turns
     // to send (176.78-258.06); A hands it up at 268.06.
-    let (air_off, got_off, b_off) = two_way(false);
+    let (air_off, got_off, b_off) = two_way(false, false);
     assert_eq!(
         air_off[2..].to_vec(),
         vec![
@@ -412,12 +440,19 @@ proptest! {
     fn every_frame_is_delivered_dropped_or_held(
         ops in prop::collection::vec(op(), 1..40),
         piggyback in any::<bool>(),
+        poll in any::<bool>(),
         error_pct in 0u32..30,
         retry_limit in prop::option::of(0u32..3),
         queue_packets in 1u32..4,
         seed in 0u64..1000,
     ) {
-        let cfg = RadioConfig { piggyback_acks: piggyback, retry_limit, queue_packets, ..RadioConfig::default() };
+        let cfg = RadioConfig {
+            piggyback_acks: piggyback,
+            poll_before_piggyback: poll,
+            retry_limit,
+            queue_packets,
+            ..RadioConfig::default()
+        };
         let n = 4;
         let mut r = Radio::new(cfg, n, |s| RngStream::new(seed, &format!("mac:p:{s}:backoff"))).with_air_log();
         if error_pct > 0 {
