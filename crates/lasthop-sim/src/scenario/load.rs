@@ -5,7 +5,7 @@
 //! Every failure is a [`ScenarioError`]: one line naming the field path and
 //! the reason, which the CLI prints as it is.
 
-use super::schema::{LinkSpec, ScenarioFile};
+use super::schema::{LinkSpec, RadioSpec, ScenarioFile};
 use super::ScenarioError;
 use toml::{Table, Value};
 
@@ -270,13 +270,18 @@ pub fn load_file(text: &str, fmt: Format, sets: &[String], origin: &str) -> Resu
     })
 }
 
-/// The first error inside a template's links, with its full path: serde
-/// reads a template (an internally tagged enum) through a buffer that
-/// loses the path below `topology`, so each link is read again alone.
+/// The first error inside a template's links (and a radio chain's `radio`
+/// table), with its full path: serde reads a template (an internally
+/// tagged enum) through a buffer that loses the path below `topology`, so
+/// each table is read again alone, as what it is.
 fn template_link_error(topology: &Value) -> Option<ScenarioError> {
+    fn read<T: serde::de::DeserializeOwned>(v: &Value) -> Option<serde_path_to_error::Error<toml::de::Error>> {
+        serde_path_to_error::deserialize::<_, T>(v.clone()).err()
+    }
     let Value::Table(t) = topology else { return None };
+    let chain = t.get("template").and_then(Value::as_str) == Some("radio_chain");
     t.iter().filter(|(k, v)| *k != "template" && v.is_table()).find_map(|(k, v)| {
-        let e = serde_path_to_error::deserialize::<_, LinkSpec>(v.clone()).err()?;
+        let e = if chain && k == "radio" { read::<RadioSpec>(v) } else { read::<LinkSpec>(v) }?;
         let inner = e.path().to_string();
         let path = if inner == "." { format!("topology.{k}") } else { format!("topology.{k}.{inner}") };
         Some(ScenarioError::new(path, e.into_inner().to_string().replace('\n', " ")))
@@ -368,6 +373,28 @@ y = 6
         patch.insert("flows".into(), Value::Table(Table::from_iter([("7".to_string(), Value::Integer(1))])));
         deep_merge(&mut doc, &patch);
         assert!(doc["flows"].is_table());
+    }
+
+    #[test]
+    fn an_error_in_a_radio_chains_radio_table_names_the_field_and_its_reason() {
+        let text = r#"
+name = "t"
+[topology]
+template = "radio_chain"
+hops = 2
+[topology.wired]
+bandwidth_bps = 1e6
+[topology.radio]
+piggyback_acks = 3
+[[flows]]
+name = "f"
+from = "fh"
+to = "mh"
+bytes = 10
+"#;
+        let e = load_file(text, Format::Toml, &[], "t").unwrap_err();
+        assert_eq!(e.path, "topology.radio.piggyback_acks");
+        assert!(e.reason.contains("expected a boolean"), "{e}");
     }
 
     #[test]
