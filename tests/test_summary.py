@@ -58,3 +58,36 @@ def test_split_runs_over_seeds_through_the_cli() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "split" in proc.stdout
+
+
+def test_each_mediums_radios_are_averaged_over_seeds() -> None:
+    """A radio chain's per-radio counters (seed 001 Sec. 5) were missing from the mean of
+    ``--seeds N``: only flows and links were averaged."""
+
+    def with_media(seed: int, rts: int) -> dict[str, object]:
+        radios = [
+            {"node": "gw", "rts_sent": rts, "backoff_s": seed / 2},
+            {"node": "mh", "rts_sent": 1},
+        ]
+        return {**run(seed, 1.0, 0.9), "media": [{"name": "radio", "radios": radios}]}
+
+    mean = mean_summary([with_media(1, 10), with_media(2, 20)])
+    assert mean["media"] == [
+        {
+            "name": "radio",
+            "radios": [
+                {"node": "gw", "rts_sent": 15.0, "backoff_s": 0.75},
+                {"node": "mh", "rts_sent": 1.0},
+            ],
+        }
+    ]
+    assert "media" not in mean_summary([run(1, 1.0, 0.9)])
+
+
+def test_a_radio_chains_radios_table_over_seeds_through_the_cli() -> None:
+    from helpers import lasthop_cli
+
+    proc = lasthop_cli("run", "balakrishnan99/radio-chain", "--seeds", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "radios of radio" in proc.stdout
+    assert "mean of seeds 1..2" in proc.stdout

@@ -261,7 +261,7 @@ def run_command(
     console = _console()
     console.print(render.flows_table(flows, f"{title}: flows"))
     console.print(render.links_table(links, f"{title}: links"))
-    media = runs[0].get("media") if seeds is None else None
+    media = runs[0].get("media") if seeds is None else document["mean"].get("media")
     for medium in media or []:
         console.print(render.radios_table(medium, f"{title}: radios of {medium['name']}"))
     if published is not None:

@@ -37,10 +37,11 @@ def mean_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def mean_summary(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """``{"flows": [...], "links": [...], "published": ...}``: each flow and link
-    direction averaged over ``runs`` (summaries of the same scenario with different
-    seeds); the published comparison, when the scenario has one, with the measured
-    values averaged and the ratio taken of the mean throughput."""
+    """``{"flows": [...], "links": [...], "published": ..., "media": [...]}``: each flow
+    and link direction averaged over ``runs`` (summaries of the same scenario with
+    different seeds); the published comparison, when the scenario has one, with the
+    measured values averaged and the ratio taken of the mean throughput; each shared
+    medium's radios averaged, when the scenario has media."""
     mean: dict[str, Any] = {}
     for section in ("flows", "links"):
         lists = [run[section] for run in runs]
@@ -55,6 +56,15 @@ def mean_summary(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         mean["published"] = cell
     else:
         mean["published"] = None
+    media = [run.get("media") for run in runs]
+    if all(m is not None for m in media):
+        mean["media"] = [
+            {
+                "name": same[0]["name"],
+                "radios": [mean_records(r) for r in zip(*(m["radios"] for m in same), strict=True)],
+            }
+            for same in zip(*cast(list[list[Mapping[str, Any]]], media), strict=True)
+        ]
     return mean
 
 
