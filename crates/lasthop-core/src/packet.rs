@@ -123,6 +123,10 @@ pub enum PacketKind {
     Data,
     /// An acknowledgment from the receiver to the sender.
     Ack,
+    /// A datagram of a background traffic source (not TCP: its `tcp`
+    /// header is unused but for `seq`, the datagram's index); it is never
+    /// acknowledged and no TCP mechanism looks at it.
+    Datagram,
 }
 
 /// One IPv4 datagram in flight.

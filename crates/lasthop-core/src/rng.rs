@@ -50,6 +50,16 @@ impl RngStream {
         -mean * (1.0 - self.uniform()).ln()
     }
 
+    /// A Pareto draw of scale `scale` (the minimum) and shape `shape`, by
+    /// inverse transform: scale / (1-U)^(1/shape), ns-2's
+    /// `Random::pareto` (tools/random.h) with U taken in [0, 1) so that
+    /// 1-U is never zero (one line: `rand_distr::Pareto` is the same
+    /// transform, not worth a dependency).
+    #[inline]
+    pub fn pareto(&mut self, scale: f64, shape: f64) -> f64 {
+        scale / (1.0 - self.uniform()).powf(1.0 / shape)
+    }
+
     /// A uniform integer in [0, n) (n >= 1), by Lemire's multiply-shift of
     /// one 64-bit draw: the bias is below n / 2^64, far beneath anything a
     /// run can see (a queue choosing one of its packets).

@@ -83,6 +83,18 @@ pub struct FlowSummary {
     /// opened, became established and closed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub connection: Option<ConnectionSummary>,
+    /// Background sources only (`pareto`): datagrams sent and received, and
+    /// bursts begun. `bytes_delivered` counts the datagrams' bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub datagrams: Option<DatagramSummary>,
+}
+
+/// A background source's datagrams ([`crate::traffic`]).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DatagramSummary {
+    pub sent: u64,
+    pub received: u64,
+    pub bursts: u64,
 }
 
 /// A connection's start-up and close (flows with `tcp.handshake`; see

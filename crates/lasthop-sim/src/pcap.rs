@@ -72,7 +72,7 @@
 //! built with `etherparse`.
 
 use crate::scenario::{Model, ScenarioError};
-use etherparse::{EtherType, Ethernet2Header, IpEcn, IpNumber, Ipv4Header, TcpHeader as WireTcp};
+use etherparse::{EtherType, Ethernet2Header, IpEcn, IpNumber, Ipv4Header, TcpHeader as WireTcp, UdpHeader};
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::{Ecn, Packet, PacketKind, TcpHeader, Time};
 
@@ -300,7 +300,7 @@ fn splitmix64(x: u64) -> u64 {
 /// receiver (`PacketKind::Ack`).
 pub fn isn(flow: u32, side: PacketKind) -> u32 {
     let side = match side {
-        PacketKind::Data => 0,
+        PacketKind::Data | PacketKind::Datagram => 0,
         PacketKind::Ack => 1,
     };
     splitmix64(2 * u64::from(flow) + side) as u32
@@ -381,12 +381,15 @@ fn encode_options(tcp: &TcpHeader, sender_isn: u32) -> ([u8; MAX_OPTIONS_LEN], u
 /// node, receiving node) into `frame`, cut to `snaplen` bytes; returns the
 /// whole frame's length. `zeros` is scratch for the TCP checksum.
 fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, zeros: &mut Vec<u8>) -> u32 {
+    if pkt.kind == PacketKind::Datagram {
+        return encode_datagram(pkt, hop, snaplen, frame, zeros);
+    }
     let tcp = &pkt.tcp;
     let (sender_isn, receiver_isn) = (isn(pkt.flow, PacketKind::Data), isn(pkt.flow, PacketKind::Ack));
     let sender_port = SENDER_PORT_BASE.wrapping_add(pkt.flow as u16);
     let payload_len = match pkt.kind {
         PacketKind::Data => tcp.len.min(MAX_PAYLOAD_BYTES) as usize,
-        PacketKind::Ack => 0,
+        PacketKind::Ack | PacketKind::Datagram => 0,
     };
     let mut th = match pkt.kind {
         PacketKind::Data if tcp.syn => WireTcp::new(sender_port, RECEIVER_PORT, sender_isn, u16::MAX),
@@ -395,7 +398,7 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
             h.acknowledgment_number = wire_seq(receiver_isn, 0);
             h
         }
-        PacketKind::Ack => {
+        PacketKind::Ack | PacketKind::Datagram => {
             let wnd = tcp.wnd_bytes.min(u32::from(u16::MAX)) as u16;
             // A SYN-ACK takes the receiver's ISN, later acks ISN+1.
             let seq = if tcp.syn { receiver_isn } else { wire_seq(receiver_isn, 0) };
@@ -434,6 +437,35 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
     frame.extend_from_slice(&ip.to_bytes());
     frame.extend_from_slice(&th.to_bytes());
     // Zero payload up to the snap length, or the headers cut to it.
+    frame.resize(orig_len.min(snaplen as usize), 0);
+    orig_len as u32
+}
+
+/// [`encode_frame`] for a background source's datagram: IPv4 and UDP
+/// headers and a zero payload, `size_bytes` long in all (at least the
+/// headers), from the flow's sender port to [`RECEIVER_PORT`].
+fn encode_datagram(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, zeros: &mut Vec<u8>) -> u32 {
+    const UDP_LEN: usize = 8;
+    let payload_len =
+        (pkt.size_bytes as usize).saturating_sub(IP_LEN + UDP_LEN).min(u16::MAX as usize - IP_LEN - UDP_LEN);
+    let sender_port = SENDER_PORT_BASE.wrapping_add(pkt.flow as u16);
+    let mut ip =
+        Ipv4Header::new((UDP_LEN + payload_len) as u16, TTL, IpNumber::UDP, node_ip(pkt.src), node_ip(pkt.dst))
+            .expect("the length is capped to fit IPv4");
+    ip.identification = pkt.uid as u16;
+    ip.dont_fragment = true;
+    ip.header_checksum = ip.calc_header_checksum();
+    if zeros.len() < payload_len {
+        zeros.resize(payload_len, 0);
+    }
+    let udp = UdpHeader::with_ipv4_checksum(sender_port, RECEIVER_PORT, &ip, &zeros[..payload_len])
+        .expect("the length is capped to fit IPv4");
+    let eth = Ethernet2Header { source: node_mac(hop[0]), destination: node_mac(hop[1]), ether_type: EtherType::IPV4 };
+    let orig_len = ETH_LEN + IP_LEN + UDP_LEN + payload_len;
+    frame.clear();
+    frame.extend_from_slice(&eth.to_bytes());
+    frame.extend_from_slice(&ip.to_bytes());
+    frame.extend_from_slice(&udp.to_bytes());
     frame.resize(orig_len.min(snaplen as usize), 0);
     orig_len as u32
 }
@@ -532,6 +564,29 @@ mod tests {
         let th = tcp_of(&ack(4, TcpHeader { ack: 201, wnd_bytes: 1000, ..TcpHeader::default() }));
         assert_eq!(th.acknowledgment_number, s.wrapping_add(1 + 200 + 1), "bytes 0..200 and the FIN");
         assert_eq!(th.sequence_number, r.wrapping_add(1));
+    }
+
+    #[test]
+    fn a_background_datagram_is_udp_of_its_size_with_checksums() {
+        let tcp = TcpHeader { seq: 41, len: 1000, ..TcpHeader::default() };
+        let pkt = Packet {
+            uid: 9,
+            flow: 2,
+            kind: PacketKind::Datagram,
+            src: 0,
+            dst: 2,
+            size_bytes: 1000,
+            ecn: Ecn::NotEct,
+            tcp,
+        };
+        let (frame, orig) = encode(&pkt, [0, 1], MAX_SNAPLEN);
+        assert_eq!(orig as usize, 14 + 1000, "the datagram's size on the wire, plus Ethernet");
+        let (ip, rest) = Ipv4Header::from_slice(&frame[14..]).unwrap();
+        assert_eq!((ip.protocol, ip.total_len), (IpNumber::UDP, 1000));
+        assert_eq!(ip.header_checksum, ip.calc_header_checksum());
+        let (udp, payload) = UdpHeader::from_slice(rest).unwrap();
+        assert_eq!((udp.source_port, udp.destination_port, udp.length), (SENDER_PORT_BASE + 2, RECEIVER_PORT, 980));
+        assert_eq!(udp.checksum, udp.calc_checksum_ipv4(&ip, payload).unwrap());
     }
 
     #[test]

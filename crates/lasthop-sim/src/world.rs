@@ -41,12 +41,13 @@
 //! to run it back).
 
 use crate::metrics::{
-    ConnectionSummary, FlowSummary, LinkSummary, MediumSummary, PublishedComparison, QueueSummary, RadioSummary,
-    RunSummary, SplitSummary,
+    ConnectionSummary, DatagramSummary, FlowSummary, LinkSummary, MediumSummary, PublishedComparison, QueueSummary,
+    RadioSummary, RunSummary, SplitSummary,
 };
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{FlowModel, Model, Workload};
 use crate::scheduler::{Event, Scheduler};
+use crate::traffic::{ParetoSource, Source};
 use lasthop_agents::ack_recons::AckRecons;
 use lasthop_agents::eln::ElnMarker;
 use lasthop_agents::snoop::Snoop;
@@ -112,6 +113,9 @@ struct FlowState {
     /// Bytes delivered when a timed flow stopped.
     delivered_at_stop: Option<u64>,
     done_at: Option<Time>,
+    /// Not TCP: a background source sending datagrams in the sender's place
+    /// (its receiving end counts their bytes in `app_next`).
+    source: Option<Box<Source>>,
 }
 
 /// A connection's first hop when its path does not leave from its endpoint.
@@ -153,6 +157,7 @@ impl FlowState {
             finished: false,
             delivered_at_stop: None,
             done_at: None,
+            source: None,
         }
     }
 }
@@ -384,7 +389,12 @@ impl<'m> World<'m> {
             .map(|(i, f)| {
                 let sender = Sender::new(sender_cfg(f.sender, f.from), i as u32);
                 let receiver = Receiver::new(receiver_cfg(f.receiver, f.to));
-                FlowState::new(sender, receiver, i as u32, f, [f.from, f.to])
+                let mut flow = FlowState::new(sender, receiver, i as u32, f, [f.from, f.to]);
+                if let Some(cfg) = f.pareto {
+                    let rng = RngStream::new(seed, &format!("flow:{}:pareto", f.name));
+                    flow.source = Some(Box::new(Source::Pareto(ParetoSource::new(cfg, rng))));
+                }
+                flow
             })
             .collect();
         // A split flow's wired leg ends at the base station, whose app-paced
@@ -647,6 +657,13 @@ impl<'m> World<'m> {
                 Event::Wake { endpoint } => self.on_wake(endpoint),
                 Event::FlowStart { flow } => {
                     let fi = flow as usize;
+                    if let Some(source) = self.flows[fi].source.as_deref_mut() {
+                        source.start(now);
+                        self.flush_source(fi);
+                        let (flows, model_flows) = (&self.flows, self.model.flows.len());
+                        self.overlap.on_start(now, fi, || delivered_now(flows, model_flows));
+                        continue;
+                    }
                     self.flows[fi].sender.start(now, &mut self.trace);
                     self.flush_sender(fi);
                     if let Some(r) = self.flows[fi].relay.as_deref().copied() {
@@ -658,6 +675,9 @@ impl<'m> World<'m> {
                 Event::FlowStop { flow } => {
                     let fi = flow as usize;
                     self.flows[fi].sender.stop();
+                    if let Some(source) = self.flows[fi].source.as_deref_mut() {
+                        source.stop();
+                    }
                     let last = self.last_leg(fi);
                     if last != fi {
                         self.flows[last].sender.stop();
@@ -768,7 +788,7 @@ impl<'m> World<'m> {
     fn forward(&mut self, node: u16, pkt: Packet) {
         let at = self.conn_at[pkt.flow as usize];
         let (first, end) = match pkt.kind {
-            PacketKind::Data => (at.data, at.acks),
+            PacketKind::Data | PacketKind::Datagram => (at.data, at.acks),
             PacketKind::Ack => (at.acks, at.end),
         };
         // Paths are a few hops long: a scan beats any map.
@@ -1119,6 +1139,8 @@ impl<'m> World<'m> {
                 }
                 self.flush_sender(fi);
             }
+            // A background source's datagram: counted, never acknowledged.
+            PacketKind::Datagram => f.app_next += u64::from(pkt.size_bytes),
         }
     }
 
@@ -1142,7 +1164,9 @@ impl<'m> World<'m> {
         }
         let (fi, side) = ((endpoint / 2) as usize, (endpoint % 2) as usize);
         *self.flows[fi].armed_mut(side) = Time::NEVER;
-        if side == 0 {
+        if side == 0 && self.flows[fi].source.is_some() {
+            self.flush_source(fi);
+        } else if side == 0 {
             self.flows[fi].sender.on_timer(now, &mut self.trace);
             self.flush_sender(fi);
         } else {
@@ -1162,6 +1186,8 @@ impl<'m> World<'m> {
             // RFC 3168 Sec. 6.1.1: a SYN-ACK is never ECN-capable.
             PacketKind::Ack if tcp.syn => (f.to, f.from, f.ack_bytes, Ecn::NotEct),
             PacketKind::Ack => (f.to, f.from, f.ack_bytes, f.receiver.ip_ecn()),
+            // A datagram's size rides in `len` (see `flush_source`).
+            PacketKind::Datagram => (f.from, f.to, tcp.len, Ecn::NotEct),
         };
         self.next_uid += 1;
         self.conservation.created += 1;
@@ -1179,6 +1205,26 @@ impl<'m> World<'m> {
             }
         }
         let want = self.flows[fi].sender.poll_at();
+        self.rearm(fi, 0, want);
+    }
+
+    /// Send what flow `fi`'s background source has due, and re-arm it.
+    #[cold]
+    fn flush_source(&mut self, fi: usize) {
+        let now = self.sched.now();
+        loop {
+            let source = self.flows[fi].source.as_deref_mut().expect("a source flow");
+            let Some(size) = source.poll_transmit(now) else { break };
+            let Source::Pareto(p) = &*source;
+            // Its index as `seq` (captures and traces), its size as `len`.
+            let tcp = TcpHeader { seq: p.sent - 1, len: size, ..TcpHeader::default() };
+            let pkt = self.new_packet(fi, PacketKind::Datagram, tcp);
+            match self.flows[fi].data_hop {
+                NO_HOP => self.forward(pkt.src, pkt),
+                h => self.forward_on(h as usize, pkt),
+            }
+        }
+        let want = self.flows[fi].source.as_deref().expect("a source flow").poll_at();
         self.rearm(fi, 0, want);
     }
 
@@ -1245,7 +1291,9 @@ impl<'m> World<'m> {
         if link_filtered != c.filtered {
             return Err(format!("link filter counters {link_filtered} != filtered acks {}", c.filtered));
         }
-        for (i, f) in self.flows.iter().enumerate() {
+        // A background source's receiving end counts datagram bytes, with no
+        // TCP receiver behind it.
+        for (i, f) in self.flows.iter().enumerate().filter(|(_, f)| f.source.is_none()) {
             if f.app_next != f.receiver.rcv_nxt() {
                 return Err(format!(
                     "flow {i}: application has {} bytes, receiver {}",
@@ -1356,6 +1404,11 @@ impl<'m> World<'m> {
                             completion_time_s: c.fin_acked_at.map(|t| secs(t.since(syn_sent))),
                             syn_retransmits: c.syn_retransmits,
                         }
+                    }),
+                    datagrams: f.source.as_deref().map(|s| {
+                        let Source::Pareto(p) = s;
+                        let size = u64::from(p.config().packet_bytes);
+                        DatagramSummary { sent: p.sent, received: app_next / size, bursts: p.bursts }
                     }),
                 }
             })

@@ -9,6 +9,7 @@ use super::schema::{
 };
 use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
+use crate::traffic::ParetoConfig;
 use lasthop_agents::ack_recons::{AckReconsConfig, Spacing};
 use lasthop_agents::snoop::SnoopConfig;
 use lasthop_core::tick::KernelClock;
@@ -114,6 +115,8 @@ pub struct FlowModel {
     /// `split-smart`); its node once routes are known.
     pub split: Option<SplitModel>,
     pub split_node: Option<u16>,
+    /// Not TCP: a Pareto on/off source of datagrams ([`crate::traffic`]).
+    pub pareto: Option<ParetoConfig>,
 }
 
 /// The base station's side of a split connection (seed 000 Sec. III-C).
@@ -609,7 +612,25 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         duration_s(hi, &p("start_max_s"))?;
         check(hi >= fl.start_s, p("start_max_s"), &format!("must be at least start_s ({} s), got {}", fl.start_s, hi))?;
     }
+    let pareto = match &fl.pareto {
+        None => None,
+        Some(s) => {
+            check(fl.bytes.is_none(), p("bytes"), "a Pareto source sends until it stops: give `duration_s` or none")?;
+            check(fl.scheme.is_none(), p("scheme"), "a Pareto source is not TCP: it takes no scheme")?;
+            let cfg = ParetoConfig {
+                rate_bps: s.rate_bps,
+                burst_s: s.burst_ms / 1e3,
+                idle_s: s.idle_ms / 1e3,
+                shape: s.shape,
+                packet_bytes: s.packet_bytes,
+            };
+            cfg.validate().map_err(|(field, why)| ScenarioError::new(p(&format!("pareto.{field}")), why))?;
+            Some(cfg)
+        }
+    };
     let workload = match (fl.bytes, fl.duration_s) {
+        // A Pareto source without a duration runs to the end of the run.
+        (None, None) if pareto.is_some() => Workload::Timed { duration_ns: u64::MAX },
         (Some(b), None) => {
             check(b > 0, p("bytes"), "must be at least 1")?;
             check(b <= MAX_FLOW_BYTES, p("bytes"), &format!("must be at most 2^60, got {b}"))?;
@@ -831,6 +852,7 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         snoop_node: None,
         split,
         split_node: None,
+        pareto,
     })
 }
 

@@ -489,10 +489,51 @@ pub struct FlowSpec {
     pub start_after: Option<String>,
     #[serde(default)]
     pub tcp: TcpSpec,
+    /// Not TCP: a Pareto on/off source of datagrams (ns-2's
+    /// `Application/Traffic/Pareto`; background traffic of seed 004 Sec.
+    /// 5.2), sending from its start until `duration_s` or the end of the
+    /// run; its `tcp` table is not used, and it takes no `bytes` or
+    /// `scheme`.
+    pub pareto: Option<ParetoSpec>,
 }
 
 fn default_copies() -> u32 {
     1
+}
+
+/// A Pareto on/off source's settings; defaults are ns-2.35's
+/// (tcl/lib/ns-default.tcl, `Application/Traffic/Pareto`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ParetoSpec {
+    /// Sending rate during a burst, in bits per second. [N] 64 kb/s.
+    #[serde(default = "pareto_rate")]
+    pub rate_bps: f64,
+    /// Mean burst length, in ms. [N] 500.
+    #[serde(default = "pareto_time")]
+    pub burst_ms: f64,
+    /// Mean idle time, in ms. [N] 500.
+    #[serde(default = "pareto_time")]
+    pub idle_ms: f64,
+    /// Pareto shape, above 1. [N] 1.5.
+    #[serde(default = "pareto_shape")]
+    pub shape: f64,
+    /// Datagram size on the wire, in bytes. [N] 210.
+    #[serde(default = "pareto_packet")]
+    pub packet_bytes: u32,
+}
+
+fn pareto_rate() -> f64 {
+    64e3
+}
+fn pareto_time() -> f64 {
+    500.0
+}
+fn pareto_shape() -> f64 {
+    1.5
+}
+fn pareto_packet() -> u32 {
+    210
 }
 
 /// TCP settings of a flow.

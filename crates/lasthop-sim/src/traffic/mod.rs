@@ -1,0 +1,53 @@
+//! Background traffic sources: open-loop (non-TCP) senders of datagrams
+//! along a flow's path, the cross traffic of seed 004's experiments. One
+//! file per member, enum dispatch in [`Source`]:
+//!
+//! - [`pareto`]: ns-2's `Application/Traffic/Pareto` on/off source (Yun
+//!   2009 Sec. 5.2: "Pareto on/off traffic ... along the TCP path").
+//!
+//! A source is sans-IO like a TCP sender: the world starts and stops it,
+//! wakes it at [`Source::poll_at`], and takes the datagrams it has to send
+//! from [`Source::poll_transmit`] (their sizes, in bytes). Datagrams are
+//! never acknowledged; the receiving end only counts them.
+
+pub mod pareto;
+
+pub use pareto::{ParetoConfig, ParetoSource};
+
+use lasthop_core::Time;
+
+/// A background traffic source.
+#[derive(Clone, Debug)]
+pub enum Source {
+    Pareto(ParetoSource),
+}
+
+impl Source {
+    /// The application starts at `now`.
+    pub fn start(&mut self, now: Time) {
+        match self {
+            Source::Pareto(p) => p.start(now),
+        }
+    }
+
+    /// The application stops: nothing more is sent.
+    pub fn stop(&mut self) {
+        match self {
+            Source::Pareto(p) => p.stop(),
+        }
+    }
+
+    /// When the source next has something to send ([`Time::NEVER`]: never).
+    pub fn poll_at(&self) -> Time {
+        match self {
+            Source::Pareto(p) => p.poll_at(),
+        }
+    }
+
+    /// The size of the next datagram due at or before `now`, if any.
+    pub fn poll_transmit(&mut self, now: Time) -> Option<u32> {
+        match self {
+            Source::Pareto(p) => p.poll_transmit(now),
+        }
+    }
+}
