@@ -24,7 +24,10 @@ pub(super) fn start_after(link: &mut Link, now: Time, dir: usize, pool: &PacketP
     let other = &link.dirs[1 - dir];
     debug_assert!(other.busy() || other.queue.is_empty(), "a full-duplex direction left idle with a frame waiting");
     let d = &link.dirs[dir];
-    if d.busy() || d.queue.is_empty() {
+    debug_assert_eq!(d.waiting, !d.queue.is_empty());
+    // Whether a frame waits is read beside the medium, not in the queue's
+    // line (issue 9).
+    if d.busy() || !d.waiting {
         return None;
     }
     Some(link.start(now, dir, pool))
@@ -32,13 +35,14 @@ pub(super) fn start_after(link: &mut Link, now: Time, dir: usize, pool: &PacketP
 
 /// Put `w`, just offered to direction `dir`, on the medium at once if it
 /// would leave the queue as it joined it: `dir` idle, its DropTail queue
-/// empty with room for `w`. The frame then does not pass through the
-/// queue's buffer, which with thousands of links is rarely in the cache
-/// (issue 9); what is started, and when, is the same.
+/// (empty: an idle direction has nothing waiting, see [`start_after`])
+/// with room for `w`. The frame then does not pass through the queue's
+/// buffer, and the queue's line is not read: with thousands of links it is
+/// rarely in the cache (issue 9). What is started, and when, is the same.
 #[inline]
 pub(super) fn start_at_once(link: &mut Link, now: Time, dir: usize, w: Waiting, pool: &PacketPool) -> Option<Started> {
     let d = &link.dirs[dir];
-    if d.busy() || !d.queue.passes_through(&w) {
+    if d.busy() || !d.passes_at_once(&w) {
         return None;
     }
     Some(link.start_frame(now, dir, w, pool))

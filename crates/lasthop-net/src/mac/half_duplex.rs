@@ -19,7 +19,7 @@ pub(super) fn start_next(link: &mut Link, now: Time, pool: &PacketPool) -> Optio
         return None;
     }
     let first = 1 - link.last_served;
-    let dir = [first, 1 - first].into_iter().find(|&d| !link.dirs[d].queue.is_empty())?;
+    let dir = [first, 1 - first].into_iter().find(|&d| link.dirs[d].waiting)?;
     link.last_served = dir;
     Some(link.start(now, dir, pool))
 }

@@ -76,13 +76,13 @@ impl DirParams {
     }
 }
 
-/// The parameters every frame reads, copied out of [`DirParams`] so that
-/// they sit beside the direction's other per-frame fields.
+/// The parameters every start of a frame reads, copied out of
+/// [`DirParams`] so that they sit beside the direction's other per-start
+/// fields (the delay, which an end of transmission reads, is kept apart).
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 struct Timing {
     bandwidth_bps: u64,
-    delay_ns: u64,
     frame_overhead_ns: u64,
     frame_overhead_bytes: u32,
 }
@@ -91,7 +91,6 @@ impl Timing {
     fn of(p: &DirParams) -> Timing {
         Timing {
             bandwidth_bps: p.bandwidth_bps,
-            delay_ns: p.delay_ns,
             frame_overhead_ns: p.frame_overhead_ns,
             frame_overhead_bytes: p.frame_overhead_bytes,
         }
@@ -184,11 +183,14 @@ struct InFlight {
 /// frame's passage touches few cache lines of a direction that is not in
 /// the cache (a run of thousands of links: issue 9): the queue's FIFO
 /// (line 0; a frame joining it reads line 1 too); the queue's discipline,
-/// the frames in transit, the frame on the medium and the error model
-/// (line 1: every step of a frame); the timing, the jitter and when the
-/// medium frees (line 2: a start and an end of transmission); the counters (line 3: a start, and the loss
-/// of a corrupted frame); the parameters as given (line 4, read when the
-/// direction is made). A unit test keeps the layout.
+/// the frames in transit, the frame on the medium, the delay, the member
+/// and what decides whether a frame starts at once or waits (line 1: every
+/// step of a frame; an end of transmission and an arrival read no other
+/// line); the error model, the timing, when the medium frees and the
+/// counters a start adds to (line 2: a start); the other counters, the
+/// jitter's stream, the emulator and the latest arrival (line 3: losses,
+/// and with jitter or emulation every step); the parameters as given (line
+/// 4, read when the direction is made). A unit test keeps the layout.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct LinkDir {
@@ -197,25 +199,45 @@ pub struct LinkDir {
     transit: VecDeque<InFlight>,
     /// The frame being sent, if any (the direction is busy).
     medium: Option<OnMedium>,
+    /// Propagation delay, in ns (`params.delay_ns`).
+    delay_ns: u64,
     /// The link's MAC member (copied into each direction, beside `medium`,
     /// where the per-frame path reads it: the link's own fields are a
     /// cache line further).
     pub(super) access: Duplex,
+    /// `jitter` or `emulator` is there (every start and end of
+    /// transmission reads this, and line 3 only if so).
+    shaped: bool,
+    /// `queue.empty_passes_up_to()`, kept here: a full-duplex direction is
+    /// idle only with its queue empty, so a frame offered to it starts at
+    /// once, or not, without reading the queue (line 0).
+    passes: bool,
+    /// A frame waits in the queue (`!queue.is_empty()`, kept after every
+    /// change to the queue: an end of transmission then learns that
+    /// nothing waits without reading the queue's line).
+    pub(super) waiting: bool,
+    passes_up_to: u32,
     error: ErrorModel,
     timing: Timing,
+    /// When the latest frame's transmission ends (or ended).
+    busy_until: Time,
+    /// `DirStats::packets_sent`, `bytes_sent` and `busy_ns`, kept beside
+    /// the timing that a start reads anyway.
+    packets_sent: u64,
+    bytes_sent: u64,
+    busy_ns: u64,
+    /// The other counters, but `delivered`: it is derived when asked for
+    /// (see [`LinkDir::stats`]), so that an arrival writes no counter.
+    stats: DirStats,
     /// Draws of the delay jitter, when there is any (boxed: an RNG is large
     /// and most links have no jitter).
     jitter: Option<Box<RngStream>>,
-    /// Arrival time of the latest frame: the next may not arrive earlier.
-    last_arrival: Time,
-    /// When the latest frame's transmission ends (or ended).
-    busy_until: Time,
     /// The testbed's link emulator, when the direction is one (boxed: most
-    /// directions are wires, and this line has 8 bytes to spare).
+    /// directions are wires).
     emulator: Option<Box<Emulator>>,
-    /// The counters, but `delivered`: it is derived when asked for (see
-    /// [`LinkDir::stats`]), so that an arrival writes no counter.
-    stats: DirStats,
+    /// Arrival time of the latest frame, with jitter or emulation: the next
+    /// may not arrive earlier (a wire's frames arrive in order anyway).
+    last_arrival: Time,
     /// As given (private: `timing` copies from it).
     params: DirParams,
 }
@@ -226,16 +248,25 @@ impl LinkDir {
             queue: Queue::drop_tail(params.queue),
             transit: VecDeque::new(),
             medium: None,
+            delay_ns: params.delay_ns,
             access: Duplex::Full,
-            busy_until: Time::ZERO,
-            emulator: None,
+            shaped: false,
+            passes: false,
+            waiting: false,
+            passes_up_to: 0,
             error,
             timing: Timing::of(&params),
-            jitter: None,
-            last_arrival: Time::ZERO,
+            busy_until: Time::ZERO,
+            packets_sent: 0,
+            bytes_sent: 0,
+            busy_ns: 0,
             stats: DirStats::default(),
+            jitter: None,
+            emulator: None,
+            last_arrival: Time::ZERO,
             params,
         }
+        .with_passes()
     }
 
     /// Serve the direction's queue with the discipline `cfg` (validated)
@@ -246,6 +277,15 @@ impl LinkDir {
             let params = self.params;
             self.queue = Queue::semantic(params.queue, cfg, |bytes| params.tx_time_ns(bytes), rng);
         }
+        self.with_passes()
+    }
+
+    /// Keep what the queue lets straight through (see `passes`).
+    fn with_passes(mut self) -> LinkDir {
+        (self.passes, self.passes_up_to) = match self.queue.empty_passes_up_to() {
+            Some(n) => (true, n),
+            None => (false, 0),
+        };
         self
     }
 
@@ -254,6 +294,7 @@ impl LinkDir {
     pub fn with_jitter_stream(mut self, rng: impl FnOnce() -> RngStream) -> LinkDir {
         if self.params.jitter_mean_ns > 0 {
             self.jitter = Some(Box::new(rng()));
+            self.shaped = true;
         }
         self
     }
@@ -262,7 +303,27 @@ impl LinkDir {
     /// driven by `emulator`'s clock; `None` keeps a wire.
     pub fn with_emulator(mut self, emulator: Option<Emulator>) -> LinkDir {
         self.emulator = emulator.map(Box::new);
+        self.shaped |= self.emulator.is_some();
         self
+    }
+
+    /// When a frame whose transmission ended at `now` arrives on an
+    /// emulated or jittered direction (a wire's arrives at `wire`): the
+    /// emulator's delay stage, then the jitter, never before the latest
+    /// arrival. Out of line: most directions have neither.
+    #[cold]
+    #[inline(never)]
+    fn shape_arrival(&mut self, now: Time, wire: Time) -> Time {
+        let mut arrive = match self.emulator.as_deref_mut() {
+            None => wire,
+            Some(e) => e.finish(now, self.delay_ns, self.waiting).max(self.last_arrival),
+        };
+        if let Some(rng) = self.jitter.as_mut() {
+            let extra = rng.exponential(self.params.jitter_mean_ns as f64).round() as u64;
+            arrive = arrive.plus_ns(extra).max(self.last_arrival);
+        }
+        self.last_arrival = arrive;
+        arrive
     }
 
     /// The direction's parameters.
@@ -285,10 +346,27 @@ impl LinkDir {
         self.medium.is_some()
     }
 
+    /// Whether `w`, offered to this idle direction whose queue is empty,
+    /// would leave the queue as it joined it ([`Queue::passes_through`]),
+    /// answered without reading the queue's line.
+    #[inline]
+    pub(super) fn passes_at_once(&self, w: &Waiting) -> bool {
+        debug_assert!(self.queue.is_empty(), "asked of an empty queue only");
+        let passes = self.passes && w.size_bytes <= self.passes_up_to;
+        debug_assert_eq!(passes, self.queue.passes_through(w));
+        passes
+    }
+
     /// The direction's counters.
     pub fn stats(&self) -> DirStats {
-        let arrived = self.stats.packets_sent - (self.transit.len() + usize::from(self.busy())) as u64;
-        DirStats { delivered: arrived - self.stats.drops_error, ..self.stats }
+        let arrived = self.packets_sent - (self.transit.len() + usize::from(self.busy())) as u64;
+        DirStats {
+            packets_sent: self.packets_sent,
+            bytes_sent: self.bytes_sent,
+            busy_ns: self.busy_ns,
+            delivered: arrived - self.stats.drops_error,
+            ..self.stats
+        }
     }
 
     /// The discipline's statistics up to `end` (none for DropTail).
@@ -299,16 +377,16 @@ impl LinkDir {
     /// Medium time used up to `end`, in ns: a frame still on the medium
     /// counts up to `end` only.
     pub fn busy_ns(&self, end: Time) -> u64 {
-        self.stats.busy_ns - self.busy_until.since(end)
+        self.busy_ns - self.busy_until.since(end)
     }
 
     /// Count a frame a MAC put on the air for this direction: the
     /// direction is a hop of a shared medium ([`crate::mac`]), with no
     /// queue or medium of its own, and keeps only the counters.
     pub fn count_mac_transmit(&mut self, size_bytes: u32, airtime_ns: u64) {
-        self.stats.packets_sent += 1;
-        self.stats.bytes_sent += u64::from(size_bytes);
-        self.stats.busy_ns += airtime_ns;
+        self.packets_sent += 1;
+        self.bytes_sent += u64::from(size_bytes);
+        self.busy_ns += airtime_ns;
     }
 
     /// Count a frame a MAC's queue let go of on this direction's hop
@@ -384,6 +462,7 @@ impl Link {
         // line a start reads, not the one an arrival does).
         let (medium, busy_until) = (&d.medium, &d.busy_until);
         let a = d.queue.enqueue(now, w, pool, out, || medium.is_none().then_some(*busy_until));
+        d.waiting = !d.queue.is_empty();
         match a {
             Admission::Queued => {}
             Admission::Refused => d.stats.drops_queue += 1,
@@ -399,7 +478,7 @@ impl Link {
     pub fn start_transmission(&mut self, now: Time, pool: &PacketPool) -> Option<Started> {
         match self.duplex() {
             Duplex::Full => {
-                let dir = (0..2).find(|&d| !self.dirs[d].busy() && !self.dirs[d].queue.is_empty())?;
+                let dir = (0..2).find(|&d| !self.dirs[d].busy() && self.dirs[d].waiting)?;
                 Some(self.start(now, dir, pool))
             }
             Duplex::Half => half_duplex::start_next(self, now, pool),
@@ -432,7 +511,9 @@ impl Link {
     /// Put direction `dir`'s next frame on its medium (idle, a frame waiting).
     #[inline]
     pub(super) fn start(&mut self, now: Time, dir: usize, pool: &PacketPool) -> Started {
-        let w = self.dirs[dir].queue.dequeue(now).expect("checked non-empty");
+        let d = &mut self.dirs[dir];
+        let w = d.queue.dequeue(now).expect("checked non-empty");
+        d.waiting = !d.queue.is_empty();
         self.start_frame(now, dir, w, pool)
     }
 
@@ -445,14 +526,16 @@ impl Link {
         // An error-free direction does not read the packet back.
         let tx_ns = d.timing.tx_time_ns(w.size_bytes);
         let corrupted = !d.error.is_none() && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
-        d.stats.packets_sent += 1;
-        d.stats.bytes_sent += u64::from(w.size_bytes);
-        let done = match d.emulator.as_deref_mut() {
-            None => now.plus_ns(tx_ns),
+        d.packets_sent += 1;
+        d.bytes_sent += u64::from(w.size_bytes);
+        // `emulator` (line 3) is read only on a shaped direction.
+        let emulator = if d.shaped { d.emulator.as_deref_mut() } else { None };
+        let done = match emulator {
             Some(e) => e.start(now, tx_ns),
+            None => now.plus_ns(tx_ns),
         };
         // An emulated transmission holds the emulator until its tick.
-        d.stats.busy_ns += done.since(now);
+        d.busy_ns += done.since(now);
         d.busy_until = done;
         d.medium = Some(OnMedium { pkt: w.pkt, corrupted });
         Started { dir, done, frame: w }
@@ -466,15 +549,11 @@ impl Link {
     pub fn finish_transmission(&mut self, now: Time, dir: usize, key: u64) -> (Time, bool) {
         let d = &mut self.dirs[dir];
         let OnMedium { pkt, corrupted } = d.medium.take().expect("a frame was on the medium");
-        let mut arrive = match d.emulator.as_deref_mut() {
-            None => now.plus_ns(d.timing.delay_ns),
-            Some(e) => e.finish(now, d.timing.delay_ns, !d.queue.is_empty()).max(d.last_arrival),
-        };
-        if let Some(rng) = d.jitter.as_mut() {
-            let extra = rng.exponential(d.params.jitter_mean_ns as f64).round() as u64;
-            arrive = arrive.plus_ns(extra).max(d.last_arrival);
+        debug_assert_eq!(d.waiting, !d.queue.is_empty(), "`waiting` follows the queue");
+        let mut arrive = now.plus_ns(d.delay_ns);
+        if d.shaped {
+            arrive = d.shape_arrival(now, arrive);
         }
-        d.last_arrival = arrive;
         d.transit.push_back(InFlight { pkt, corrupted, arrive, key });
         (arrive, d.transit.len() == 1)
     }
@@ -545,8 +624,11 @@ mod tests {
         for (field, offset) in [
             ("transit", offset_of!(LinkDir, transit)),
             ("medium", offset_of!(LinkDir, medium)),
+            ("delay_ns", offset_of!(LinkDir, delay_ns)),
             ("access", offset_of!(LinkDir, access)),
-            ("error", offset_of!(LinkDir, error)),
+            ("shaped", offset_of!(LinkDir, shaped)),
+            ("waiting", offset_of!(LinkDir, waiting)),
+            ("passes_up_to", offset_of!(LinkDir, passes_up_to)),
         ] {
             assert_eq!(line(offset), 1, "{field} at {offset}");
         }
@@ -556,15 +638,14 @@ mod tests {
             "the discipline ends line 1"
         );
         for (field, offset) in [
+            ("error", offset_of!(LinkDir, error)),
             ("timing", offset_of!(LinkDir, timing)),
-            ("jitter", offset_of!(LinkDir, jitter)),
-            ("last_arrival", offset_of!(LinkDir, last_arrival)),
             ("busy_until", offset_of!(LinkDir, busy_until)),
-            ("emulator", offset_of!(LinkDir, emulator)),
+            ("busy_ns end", offset_of!(LinkDir, busy_ns) + 7),
         ] {
             assert_eq!(line(offset), 2, "{field} at {offset}");
         }
-        assert_eq!(offset_of!(LinkDir, stats), 3 * 64, "the counters fill line 3");
+        assert_eq!(offset_of!(LinkDir, stats), 3 * 64, "the other counters fill line 3");
         assert_eq!(std::mem::size_of::<DirStats>(), 64);
     }
 
@@ -609,10 +690,19 @@ mod tests {
         let b = pkt(&mut pool, 2, 125);
         assert!(full.start_at_once(Time::ZERO, 0, b, &pool).is_none());
         assert!(offer(&mut full, 0, b, &mut pool));
-        // t = 1 ms: the medium frees, but a frame waits: it goes first.
+        // t = 1 ms: the medium frees, but a frame waits: it goes first (a
+        // direction is never left idle with a frame waiting).
         full.finish_transmission(Time(1_000_000), 0, 0);
+        let s = full.start_transmission_after(Time(1_000_000), 0, &pool).expect("b waits");
+        assert_eq!(s.frame, b);
         let c = pkt(&mut pool, 3, 125);
-        assert!(full.start_at_once(Time(1_000_000), 0, c, &pool).is_none(), "a frame waits");
+        assert!(full.start_at_once(Time(1_000_000), 0, c, &pool).is_none(), "b is on the medium");
+        // A bytes limit: an empty queue lets through what it would admit.
+        let mut small = params(1_000_000);
+        small.queue = QueueLimit { packets: None, bytes: Some(125) };
+        let mut l = Link::new(Duplex::Full, dir(small), dir(small));
+        assert!(l.start_at_once(Time::ZERO, 0, pkt(&mut pool, 4, 126), &pool).is_none(), "too big");
+        assert!(l.start_at_once(Time::ZERO, 0, pkt(&mut pool, 5, 125), &pool).is_some(), "fits");
         // A queue that holds nothing refuses the frame, as it would if queued.
         let mut none = params(1_000_000);
         none.queue = QueueLimit { packets: Some(0), bytes: None };

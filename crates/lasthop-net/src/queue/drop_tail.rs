@@ -49,6 +49,9 @@ impl DropTail {
     pub fn len(&self) -> usize {
         self.packets.len()
     }
+    pub fn limit(&self) -> QueueLimit {
+        self.limit
+    }
     pub fn is_empty(&self) -> bool {
         self.packets.is_empty()
     }

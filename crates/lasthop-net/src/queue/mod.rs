@@ -320,6 +320,22 @@ impl Queue {
         matches!(self.discipline, Discipline::DropTail) && self.fifo.is_empty() && !self.fifo.is_full(w.size_bytes)
     }
 
+    /// The largest packet, in bytes, that [`Queue::passes_through`] lets
+    /// through while the queue is empty (`None`: none; a composed queue
+    /// never lets one through). Fixed once the queue is made, so that a
+    /// link can keep it beside its medium.
+    pub fn empty_passes_up_to(&self) -> Option<u32> {
+        if !matches!(self.discipline, Discipline::DropTail) {
+            return None;
+        }
+        let limit = self.fifo.limit();
+        if limit.packets == Some(0) {
+            return None;
+        }
+        // `is_full(0, 0, size)` is `size > bytes`.
+        Some(limit.bytes.map_or(u32::MAX, |b| u32::try_from(b).unwrap_or(u32::MAX)))
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
         self.fifo.len()
