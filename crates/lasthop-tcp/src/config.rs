@@ -2,6 +2,7 @@
 //! The scenario layer converts user units (ms, s) into these once.
 
 pub use crate::acc::{AccConfig, AccMode};
+pub use crate::ll_elsn::{LlElsnConfig, LlElsnResponse};
 pub use crate::sender_adaptation::AdaptationConfig;
 use lasthop_core::time::{NS_PER_MS, NS_PER_S};
 use serde::{Deserialize, Serialize};

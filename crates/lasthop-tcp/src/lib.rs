@@ -14,14 +14,20 @@
 //! [`sender_adaptation`] (growth by data acked, burst pacing),
 //! [`fr_request`] (the fast-retransmit request) and [`timestamps`].
 //! Connection start-up and close, when a flow has them, are in [`handshake`].
+//! Seed 004's link-layer loss notification (LL-ELSN) at the sender is in
+//! [`ll_elsn`], with its responses [`esack`], [`hack`] and [`lhp`].
 //! Sequence numbers are 64-bit byte offsets from 0 (no wraparound in a run).
 
 pub mod acc;
 pub mod cc;
 pub mod config;
 pub mod ecn;
+pub mod esack;
 pub mod fr_request;
+pub mod hack;
 pub mod handshake;
+pub mod lhp;
+pub mod ll_elsn;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
@@ -35,6 +41,7 @@ pub use config::{
     AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, ReceiverConfig, RecoveryExit, RtoConfig, RtoMode,
     SenderConfig, Variant, WindowCut, WindowGrowth,
 };
+pub use config::{LlElsnConfig, LlElsnResponse};
 pub use handshake::ConnectionTimes;
 pub use receiver::Receiver;
 pub use sender::{Sender, SenderStats};

@@ -73,6 +73,9 @@ use crate::timestamps::SenderTimestamps;
 use lasthop_core::trace::{SenderEventKind, Trace, TraceEvent};
 use lasthop_core::{Ecn, TcpHeader, Time};
 
+// Seed 004's LL-ELSN: the hooks that drive [`crate::ll_elsn`].
+mod ll_elsn_hooks;
+
 /// Counters the papers report for a source.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SenderStats {
@@ -103,6 +106,17 @@ pub struct SenderStats {
     /// Their sum of squares, in ns² (seed 001 Sec. 5: the RTT's standard
     /// deviation is the latency asymmetry's mark).
     pub rtt_sum_sq_ns2: u128,
+    /// LL-ELSN (seed 004): segments resent at once on a link-layer ELN.
+    pub ll_eln_retransmits: u64,
+    /// LL-ELSN: link-layer ELNs received (answered or filtered).
+    pub elns_received: u64,
+    /// LL-ELSN: ERSNs received.
+    pub ersns_received: u64,
+    /// LL-ELSN: retransmission timeouts deferred because the oldest
+    /// outstanding segment was being retried by the link layer.
+    pub ersn_deferred_timeouts: u64,
+    /// LL-ELSN: disconnections declared by ELN filtering (seed 004 Sec. 4.2).
+    pub disconnections: u64,
 }
 
 impl SenderStats {
@@ -203,6 +217,8 @@ pub struct Sender {
     ts: SenderTimestamps,
     stats: SenderStats,
     cfg: SenderConfig,
+    /// Seed 004's LL-ELSN response, if configured ([`Sender::with_ll_elsn`]).
+    ll_elsn: Option<Box<crate::ll_elsn::LlElsn>>,
 }
 
 impl Sender {
@@ -254,6 +270,7 @@ impl Sender {
             ts: SenderTimestamps::default(),
             stats: SenderStats::default(),
             cfg,
+            ll_elsn: None,
         }
     }
 
@@ -386,6 +403,11 @@ impl Sender {
 
     /// The segment (seq, len) to send now, if the window rules allow one.
     fn choose(&mut self, now: Time) -> Option<(u64, u64)> {
+        if self.variant == Variant::Sack && self.ll_elsn.is_some() {
+            if let Some(seg) = self.choose_ll_elsn() {
+                return Some(seg);
+            }
+        }
         let end = self.end_of_data();
         if let Some(seq) = self.pending_rexmit.take() {
             return Some((seq, self.mss.min(end - seq)));
@@ -475,6 +497,9 @@ impl Sender {
         }
         let (seq, len) = self.choose(now)?;
         let retransmit = seq < self.snd_max;
+        // An LL-ELSN resend is kept off the scoreboard (see `ll_elsn_hooks`).
+        let eln_rexmit =
+            self.variant == Variant::Sack && self.ll_elsn.is_some() && self.on_ll_elsn_sent(seq, len, retransmit);
         if seq == self.snd_nxt {
             self.snd_nxt += len;
         }
@@ -483,7 +508,7 @@ impl Sender {
         if retransmit {
             self.stats.retransmits += 1;
             self.timing = None; // Karn: never time across a retransmission
-            if let Some(sb) = self.sack.as_mut() {
+            if let Some(sb) = self.sack.as_mut().filter(|_| !eln_rexmit) {
                 sb.on_retransmit(seq, len as u32);
             }
             if let Some(b) = self.smart.as_mut() {
@@ -597,6 +622,7 @@ impl Sender {
         let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0 && same_wnd;
         self.ece_hold = hdr.ece && self.ecn.enabled();
         match self.variant {
+            Variant::Sack if self.ll_elsn.is_some() => self.on_ack_ll_elsn(now, hdr, acked, dup, trace),
             Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
             Variant::Smart => self.on_ack_smart(now, hdr, acked, dup, trace),
             // The fast path frees the acked data and restarts the timer
@@ -886,6 +912,9 @@ impl Sender {
         if self.snd_una >= self.snd_max {
             self.rto_at = Time::NEVER;
             return;
+        }
+        if self.ll_elsn.is_some() && self.on_ll_elsn_timeout(now) {
+            return; // deferred: the link layer is still retrying the segment (ERSN)
         }
         self.stats.timeouts += 1;
         self.event(now, SenderEventKind::Timeout, trace);

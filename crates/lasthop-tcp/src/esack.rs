@@ -1,0 +1,280 @@
+//! ESACK, ELN-capable SACK (seed 004, Yun 2009, Sec. 4.1 and Algorithm 1):
+//! the retransmission queue in sending order and the duplicate-ack rule that
+//! reads it, over the RFC 6675 sender ([`crate::sack`]).
+//!
+//! "ESACK adopts a similar approach except that the retransmission queue is
+//! aligned in a sending order. [...] it can store only the start and end
+//! bytes of a segment." FirstUnsacked is "the sequence number of the first
+//! segment which is not SACKed in the retransmission queue", HighSACK "the
+//! highest sequence number which is SACKed", HighACK the cumulative ack. "If
+//! the segment is lost in a wireless link, it will be notified by an ELN and
+//! the entry of the segment will be moved to the tail of the retransmission
+//! queue after being retransmitted." Algorithm 1, on a duplicate ack:
+//!
+//! ```text
+//! if (HighACK == FirstUnsacked)        dupacks++
+//! else if (FirstUnsacked < HighSACK)
+//!     if (FirstUnsacked is changed)    dupacks = 1
+//!     else                             dupacks++
+//! else if (HighACK segment is SACKed)  retransmit(HighACK)
+//! if (dupacks >= DupThresh) typical TCP operation for DupThresh duplicate ACKs
+//! ```
+//!
+//! and "In fast retransmit phase, the sender retransmits the FirstUnsacked
+//! segment. The other operations of ESACK are equal to SACK."
+//!
+//! Readings and departures (see also yun-004 Sec. 7 #12, #13):
+//! - Only an ELN retransmission moves an entry: the paper names no other move,
+//!   and with it the queue stays in sequence order until an ELN arrives, so
+//!   without wireless loss FirstUnsacked is always HighACK's segment and ESACK
+//!   is the SACK sender exactly (Sec. 4.1: "if there is no wireless loss,
+//!   ESACK behaves just like SACK"). A timeout puts the queue back in
+//!   sequence order (go-back-N resends everything from HighACK), as it
+//!   expunges SACK information.
+//! - "FirstUnsacked < HighSACK" compares sequence numbers, as written.
+//! - "FirstUnsacked is changed": differs from its value at the previous
+//!   duplicate ack (none after a new ack).
+//! - The SACKed flags are read off the scoreboard: an entry is SACKed when a
+//!   SACKed range covers it whole. A duplicate ack is one the SACK sender
+//!   counts (RFC 6675 Sec. 2: it SACKs new data).
+//! - "Typical TCP operation" is the lasthop SACK sender's: recovery also
+//!   starts when IsLost holds for the segment, but IsLost is taken in sending
+//!   order, over the SACKed entries queued after FirstUnsacked (more than
+//!   (DupThresh - 1)·SMSS bytes or DupThresh entries). In sequence order, as
+//!   without ELNs, this is RFC 6675's IsLost(HighACK + 1) for whole segments;
+//!   a resent segment at the tail has nothing queued after it, so the SACKs
+//!   of segments sent before its resend never condemn it (the paper's Fig. 4
+//!   ELN variant; a sequence-order IsLost would start recovery there).
+
+use crate::sack::Scoreboard;
+use std::collections::VecDeque;
+
+/// What Algorithm 1 made of a duplicate ack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DupackBranch {
+    /// HighACK == FirstUnsacked: dupacks++.
+    AtHighAck,
+    /// FirstUnsacked < HighSACK and FirstUnsacked changed: dupacks = 1.
+    Restart,
+    /// FirstUnsacked < HighSACK, unchanged: dupacks++.
+    Same,
+    /// The HighACK segment is SACKed (the receiver reneged): retransmit it.
+    Reneged,
+    /// None of the three: dupacks unchanged.
+    Nothing,
+}
+
+impl DupackBranch {
+    /// The duplicate-ack count after this branch.
+    pub fn apply(self, dupacks: u32) -> u32 {
+        match self {
+            DupackBranch::AtHighAck | DupackBranch::Same => dupacks + 1,
+            DupackBranch::Restart => 1,
+            DupackBranch::Reneged | DupackBranch::Nothing => dupacks,
+        }
+    }
+}
+
+/// ESACK's retransmission queue.
+#[derive(Clone, Debug)]
+pub struct EsackQueue {
+    /// Outstanding segments [start, end) in sending order.
+    entries: VecDeque<(u64, u64)>,
+    /// SMSS, in bytes.
+    mss_bytes: u64,
+    dupthresh: u32,
+    /// FirstUnsacked at the previous duplicate ack.
+    prev_first_unsacked: Option<u64>,
+}
+
+/// True if a SACKed range of `sb` covers [start, end).
+fn covered(sb: &Scoreboard, start: u64, end: u64) -> bool {
+    let ranges = sb.sacked_ranges();
+    let i = ranges.partition_point(|&(_, e)| e <= start);
+    ranges.get(i).is_some_and(|&(s, e)| s <= start && e >= end)
+}
+
+impl EsackQueue {
+    pub fn new(mss_bytes: u32, dupthresh: u32) -> EsackQueue {
+        EsackQueue {
+            entries: VecDeque::with_capacity(64),
+            mss_bytes: u64::from(mss_bytes),
+            dupthresh,
+            prev_first_unsacked: None,
+        }
+    }
+
+    /// The queue's entries, first bytes in sending order (for tests and traces).
+    pub fn order(&self) -> Vec<u64> {
+        self.entries.iter().map(|&(s, _)| s).collect()
+    }
+
+    /// A first transmission of [seq, seq + len).
+    pub fn on_new_segment(&mut self, seq: u64, len: u64) {
+        self.entries.push_back((seq, seq + len));
+    }
+
+    /// The segment at `seq` was resent on an ELN: to the tail.
+    pub fn on_eln_retransmit(&mut self, seq: u64) {
+        if let Some(i) = self.entries.iter().position(|&(s, _)| s == seq) {
+            let e = self.entries.remove(i).expect("index found");
+            self.entries.push_back(e);
+        }
+    }
+
+    /// A new cumulative ack: acked entries leave, FirstUnsacked starts afresh.
+    pub fn on_new_ack(&mut self, snd_una: u64) {
+        self.entries.retain(|&(_, e)| e > snd_una);
+        self.prev_first_unsacked = None;
+    }
+
+    /// A timeout: back to sequence order.
+    pub fn on_timeout(&mut self) {
+        self.entries.make_contiguous().sort_unstable();
+        self.prev_first_unsacked = None;
+    }
+
+    /// FirstUnsacked, as the position in the queue and the first byte.
+    fn first_unsacked_at(&self, sb: &Scoreboard) -> Option<(usize, u64)> {
+        self.entries.iter().enumerate().find(|(_, &(s, e))| !covered(sb, s, e)).map(|(i, &(s, _))| (i, s))
+    }
+
+    pub fn first_unsacked(&self, sb: &Scoreboard) -> Option<u64> {
+        self.first_unsacked_at(sb).map(|(_, s)| s)
+    }
+
+    /// Algorithm 1's three branches on a duplicate ack whose SACK blocks
+    /// `sb` already holds; HighACK is `snd_una`.
+    pub fn on_dupack(&mut self, snd_una: u64, sb: &Scoreboard) -> DupackBranch {
+        let first = self.first_unsacked(sb);
+        // One past the highest SACKed octet: FirstUnsacked, never SACKed
+        // itself, lies below HighSACK exactly when it lies below this.
+        let high_sack_end = sb.sacked_ranges().last().map(|&(_, e)| e);
+        let changed = first != self.prev_first_unsacked;
+        self.prev_first_unsacked = first;
+        match (first, high_sack_end) {
+            (Some(f), _) if f == snd_una => DupackBranch::AtHighAck,
+            (Some(f), Some(h)) if f < h => {
+                if changed {
+                    DupackBranch::Restart
+                } else {
+                    DupackBranch::Same
+                }
+            }
+            _ if sb.is_sacked(snd_una) => DupackBranch::Reneged,
+            _ => DupackBranch::Nothing,
+        }
+    }
+
+    /// IsLost(FirstUnsacked) in sending order: the SACKed entries queued
+    /// after it hold more than (DupThresh - 1)·SMSS bytes or number DupThresh.
+    pub fn first_unsacked_is_lost(&self, sb: &Scoreboard) -> bool {
+        let Some((i, _)) = self.first_unsacked_at(sb) else { return false };
+        let (mut n, mut bytes) = (0u64, 0u64);
+        for &(s, e) in self.entries.iter().skip(i + 1) {
+            if covered(sb, s, e) {
+                n += 1;
+                bytes += e - s;
+            }
+        }
+        let t = u64::from(self.dupthresh);
+        n >= t || bytes > (t - 1) * self.mss_bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 1000;
+
+    fn queue(segments: std::ops::Range<u64>) -> EsackQueue {
+        let mut q = EsackQueue::new(MSS as u32, 3);
+        for k in segments {
+            q.on_new_segment(k * MSS, MSS);
+        }
+        q
+    }
+
+    #[test]
+    fn fig4_congestion_drops_count_at_high_ack() {
+        // Queue 14..19; 14, 16, 18 lost: acks (14; 15), (14; 15, 17), (14; 15, 17, 19).
+        let mut q = queue(14..20);
+        let mut sb = Scoreboard::new(MSS as u32, 3);
+        let mut dupacks = 0;
+        for blocks in [&[(15_000, 16_000)][..], &[(17_000, 18_000)], &[(19_000, 20_000)]] {
+            sb.on_ack(14_000, blocks);
+            let b = q.on_dupack(14_000, &sb);
+            assert_eq!(b, DupackBranch::AtHighAck);
+            dupacks = b.apply(dupacks);
+        }
+        assert_eq!(dupacks, 3);
+        assert_eq!(q.first_unsacked(&sb), Some(14_000));
+        assert!(q.first_unsacked_is_lost(&sb));
+    }
+
+    #[test]
+    fn fig4_eln_variant_first_unsacked_runs_ahead_of_high_sack() {
+        // 14 is resent on an ELN before any duplicate ack: it moves behind 19.
+        let mut q = queue(14..20);
+        q.on_eln_retransmit(14_000);
+        assert_eq!(q.order(), vec![15_000, 16_000, 17_000, 18_000, 19_000, 14_000]);
+        let mut sb = Scoreboard::new(MSS as u32, 3);
+        let mut dupacks = 0;
+        let mut branches = Vec::new();
+        for end in [16_000, 17_000, 18_000, 19_000, 20_000] {
+            sb.on_ack(14_000, &[(15_000, end)]);
+            let b = q.on_dupack(14_000, &sb);
+            branches.push(b);
+            dupacks = b.apply(dupacks);
+            assert!(!q.first_unsacked_is_lost(&sb));
+        }
+        use DupackBranch::*;
+        assert_eq!(branches, vec![Nothing, Nothing, Nothing, Nothing, AtHighAck]);
+        assert_eq!(dupacks, 1);
+    }
+
+    #[test]
+    fn a_congestion_loss_behind_an_eln_resend_restarts_when_first_unsacked_moves() {
+        // 0..7 out; 0 resent on an ELN (to the tail); 1 and 3 missing.
+        let mut q = queue(0..7);
+        q.on_eln_retransmit(0);
+        let mut sb = Scoreboard::new(MSS as u32, 3);
+        let mut dupacks = 0;
+        let mut branches = Vec::new();
+        // (0; 2), (0; 2, 4); then 1 arrives late: (0; 1..3, 4), (0; 1..3, 4..6).
+        for blocks in [&[(2000, 3000)][..], &[(4000, 5000)], &[(1000, 2000)], &[(5000, 6000)]] {
+            sb.on_ack(0, blocks);
+            let b = q.on_dupack(0, &sb);
+            branches.push(b);
+            dupacks = b.apply(dupacks);
+        }
+        use DupackBranch::*;
+        // FirstUnsacked 1 lies below HighSACK: a new FirstUnsacked restarts
+        // the count at 1, the same one adds to it; then it moves on to 3.
+        assert_eq!(branches, vec![Restart, Same, Restart, Same]);
+        assert_eq!(dupacks, 2);
+        assert_eq!(q.first_unsacked(&sb), Some(3000));
+    }
+
+    #[test]
+    fn reneged_high_ack_segment_is_retransmitted() {
+        let mut q = queue(0..3);
+        let mut sb = Scoreboard::new(MSS as u32, 3);
+        // The receiver SACKs 0..3000 yet acks 0: everything SACKed, HighACK among it.
+        sb.on_ack(0, &[(0, 3000)]);
+        assert_eq!(q.on_dupack(0, &sb), DupackBranch::Reneged);
+    }
+
+    #[test]
+    fn timeout_restores_sequence_order() {
+        let mut q = queue(0..4);
+        q.on_eln_retransmit(1000);
+        q.on_eln_retransmit(0);
+        assert_eq!(q.order(), vec![2000, 3000, 1000, 0]);
+        q.on_timeout();
+        assert_eq!(q.order(), vec![0, 1000, 2000, 3000]);
+        q.on_new_ack(2000);
+        assert_eq!(q.order(), vec![2000, 3000]);
+    }
+}
