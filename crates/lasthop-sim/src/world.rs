@@ -569,7 +569,7 @@ impl<'m> World<'m> {
     /// and tests: a medium's timeline, seed 001 Sec. 5).
     pub fn with_air_logs(mut self) -> World<'m> {
         for slot in &mut self.macs {
-            let Mac::Radio(r) = &mut slot.mac;
+            let Mac::Radio(r) = &mut slot.mac else { unreachable!("the world builds radios only") };
             r.record_air();
         }
         self
@@ -578,7 +578,7 @@ impl<'m> World<'m> {
     /// Medium `m`'s air log (empty unless [`World::with_air_logs`]), with
     /// its stations' nodes.
     pub fn air_log(&self, m: usize) -> (&[lasthop_net::mac::radio::AirRecord], &[u16]) {
-        let Mac::Radio(r) = &self.macs[m].mac;
+        let Mac::Radio(r) = &self.macs[m].mac else { unreachable!("the world builds radios only") };
         (r.air_log(), &self.model.media[m].stations)
     }
 
@@ -1005,6 +1005,7 @@ impl<'m> World<'m> {
                     };
                     self.drop(2 * li + dir, &pkt, cause);
                 }
+                MacOutput::Retry { .. } => {}
             }
         }
         // The buffer is kept: a delivery forwarded onto the next radio hop
@@ -1484,7 +1485,7 @@ impl<'m> World<'m> {
             .iter()
             .zip(&self.model.media)
             .map(|(slot, m)| {
-                let Mac::Radio(r) = &slot.mac;
+                let Mac::Radio(r) = &slot.mac else { unreachable!("the world builds radios only") };
                 let radios = (0..slot.stations)
                     .map(|s| {
                         let st = r.stats(s as u16);

@@ -8,7 +8,11 @@
 //!   (Metricom Ricochet, ns-2's `Mac/Multihop`): RTS/CTS polling, turnaround
 //!   times, exponential backoff, stop-and-wait link ARQ with piggybacked
 //!   link acks.
-//! - (next, issue 13) IEEE 802.11 DCF.
+//! - [`dcf`]: the IEEE 802.11 distributed coordination function of an
+//!   802.11b cell (seed 004, ns-2's `Mac/802_11`): carrier sense, DIFS and
+//!   EIFS, binary exponential backoff in slots, MAC acks, slot-synchronous
+//!   collisions, a retry limit with head-of-line blocking, optional
+//!   RTS/CTS (issue 13).
 //!
 //! The members share one vocabulary: a frame is a queued packet (its pool
 //! handle, [`Waiting`]) offered at a station for a next station; the
@@ -41,7 +45,7 @@
 //!   dumbbell's hot path: a wake-up through [`Mac::poll_at`] would cost an
 //!   indirection and an output buffer per frame, and would order same-
 //!   nanosecond events by the medium's key instead of each frame's.
-//! - **Shared media** ([`Mac`]: [`radio`], then 802.11): several stations,
+//! - **Shared media** ([`Mac`]: [`radio`], [`dcf`]): several stations,
 //!   control frames (RTS, CTS, link-level acks), turnarounds, backoffs and
 //!   link-level retransmissions that never leave the MAC: the world sees
 //!   data frames only. These are driven by wake-ups, described below.
@@ -81,6 +85,12 @@
 //!   Duplicates the link ARQ suppressed never appear.
 //! - `Drop`: the MAC let go of a frame with a [`MacDropCause`]; the packet is
 //!   the caller's to free and record.
+//! - `Retry`: an attempt to send a data frame failed and the frame will be
+//!   sent again (802.11 only: the radio's link ARQ has no attempt limit to
+//!   report against). LL-ELSN (issue 13 item 3) sends an ERSN at `attempt
+//!   == 2`, the first link-level retransmission, at the failure and not at
+//!   the retransmission (which a link retransmission delay may put 100 ms
+//!   later); its ELN is the `Drop` with `RetryLimit`.
 //! - "Wake me at t": [`Mac::poll_at`], read after every call (as the
 //!   world reads a TCP endpoint's `poll_at`).
 //!
@@ -111,11 +121,13 @@
 //! 5. Re-arm: `if mac.poll_at() < armed { set_timer(key, poll_at) }`, the
 //!    endpoints' early-wake habit: a later want is served by the early wake.
 
+pub mod dcf;
 pub mod full_duplex;
 pub mod half_duplex;
 pub mod point_to_point;
 pub mod radio;
 
+pub use dcf::{Dcf, DcfConfig, DcfStats};
 pub use point_to_point::{Duplex, Link};
 pub use radio::{Radio, RadioConfig, RadioStats};
 
@@ -148,6 +160,14 @@ pub enum MacOutput {
     Deliver { station: StationId, from: StationId, frame: Waiting },
     /// The MAC let go of a frame at `station`; the packet is the caller's.
     Drop { station: StationId, frame: Waiting, cause: MacDropCause },
+    /// Attempt `attempt - 1` to send a data frame from `station` to `to`
+    /// failed (no MAC ack: a collision or an error) and the frame will be
+    /// sent again as attempt `attempt` (2: the first link-level
+    /// retransmission). Emitted at the failure, before any backoff or link
+    /// retransmission delay. `held` as in `Transmit`: false if the peer
+    /// already handed the frame up (only its MAC ack was lost), and then
+    /// its packet must not be read (`frame`'s own fields still hold).
+    Retry { station: StationId, to: StationId, frame: Waiting, attempt: u32, held: bool },
 }
 
 /// A shared medium and its stations: enum dispatch over the members.
@@ -156,6 +176,8 @@ pub enum Mac {
     /// The half-duplex packet radio (boxed: a station set is large and the
     /// world's tables of media should stay compact).
     Radio(Box<Radio>),
+    /// The 802.11 DCF (boxed, as the radio).
+    Dcf(Box<Dcf>),
 }
 
 impl Mac {
@@ -163,6 +185,7 @@ impl Mac {
     pub fn stations(&self) -> usize {
         match self {
             Mac::Radio(r) => r.stations(),
+            Mac::Dcf(d) => d.stations(),
         }
     }
 
@@ -185,6 +208,7 @@ impl Mac {
     ) -> Admission {
         match self {
             Mac::Radio(r) => r.enqueue(now, station, next_hop, frame, pool, removed, out),
+            Mac::Dcf(d) => d.enqueue(now, station, next_hop, frame, pool, removed, out),
         }
     }
 
@@ -193,6 +217,7 @@ impl Mac {
     pub fn on_timer(&mut self, now: Time, out: &mut Vec<MacOutput>) {
         match self {
             Mac::Radio(r) => r.on_timer(now, out),
+            Mac::Dcf(d) => d.on_timer(now, out),
         }
     }
 
@@ -202,6 +227,7 @@ impl Mac {
     pub fn poll_at(&self) -> Time {
         match self {
             Mac::Radio(r) => r.poll_at(),
+            Mac::Dcf(d) => d.poll_at(),
         }
     }
 
@@ -209,6 +235,7 @@ impl Mac {
     pub fn in_flight(&self) -> usize {
         match self {
             Mac::Radio(r) => r.in_flight(),
+            Mac::Dcf(d) => d.in_flight(),
         }
     }
 }

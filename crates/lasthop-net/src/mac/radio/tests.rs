@@ -483,6 +483,7 @@ proptest! {
                         *dropped += 1;
                     }
                     MacOutput::Transmit { .. } => {}
+                    MacOutput::Retry { .. } => unreachable!("the radio reports no retries"),
                 }
             }
         };

@@ -1,0 +1,1084 @@
+//! The IEEE 802.11 distributed coordination function (DCF) of an 802.11b
+//! cell, as Yun 2009 (seed 004) runs it in ns-2.35 (`Mac/802_11`,
+//! mac-802_11.cc): one access point and its stations on one channel
+//! (lasthop issue 13; the reference is yun-004.md Sec. 1).
+//!
+//! Stations (the access point is one of them: any station may address any
+//! other) share one channel on which everyone hears everyone: no hidden
+//! terminals, no capture, the same propagation delay between every pair
+//! (`propagation_ns`, 0 by default \[R\]). IEEE 802.11-1999 Sec. 9.2:
+//!
+//! - Carrier sense: a station senses the medium busy while any frame is
+//!   arriving at it or while it transmits. A frame it hears that is
+//!   corrupted or collided makes its next wait EIFS instead of DIFS (Sec.
+//!   9.2.3.4); a correct frame ends that. A station transmitting while a
+//!   frame arrives does not hear it (no EIFS from it), as in ns-2.
+//! - Backoff (Sec. 9.2.4-9.2.5.2): a station with a frame counts down a
+//!   backoff drawn uniformly in [0, CW] slots once the medium has been idle
+//!   for DIFS (EIFS); the count freezes while the medium is busy (a slot is
+//!   counted only when it ends idle) and resumes after the next DIFS
+//!   (EIFS); at zero the station transmits. Two stations whose counts end
+//!   at the same slot boundary transmit together: any overlap of two frames
+//!   on the channel loses both (no capture). Backoff completion times are
+//!   computed, never ticked slot by slot: [`Dcf::poll_at`] is the next
+//!   instant anything happens.
+//! - A backoff is drawn for every frame, also one arriving at a station
+//!   whose medium is idle: ns-2 does so (`send()` starts the backoff timer
+//!   with DIFS whether the medium is idle or not, `bugFix_timer_ true`),
+//!   yun-004.md Sec. 1.2-1.3's figures assume it, and 802.11's immediate
+//!   access after DIFS (Sec. 9.2.5.1) is the departure. The DIFS is counted
+//!   from when the station starts contending or from when its medium went
+//!   idle, whichever is later (ns-2 starts its timer there); the EIFS from
+//!   the end of the bad frame.
+//! - After every success and every discard CW returns to CWmin and a new
+//!   backoff is drawn at once (the post-backoff of Sec. 9.2.5.2; ns-2
+//!   `recvACK` and `RetransmitDATA`): it serves the next frame, or runs out
+//!   unused if none comes before it ends.
+//! - Basic access: data, SIFS, MAC ack (Sec. 9.2.8). The ack goes SIFS
+//!   after the data frame without carrier sense. The sender waits for it
+//!   until `SIFS + ack + 2 propagation` after its data frame ends (ns-2's
+//!   timeout); no ack (collision or error) is a failed attempt: CW doubles
+//!   (`2 CW + 1`, at most CWmax) and the frame contends again, or, after
+//!   `retry_limit` attempts (the first included: the paper's l, ns-2's
+//!   `ShortRetryLimit_` semantics), it is discarded with
+//!   [`MacDropCause::RetryLimit`]. The station's queue waits meanwhile
+//!   (head-of-line blocking, yun-004.md Sec. 1.5). The receiver acks every
+//!   intact data frame and hands up only the first copy (sequence number
+//!   and retry bit, Sec. 9.2.9).
+//! - RTS/CTS (optional, `rts_threshold_bytes`; off as in the paper): a
+//!   frame of at least the threshold is preceded by RTS, SIFS, CTS, SIFS.
+//!   Since everyone hears everyone, no NAV is kept: no station can finish a
+//!   DIFS inside an exchange's SIFS gaps.
+//!
+//! Departures (beyond immediate access, above):
+//!
+//! - The backoff is drawn in [0, CW] as 802.11 says; ns-2 draws
+//!   `Random::random() % cw_`, [0, CW - 1] (a mean of 15 slots instead of
+//!   15.5 at CWmin).
+//! - ns-2 starts its post-success backoff and its retry backoff without a
+//!   DIFS on an idle medium (`mhBackoff_.start(cw_, is_idle())`, no DIFS
+//!   argument) and, after a bad frame, waits its EIFS NAV and then a DIFS;
+//!   we wait DIFS, or EIFS alone, as 802.11 does.
+//! - One retry counter per frame: a failed RTS and a failed data frame are
+//!   both attempts against `retry_limit` (802.11 and ns-2 keep short and
+//!   long counters).
+//! - A link-level retransmission delay (`ll_retransmission_delay_ns`,
+//!   yun-004.md Sec. 1.4, Fig. 13) blocks the station's contention for
+//!   that long after each failure; it still receives and acks meanwhile.
+//! - Frame errors come from the sending station's [`ErrorModel`] (one per
+//!   destination if given, else the station's), consulted once per data
+//!   frame transmission with the MPDU's size (payload, headers and the
+//!   34-byte MAC framing; the PLCP header is error-free). A corrupted frame
+//!   is corrupted for every listener. MAC acks, RTS and CTS are error-free
+//!   unless `control_frame_errors`: under yun-004.md's Markov model the
+//!   MAC ack shares its data frame's fate (Sec. 1.4 \[I\]); with bit errors
+//!   it would be lost with probability about FER / 77. ns-2 has no
+//!   infrastructure handoff scan here (yun-004.md Sec. 1.1's quirk).
+//!
+//! Outputs, beyond the family's: [`MacOutput::Retry`] when an attempt
+//! failed and the frame will be sent again (its `attempt` is the next
+//! one's number: 2 at the first link-level retransmission, ERSN's trigger
+//! in LL-ELSN, issue 13 item 3); a discard is the family's `Drop` with
+//! `RetryLimit` (ELN's trigger). A frame is handed up (`Deliver`) when its
+//! reception ends, before its MAC ack (ns-2 `recvDATA`).
+//!
+//! Internal events at one instant run in this order: receptions ending
+//! (frames leaving the channel, their addressees acting on them), then
+//! station timers (transmissions ending, reply and ack deadlines, replies
+//! and backoffs ending, so two backoffs ending at once both transmit),
+//! then receptions starting (which freeze the other stations' backoffs);
+//! ties by station index or by the order frames went on the air.
+
+use super::{MacDropCause, MacOutput, StationId};
+use crate::error::ErrorModel;
+use crate::queue::{Admission, Queue, QueueConfig, QueueLimit, Removal, Waiting};
+use lasthop_core::rng::RngStream;
+use lasthop_core::time::{NS_PER_S, NS_PER_US};
+use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, PacketRef, TcpHeader, Time};
+
+/// Parameters of an 802.11 DCF medium (all its stations alike). Sources:
+/// \[N\] ns-2.35 (tcl/lib/ns-default.tcl, mac/mac-802_11.{h,cc}), \[T\]
+/// the text (Yun 2009, via yun-004.md Sec. 1.1), \[R\] our reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DcfConfig {
+    /// Data frame rate, in bits per second. \[T\] Sec. 5.1, 11 Mb/s
+    /// (ns-2 `dataRate_ 11Mb`).
+    pub data_rate_bps: u64,
+    /// Control frame rate (MAC ack, RTS, CTS), in bits per second. \[T\]
+    /// Sec. 5.1 "data and ACK frames ... 11 Mbps" (ns-2 `basicRate_`;
+    /// yun-004.md ambiguity 4).
+    pub control_rate_bps: u64,
+    /// Slot time, in ns. \[N\] `SlotTime_ 20us`.
+    pub slot_ns: u64,
+    /// SIFS, in ns. \[N\] `SIFS_ 10us`.
+    pub sifs_ns: u64,
+    /// DIFS, in ns. \[N\] SIFS + 2 slots = 50 us.
+    pub difs_ns: u64,
+    /// EIFS, in ns. \[N\] SIFS + DIFS + a MAC ack (with its PLCP header,
+    /// 38 B) at the 1 Mb/s PLCP rate: 10 + 50 + 304 = 364 us.
+    pub eifs_ns: u64,
+    /// Minimum contention window, in slots. \[N\] `CWMin_ 31`.
+    pub cw_min: u32,
+    /// Maximum contention window, in slots. \[N\] `CWMax_ 1023`.
+    pub cw_max: u32,
+    /// PLCP preamble and header before every frame, in ns. \[N\] long
+    /// preamble, 144 + 48 bits at 1 Mb/s = 192 us.
+    pub plcp_ns: u64,
+    /// MAC header and FCS added to every data frame, in bytes. \[N\] 30 B
+    /// (four addresses) + 4 B FCS = 34 B (real 802.11 data frames: 28 B).
+    pub mac_header_bytes: u32,
+    /// MAC ack frame, in bytes. \[N\] 14 B.
+    pub ack_bytes: u32,
+    /// RTS frame, in bytes. \[N\] 20 B.
+    pub rts_bytes: u32,
+    /// CTS frame, in bytes. \[N\] 14 B.
+    pub cts_bytes: u32,
+    /// Data frames (MPDU: packet + MAC header) of at least this many bytes
+    /// go after an RTS/CTS exchange (`None`: never). \[T\] Sec. 5.1 off
+    /// (ns-2's comparison is `size >= RTSThreshold_`).
+    pub rts_threshold_bytes: Option<u32>,
+    /// Attempts per frame, the first included (the paper's l, Sec. 3.1),
+    /// before it is discarded. \[N\] `ShortRetryLimit_ 7`, whose ns-2
+    /// semantics are exactly this (`RetransmitDATA` discards when the count
+    /// of failures reaches it); the paper's runs use 1, 2 and others.
+    pub retry_limit: u32,
+    /// Each station's queue limit, in packets (drop-tail; the frame the MAC
+    /// is sending is not counted, as ns-2's interface queue does not count
+    /// `pktTx_`). \[T\] Sec. 5.1, 50.
+    pub queue_packets: u32,
+    /// Time a station waits after a failed attempt before it contends
+    /// again, in ns (its MAC blocked meanwhile: stop-and-wait ARQ). \[T\] 0;
+    /// 100 ms in the ERSN experiment (Sec. 5.2, Fig. 13).
+    pub ll_retransmission_delay_ns: u64,
+    /// Propagation delay between any two stations, in ns. \[R\] 0 (a cell
+    /// spans tens of metres; ns-2 charges `DSSS_MaxPropagationDelay` 2 us
+    /// in its timeouts only).
+    pub propagation_ns: u64,
+    /// Whether MAC acks, RTS and CTS consult their sender's error model
+    /// too. \[R\] false: under the paper's Markov model a MAC ack shares its
+    /// data frame's fate (yun-004.md Sec. 1.4).
+    pub control_frame_errors: bool,
+}
+
+impl Default for DcfConfig {
+    fn default() -> DcfConfig {
+        DcfConfig {
+            data_rate_bps: 11_000_000,
+            control_rate_bps: 11_000_000,
+            slot_ns: 20 * NS_PER_US,
+            sifs_ns: 10 * NS_PER_US,
+            difs_ns: 50 * NS_PER_US,
+            eifs_ns: 364 * NS_PER_US,
+            cw_min: 31,
+            cw_max: 1023,
+            plcp_ns: 192 * NS_PER_US,
+            mac_header_bytes: 34,
+            ack_bytes: 14,
+            rts_bytes: 20,
+            cts_bytes: 14,
+            rts_threshold_bytes: None,
+            retry_limit: 7,
+            queue_packets: 50,
+            ll_retransmission_delay_ns: 0,
+            propagation_ns: 0,
+            control_frame_errors: false,
+        }
+    }
+}
+
+impl DcfConfig {
+    /// The first invalid field and why, if any.
+    pub fn validate(&self) -> Result<(), (&'static str, &'static str)> {
+        if self.data_rate_bps == 0 {
+            return Err(("data_rate_bps", "must be positive"));
+        }
+        if self.control_rate_bps == 0 {
+            return Err(("control_rate_bps", "must be positive"));
+        }
+        if self.slot_ns == 0 {
+            return Err(("slot_ns", "must be positive"));
+        }
+        if self.difs_ns <= self.sifs_ns {
+            return Err(("difs_ns", "must be longer than sifs_ns (acks go after SIFS, contention after DIFS)"));
+        }
+        if self.eifs_ns < self.difs_ns {
+            return Err(("eifs_ns", "must be at least difs_ns"));
+        }
+        if self.cw_min > self.cw_max {
+            return Err(("cw_min", "must not exceed cw_max"));
+        }
+        if self.plcp_ns == 0 && (self.ack_bytes == 0 || self.rts_bytes == 0 || self.cts_bytes == 0) {
+            return Err(("plcp_ns", "frames must take time: a PLCP header or control frame sizes"));
+        }
+        if self.ack_bytes == 0 || self.rts_bytes == 0 || self.cts_bytes == 0 {
+            return Err(("ack_bytes", "control frames must have a size"));
+        }
+        if self.retry_limit == 0 {
+            return Err(("retry_limit", "counts attempts, the first included: at least 1"));
+        }
+        if self.queue_packets == 0 {
+            return Err(("queue_packets", "must be at least 1"));
+        }
+        Ok(())
+    }
+
+    /// Whether `q` can serve a station's queue (any discipline: the MAC
+    /// takes the head when it has no frame, and never peeks).
+    pub fn validate_queue(&self, q: &QueueConfig) -> Result<(), (String, String)> {
+        q.validate(QueueLimit { packets: Some(self.queue_packets), bytes: None })
+    }
+
+    /// Time on the air of a frame of `bytes` (after the PLCP header) at
+    /// `rate_bps`, in ns: the PLCP header, then the bits (rounded up).
+    pub fn frame_ns(&self, bytes: u32, rate_bps: u64) -> u64 {
+        self.plcp_ns + (u64::from(bytes) * 8 * NS_PER_S).div_ceil(rate_bps)
+    }
+
+    /// Time on the air of a data frame carrying a packet of `packet_bytes`.
+    pub fn data_ns(&self, packet_bytes: u32) -> u64 {
+        self.frame_ns(packet_bytes + self.mac_header_bytes, self.data_rate_bps)
+    }
+
+    /// Time on the air of a MAC ack.
+    pub fn ack_ns(&self) -> u64 {
+        self.frame_ns(self.ack_bytes, self.control_rate_bps)
+    }
+
+    fn uses_rts(&self, packet_bytes: u32) -> bool {
+        self.rts_threshold_bytes.is_some_and(|t| packet_bytes + self.mac_header_bytes >= t)
+    }
+}
+
+/// Counters of one station.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DcfStats {
+    /// Frames handed to the station by the world (refused ones included).
+    pub enqueued: u64,
+    /// Attempts started (a data frame, or an RTS for one).
+    pub attempts: u64,
+    /// Data frames put on the air (link retransmissions included).
+    pub data_frames_sent: u64,
+    /// Failed attempts followed by another (`Retry` outputs).
+    pub retries: u64,
+    /// Frames this station sent that overlapped another on the channel.
+    pub collisions: u64,
+    /// Data frames this station sent that its error model corrupted.
+    pub data_frames_corrupted: u64,
+    /// MAC acks received for this station's frames (successes).
+    pub acks_received: u64,
+    pub ack_timeouts: u64,
+    pub cts_timeouts: u64,
+    pub acks_sent: u64,
+    pub rts_sent: u64,
+    pub cts_sent: u64,
+    /// Intact data frames received (duplicates included).
+    pub data_frames_received: u64,
+    /// Data frames handed up (first copies).
+    pub delivered_up: u64,
+    /// Retransmitted data frames received again and not handed up.
+    pub duplicates_suppressed: u64,
+    /// Waits that were EIFS, not DIFS (after a bad frame heard).
+    pub eifs_waits: u64,
+    /// Backoffs drawn, and their slots in total.
+    pub backoffs: u64,
+    pub backoff_slots_drawn: u64,
+    /// Time spent waiting DIFS or EIFS of idle medium, in ns.
+    pub ifs_ns: u64,
+    /// Time spent counting backoff slots (a slot cut short by a busy
+    /// medium included), in ns.
+    pub backoff_ns: u64,
+    /// Time blocked by the link-level retransmission delay, in ns.
+    pub blocked_ns: u64,
+    /// Time on the air (all frames sent), in ns.
+    pub airtime_ns: u64,
+    /// Arrivals refused by the full queue (or victims in their place).
+    pub drops_queue: u64,
+    /// Pure acks the queue's ACK filter purged.
+    pub drops_filtered: u64,
+    /// Frames discarded after `retry_limit` attempts, the peer never
+    /// having received them.
+    pub drops_retry_limit: u64,
+    /// Frames discarded after `retry_limit` attempts although the peer
+    /// had received them (their MAC acks were lost).
+    pub gave_up_delivered: u64,
+}
+
+/// Which frame went on the air (for the air log).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameClass {
+    Data,
+    Ack,
+    Rts,
+    Cts,
+}
+
+/// What became of a frame on the channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heard {
+    Intact,
+    /// The sender's error model corrupted it.
+    Corrupted,
+    /// It overlapped another frame (both lost).
+    Collided,
+}
+
+/// One frame's life on the air (diagnostics and tests; off by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AirRecord {
+    pub from: StationId,
+    pub to: StationId,
+    pub class: FrameClass,
+    pub tx_start: Time,
+    pub tx_end: Time,
+    pub heard: Heard,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FrameKind {
+    Data { frame: Waiting, seq: u32 },
+    Ack,
+    Rts,
+    Cts,
+}
+
+impl FrameKind {
+    fn class(&self) -> FrameClass {
+        match self {
+            FrameKind::Data { .. } => FrameClass::Data,
+            FrameKind::Ack => FrameClass::Ack,
+            FrameKind::Rts => FrameClass::Rts,
+            FrameKind::Cts => FrameClass::Cts,
+        }
+    }
+}
+
+/// The frame a station holds at the head of its line.
+#[derive(Clone, Copy, Debug)]
+struct Outgoing {
+    to: StationId,
+    frame: Waiting,
+    seq: u32,
+    /// Attempts started (RTS or data).
+    attempts: u32,
+    /// Data frames sent.
+    transmissions: u32,
+    /// The peer has handed it up (it no longer counts as in flight here).
+    handed_up: bool,
+}
+
+/// A frame a station sends SIFS after a reception, whatever the medium.
+#[derive(Clone, Copy, Debug)]
+struct Reply {
+    at: Time,
+    to: StationId,
+    /// Ack, CTS, or the data frame after a CTS.
+    kind: ReplyKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ReplyKind {
+    Ack,
+    Cts,
+    Data,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Awaiting {
+    Ack { deadline: Time },
+    Cts { deadline: Time },
+}
+
+impl Awaiting {
+    fn deadline(&self) -> Time {
+        match *self {
+            Awaiting::Ack { deadline } | Awaiting::Cts { deadline } => deadline,
+        }
+    }
+}
+
+/// A backoff being counted down: the wait began at `ifs_start`, slots are
+/// counted from `count_from` (after DIFS or EIFS).
+#[derive(Clone, Copy, Debug)]
+struct Counting {
+    ifs_start: Time,
+    count_from: Time,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Tx {
+    kind: FrameKind,
+    start: Time,
+    end: Time,
+}
+
+#[derive(Clone, Debug)]
+struct Station {
+    queue: Queue,
+    next_hop: Vec<(PacketRef, StationId)>,
+    /// When the station's last frame left it (RED's idle rule).
+    idle_since: Time,
+    current: Option<Outgoing>,
+    cw: u32,
+    /// Backoff slots left (`None`: no backoff pending).
+    backoff_slots: Option<u32>,
+    counting: Option<Counting>,
+    /// Contention blocked until then (the link retransmission delay).
+    blocked_until: Option<Time>,
+    blocked_from: Time,
+    /// Frames arriving at the station plus its own transmission.
+    busy: u32,
+    /// Its medium has been idle since (valid while `busy == 0`).
+    medium_idle_since: Time,
+    /// The last frame it heard was bad: its next wait is EIFS.
+    eifs: bool,
+    tx: Option<Tx>,
+    last_tx: (Time, Time),
+    reply: Option<Reply>,
+    awaiting: Option<Awaiting>,
+    next_seq: u32,
+    /// Per sender: the sequence number of the last frame handed up, plus 1
+    /// (0: none yet).
+    last_seq_from: Vec<u32>,
+    rng: RngStream,
+    error: ErrorModel,
+    error_to: Vec<(StationId, ErrorModel)>,
+    stats: DcfStats,
+}
+
+impl Station {
+    /// The head of the queue, with its next hop.
+    fn pop(&mut self, now: Time) -> Option<(StationId, Waiting)> {
+        let w = self.queue.dequeue(now)?;
+        let i = self.next_hop.iter().position(|&(p, _)| p == w.pkt).expect("every queued frame has a next hop");
+        Some((self.next_hop.swap_remove(i).1, w))
+    }
+
+    /// Take the queue's head as the current frame, if there is none.
+    fn take_head(&mut self, now: Time) {
+        if self.current.is_none() {
+            if let Some((to, frame)) = self.pop(now) {
+                let seq = self.next_seq;
+                self.next_seq = self.next_seq.wrapping_add(1);
+                self.current = Some(Outgoing { to, frame, seq, attempts: 0, transmissions: 0, handed_up: false });
+            }
+        }
+    }
+
+    fn draw_backoff(&mut self) {
+        // [T] 802.11 Sec. 9.2.4: uniform in [0, CW].
+        let slots = self.rng.below(u64::from(self.cw) + 1) as u32;
+        self.backoff_slots = Some(slots);
+        self.stats.backoffs += 1;
+        self.stats.backoff_slots_drawn += u64::from(slots);
+    }
+
+    fn backoff_end(&self, slot_ns: u64) -> Option<Time> {
+        let c = self.counting?;
+        Some(c.count_from.plus_ns(u64::from(self.backoff_slots.expect("counting a backoff")) * slot_ns))
+    }
+
+    fn error_model(&mut self, to: StationId) -> &mut ErrorModel {
+        match self.error_to.iter().position(|(p, _)| *p == to) {
+            Some(i) => &mut self.error_to[i].1,
+            None => &mut self.error,
+        }
+    }
+}
+
+/// A frame on the air, from the start of its transmission to the end of
+/// its reception.
+#[derive(Clone, Copy, Debug)]
+struct Air {
+    id: u64,
+    from: StationId,
+    to: StationId,
+    kind: FrameKind,
+    start: Time,
+    end: Time,
+    corrupted: bool,
+    collided: bool,
+    /// Its reception has started (the other stations sense it).
+    sensed: bool,
+}
+
+impl Air {
+    fn heard(&self) -> Heard {
+        if self.collided {
+            Heard::Collided
+        } else if self.corrupted {
+            Heard::Corrupted
+        } else {
+            Heard::Intact
+        }
+    }
+}
+
+/// The next internal event (see the module docs for the order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Item {
+    RxEnd(usize),
+    Station(usize),
+    RxStart(usize),
+}
+
+/// An 802.11 DCF medium and its stations.
+#[derive(Clone, Debug)]
+pub struct Dcf {
+    cfg: DcfConfig,
+    stations: Vec<Station>,
+    air: Vec<Air>,
+    next_air_id: u64,
+    log: Option<Vec<AirRecord>>,
+}
+
+impl Dcf {
+    /// A medium of `n` stations with configuration `cfg` (validated);
+    /// station `s` draws its backoffs from `stream(s)`.
+    pub fn new(cfg: DcfConfig, n: usize, mut stream: impl FnMut(usize) -> RngStream) -> Dcf {
+        assert!(n <= usize::from(StationId::MAX), "station ids are 16 bits");
+        let stations = (0..n)
+            .map(|s| Station {
+                queue: Queue::drop_tail(QueueLimit { packets: Some(cfg.queue_packets), bytes: None }),
+                next_hop: Vec::with_capacity(cfg.queue_packets as usize),
+                idle_since: Time::ZERO,
+                current: None,
+                cw: cfg.cw_min,
+                backoff_slots: None,
+                counting: None,
+                blocked_until: None,
+                blocked_from: Time::ZERO,
+                busy: 0,
+                medium_idle_since: Time::ZERO,
+                eifs: false,
+                tx: None,
+                last_tx: (Time::ZERO, Time::ZERO),
+                reply: None,
+                awaiting: None,
+                next_seq: 0,
+                last_seq_from: vec![0; n],
+                rng: stream(s),
+                error: ErrorModel::none(),
+                error_to: Vec::new(),
+                stats: DcfStats::default(),
+            })
+            .collect();
+        Dcf { cfg, stations, air: Vec::with_capacity(4), next_air_id: 0, log: None }
+    }
+
+    /// Give station `s` an error model for every frame it sends (but those
+    /// to a peer given its own model).
+    pub fn with_error_model(mut self, s: StationId, error: ErrorModel) -> Dcf {
+        self.stations[usize::from(s)].error = error;
+        self
+    }
+
+    /// Give station `s` an error model for the frames it sends to `to`
+    /// (the access point's link to one station: yun-004.md Sec. 1.4's "one
+    /// chain per station link").
+    pub fn with_link_error_model(mut self, s: StationId, to: StationId, error: ErrorModel) -> Dcf {
+        let st = &mut self.stations[usize::from(s)];
+        st.error_to.retain(|(p, _)| *p != to);
+        st.error_to.push((to, error));
+        self
+    }
+
+    /// Serve every station's queue with the discipline `cfg` (validated,
+    /// [`DcfConfig::validate_queue`]); station `s` draws from `stream(s)`
+    /// if the discipline draws.
+    pub fn with_queue_discipline(mut self, cfg: &QueueConfig, mut stream: impl FnMut(usize) -> RngStream) -> Dcf {
+        let limit = QueueLimit { packets: Some(self.cfg.queue_packets), bytes: None };
+        let c = self.cfg;
+        for (s, st) in self.stations.iter_mut().enumerate() {
+            st.queue = Queue::semantic(limit, cfg, |bytes| c.data_ns(bytes), || stream(s));
+        }
+        self
+    }
+
+    /// Record every frame's life on the air (diagnostics, tests).
+    pub fn with_air_log(mut self) -> Dcf {
+        self.record_air();
+        self
+    }
+
+    /// Start recording every frame's life on the air, in place.
+    pub fn record_air(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
+    }
+
+    /// The frames recorded, in the order their receptions ended.
+    pub fn air_log(&self) -> &[AirRecord] {
+        self.log.as_deref().unwrap_or(&[])
+    }
+
+    pub fn config(&self) -> &DcfConfig {
+        &self.cfg
+    }
+
+    pub fn stations(&self) -> usize {
+        self.stations.len()
+    }
+
+    pub fn stats(&self, s: StationId) -> &DcfStats {
+        &self.stations[usize::from(s)].stats
+    }
+
+    /// Frames station `s` holds in its queue (not its current frame).
+    pub fn queue_len(&self, s: StationId) -> usize {
+        self.stations[usize::from(s)].queue.len()
+    }
+
+    /// Station `s`'s contention window, in slots.
+    pub fn contention_window(&self, s: StationId) -> u32 {
+        self.stations[usize::from(s)].cw
+    }
+
+    /// Frames held: queued, or being sent and not yet handed up by the peer.
+    pub fn in_flight(&self) -> usize {
+        self.stations.iter().map(|st| st.queue.len() + usize::from(st.current.is_some_and(|c| !c.handed_up))).sum()
+    }
+
+    /// A frame queued at `s` for `to` at `now`, as a link direction's
+    /// queue takes it: `Refused` if the queue is full (counted; the packet
+    /// is the caller's), or `Removed` with what the discipline let go of in
+    /// `removed` (the caller frees and counts them). Nothing goes on the
+    /// air at once (DIFS comes first), so `_out` stays untouched.
+    #[must_use]
+    #[allow(clippy::too_many_arguments)]
+    pub fn enqueue(
+        &mut self,
+        now: Time,
+        s: StationId,
+        to: StationId,
+        frame: Waiting,
+        pool: &mut PacketPool,
+        removed: &mut Vec<Removal>,
+        _out: &mut Vec<MacOutput>,
+    ) -> Admission {
+        debug_assert!(s != to && usize::from(to) < self.stations.len(), "a frame goes to another station");
+        let st = &mut self.stations[usize::from(s)];
+        st.stats.enqueued += 1;
+        let idle = if st.current.is_none() { Some(st.idle_since) } else { None };
+        let a = st.queue.enqueue(now, frame, pool, removed, || idle);
+        for r in removed.iter() {
+            st.next_hop.retain(|&(p, _)| p != r.pkt);
+            match r.cause {
+                lasthop_core::trace::DropCause::Filtered => st.stats.drops_filtered += 1,
+                _ => st.stats.drops_queue += 1,
+            }
+        }
+        if a == Admission::Refused {
+            st.stats.drops_queue += 1;
+            return a;
+        }
+        if a.queued() {
+            st.next_hop.push((frame.pkt, to));
+            if st.current.is_none() {
+                st.take_head(now);
+                // [N] send(): a backoff for every frame, unless one (a
+                // post-backoff) is already under way.
+                if st.backoff_slots.is_none() {
+                    st.draw_backoff();
+                }
+                self.resume(usize::from(s), now);
+            }
+        }
+        a
+    }
+
+    /// When the medium next needs [`Dcf::on_timer`].
+    pub fn poll_at(&self) -> Time {
+        self.next_item().map_or(Time::NEVER, |(t, _)| t)
+    }
+
+    /// Run every internal event due at or before `now`, each at its own time.
+    pub fn on_timer(&mut self, now: Time, out: &mut Vec<MacOutput>) {
+        while let Some((t, item)) = self.next_item() {
+            if t > now {
+                break;
+            }
+            match item {
+                Item::RxEnd(i) => self.on_rx_end(i, t, out),
+                Item::Station(s) => self.on_station_timer(s, t, out),
+                Item::RxStart(i) => self.on_rx_start(i, t),
+            }
+        }
+    }
+
+    /// The earliest internal event: (time, class, tie) smallest.
+    fn next_item(&self) -> Option<(Time, Item)> {
+        let p = self.cfg.propagation_ns;
+        let mut best: Option<(Time, u8, u64, Item)> = None;
+        let mut consider = |t: Time, class: u8, tie: u64, item: Item| {
+            let earlier = match best {
+                None => true,
+                Some(b) => (t, class, tie) < (b.0, b.1, b.2),
+            };
+            if t != Time::NEVER && earlier {
+                best = Some((t, class, tie, item));
+            }
+        };
+        for (i, a) in self.air.iter().enumerate() {
+            if a.sensed {
+                consider(a.end.plus_ns(p), 0, a.id, Item::RxEnd(i));
+            } else {
+                consider(a.start.plus_ns(p), 2, a.id, Item::RxStart(i));
+            }
+        }
+        for (s, st) in self.stations.iter().enumerate() {
+            consider(self.station_wake(st), 1, s as u64, Item::Station(s));
+        }
+        best.map(|(t, _, _, item)| (t, item))
+    }
+
+    fn station_wake(&self, st: &Station) -> Time {
+        let mut t = Time::NEVER;
+        if let Some(tx) = st.tx {
+            t = t.min(tx.end);
+        }
+        if let Some(a) = st.awaiting {
+            t = t.min(a.deadline());
+        }
+        if let Some(r) = st.reply {
+            t = t.min(r.at);
+        }
+        if let Some(b) = st.blocked_until {
+            t = t.min(b);
+        }
+        if let Some(b) = st.backoff_end(self.cfg.slot_ns) {
+            t = t.min(b);
+        }
+        t
+    }
+
+    fn on_station_timer(&mut self, s: usize, now: Time, out: &mut Vec<MacOutput>) {
+        if self.stations[s].tx.is_some_and(|tx| tx.end <= now) {
+            self.on_tx_end(s, now);
+        }
+        if self.stations[s].awaiting.is_some_and(|a| a.deadline() <= now) {
+            self.on_timeout(s, now, out);
+        }
+        if let Some(r) = self.stations[s].reply.filter(|r| r.at <= now) {
+            self.stations[s].reply = None;
+            let kind = match r.kind {
+                ReplyKind::Ack => FrameKind::Ack,
+                ReplyKind::Cts => FrameKind::Cts,
+                ReplyKind::Data => {
+                    let c = self.stations[s].current.expect("a CTS grants the current frame");
+                    FrameKind::Data { frame: c.frame, seq: c.seq }
+                }
+            };
+            self.transmit(s, r.to, kind, now, out);
+        }
+        let st = &mut self.stations[s];
+        if st.blocked_until.is_some_and(|b| b <= now) {
+            st.blocked_until = None;
+            st.stats.blocked_ns += now.since(st.blocked_from);
+        }
+        if st.backoff_end(self.cfg.slot_ns).is_some_and(|b| b <= now) {
+            let c = st.counting.take().expect("counting");
+            let slots = st.backoff_slots.take().expect("counting a backoff");
+            st.stats.ifs_ns += c.count_from.since(c.ifs_start);
+            st.stats.backoff_ns += u64::from(slots) * self.cfg.slot_ns;
+            if let Some(c) = st.current {
+                self.start_attempt(s, c, now, out);
+            }
+        }
+        self.resume(s, now);
+    }
+
+    /// The backoff for the current frame `c` is over: RTS or data.
+    fn start_attempt(&mut self, s: usize, c: Outgoing, now: Time, out: &mut Vec<MacOutput>) {
+        let st = &mut self.stations[s];
+        st.stats.attempts += 1;
+        st.current.as_mut().expect("current").attempts += 1;
+        let kind = if self.cfg.uses_rts(c.frame.size_bytes) {
+            FrameKind::Rts
+        } else {
+            FrameKind::Data { frame: c.frame, seq: c.seq }
+        };
+        self.transmit(s, c.to, kind, now, out);
+    }
+
+    fn frame_ns(&self, kind: &FrameKind) -> u64 {
+        let c = &self.cfg;
+        match kind {
+            FrameKind::Data { frame, .. } => c.data_ns(frame.size_bytes),
+            FrameKind::Ack => c.ack_ns(),
+            FrameKind::Rts => c.frame_ns(c.rts_bytes, c.control_rate_bps),
+            FrameKind::Cts => c.frame_ns(c.cts_bytes, c.control_rate_bps),
+        }
+    }
+
+    /// Station `s` puts `kind` on the air for `to` at `now`.
+    fn transmit(&mut self, s: usize, to: StationId, kind: FrameKind, now: Time, out: &mut Vec<MacOutput>) {
+        let tx_ns = self.frame_ns(&kind);
+        let end = now.plus_ns(tx_ns);
+        let cfg = self.cfg;
+        let st = &mut self.stations[s];
+        debug_assert!(st.tx.is_none() && st.counting.is_none(), "one thing at a time");
+        st.tx = Some(Tx { kind, start: now, end });
+        st.busy += 1;
+        st.stats.airtime_ns += tx_ns;
+        let size = match kind {
+            FrameKind::Data { frame, .. } => frame.size_bytes + cfg.mac_header_bytes,
+            FrameKind::Ack => cfg.ack_bytes,
+            FrameKind::Rts => cfg.rts_bytes,
+            FrameKind::Cts => cfg.cts_bytes,
+        };
+        let consult = matches!(kind, FrameKind::Data { .. }) || cfg.control_frame_errors;
+        let model = st.error_model(to);
+        let corrupted = consult && !model.is_none() && model.corrupts(now, tx_ns, &air_packet(&kind, size));
+        match kind {
+            FrameKind::Data { frame, .. } => {
+                st.stats.data_frames_sent += 1;
+                st.stats.data_frames_corrupted += u64::from(corrupted);
+                let c = st.current.as_mut().expect("sending the current frame");
+                let retransmission = c.transmissions > 0;
+                c.transmissions += 1;
+                let held = !c.handed_up;
+                out.push(MacOutput::Transmit { station: s as StationId, to, frame, retransmission, held });
+            }
+            FrameKind::Ack => st.stats.acks_sent += 1,
+            FrameKind::Rts => st.stats.rts_sent += 1,
+            FrameKind::Cts => st.stats.cts_sent += 1,
+        }
+        // No capture: any overlap on the channel loses both frames.
+        let mut collided = false;
+        for a in self.air.iter_mut().filter(|a| a.end > now) {
+            a.collided = true;
+            collided = true;
+        }
+        let id = self.next_air_id;
+        self.next_air_id += 1;
+        self.air.push(Air { id, from: s as StationId, to, kind, start: now, end, corrupted, collided, sensed: false });
+    }
+
+    fn on_tx_end(&mut self, s: usize, now: Time) {
+        let (p, sifs) = (self.cfg.propagation_ns, self.cfg.sifs_ns);
+        let ack_ns = self.cfg.ack_ns();
+        let cts_ns = self.frame_ns(&FrameKind::Cts);
+        let st = &mut self.stations[s];
+        let tx = st.tx.take().expect("transmitting");
+        st.last_tx = (tx.start, tx.end);
+        st.busy -= 1;
+        if st.busy == 0 {
+            st.medium_idle_since = now;
+        }
+        // [N] the timeouts of check_pktTx / check_pktRTS, from the frame's
+        // end: the reply's SIFS and duration and the round trip.
+        match tx.kind {
+            FrameKind::Data { .. } => {
+                st.awaiting = Some(Awaiting::Ack { deadline: now.plus_ns(2 * p + sifs + ack_ns) });
+            }
+            FrameKind::Rts => st.awaiting = Some(Awaiting::Cts { deadline: now.plus_ns(2 * p + sifs + cts_ns) }),
+            FrameKind::Ack | FrameKind::Cts => {}
+        }
+    }
+
+    /// No ack (or CTS) came in time: the attempt failed.
+    fn on_timeout(&mut self, s: usize, now: Time, out: &mut Vec<MacOutput>) {
+        let cfg = self.cfg;
+        let st = &mut self.stations[s];
+        match st.awaiting.take().expect("awaiting") {
+            Awaiting::Ack { .. } => st.stats.ack_timeouts += 1,
+            Awaiting::Cts { .. } => st.stats.cts_timeouts += 1,
+        }
+        let c = st.current.expect("awaiting a reply for the current frame");
+        if c.attempts >= cfg.retry_limit {
+            // [N] RetransmitDATA: discard when the count reaches the limit;
+            // CW back to CWmin, and a new backoff.
+            st.current = None;
+            st.idle_since = now;
+            if c.handed_up {
+                st.stats.gave_up_delivered += 1;
+            } else {
+                st.stats.drops_retry_limit += 1;
+                out.push(MacOutput::Drop { station: s as StationId, frame: c.frame, cause: MacDropCause::RetryLimit });
+            }
+            st.cw = cfg.cw_min;
+            st.draw_backoff();
+            st.take_head(now);
+        } else {
+            st.stats.retries += 1;
+            st.cw = (2 * st.cw + 1).min(cfg.cw_max);
+            st.draw_backoff();
+            let held = !c.handed_up;
+            out.push(MacOutput::Retry {
+                station: s as StationId,
+                to: c.to,
+                frame: c.frame,
+                attempt: c.attempts + 1,
+                held,
+            });
+            if cfg.ll_retransmission_delay_ns > 0 {
+                st.blocked_until = Some(now.plus_ns(cfg.ll_retransmission_delay_ns));
+                st.blocked_from = now;
+            }
+        }
+    }
+
+    /// Frame `i` starts arriving: every other station senses the medium
+    /// busy, and a backoff being counted freezes with the slots that ended
+    /// idle counted.
+    fn on_rx_start(&mut self, i: usize, now: Time) {
+        self.air[i].sensed = true;
+        let from = usize::from(self.air[i].from);
+        let slot = self.cfg.slot_ns;
+        for (s, st) in self.stations.iter_mut().enumerate() {
+            if s == from {
+                continue;
+            }
+            st.busy += 1;
+            if let Some(c) = st.counting.take() {
+                let slots = st.backoff_slots.as_mut().expect("counting a backoff");
+                if now > c.count_from {
+                    let elapsed = now.since(c.count_from);
+                    let done = (elapsed / slot) as u32;
+                    debug_assert!(done < *slots, "a backoff ending now has already transmitted");
+                    *slots -= done;
+                    st.stats.backoff_ns += elapsed;
+                    st.stats.ifs_ns += c.count_from.since(c.ifs_start);
+                } else {
+                    st.stats.ifs_ns += now.since(c.ifs_start);
+                }
+            }
+        }
+    }
+
+    /// Frame `i` has left the channel: every other station that heard it
+    /// updates its carrier sense and EIFS state; its addressee, if it got
+    /// it intact, acts on it.
+    fn on_rx_end(&mut self, i: usize, now: Time, out: &mut Vec<MacOutput>) {
+        let a = self.air.swap_remove(i);
+        let p = self.cfg.propagation_ns;
+        let (rx_start, rx_end) = (a.start.plus_ns(p), a.end.plus_ns(p));
+        let bad = a.collided || a.corrupted;
+        let mut addressee_heard = false;
+        for (s, st) in self.stations.iter_mut().enumerate() {
+            if s == usize::from(a.from) {
+                continue;
+            }
+            st.busy -= 1;
+            if st.busy == 0 {
+                st.medium_idle_since = now;
+            }
+            // A station transmitting during the reception never heard it.
+            let (t0, t1) = st.tx.map_or(st.last_tx, |tx| (tx.start, tx.end));
+            let deaf = t0 < rx_end && t1 > rx_start;
+            if !deaf {
+                st.eifs = bad;
+                addressee_heard |= s == usize::from(a.to);
+            }
+        }
+        if a.collided {
+            self.stations[usize::from(a.from)].stats.collisions += 1;
+        }
+        if let Some(log) = self.log.as_mut() {
+            log.push(AirRecord {
+                from: a.from,
+                to: a.to,
+                class: a.kind.class(),
+                tx_start: a.start,
+                tx_end: a.end,
+                heard: a.heard(),
+            });
+        }
+        if !bad && addressee_heard {
+            self.on_frame(usize::from(a.to), a.from, a.kind, now, out);
+        }
+        for s in 0..self.stations.len() {
+            self.resume(s, now);
+        }
+    }
+
+    /// Station `r` received `kind` from `from` intact.
+    fn on_frame(&mut self, r: usize, from: StationId, kind: FrameKind, now: Time, out: &mut Vec<MacOutput>) {
+        let sifs = self.cfg.sifs_ns;
+        let cw_min = self.cfg.cw_min;
+        let st = &mut self.stations[r];
+        match kind {
+            FrameKind::Data { frame, seq } => {
+                st.stats.data_frames_received += 1;
+                let last = &mut st.last_seq_from[usize::from(from)];
+                if *last == seq.wrapping_add(1) {
+                    st.stats.duplicates_suppressed += 1;
+                } else {
+                    *last = seq.wrapping_add(1);
+                    st.stats.delivered_up += 1;
+                    out.push(MacOutput::Deliver { station: r as StationId, from, frame });
+                    let sender =
+                        self.stations[usize::from(from)].current.as_mut().expect("data comes from a current frame");
+                    debug_assert_eq!(sender.seq, seq);
+                    sender.handed_up = true;
+                }
+                // [T] Sec. 9.2.8: every intact data frame is acked, SIFS on.
+                self.stations[r].reply = Some(Reply { at: now.plus_ns(sifs), to: from, kind: ReplyKind::Ack });
+            }
+            FrameKind::Rts => st.reply = Some(Reply { at: now.plus_ns(sifs), to: from, kind: ReplyKind::Cts }),
+            FrameKind::Cts => {
+                if st.awaiting.is_some_and(|a| matches!(a, Awaiting::Cts { .. }))
+                    && st.current.is_some_and(|c| c.to == from)
+                {
+                    st.awaiting = None;
+                    st.reply = Some(Reply { at: now.plus_ns(sifs), to: from, kind: ReplyKind::Data });
+                }
+            }
+            FrameKind::Ack => {
+                if st.awaiting.is_some_and(|a| matches!(a, Awaiting::Ack { .. }))
+                    && st.current.is_some_and(|c| c.to == from)
+                {
+                    // [N] recvACK: success; CW to CWmin; a new backoff.
+                    st.awaiting = None;
+                    st.current = None;
+                    st.idle_since = now;
+                    st.stats.acks_received += 1;
+                    st.cw = cw_min;
+                    st.draw_backoff();
+                    st.take_head(now);
+                }
+            }
+        }
+    }
+
+    /// If station `s` has a backoff pending and nothing else to do, start
+    /// (or go on) counting it once its medium is idle: slots count from
+    /// DIFS (EIFS after a bad frame) after its medium went idle, and no
+    /// sooner than DIFS after now.
+    fn resume(&mut self, s: usize, now: Time) {
+        let cfg = self.cfg;
+        let st = &mut self.stations[s];
+        let free = st.tx.is_none() && st.reply.is_none() && st.awaiting.is_none() && st.blocked_until.is_none();
+        if st.counting.is_some() || st.backoff_slots.is_none() || st.busy > 0 || !free {
+            return;
+        }
+        let ifs = if st.eifs { cfg.eifs_ns } else { cfg.difs_ns };
+        let eifs_used = st.eifs && st.medium_idle_since.plus_ns(cfg.eifs_ns) > now.plus_ns(cfg.difs_ns);
+        st.stats.eifs_waits += u64::from(eifs_used);
+        let count_from = st.medium_idle_since.plus_ns(ifs).max(now.plus_ns(cfg.difs_ns));
+        st.counting = Some(Counting { ifs_start: now, count_from });
+    }
+}
+
+/// The packet an error model is shown for a frame on the air: a data
+/// frame's header fields as it waited (its packet may already have been
+/// handed up by the peer and freed, so the pool is never read), with the
+/// MPDU's size, or a control frame of `size` bytes.
+fn air_packet(kind: &FrameKind, size: u32) -> Packet {
+    let (pkind, seq, len) = match kind {
+        FrameKind::Data { frame, .. } if frame.len > 0 => (PacketKind::Data, frame.seq, frame.len),
+        _ => (PacketKind::Ack, 0, 0),
+    };
+    Packet {
+        uid: u64::MAX,
+        flow: u32::MAX,
+        kind: pkind,
+        src: 0,
+        dst: 0,
+        size_bytes: size,
+        ecn: Ecn::NotEct,
+        tcp: TcpHeader { seq, len, ..TcpHeader::default() },
+    }
+}
+
+#[cfg(test)]
+mod tests;
