@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from lasthop.summary import mean_records, mean_summary
@@ -91,3 +93,25 @@ def test_a_radio_chains_radios_table_over_seeds_through_the_cli() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "radios of radio" in proc.stdout
     assert "mean of seeds 1..2" in proc.stdout
+
+
+def test_an_802_11_mediums_stations_are_averaged_and_shown() -> None:
+    from helpers import lasthop_cli
+
+    proc = lasthop_cli("run", "yun09/downlink", "--seeds", "2", "--set", "stop_s=5")
+    assert proc.returncode == 0, proc.stderr
+    # The table's title and columns fit the terminal (80 columns here): its words.
+    assert "802.11" in proc.stdout and "retry" in proc.stdout
+    document = json.loads(
+        lasthop_cli(
+            "run", "yun09/downlink", "--seeds", "2", "--set", "stop_s=5", "--format", "json"
+        ).stdout
+    )
+    assert [s["node"] for s in document["mean"]["media"][0]["stations"]] == ["ap", "d"]
+    station = {"node": "ap", "attempts": 10, "collisions": 1}
+    runs = [
+        {**run(s, 1.0, 0.9), "media": [{"name": "wlan", "stations": [station]}]} for s in (1, 2)
+    ]
+    assert mean_summary(runs)["media"] == [
+        {"name": "wlan", "stations": [{**station, "attempts": 10.0, "collisions": 1.0}]}
+    ]

@@ -263,7 +263,10 @@ def run_command(
     console.print(render.links_table(links, f"{title}: links"))
     media = runs[0].get("media") if seeds is None else document["mean"].get("media")
     for medium in media or []:
-        console.print(render.radios_table(medium, f"{title}: radios of {medium['name']}"))
+        if "stations" in medium:
+            console.print(render.dcf_table(medium, f"{title}: 802.11 stations of {medium['name']}"))
+        else:
+            console.print(render.radios_table(medium, f"{title}: radios of {medium['name']}"))
     if published is not None:
         console.print(render.published_table(published, f"{title}: against the paper"))
 

@@ -163,6 +163,40 @@ def links_table(links: Sequence[Mapping[str, Any]], title: str) -> FittedTable:
     return table
 
 
+def dcf_table(medium: Mapping[str, Any], title: str) -> FittedTable:
+    """Per station of an 802.11 DCF medium (seed 004): data-frame attempts and their
+    fates, and where its time went."""
+    table = FittedTable(
+        title,
+        ["node"],
+        [
+            "frames\nin",
+            "attempts",
+            "retries",
+            "colli-\nsions",
+            "cor-\nrupted",
+            "backoff\ns",
+            "air s",
+            "drops\nretry\nlimit",
+            "drops\nqueue",
+        ],
+    )
+    for s in medium.get("stations", []):
+        table.add_row(
+            str(s.get("node", "")),
+            _count(s.get("frames_enqueued")),
+            _count(s.get("attempts")),
+            _count(s.get("retries")),
+            _count(s.get("collisions")),
+            _count(s.get("corrupted")),
+            _fixed(s.get("backoff_s"), 2),
+            _fixed(s.get("airtime_s"), 2),
+            _count(s.get("drops_retry_limit")),
+            _count(s.get("drops_queue")),
+        )
+    return table
+
+
 def radios_table(medium: Mapping[str, Any], title: str) -> FittedTable:
     """Per radio of a shared medium (seed 001 Sec. 5): frames handed to it, data frames
     it sent (link retransmissions among them), and where its time went."""

@@ -59,9 +59,12 @@ def mean_summary(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     media = [run.get("media") for run in runs]
     if all(m is not None for m in media):
         mean["media"] = [
-            {
-                "name": same[0]["name"],
-                "radios": [mean_records(r) for r in zip(*(m["radios"] for m in same), strict=True)],
+            {"name": same[0]["name"]}
+            | {
+                # A packet radio's radios, an 802.11 medium's stations.
+                key: [mean_records(r) for r in zip(*(m[key] for m in same), strict=True)]
+                for key in ("radios", "stations")
+                if key in same[0]
             }
             for same in zip(*cast(list[list[Mapping[str, Any]]], media), strict=True)
         ]

@@ -212,7 +212,36 @@ pub struct RunSummary {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct MediumSummary {
     pub name: String,
+    /// A packet-radio medium's radios (seed 001).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub radios: Vec<RadioSummary>,
+    /// An 802.11 DCF medium's stations (seed 004).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stations: Vec<DcfSummary>,
+}
+
+/// What one 802.11 station did (seed 004): its attempts and their fates,
+/// and where its time went.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DcfSummary {
+    /// The node the station is on.
+    pub node: String,
+    /// Frames handed to it (refused ones included).
+    pub frames_enqueued: u64,
+    /// Transmission attempts of data frames (retries included).
+    pub attempts: u64,
+    /// Attempts after a failed one.
+    pub retries: u64,
+    /// Attempts lost to another station's frame in the same slot.
+    pub collisions: u64,
+    /// Attempts the error model spoiled.
+    pub corrupted: u64,
+    pub delivered_up: u64,
+    pub backoff_s: f64,
+    pub airtime_s: f64,
+    pub drops_queue: u64,
+    pub drops_filtered: u64,
+    pub drops_retry_limit: u64,
 }
 
 /// What one packet radio did (seed 001 Sec. 5: where the latency

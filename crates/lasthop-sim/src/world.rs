@@ -41,8 +41,8 @@
 //! to run it back).
 
 use crate::metrics::{
-    ConnectionSummary, DatagramSummary, FlowSummary, LinkSummary, MediumSummary, PublishedComparison, QueueSummary,
-    RadioSummary, RunSummary, SplitSummary,
+    ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary, LinkSummary, MediumSummary, PublishedComparison,
+    QueueSummary, RadioSummary, RunSummary, SplitSummary,
 };
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{FlowModel, Model, Workload};
@@ -58,7 +58,8 @@ use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::{DropCause, Trace, TraceEvent};
 use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
 use lasthop_net::emulation::Emulator;
-use lasthop_net::error::ErrorModel;
+use lasthop_net::error::{ErrorModel, ErrorModelConfig};
+use lasthop_net::mac::dcf::Dcf;
 use lasthop_net::mac::point_to_point::{Link, LinkDir};
 use lasthop_net::mac::{Mac, MacDropCause, MacOutput, Radio};
 use lasthop_net::queue::{Admission, Removal, Waiting};
@@ -513,19 +514,44 @@ impl<'m> World<'m> {
                 let n = m.stations.len();
                 let node = |s: usize| &model.nodes[m.stations[s] as usize];
                 let stream = |s: usize, what: &str| RngStream::new(seed, &format!("mac:{}:{}:{what}", m.name, node(s)));
-                let mut radio = Radio::new(m.radio, n, |s| stream(s, "backoff"));
-                if let Some(q) = &m.queue {
-                    radio = radio.with_queue_discipline(q, |s| stream(s, "queue"));
-                }
                 let mut hop_dir = vec![u32::MAX; n * n];
+                let mut hops = Vec::new();
                 for (li, l) in model.links.iter().enumerate() {
                     for (d, dm) in l.dirs.iter().enumerate() {
                         if let Some(h) = dm.medium.filter(|h| h.medium as usize == mi) {
                             hop_dir[usize::from(h.from) * n + usize::from(h.to)] = (2 * li + d) as u32;
+                            hops.push((h.from, h.to));
                         }
                     }
                 }
-                MacSlot { mac: Mac::Radio(Box::new(radio)), armed: Time::NEVER, hop_dir, stations: n }
+                // Each hop direction's error state and stream, named by its
+                // stations' nodes (made only when the model draws).
+                let hop_error = |(a, b): (u16, u16)| {
+                    let name = format!("mac:{}:{}-{}:error", m.name, node(a.into()), node(b.into()));
+                    ErrorModel::new(&m.error, || RngStream::new(seed, &name))
+                };
+                let mac = match m.dcf {
+                    Some(cfg) => {
+                        let mut dcf = Dcf::new(cfg, n, |s| stream(s, "backoff"));
+                        if let Some(q) = &m.queue {
+                            dcf = dcf.with_queue_discipline(q, |s| stream(s, "queue"));
+                        }
+                        if m.error != ErrorModelConfig::None {
+                            for &hop in &hops {
+                                dcf = dcf.with_link_error_model(hop.0, hop.1, hop_error(hop));
+                            }
+                        }
+                        Mac::Dcf(Box::new(dcf))
+                    }
+                    None => {
+                        let mut radio = Radio::new(m.radio, n, |s| stream(s, "backoff"));
+                        if let Some(q) = &m.queue {
+                            radio = radio.with_queue_discipline(q, |s| stream(s, "queue"));
+                        }
+                        Mac::Radio(Box::new(radio))
+                    }
+                };
+                MacSlot { mac, armed: Time::NEVER, hop_dir, stations: n }
             })
             .collect();
         World {
@@ -569,17 +595,23 @@ impl<'m> World<'m> {
     /// and tests: a medium's timeline, seed 001 Sec. 5).
     pub fn with_air_logs(mut self) -> World<'m> {
         for slot in &mut self.macs {
-            let Mac::Radio(r) = &mut slot.mac else { unreachable!("the world builds radios only") };
-            r.record_air();
+            match &mut slot.mac {
+                Mac::Radio(r) => r.record_air(),
+                Mac::Dcf(d) => d.record_air(),
+            }
         }
         self
     }
 
-    /// Medium `m`'s air log (empty unless [`World::with_air_logs`]), with
-    /// its stations' nodes.
+    /// Packet-radio medium `m`'s air log (empty unless
+    /// [`World::with_air_logs`], or if `m` is not a packet radio), with its
+    /// stations' nodes.
     pub fn air_log(&self, m: usize) -> (&[lasthop_net::mac::radio::AirRecord], &[u16]) {
-        let Mac::Radio(r) = &self.macs[m].mac else { unreachable!("the world builds radios only") };
-        (r.air_log(), &self.model.media[m].stations)
+        let log = match &self.macs[m].mac {
+            Mac::Radio(r) => r.air_log(),
+            Mac::Dcf(_) => &[],
+        };
+        (log, &self.model.media[m].stations)
     }
 
     /// The finished captures, in the order they were given.
@@ -974,8 +1006,13 @@ impl<'m> World<'m> {
                     let slot = &self.macs[m];
                     let ld = slot.hop_dir[usize::from(station) * slot.stations + usize::from(to)] as usize;
                     let (li, dir) = (ld / 2, ld % 2);
-                    let radio = &self.model.media[m].radio;
-                    let airtime = radio.tx_ns(frame.size_bytes + radio.mac_header_bytes);
+                    let airtime = match &self.model.media[m].dcf {
+                        Some(dcf) => dcf.data_ns(frame.size_bytes),
+                        None => {
+                            let radio = &self.model.media[m].radio;
+                            radio.tx_ns(frame.size_bytes + radio.mac_header_bytes)
+                        }
+                    };
                     self.links[li].dirs[dir].count_mac_transmit(frame.size_bytes, airtime);
                     if held {
                         self.account_tx(li, dir, &frame);
@@ -1485,7 +1522,32 @@ impl<'m> World<'m> {
             .iter()
             .zip(&self.model.media)
             .map(|(slot, m)| {
-                let Mac::Radio(r) = &slot.mac else { unreachable!("the world builds radios only") };
+                let node = |s: usize| self.model.nodes[m.stations[s] as usize].clone();
+                let r = match &slot.mac {
+                    Mac::Radio(r) => r,
+                    Mac::Dcf(d) => {
+                        let stations = (0..slot.stations)
+                            .map(|s| {
+                                let st = d.stats(s as u16);
+                                DcfSummary {
+                                    node: node(s),
+                                    frames_enqueued: st.enqueued,
+                                    attempts: st.attempts,
+                                    retries: st.retries,
+                                    collisions: st.collisions,
+                                    corrupted: st.data_frames_corrupted,
+                                    delivered_up: st.delivered_up,
+                                    backoff_s: secs(st.backoff_ns),
+                                    airtime_s: secs(st.airtime_ns),
+                                    drops_queue: st.drops_queue,
+                                    drops_filtered: st.drops_filtered,
+                                    drops_retry_limit: st.drops_retry_limit,
+                                }
+                            })
+                            .collect();
+                        return MediumSummary { name: m.name.clone(), radios: Vec::new(), stations };
+                    }
+                };
                 let radios = (0..slot.stations)
                     .map(|s| {
                         let st = r.stats(s as u16);
@@ -1511,7 +1573,7 @@ impl<'m> World<'m> {
                         }
                     })
                     .collect();
-                MediumSummary { name: m.name.clone(), radios }
+                MediumSummary { name: m.name.clone(), radios, stations: Vec::new() }
             })
             .collect()
     }

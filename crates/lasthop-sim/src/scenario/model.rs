@@ -4,8 +4,9 @@
 
 use super::routes::{Path, Router};
 use super::schema::{
-    AckPolicySpec, AckReconsSpacing, AckReconsSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec, HeaderCompression,
-    LinkSpec, MediumSpec, PublishedCell, RadioSpec, ScenarioFile, Template, COMPRESSED_ACK_BYTES,
+    AckPolicySpec, AckReconsSpacing, AckReconsSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
+    HeaderCompression, LinkSpec, MacKind, MediumSpec, PublishedCell, RadioSpec, ScenarioFile, Template,
+    COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
@@ -16,6 +17,7 @@ use lasthop_core::tick::KernelClock;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
 use lasthop_core::Time;
 use lasthop_net::error::ErrorModelConfig;
+use lasthop_net::mac::dcf::DcfConfig;
 use lasthop_net::mac::point_to_point::{DirParams, Duplex};
 use lasthop_net::mac::{RadioConfig, StationId};
 use lasthop_net::queue::{QueueConfig, QueueLimit};
@@ -63,7 +65,12 @@ pub struct MediumHop {
 #[derive(Clone, Debug)]
 pub struct MediumModel {
     pub name: String,
+    /// The packet radio's settings (used when `dcf` is absent).
     pub radio: RadioConfig,
+    /// An IEEE 802.11 DCF medium (seed 004) instead of a packet radio.
+    pub dcf: Option<DcfConfig>,
+    /// Frame errors of every hop direction (each its own state and stream).
+    pub error: ErrorModelConfig,
     /// Every radio's queue discipline (absent: drop-tail).
     pub queue: Option<QueueConfig>,
     /// The node of each station.
@@ -446,7 +453,10 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
                         name: "radio".into(),
                         stations: nodes[1..].to_vec(),
                         hops: None,
+                        mac: MacKind::Radio,
                         radio: radio.clone(),
+                        dcf: DcfSpec::default(),
+                        error: ErrorModelConfig::default(),
                     };
                     media.insert(0, ("topology".into(), spec));
                     return Ok((nodes, links, media));
@@ -523,6 +533,52 @@ fn radio_config(r: &RadioSpec, path: &str) -> Result<RadioConfig, ScenarioError>
     Ok(cfg)
 }
 
+/// A `dcf` table at `path`, checked and in the MAC's units.
+fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioError> {
+    let p = |f: &str| format!("{path}.{f}");
+    let rate = |x: f64, f: &str| -> Result<u64, ScenarioError> {
+        positive(x, &p(f))?;
+        check(x >= 1.0, p(f), &format!("must be at least 1 b/s, got {}", num(x)))?;
+        Ok(x.round() as u64)
+    };
+    let us = |x: f64, f: &str| -> Result<u64, ScenarioError> {
+        duration(x, 1e-6, "us", &p(f))?;
+        Ok((x * 1e3).round() as u64)
+    };
+    duration(d.ll_retransmission_delay_ms, 1e-3, "ms", &p("ll_retransmission_delay_ms"))?;
+    check(
+        d.mac_header_bytes <= MAX_PACKET_BYTES,
+        p("mac_header_bytes"),
+        &format!("must be at most {MAX_PACKET_BYTES}, got {}", d.mac_header_bytes),
+    )?;
+    let cfg = DcfConfig {
+        data_rate_bps: rate(d.data_rate_bps, "data_rate_bps")?,
+        control_rate_bps: rate(d.control_rate_bps, "control_rate_bps")?,
+        slot_ns: us(d.slot_us, "slot_us")?,
+        sifs_ns: us(d.sifs_us, "sifs_us")?,
+        difs_ns: us(d.difs_us, "difs_us")?,
+        eifs_ns: us(d.eifs_us, "eifs_us")?,
+        cw_min: d.cw_min,
+        cw_max: d.cw_max,
+        plcp_ns: us(d.plcp_us, "plcp_us")?,
+        mac_header_bytes: d.mac_header_bytes,
+        rts_threshold_bytes: d.rts_threshold_bytes,
+        retry_limit: d.retry_limit,
+        queue_packets: d.queue_packets,
+        ll_retransmission_delay_ns: (d.ll_retransmission_delay_ms * NS_PER_MS as f64).round() as u64,
+        ..DcfConfig::default()
+    };
+    // The MAC's own check, its field names in the table's units.
+    cfg.validate().map_err(|(field, why)| {
+        let field = field.replace("_ns", "_us");
+        ScenarioError::new(p(&field), why.replace("_ns", "_us"))
+    })?;
+    if let Some(q) = &d.queue {
+        cfg.validate_queue(q).map_err(|(f, why)| ScenarioError::new(p(&format!("queue.{f}")), why))?;
+    }
+    Ok(cfg)
+}
+
 /// Node `node`'s (named `name`) radio among a medium's `stations`, or the
 /// error at `at` that it has none there.
 fn station_on(stations: &[u16], node: u16, name: &str, medium: &str, at: &str) -> Result<StationId, ScenarioError> {
@@ -543,6 +599,17 @@ fn media_links(
         check(!m.name.is_empty(), format!("{path}.name"), "must not be empty")?;
         check(!media.iter().any(|o| o.name == m.name), format!("{path}.name"), "duplicate medium name")?;
         let radio = radio_config(&m.radio, &format!("{path}.radio"))?;
+        let dcf = match m.mac {
+            MacKind::Radio => None,
+            MacKind::Dcf => Some(dcf_config(&m.dcf, &format!("{path}.dcf"))?),
+        };
+        m.error.validate().map_err(|(field, reason)| ScenarioError::new(format!("{path}.error.{field}"), reason))?;
+        // A hop's rate, delay, header and queue: the MAC's (for summaries
+        // and per-hop goodput; the MAC itself times the frames).
+        let (hop_bps, hop_delay_ns, hop_header, hop_queue) = match &dcf {
+            Some(c) => (c.data_rate_bps, c.propagation_ns, c.mac_header_bytes, c.queue_packets),
+            None => (radio.bandwidth_bps, radio.propagation_ns, radio.mac_header_bytes, radio.queue_packets),
+        };
         check(
             m.stations.len() >= 2,
             format!("{path}.stations"),
@@ -575,11 +642,11 @@ fn media_links(
             check(!links.iter().any(|l| l.name == name), &at, &format!("a link is named '{name}' already"))?;
             let dir = |from: StationId, to: StationId| DirModel {
                 params: DirParams {
-                    bandwidth_bps: radio.bandwidth_bps,
-                    delay_ns: radio.propagation_ns,
-                    frame_overhead_bytes: radio.mac_header_bytes,
+                    bandwidth_bps: hop_bps,
+                    delay_ns: hop_delay_ns,
+                    frame_overhead_bytes: hop_header,
                     frame_overhead_ns: 0,
-                    queue: QueueLimit { packets: Some(radio.queue_packets), bytes: None },
+                    queue: QueueLimit { packets: Some(hop_queue), bytes: None },
                     jitter_mean_ns: 0,
                 },
                 error: ErrorModelConfig::default(),
@@ -596,7 +663,8 @@ fn media_links(
                 dirs: [dir(sa, sb), dir(sb, sa)],
             });
         }
-        media.push(MediumModel { name: m.name.clone(), radio, queue: m.radio.queue.clone(), stations });
+        let queue = if dcf.is_some() { m.dcf.queue.clone() } else { m.radio.queue.clone() };
+        media.push(MediumModel { name: m.name.clone(), radio, dcf, error: m.error.clone(), queue, stations });
     }
     Ok(media)
 }

@@ -142,10 +142,150 @@ pub struct MediumSpec {
     /// hops of its own (link directions name the medium as theirs).
     #[serde(default)]
     pub hops: Option<Vec<[String; 2]>>,
+    /// Which MAC the medium runs: `radio` (the packet radio of seed 001
+    /// Sec. 5, settings in `radio`) or `dcf` (IEEE 802.11b DCF, seed 004,
+    /// settings in `dcf`).
+    #[serde(default)]
+    pub mac: MacKind,
     /// The packet radio's settings (seed 001 Sec. 5; every value the paper
     /// lost is ns-2's `Mac/Multihop` default).
     #[serde(default)]
     pub radio: RadioSpec,
+    /// The 802.11 DCF's settings (seed 004 Sec. 5.1; ns-2's `Mac/802_11`
+    /// defaults, 11 Mb/s data and acks).
+    #[serde(default)]
+    pub dcf: DcfSpec,
+    /// Frame errors on every hop of the medium, each direction of each hop
+    /// with its own state and stream (a two-state Markov chain per station
+    /// link, seed 004 Sec. 5.4), consulted once per transmission attempt of
+    /// a data frame. Absent: none.
+    #[serde(default)]
+    pub error: ErrorModelConfig,
+}
+
+/// The MAC of a shared medium.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MacKind {
+    #[default]
+    Radio,
+    Dcf,
+}
+
+/// IEEE 802.11b DCF settings (see `lasthop_net::mac::dcf`). Defaults are
+/// ns-2.35's `Mac/802_11` (tcl/lib/ns-default.tcl) with seed 004 Sec.
+/// 5.1's 11 Mb/s for data and acks and its 50-packet interface queues.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DcfSpec {
+    /// Data frame rate, in bit/s. [T] 11 Mb/s.
+    #[serde(default = "dcf_rate")]
+    pub data_rate_bps: f64,
+    /// MAC ack (and RTS/CTS) rate, in bit/s. [T] 11 Mb/s.
+    #[serde(default = "dcf_rate")]
+    pub control_rate_bps: f64,
+    /// Slot time, in us. [N] 20.
+    #[serde(default = "dcf_slot")]
+    pub slot_us: f64,
+    /// SIFS, in us. [N] 10.
+    #[serde(default = "dcf_sifs")]
+    pub sifs_us: f64,
+    /// DIFS, in us. [N] 50.
+    #[serde(default = "dcf_difs")]
+    pub difs_us: f64,
+    /// EIFS, in us. [N] 364.
+    #[serde(default = "dcf_eifs")]
+    pub eifs_us: f64,
+    /// Contention window bounds, in slots. [N] 31 and 1023.
+    #[serde(default = "dcf_cw_min")]
+    pub cw_min: u32,
+    #[serde(default = "dcf_cw_max")]
+    pub cw_max: u32,
+    /// PLCP preamble and header, in us. [N] 192 (long preamble).
+    #[serde(default = "dcf_plcp")]
+    pub plcp_us: f64,
+    /// MAC header and FCS of a data frame, in bytes. [N] 34.
+    #[serde(default = "dcf_header")]
+    pub mac_header_bytes: u32,
+    /// Attempts per frame, the first included (the paper's l). [N] 7.
+    #[serde(default = "dcf_retry_limit")]
+    pub retry_limit: u32,
+    /// Data frames (packet + MAC header) of at least this many bytes go
+    /// after RTS/CTS. Absent: never ([T] off).
+    pub rts_threshold_bytes: Option<u32>,
+    /// Each station's queue limit, in packets. [T] 50.
+    #[serde(default = "dcf_queue")]
+    pub queue_packets: u32,
+    /// Wait after a failed attempt before contending again, in ms (the MAC
+    /// blocked). [T] 0; 100 in seed 004's ERSN experiment.
+    #[serde(default)]
+    pub ll_retransmission_delay_ms: f64,
+    /// The discipline of every station's queue. Absent: drop-tail.
+    #[serde(default)]
+    pub queue: Option<QueueConfig>,
+}
+
+impl Default for DcfSpec {
+    fn default() -> DcfSpec {
+        DcfSpec {
+            data_rate_bps: dcf_rate(),
+            control_rate_bps: dcf_rate(),
+            slot_us: dcf_slot(),
+            sifs_us: dcf_sifs(),
+            difs_us: dcf_difs(),
+            eifs_us: dcf_eifs(),
+            cw_min: dcf_cw_min(),
+            cw_max: dcf_cw_max(),
+            plcp_us: dcf_plcp(),
+            mac_header_bytes: dcf_header(),
+            retry_limit: dcf_retry_limit(),
+            rts_threshold_bytes: None,
+            queue_packets: dcf_queue(),
+            ll_retransmission_delay_ms: 0.0,
+            queue: None,
+        }
+    }
+}
+
+// The DCF's defaults are the MAC's own (one source of truth).
+fn dcf_default() -> lasthop_net::mac::dcf::DcfConfig {
+    lasthop_net::mac::dcf::DcfConfig::default()
+}
+fn dcf_us(ns: u64) -> f64 {
+    ns as f64 / 1e3
+}
+fn dcf_rate() -> f64 {
+    dcf_default().data_rate_bps as f64
+}
+fn dcf_slot() -> f64 {
+    dcf_us(dcf_default().slot_ns)
+}
+fn dcf_sifs() -> f64 {
+    dcf_us(dcf_default().sifs_ns)
+}
+fn dcf_difs() -> f64 {
+    dcf_us(dcf_default().difs_ns)
+}
+fn dcf_eifs() -> f64 {
+    dcf_us(dcf_default().eifs_ns)
+}
+fn dcf_cw_min() -> u32 {
+    dcf_default().cw_min
+}
+fn dcf_cw_max() -> u32 {
+    dcf_default().cw_max
+}
+fn dcf_plcp() -> f64 {
+    dcf_us(dcf_default().plcp_ns)
+}
+fn dcf_header() -> u32 {
+    dcf_default().mac_header_bytes
+}
+fn dcf_retry_limit() -> u32 {
+    dcf_default().retry_limit
+}
+fn dcf_queue() -> u32 {
+    dcf_default().queue_packets
 }
 
 /// A half-duplex packet radio (seed 001 Sec. 5; see

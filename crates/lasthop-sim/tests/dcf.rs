@@ -1,0 +1,71 @@
+//! Issue 13, item 1 through the whole simulator: seed 004's downlink over an
+//! 802.11b DCF medium (scenarios/yun09/downlink.toml). Every run goes
+//! through `lasthop_sim::run`, which checks the invariants at its end
+//! (packet conservation with the MAC's frames counted).
+
+mod common;
+use common::run_embedded;
+use lasthop_sim::{embedded, Format, Scenario};
+
+fn station<'a>(s: &'a lasthop_sim::RunSummary, node: &str) -> &'a lasthop_sim::metrics::DcfSummary {
+    s.media[0].stations.iter().find(|st| st.node == node).expect("a station on the medium")
+}
+
+#[test]
+fn an_error_free_downlink_fills_the_11_mbps_channel_and_data_and_acks_collide() {
+    // With l = 2 a collision costs a retry, not a TCP loss: the flow is
+    // held by the channel, 3.3-3.9 Mb/s by yun-004.md Sec. 1.2's
+    // arithmetic (DIFS, backoff, PLCP, MAC ack for each data frame and
+    // each TCP ack).
+    let s = run_embedded("yun09/downlink", &["retry_limit=2"], 1);
+    let f = &s.flows[0];
+    assert!((3.3e6..3.9e6).contains(&f.throughput_bps), "{}", f.throughput_bps);
+    let (ap, d) = (station(&s, "ap"), station(&s, "d"));
+    // The AP's data and the station's TCP acks contend: some collide, and
+    // each collision is counted by both.
+    assert!(ap.collisions > 0 && ap.collisions == d.collisions, "{ap:?} {d:?}");
+    assert_eq!((ap.corrupted, d.corrupted), (0, 0), "no error model");
+    // Every TCP ack is a frame of the station's; no radio fields appear.
+    assert!(s.media[0].radios.is_empty());
+    assert!(d.frames_enqueued > 0 && ap.delivered_up > 0);
+}
+
+#[test]
+fn with_one_attempt_a_collision_or_an_error_is_a_tcp_loss() {
+    let clean = run_embedded("yun09/downlink", &["retry_limit=1"], 1);
+    let ap = station(&clean, "ap");
+    assert_eq!(ap.retries, 0, "l = 1: no link-level retransmission");
+    assert_eq!(ap.drops_retry_limit, ap.collisions, "each collided data frame is discarded");
+    assert!(clean.flows[0].retransmits > 0);
+    // 1 % FER: the error model spoils about 1 % of the AP's attempts.
+    let lossy = run_embedded("yun09/downlink", &["retry_limit=1", "fer=0.01"], 1);
+    let ap = station(&lossy, "ap");
+    let rate = ap.corrupted as f64 / ap.attempts as f64;
+    assert!((0.007..0.013).contains(&rate), "{rate}");
+    assert!(lossy.flows[0].throughput_bps < clean.flows[0].throughput_bps);
+}
+
+#[test]
+fn same_seed_same_bytes() {
+    let a = serde_json::to_string(&run_embedded("yun09/downlink", &["fer=0.03", "retry_limit=2"], 5)).unwrap();
+    assert_eq!(a, serde_json::to_string(&run_embedded("yun09/downlink", &["fer=0.03", "retry_limit=2"], 5)).unwrap());
+    assert_ne!(a, serde_json::to_string(&run_embedded("yun09/downlink", &["fer=0.03", "retry_limit=2"], 6)).unwrap());
+}
+
+#[test]
+fn bad_dcf_settings_name_the_field() {
+    let err = |sets: &[&str]| {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let text = embedded::get("yun09/downlink").unwrap();
+        Scenario::load(text, Format::Toml, &sets, "t").expect_err("must be rejected")
+    };
+    let e = err(&["retry_limit=0"]);
+    assert_eq!(e.path, "media[0].dcf.retry_limit", "{e}");
+    let e = err(&["media.0.dcf.cw_min=2000"]);
+    assert_eq!(e.path, "media[0].dcf.cw_min", "{e}");
+    assert!(e.reason.contains("cw_max"), "{e}");
+    let e = err(&["fer=1.5"]);
+    assert_eq!(e.path, "media[0].error.p", "{e}");
+    let e = err(&["media.0.dcf.slot_us=-1"]);
+    assert_eq!(e.path, "media[0].dcf.slot_us", "{e}");
+}
