@@ -114,6 +114,25 @@ pub struct TcpHeader {
     /// FIN flag (RFC 793): on the data segment that ends a bounded transfer
     /// of a flow with a handshake (the FIN rides the last data byte).
     pub fin: bool,
+    /// A link-layer loss notification (seed 004 Sec. 3.1, LL-ELSN): an
+    /// ack-format packet from the access point to the TCP sender whose
+    /// `ack` field carries the first sequence number of the segment the
+    /// link layer is retransmitting (ERSN) or has discarded (ELN); two
+    /// reserved TCP bits in the paper. Never an acknowledgment.
+    pub ll_notice: LlNotice,
+}
+
+/// The LL-ELSN message types (seed 004 Sec. 3.1; codes 01 and 10 of two
+/// reserved bits, yun-004.md ambiguity 11).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LlNotice {
+    /// An ordinary ack (code 00).
+    #[default]
+    None,
+    /// Retransmission notification: the link layer retries the segment.
+    Ersn,
+    /// Loss notification: the link layer discarded the segment.
+    Eln,
 }
 
 /// Which way a packet runs within its flow.

@@ -11,7 +11,7 @@
 //! number of flows (issue 9). ns-2 keeps a free list of packets for the
 //! same reason (`Packet::alloc`/`Packet::free` in `common/packet.h`).
 
-use crate::{Ecn, Packet, PacketKind, SackBlocks, TcpHeader, Timestamps};
+use crate::{Ecn, LlNotice, Packet, PacketKind, SackBlocks, TcpHeader, Timestamps};
 
 /// A packet's place in a [`PacketPool`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +42,8 @@ struct Slot {
     /// The caller's, carried untouched (see [`PacketPool::put_tagged`]).
     tag: u32,
     flags: u8,
-    /// The connection flags: bit 0 SYN, bit 1 FIN (the `flags` byte is full).
+    /// The connection flags: bit 0 SYN, bit 1 FIN, bits 2-3 the LL-ELSN
+    /// notice (the `flags` byte is full).
     ctl: u8,
 }
 
@@ -120,6 +121,7 @@ impl PacketPool {
                     ts,
                     syn,
                     fin,
+                    ll_notice,
                 },
         } = pkt;
         let slot = Slot {
@@ -144,7 +146,7 @@ impl PacketPool {
                 | bit(!sack.is_empty(), flag::HAS_SACK)
                 | bit(smart_echo.is_some(), flag::HAS_ECHO)
                 | bit(ts.is_some(), flag::HAS_TS),
-            ctl: u8::from(syn) | u8::from(fin) << 1,
+            ctl: u8::from(syn) | u8::from(fin) << 1 | (ll_notice as u8) << 2,
         };
         let i = match self.free.pop() {
             Some(i) => {
@@ -201,6 +203,11 @@ impl PacketPool {
                 ts: has(flag::HAS_TS).then(|| self.timestamps[i]),
                 syn: s.ctl & 1 != 0,
                 fin: s.ctl & 2 != 0,
+                ll_notice: match s.ctl >> 2 {
+                    0 => LlNotice::None,
+                    1 => LlNotice::Ersn,
+                    _ => LlNotice::Eln,
+                },
             },
         }
     }
@@ -310,6 +317,13 @@ mod tests {
         let r2 = p.put(plain);
         assert_eq!(r2, r);
         assert_eq!(p.take(r2), plain);
+        // The LL-ELSN notices share the connection flags' byte.
+        for notice in [LlNotice::Ersn, LlNotice::Eln] {
+            let mut n = with;
+            n.tcp.ll_notice = notice;
+            let r = p.put(n);
+            assert_eq!(p.take(r), n);
+        }
     }
 
     #[test]

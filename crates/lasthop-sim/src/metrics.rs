@@ -87,6 +87,23 @@ pub struct FlowSummary {
     /// bursts begun. `bytes_delivered` counts the datagrams' bytes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub datagrams: Option<DatagramSummary>,
+    /// Senders with an LL-ELSN response only (`tcp.ll_elsn`, seed 004).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ll_elsn: Option<LlElsnSummary>,
+}
+
+/// What a sender made of link-layer loss notifications (seed 004 Secs. 3-4).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LlElsnSummary {
+    pub ersns_received: u64,
+    pub elns_received: u64,
+    /// Segments resent at once on an ELN, without a window cut.
+    pub eln_retransmits: u64,
+    /// Retransmission timeouts held off because the link layer was still
+    /// retrying the segment.
+    pub deferred_timeouts: u64,
+    /// Disconnections declared by ELN filtering.
+    pub disconnections: u64,
 }
 
 /// A background source's datagrams ([`crate::traffic`]).

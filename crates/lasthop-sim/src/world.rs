@@ -41,8 +41,8 @@
 //! to run it back).
 
 use crate::metrics::{
-    ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary, LinkSummary, MediumSummary, PublishedComparison,
-    QueueSummary, RadioSummary, RunSummary, SplitSummary,
+    ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary, LinkSummary, LlElsnSummary, MediumSummary,
+    PublishedComparison, QueueSummary, RadioSummary, RunSummary, SplitSummary,
 };
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{FlowModel, Model, Workload};
@@ -56,7 +56,7 @@ use lasthop_core::rng::RngStream;
 use lasthop_core::tick::KernelClock;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::{DropCause, Trace, TraceEvent};
-use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
+use lasthop_core::{Ecn, LlNotice, Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
 use lasthop_net::emulation::Emulator;
 use lasthop_net::error::{ErrorModel, ErrorModelConfig};
 use lasthop_net::mac::dcf::Dcf;
@@ -388,7 +388,10 @@ impl<'m> World<'m> {
             .iter()
             .enumerate()
             .map(|(i, f)| {
-                let sender = Sender::new(sender_cfg(f.sender, f.from), i as u32);
+                let mut sender = Sender::new(sender_cfg(f.sender, f.from), i as u32);
+                if let Some(cfg) = f.ll_elsn {
+                    sender = sender.with_ll_elsn(cfg);
+                }
                 let receiver = Receiver::new(receiver_cfg(f.receiver, f.to));
                 let mut flow = FlowState::new(sender, receiver, i as u32, f, [f.from, f.to]);
                 if let Some(cfg) = f.pareto {
@@ -1026,7 +1029,7 @@ impl<'m> World<'m> {
                     let (h, last) = self.hop_of(frame.pkt);
                     self.arrived(h, last, frame.pkt);
                 }
-                MacOutput::Drop { frame, cause, .. } => {
+                MacOutput::Drop { station, frame, cause } => {
                     let (h, _) = self.hop_of(frame.pkt);
                     let (li, dir) = (self.route[h].link as usize, self.route[h].dir as usize);
                     let pkt = self.pool.take(frame.pkt);
@@ -1036,11 +1039,19 @@ impl<'m> World<'m> {
                             DropCause::Queue
                         }
                         MacDropCause::RetryLimit => {
+                            if self.model.media[m].ll_elsn {
+                                self.ll_notice_of(m, station, &pkt, LlNotice::Eln);
+                            }
                             self.mac_retry_drops += 1;
                             DropCause::RetryLimit
                         }
                     };
                     self.drop(2 * li + dir, &pkt, cause);
+                }
+                // The first link retransmission of a frame whose packet is
+                // still held (the peer has not handed it up).
+                MacOutput::Retry { station, frame, attempt: 2, held: true, .. } if self.model.media[m].ll_elsn => {
+                    self.ll_notice(m, station, frame.pkt, LlNotice::Ersn);
                 }
                 MacOutput::Retry { .. } => {}
             }
@@ -1156,6 +1167,14 @@ impl<'m> World<'m> {
                 }
                 self.flush_receiver(fi);
             }
+            // An LL-ELSN notice from the access point: never an ack.
+            PacketKind::Ack if pkt.tcp.ll_notice != LlNotice::None => {
+                match pkt.tcp.ll_notice {
+                    LlNotice::Ersn => f.sender.on_ersn(now, pkt.tcp.ack, &mut self.trace),
+                    _ => f.sender.on_link_eln(now, pkt.tcp.ack, &mut self.trace),
+                }
+                self.flush_sender(fi);
+            }
             PacketKind::Ack => {
                 // A window update (same ack, new window) is not a duplicate (RFC 5681 Sec. 2).
                 let ack = (pkt.tcp.ack, pkt.tcp.wnd_bytes);
@@ -1244,6 +1263,44 @@ impl<'m> World<'m> {
         }
         let want = self.flows[fi].sender.poll_at();
         self.rearm(fi, 0, want);
+    }
+
+    /// Station `station` of medium `m` retries (ERSN) or discards (ELN)
+    /// the frame of the packet in pool slot `r`: see [`World::ll_notice_of`].
+    #[cold]
+    fn ll_notice(&mut self, m: usize, station: u16, r: lasthop_core::pool::PacketRef, kind: LlNotice) {
+        let pkt = self.pool.get(r);
+        self.ll_notice_of(m, station, &pkt, kind);
+    }
+
+    /// LL-ELSN (seed 004 Sec. 3.1): station `station` of medium `m` tells
+    /// the sender of TCP segment `pkt` that its link layer retries it
+    /// (ERSN) or discarded it (ELN). At the sender's own node (uplink) the
+    /// link layer calls its TCP directly; elsewhere (the access point) it
+    /// sends an ack-format packet, from the receiver to the sender, whose
+    /// `ack` is the segment's first byte. Pure acks, SYNs and datagrams
+    /// raise nothing; the access point keeps no per-connection state.
+    #[cold]
+    fn ll_notice_of(&mut self, m: usize, station: u16, pkt: &Packet, kind: LlNotice) {
+        if !pkt.is_data() || pkt.tcp.len == 0 {
+            return;
+        }
+        let node = self.model.media[m].stations[usize::from(station)];
+        let fi = pkt.flow as usize;
+        let now = self.sched.now();
+        if node == self.flows[fi].from {
+            let f = &mut self.flows[fi];
+            match kind {
+                LlNotice::Ersn => f.sender.on_ersn(now, pkt.tcp.seq, &mut self.trace),
+                _ => f.sender.on_link_eln(now, pkt.tcp.seq, &mut self.trace),
+            }
+            self.flush_sender(fi);
+            return;
+        }
+        let tcp = TcpHeader { ack: pkt.tcp.seq, ll_notice: kind, ..TcpHeader::default() };
+        let mut notice = self.new_packet(fi, PacketKind::Ack, tcp);
+        notice.ecn = Ecn::NotEct;
+        self.forward(node, notice);
     }
 
     /// Send what flow `fi`'s background source has due, and re-arm it.
@@ -1442,6 +1499,13 @@ impl<'m> World<'m> {
                             completion_time_s: c.fin_acked_at.map(|t| secs(t.since(syn_sent))),
                             syn_retransmits: c.syn_retransmits,
                         }
+                    }),
+                    ll_elsn: f.sender.ll_elsn().map(|_| LlElsnSummary {
+                        ersns_received: st.ersns_received,
+                        elns_received: st.elns_received,
+                        eln_retransmits: st.ll_eln_retransmits,
+                        deferred_timeouts: st.ersn_deferred_timeouts,
+                        disconnections: st.disconnections,
                     }),
                     datagrams: f.source.as_deref().map(|s| {
                         let Source::Pareto(p) = s;

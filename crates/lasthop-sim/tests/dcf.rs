@@ -69,3 +69,50 @@ fn bad_dcf_settings_name_the_field() {
     let e = err(&["media.0.dcf.slot_us=-1"]);
     assert_eq!(e.path, "media[0].dcf.slot_us", "{e}");
 }
+
+#[test]
+fn ll_elsn_notices_reach_the_sender_and_keep_its_window_at_a_lossy_hop() {
+    // l = 1, FER 3 %: every spoiled or collided data frame is discarded at
+    // once, and the AP's agent sends an ELN for each; no retransmission,
+    // so no ERSN.
+    let s = run_embedded("yun09/downlink", &["protocol=\"ll-elsn\"", "fer=0.03"], 1);
+    let f = &s.flows[0];
+    let l = f.ll_elsn.as_ref().expect("an LL-ELSN sender reports its notices");
+    let ap = station(&s, "ap");
+    assert_eq!(l.ersns_received, 0, "l = 1: no link retransmission");
+    // One ELN per discarded data frame (its notice crosses two loss-free
+    // wired hops; a few are still on their way when the run ends), each
+    // answered at once unless filtered.
+    assert!(l.elns_received <= ap.drops_retry_limit && ap.drops_retry_limit - l.elns_received <= 5, "{l:?} {ap:?}");
+    assert!(l.eln_retransmits > 0 && l.eln_retransmits <= l.elns_received);
+    // Reno and SACK over the same hop, same seed.
+    let reno = run_embedded("yun09/downlink", &["protocol=\"reno\"", "fer=0.03"], 1);
+    let sack = run_embedded("yun09/downlink", &["protocol=\"sack\"", "fer=0.03"], 1);
+    assert!(reno.flows[0].ll_elsn.is_none());
+    assert!(
+        f.throughput_bps > 3.0 * sack.flows[0].throughput_bps,
+        "{} vs {}",
+        f.throughput_bps,
+        sack.flows[0].throughput_bps
+    );
+    assert!(f.throughput_bps > 3.0 * reno.flows[0].throughput_bps);
+}
+
+#[test]
+fn with_link_retransmissions_the_first_retry_of_a_segment_raises_an_ersn() {
+    let s = run_embedded("yun09/downlink", &["protocol=\"ll-elsn\"", "fer=0.05", "retry_limit=3"], 2);
+    let l = s.flows[0].ll_elsn.as_ref().unwrap();
+    let ap = station(&s, "ap");
+    // ERSNs: data frames retried (acks' retries raise none); ELNs: data
+    // frames discarded after three attempts.
+    assert!(l.ersns_received > 0 && l.ersns_received <= ap.retries, "{l:?} {ap:?}");
+    assert!(l.elns_received <= ap.drops_retry_limit && ap.drops_retry_limit - l.elns_received <= 5, "{l:?} {ap:?}");
+}
+
+#[test]
+fn ll_elsn_needs_the_sack_sender() {
+    let text = embedded::get("yun09/downlink").unwrap();
+    let sets = vec!["flows.0.tcp.ll_elsn={}".to_string()];
+    let e = Scenario::load(text, Format::Toml, &sets, "t").expect_err("reno has no LL-ELSN response");
+    assert_eq!(e.path, "flows[0].tcp.ll_elsn", "{e}");
+}

@@ -5,8 +5,8 @@
 use super::routes::{Path, Router};
 use super::schema::{
     AckPolicySpec, AckReconsSpacing, AckReconsSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
-    HeaderCompression, LinkSpec, MacKind, MediumSpec, PublishedCell, RadioSpec, ScenarioFile, Template,
-    COMPRESSED_ACK_BYTES,
+    HeaderCompression, LinkSpec, LlElsnResponseSpec, MacKind, MediumSpec, PublishedCell, RadioSpec, ScenarioFile,
+    Template, COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
@@ -22,8 +22,8 @@ use lasthop_net::mac::point_to_point::{DirParams, Duplex};
 use lasthop_net::mac::{RadioConfig, StationId};
 use lasthop_net::queue::{QueueConfig, QueueLimit};
 use lasthop_tcp::{
-    AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, ReceiverConfig, RtoConfig, RtoMode, SenderConfig,
-    Variant,
+    AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, LlElsnConfig, LlElsnResponse, ReceiverConfig,
+    RtoConfig, RtoMode, SenderConfig, Variant,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -71,6 +71,8 @@ pub struct MediumModel {
     pub dcf: Option<DcfConfig>,
     /// Frame errors of every hop direction (each its own state and stream).
     pub error: ErrorModelConfig,
+    /// Stations send LL-ELSN notices (seed 004 Sec. 3.1).
+    pub ll_elsn: bool,
     /// Every radio's queue discipline (absent: drop-tail).
     pub queue: Option<QueueConfig>,
     /// The node of each station.
@@ -124,6 +126,8 @@ pub struct FlowModel {
     pub split_node: Option<u16>,
     /// Not TCP: a Pareto on/off source of datagrams ([`crate::traffic`]).
     pub pareto: Option<ParetoConfig>,
+    /// The sender's response to LL-ELSN notices (seed 004 Sec. 4).
+    pub ll_elsn: Option<LlElsnConfig>,
 }
 
 /// The base station's side of a split connection (seed 000 Sec. III-C).
@@ -456,6 +460,7 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
                         mac: MacKind::Radio,
                         radio: radio.clone(),
                         dcf: DcfSpec::default(),
+                        ll_elsn: false,
                         error: ErrorModelConfig::default(),
                     };
                     media.insert(0, ("topology".into(), spec));
@@ -664,7 +669,15 @@ fn media_links(
             });
         }
         let queue = if dcf.is_some() { m.dcf.queue.clone() } else { m.radio.queue.clone() };
-        media.push(MediumModel { name: m.name.clone(), radio, dcf, error: m.error.clone(), queue, stations });
+        media.push(MediumModel {
+            name: m.name.clone(),
+            radio,
+            dcf,
+            error: m.error.clone(),
+            ll_elsn: m.ll_elsn,
+            queue,
+            stations,
+        });
     }
     Ok(media)
 }
@@ -852,6 +865,11 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         }
     };
     check(
+        t.ll_elsn.is_none() || variant == Variant::Sack,
+        p("tcp.ll_elsn"),
+        "the LL-ELSN responses run over the SACK sender: needs variant = \"sack\"",
+    )?;
+    check(
         !(t.handshake && split.is_some()),
         p("tcp.handshake"),
         "a split connection has no handshake model (its relay starts the wireless leg established)",
@@ -921,6 +939,16 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
         split,
         split_node: None,
         pareto,
+        ll_elsn: t.ll_elsn.as_ref().map(|l| {
+            let response = match l.response {
+                LlElsnResponseSpec::Esack => LlElsnResponse::Esack,
+                LlElsnResponseSpec::Hack => LlElsnResponse::Hack,
+                LlElsnResponseSpec::HackFixed => LlElsnResponse::HackFixed,
+                LlElsnResponseSpec::LhpList => LlElsnResponse::LhpList,
+            };
+            let filter = if response == LlElsnResponse::Esack { Some(2) } else { None };
+            LlElsnConfig { response, eln_filter: l.eln_filter.or(filter), ersn_max_deferrals: l.ersn_max_deferrals }
+        }),
     })
 }
 

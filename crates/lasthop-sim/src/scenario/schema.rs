@@ -155,6 +155,12 @@ pub struct MediumSpec {
     /// defaults, 11 Mb/s data and acks).
     #[serde(default)]
     pub dcf: DcfSpec,
+    /// The access point's LL-ELSN agent (seed 004 Sec. 3.1): a station that
+    /// retries a TCP segment for the first time sends its sender an ERSN,
+    /// one that discards it an ELN (as 40-byte ack-format packets from a
+    /// station that is not the sender's; to its own TCP directly, uplink).
+    #[serde(default)]
+    pub ll_elsn: bool,
     /// Frame errors on every hop of the medium, each direction of each hop
     /// with its own state and stream (a two-state Markov chain per station
     /// link, seed 004 Sec. 5.4), consulted once per transmission attempt of
@@ -809,6 +815,41 @@ pub struct TcpSpec {
     /// Not with split-connection schemes.
     #[serde(default)]
     pub handshake: bool,
+    /// The sender's response to link-layer loss notifications (seed 004
+    /// Sec. 4: ERSN and ELN from a medium with `ll_elsn`); needs `variant
+    /// = "sack"`. Absent: notifications are ignored.
+    pub ll_elsn: Option<LlElsnSpec>,
+}
+
+/// A sender's LL-ELSN response (see `lasthop_tcp::ll_elsn`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LlElsnSpec {
+    /// `esack` (the paper's, Algorithm 1), `hack`, `hack_fixed` or
+    /// `lhp_list` (the comparison senders of Sec. 5.3).
+    #[serde(default)]
+    pub response: LlElsnResponseSpec,
+    /// ELN filtering's N (Sec. 4.2): N consecutive ELNs are channel noise,
+    /// one more declares a disconnection. Absent: 2 for `esack` (the
+    /// paper's example), no filtering for the others.
+    pub eln_filter: Option<u32>,
+    /// Retransmission timeouts an ERSN may defer for one segment. [R] 2.
+    #[serde(default = "ersn_deferrals")]
+    pub ersn_max_deferrals: u32,
+}
+
+fn ersn_deferrals() -> u32 {
+    2
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LlElsnResponseSpec {
+    #[default]
+    Esack,
+    Hack,
+    HackFixed,
+    LhpList,
 }
 
 /// ACK congestion control (seed 001 Secs. 6.1 and 8.2).
@@ -906,6 +947,7 @@ impl Default for TcpSpec {
             sender_adaptation: None,
             fast_retransmit_request: None,
             handshake: false,
+            ll_elsn: None,
         }
     }
 }
