@@ -89,12 +89,13 @@
 //! then receptions starting (which freeze the other stations' backoffs);
 //! ties by station index or by the order frames went on the air.
 
+use super::station_queue::StationQueue;
 use super::{MacDropCause, MacOutput, StationId};
 use crate::error::ErrorModel;
-use crate::queue::{Admission, Queue, QueueConfig, QueueLimit, Removal, Waiting};
+use crate::queue::{Admission, QueueConfig, QueueLimit, Removal, Waiting};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::{NS_PER_S, NS_PER_US};
-use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, PacketRef, TcpHeader, Time};
+use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, TcpHeader, Time};
 
 /// Parameters of an 802.11 DCF medium (all its stations alike). Sources:
 /// \[N\] ns-2.35 (tcl/lib/ns-default.tcl, mac/mac-802_11.{h,cc}), \[T\]
@@ -413,10 +414,8 @@ struct Tx {
 
 #[derive(Clone, Debug)]
 struct Station {
-    queue: Queue,
-    next_hop: Vec<(PacketRef, StationId)>,
-    /// When the station's last frame left it (RED's idle rule).
-    idle_since: Time,
+    /// The interface queue, with each frame's next hop.
+    iq: StationQueue,
     current: Option<Outgoing>,
     cw: u32,
     /// Backoff slots left (`None`: no backoff pending).
@@ -448,9 +447,7 @@ struct Station {
 impl Station {
     /// The head of the queue, with its next hop.
     fn pop(&mut self, now: Time) -> Option<(StationId, Waiting)> {
-        let w = self.queue.dequeue(now)?;
-        let i = self.next_hop.iter().position(|&(p, _)| p == w.pkt).expect("every queued frame has a next hop");
-        Some((self.next_hop.swap_remove(i).1, w))
+        self.iq.pop(now)
     }
 
     /// Take the queue's head as the current frame, if there is none.
@@ -538,9 +535,7 @@ impl Dcf {
         assert!(n <= usize::from(StationId::MAX), "station ids are 16 bits");
         let stations = (0..n)
             .map(|s| Station {
-                queue: Queue::drop_tail(QueueLimit { packets: Some(cfg.queue_packets), bytes: None }),
-                next_hop: Vec::with_capacity(cfg.queue_packets as usize),
-                idle_since: Time::ZERO,
+                iq: StationQueue::new(cfg.queue_packets),
                 current: None,
                 cw: cfg.cw_min,
                 backoff_slots: None,
@@ -586,10 +581,9 @@ impl Dcf {
     /// [`DcfConfig::validate_queue`]); station `s` draws from `stream(s)`
     /// if the discipline draws.
     pub fn with_queue_discipline(mut self, cfg: &QueueConfig, mut stream: impl FnMut(usize) -> RngStream) -> Dcf {
-        let limit = QueueLimit { packets: Some(self.cfg.queue_packets), bytes: None };
         let c = self.cfg;
         for (s, st) in self.stations.iter_mut().enumerate() {
-            st.queue = Queue::semantic(limit, cfg, |bytes| c.data_ns(bytes), || stream(s));
+            st.iq.serve_with(c.queue_packets, cfg, |bytes| c.data_ns(bytes), || stream(s));
         }
         self
     }
@@ -624,7 +618,7 @@ impl Dcf {
 
     /// Frames station `s` holds in its queue (not its current frame).
     pub fn queue_len(&self, s: StationId) -> usize {
-        self.stations[usize::from(s)].queue.len()
+        self.stations[usize::from(s)].iq.len()
     }
 
     /// Station `s`'s contention window, in slots.
@@ -634,7 +628,7 @@ impl Dcf {
 
     /// Frames held: queued, or being sent and not yet handed up by the peer.
     pub fn in_flight(&self) -> usize {
-        self.stations.iter().map(|st| st.queue.len() + usize::from(st.current.is_some_and(|c| !c.handed_up))).sum()
+        self.stations.iter().map(|st| st.iq.len() + usize::from(st.current.is_some_and(|c| !c.handed_up))).sum()
     }
 
     /// A frame queued at `s` for `to` at `now`, as a link direction's
@@ -657,30 +651,16 @@ impl Dcf {
         debug_assert!(s != to && usize::from(to) < self.stations.len(), "a frame goes to another station");
         let st = &mut self.stations[usize::from(s)];
         st.stats.enqueued += 1;
-        let idle = if st.current.is_none() { Some(st.idle_since) } else { None };
-        let a = st.queue.enqueue(now, frame, pool, removed, || idle);
-        for r in removed.iter() {
-            st.next_hop.retain(|&(p, _)| p != r.pkt);
-            match r.cause {
-                lasthop_core::trace::DropCause::Filtered => st.stats.drops_filtered += 1,
-                _ => st.stats.drops_queue += 1,
+        let drops = (&mut st.stats.drops_queue, &mut st.stats.drops_filtered);
+        let a = st.iq.offer(now, frame, to, st.current.is_some(), pool, removed, drops);
+        if a.queued() && st.current.is_none() {
+            st.take_head(now);
+            // [N] send(): a backoff for every frame, unless one (a
+            // post-backoff) is already under way.
+            if st.backoff_slots.is_none() {
+                st.draw_backoff();
             }
-        }
-        if a == Admission::Refused {
-            st.stats.drops_queue += 1;
-            return a;
-        }
-        if a.queued() {
-            st.next_hop.push((frame.pkt, to));
-            if st.current.is_none() {
-                st.take_head(now);
-                // [N] send(): a backoff for every frame, unless one (a
-                // post-backoff) is already under way.
-                if st.backoff_slots.is_none() {
-                    st.draw_backoff();
-                }
-                self.resume(usize::from(s), now);
-            }
+            self.resume(usize::from(s), now);
         }
         a
     }
@@ -888,7 +868,7 @@ impl Dcf {
             // [N] RetransmitDATA: discard when the count reaches the limit;
             // CW back to CWmin, and a new backoff.
             st.current = None;
-            st.idle_since = now;
+            st.iq.idle_since = now;
             if c.handed_up {
                 st.stats.gave_up_delivered += 1;
             } else {
@@ -1030,7 +1010,7 @@ impl Dcf {
                     // [N] recvACK: success; CW to CWmin; a new backoff.
                     st.awaiting = None;
                     st.current = None;
-                    st.idle_since = now;
+                    st.iq.idle_since = now;
                     st.stats.acks_received += 1;
                     st.cw = cw_min;
                     st.draw_backoff();

@@ -126,6 +126,7 @@ pub mod full_duplex;
 pub mod half_duplex;
 pub mod point_to_point;
 pub mod radio;
+mod station_queue;
 
 pub use dcf::{Dcf, DcfConfig, DcfStats};
 pub use point_to_point::{Duplex, Link};

@@ -86,12 +86,13 @@
 //! the order frames went on the air. Each step scans the stations and the
 //! frames on the air: a medium has a handful of radios.
 
+use super::station_queue::StationQueue;
 use super::{MacDropCause, MacOutput, StationId};
 use crate::error::ErrorModel;
-use crate::queue::{Admission, Queue, QueueConfig, QueueLimit, Removal, Waiting};
+use crate::queue::{Admission, QueueConfig, QueueLimit, Removal, Waiting};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::{NS_PER_MS, NS_PER_S, NS_PER_US};
-use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, PacketRef, TcpHeader, Time};
+use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, TcpHeader, Time};
 use std::collections::VecDeque;
 
 /// Parameters of a packet-radio medium (all its radios alike).
@@ -382,14 +383,8 @@ struct Lock {
 struct Station {
     /// The radio's queue (drop-tail, or a composed discipline: ACK
     /// filtering at the radios is how AF runs over a radio chain, seed 001
-    /// Sec. 7.2), and the next hop of each frame in it (a few frames: a
-    /// scan).
-    queue: Queue,
-    next_hop: Vec<(PacketRef, StationId)>,
-    /// When the radio's last data frame left it (its link ack came, or the
-    /// ARQ gave up): with nothing queued, it has been idle since (RED's
-    /// idle rule).
-    idle_since: Time,
+    /// Sec. 7.2), with each frame's next hop.
+    iq: StationQueue,
     xcvr: Xcvr,
     rx_lock: Option<Lock>,
     awaiting: Awaiting,
@@ -464,15 +459,12 @@ impl Station {
 
     /// The next hop of the frame at the head of the queue.
     fn head_to(&self) -> Option<StationId> {
-        let head = self.queue.waiting().next()?;
-        self.next_hop.iter().find(|&&(p, _)| p == head.pkt).map(|&(_, to)| to)
+        self.iq.head_to()
     }
 
     /// The head of the queue, with its next hop.
     fn pop(&mut self, now: Time) -> Option<(StationId, Waiting)> {
-        let w = self.queue.dequeue(now)?;
-        let i = self.next_hop.iter().position(|&(p, _)| p == w.pkt).expect("every queued frame has a next hop");
-        Some((self.next_hop.swap_remove(i).1, w))
+        self.iq.pop(now)
     }
 }
 
@@ -533,9 +525,7 @@ impl Radio {
         assert!(n <= usize::from(StationId::MAX), "station ids are 16 bits");
         let stations = (0..n)
             .map(|s| Station {
-                queue: Queue::drop_tail(QueueLimit { packets: Some(cfg.queue_packets), bytes: None }),
-                next_hop: Vec::with_capacity(cfg.queue_packets as usize),
-                idle_since: Time::ZERO,
+                iq: StationQueue::new(cfg.queue_packets),
                 xcvr: Xcvr::Rx { ready: Time::ZERO },
                 rx_lock: None,
                 awaiting: Awaiting::Nothing,
@@ -576,10 +566,9 @@ impl Radio {
     /// [`RadioConfig::validate_queue`]); radio `s` draws from `stream(s)`
     /// if the discipline draws.
     pub fn with_queue_discipline(mut self, cfg: &QueueConfig, mut stream: impl FnMut(usize) -> RngStream) -> Radio {
-        let limit = QueueLimit { packets: Some(self.cfg.queue_packets), bytes: None };
         let c = self.cfg;
         for (s, st) in self.stations.iter_mut().enumerate() {
-            st.queue = Queue::semantic(limit, cfg, |bytes| c.tx_ns(bytes + c.mac_header_bytes), || stream(s));
+            st.iq.serve_with(c.queue_packets, cfg, |bytes| c.tx_ns(bytes + c.mac_header_bytes), || stream(s));
         }
         self
     }
@@ -614,14 +603,14 @@ impl Radio {
 
     /// Frames radio `s` holds in its queue.
     pub fn queue_len(&self, s: StationId) -> usize {
-        self.stations[usize::from(s)].queue.len()
+        self.stations[usize::from(s)].iq.len()
     }
 
     /// Frames held: queued, being sent and not yet received by the peer,
     /// or received and waiting out the hand-up latency.
     pub fn in_flight(&self) -> usize {
         let held: usize =
-            self.stations.iter().map(|st| st.queue.len() + usize::from(st.current.is_some_and(|c| !c.handed_up))).sum();
+            self.stations.iter().map(|st| st.iq.len() + usize::from(st.current.is_some_and(|c| !c.handed_up))).sum();
         held + self.hand_ups.len()
     }
 
@@ -645,23 +634,9 @@ impl Radio {
         debug_assert!(s != to && usize::from(to) < self.stations.len(), "a frame goes to another radio");
         let st = &mut self.stations[usize::from(s)];
         st.stats.enqueued += 1;
-        // The radio is idle while nothing waits and it sends nothing: RED's
-        // idle rule (asked only by a composed queue with nothing waiting).
-        let idle = if st.current.is_none() { Some(st.idle_since) } else { None };
-        let a = st.queue.enqueue(now, frame, pool, removed, || idle);
-        for r in removed.iter() {
-            st.next_hop.retain(|&(p, _)| p != r.pkt);
-            match r.cause {
-                lasthop_core::trace::DropCause::Filtered => st.stats.drops_filtered += 1,
-                _ => st.stats.drops_queue += 1,
-            }
-        }
-        if a == Admission::Refused {
-            st.stats.drops_queue += 1;
-            return a;
-        }
+        let drops = (&mut st.stats.drops_queue, &mut st.stats.drops_filtered);
+        let a = st.iq.offer(now, frame, to, st.current.is_some(), pool, removed, drops);
         if a.queued() {
-            st.next_hop.push((frame.pkt, to));
             self.act(usize::from(s), now);
         }
         a
@@ -1034,7 +1009,7 @@ impl Radio {
                 st.stats.backoff_ns -= until.since(now);
             }
             st.current = None;
-            st.idle_since = now;
+            st.iq.idle_since = now;
             st.send_bit[usize::from(from)] ^= 1;
             st.stats.link_acks_received += 1;
         }
@@ -1071,7 +1046,7 @@ impl Radio {
                 let c = st.current.expect("awaiting an ack for the current frame");
                 if cfg.retry_limit.is_some_and(|n| c.transmissions > n) {
                     st.current = None;
-                    st.idle_since = now;
+                    st.iq.idle_since = now;
                     if c.handed_up {
                         // The peer has it: resynchronise the pair's bit.
                         st.send_bit[usize::from(peer)] ^= 1;
