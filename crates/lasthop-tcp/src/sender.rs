@@ -808,7 +808,7 @@ impl Sender {
     /// RFC 6675 Sec. 5.
     fn on_ack_sack(&mut self, now: Time, hdr: &TcpHeader, acked: u64, dup: bool, trace: &mut Trace) {
         let cause = self.loss_cause(hdr);
-        let (snd_una, snd_max, rwnd) = (self.snd_una, self.snd_max, self.rwnd);
+        let snd_una = self.snd_una;
         let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
         let newly_sacked = sb.on_ack(snd_una, hdr.sack.as_slice());
         if acked > 0 {
@@ -839,25 +839,42 @@ impl Sender {
         if (self.dupacks >= self.cfg.dupack_threshold || sb.is_lost(snd_una) || requested)
             && sb.may_enter_recovery(snd_una)
         {
-            sb.enter_recovery(snd_max);
-            self.ecn.on_window_reduced(snd_max);
-            if requested && self.dupacks < self.cfg.dupack_threshold && !sb.is_lost(snd_una) {
-                self.stats.requested_fast_retransmits += 1;
-            }
-            let ev = CongestionEvent {
-                kind: CongestionKind::FastRetransmit,
-                cause,
-                flight_bytes: snd_max - snd_una,
-                peer_window_bytes: rwnd,
-            };
-            self.cc.on_congestion_no_inflation(&ev);
-            self.stats.fast_retransmits += 1;
-            self.event(now, SenderEventKind::FastRetransmit, trace);
+            let requested_only = requested && self.dupacks < self.cfg.dupack_threshold && !sb.is_lost(snd_una);
             // Step 4.3: "Retransmit the first data segment presumed dropped".
-            self.pending_rexmit = Some(snd_una);
-            self.timing = None;
-            self.arm_rto(now);
+            self.enter_sack_recovery(now, snd_una, requested_only, cause, trace);
         }
+    }
+
+    /// RFC 6675 Sec. 5 step 4: enter loss recovery (RecoveryPoint =
+    /// HighData), cut the window once, and resend `first` (HighACK's
+    /// segment; ESACK's FirstUnsacked). `requested_only`: entered on the
+    /// receiver's fast-retransmit request alone (seed 001 Sec. 6.3).
+    pub(crate) fn enter_sack_recovery(
+        &mut self,
+        now: Time,
+        first: u64,
+        requested_only: bool,
+        cause: LossCause,
+        trace: &mut Trace,
+    ) {
+        let (snd_una, snd_max, rwnd) = (self.snd_una, self.snd_max, self.rwnd);
+        self.sack.as_mut().expect("SACK variant has a scoreboard").enter_recovery(snd_max);
+        self.ecn.on_window_reduced(snd_max);
+        if requested_only {
+            self.stats.requested_fast_retransmits += 1;
+        }
+        let ev = CongestionEvent {
+            kind: CongestionKind::FastRetransmit,
+            cause,
+            flight_bytes: snd_max - snd_una,
+            peer_window_bytes: rwnd,
+        };
+        self.cc.on_congestion_no_inflation(&ev);
+        self.stats.fast_retransmits += 1;
+        self.event(now, SenderEventKind::FastRetransmit, trace);
+        self.pending_rexmit = Some(first);
+        self.timing = None;
+        self.arm_rto(now);
     }
 
     /// SMART (seed 000 Secs. II, III-A).

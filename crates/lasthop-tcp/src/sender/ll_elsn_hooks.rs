@@ -238,7 +238,7 @@ impl Sender {
     /// retransmission.
     fn on_ack_esack(&mut self, now: Time, hdr: &TcpHeader, acked: u64, dup: bool, trace: &mut Trace) {
         let cause = self.loss_cause(hdr);
-        let (snd_una, snd_max, rwnd) = (self.snd_una, self.snd_max, self.rwnd);
+        let snd_una = self.snd_una;
         let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
         let newly_sacked = sb.on_ack(snd_una, hdr.sack.as_slice());
         let Some(ResponseState::Esack(q)) = self.ll_elsn.as_deref_mut().map(|l| &mut l.response) else {
@@ -279,27 +279,12 @@ impl Sender {
         let first = q.first_unsacked(sb).unwrap_or(snd_una);
         let requested = self.cfg.fr_request && hdr.fr_request;
         if (self.dupacks >= self.cfg.dupack_threshold || lost || requested) && sb.may_enter_recovery(snd_una) {
-            sb.enter_recovery(snd_max);
-            self.ecn.on_window_reduced(snd_max);
-            if requested && self.dupacks < self.cfg.dupack_threshold && !lost {
-                self.stats.requested_fast_retransmits += 1;
-            }
-            let ev = CongestionEvent {
-                kind: CongestionKind::FastRetransmit,
-                cause,
-                flight_bytes: snd_max - snd_una,
-                peer_window_bytes: rwnd,
-            };
-            self.cc.on_congestion_no_inflation(&ev);
-            self.stats.fast_retransmits += 1;
-            self.event(now, SenderEventKind::FastRetransmit, trace);
+            let requested_only = requested && self.dupacks < self.cfg.dupack_threshold && !lost;
             // "In fast retransmit phase, the sender retransmits the
             // FirstUnsacked segment." The scoreboard takes it as step (4.3)'s
             // retransmission: HighRxt moves past it, and the holes below it,
             // resent on ELNs, count as in flight.
-            self.pending_rexmit = Some(first);
-            self.timing = None;
-            self.arm_rto(now);
+            self.enter_sack_recovery(now, first, requested_only, cause, trace);
         }
     }
 
