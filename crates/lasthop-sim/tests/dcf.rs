@@ -110,6 +110,16 @@ fn with_link_retransmissions_the_first_retry_of_a_segment_raises_an_ersn() {
 }
 
 #[test]
+fn ll_elsn_needs_the_dcf_link_layer() {
+    // Seed 001's web benchmark: a packet-radio return channel.
+    let text = embedded::get("balakrishnan99/web").unwrap();
+    let e = Scenario::load(text, Format::Toml, &["media.0.ll_elsn=true".to_string()], "t")
+        .expect_err("a packet-radio medium has no LL-ELSN");
+    assert_eq!(e.path, "media[0].ll_elsn", "{e}");
+    assert!(e.reason.contains("mac = \"dcf\""), "{e}");
+}
+
+#[test]
 fn ll_elsn_needs_the_sack_sender() {
     let text = embedded::get("yun09/downlink").unwrap();
     let sets = vec!["flows.0.tcp.ll_elsn={}".to_string()];

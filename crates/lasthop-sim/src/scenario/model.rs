@@ -609,6 +609,13 @@ fn media_links(
             MacKind::Dcf => Some(dcf_config(&m.dcf, &format!("{path}.dcf"))?),
         };
         m.error.validate().map_err(|(field, reason)| ScenarioError::new(format!("{path}.error.{field}"), reason))?;
+        // The radio's link ARQ reports no attempts (and retries without
+        // limit by default): LL-ELSN is the 802.11 link layer's.
+        check(
+            !m.ll_elsn || dcf.is_some(),
+            format!("{path}.ll_elsn"),
+            "needs a link layer that reports its retransmissions and discards: mac = \"dcf\"",
+        )?;
         // A hop's rate, delay, header and queue: the MAC's (for summaries
         // and per-hop goodput; the MAC itself times the frames).
         let (hop_bps, hop_delay_ns, hop_header, hop_queue) = match &dcf {
