@@ -812,16 +812,7 @@ impl Sender {
         let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
         let newly_sacked = sb.on_ack(snd_una, hdr.sack.as_slice());
         if acked > 0 {
-            if sb.in_recovery() {
-                if sb.recovery_done(snd_una) {
-                    sb.exit_recovery();
-                    self.cc.on_recovery_exit();
-                    self.event(now, SenderEventKind::RecoveryExit, trace);
-                }
-            } else {
-                self.open_window(acked);
-            }
-            self.arm_rto(now);
+            self.on_sack_new_ack(now, acked, trace);
             return;
         }
         // RFC 6675 Sec. 2: a DupAck also carries SACK information not known before.
@@ -843,6 +834,24 @@ impl Sender {
             // Step 4.3: "Retransmit the first data segment presumed dropped".
             self.enter_sack_recovery(now, snd_una, requested_only, cause, trace);
         }
+    }
+
+    /// RFC 6675 Sec. 5, an ack of new data (its SACK blocks already on the
+    /// scoreboard): recovery ends once RecoveryPoint is acked; outside
+    /// recovery the window opens; the timer restarts.
+    pub(crate) fn on_sack_new_ack(&mut self, now: Time, acked: u64, trace: &mut Trace) {
+        let snd_una = self.snd_una;
+        let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
+        if sb.in_recovery() {
+            if sb.recovery_done(snd_una) {
+                sb.exit_recovery();
+                self.cc.on_recovery_exit();
+                self.event(now, SenderEventKind::RecoveryExit, trace);
+            }
+        } else {
+            self.open_window(acked);
+        }
+        self.arm_rto(now);
     }
 
     /// RFC 6675 Sec. 5 step 4: enter loss recovery (RecoveryPoint =

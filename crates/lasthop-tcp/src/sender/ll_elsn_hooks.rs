@@ -247,16 +247,7 @@ impl Sender {
         if acked > 0 {
             q.on_new_ack(snd_una);
             // As the SACK sender (RFC 6675 Sec. 5).
-            if sb.in_recovery() {
-                if sb.recovery_done(snd_una) {
-                    sb.exit_recovery();
-                    self.cc.on_recovery_exit();
-                    self.event(now, SenderEventKind::RecoveryExit, trace);
-                }
-            } else {
-                self.open_window(acked);
-            }
-            self.arm_rto(now);
+            self.on_sack_new_ack(now, acked, trace);
             return;
         }
         // The SACK sender's duplicate ack: one that SACKs new data.
