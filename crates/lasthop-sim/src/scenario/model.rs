@@ -208,6 +208,18 @@ fn positive(x: f64, path: &str) -> Result<(), ScenarioError> {
     check(x.is_finite() && x > 0.0, path, &format!("must be a positive number, got {}", num(x)))
 }
 
+/// A rate in bit/s: positive and at least 1 b/s (a frame's time is whole
+/// nanoseconds of a finite rate).
+fn bit_rate(x: f64, path: &str) -> Result<(), ScenarioError> {
+    positive(x, path)?;
+    check(x >= 1.0, path, &format!("must be at least 1 b/s, got {}", num(x)))
+}
+
+/// A size that must fit an IPv4 datagram (a MAC header, a control frame).
+fn at_most_a_packet(v: u32, path: &str) -> Result<(), ScenarioError> {
+    check(v <= MAX_PACKET_BYTES, path, &format!("must be at most {MAX_PACKET_BYTES}, got {v}"))
+}
+
 fn non_negative(x: f64, path: &str) -> Result<(), ScenarioError> {
     check(x.is_finite() && x >= 0.0, path, &format!("must be >= 0, got {}", num(x)))
 }
@@ -250,8 +262,7 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Resul
     };
     let bw = o.bandwidth_bps.unwrap_or(l.bandwidth_bps);
     let at = side("bandwidth_bps", o.bandwidth_bps.is_some());
-    positive(bw, &at)?;
-    check(bw >= 1.0, &at, &format!("must be at least 1 b/s, got {}", num(bw)))?;
+    bit_rate(bw, &at)?;
     let delay = o.delay_ms.unwrap_or(l.delay_ms);
     duration(delay, 1e-3, "ms", &side("delay_ms", o.delay_ms.is_some()))?;
     let ovh_us = o.frame_overhead_us.unwrap_or(l.frame_overhead_us);
@@ -494,25 +505,16 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
 /// A `radio` table at `path`, checked and in the MAC's units.
 fn radio_config(r: &RadioSpec, path: &str) -> Result<RadioConfig, ScenarioError> {
     let p = |f: &str| format!("{path}.{f}");
-    positive(r.bandwidth_bps, &p("bandwidth_bps"))?;
-    check(
-        r.bandwidth_bps >= 1.0,
-        p("bandwidth_bps"),
-        &format!("must be at least 1 b/s, got {}", num(r.bandwidth_bps)),
-    )?;
+    bit_rate(r.bandwidth_bps, &p("bandwidth_bps"))?;
     let ms = |x: f64, f: &str| -> Result<u64, ScenarioError> {
         duration(x, 1e-3, "ms", &p(f))?;
         Ok((x * NS_PER_MS as f64).round() as u64)
     };
     for (v, f) in [(r.rts_bytes, "rts_bytes"), (r.cts_bytes, "cts_bytes"), (r.link_ack_bytes, "link_ack_bytes")] {
         check(v >= 1, p(f), "a control frame needs at least 1 byte")?;
-        check(v <= MAX_PACKET_BYTES, p(f), &format!("must be at most {MAX_PACKET_BYTES}, got {v}"))?;
+        at_most_a_packet(v, &p(f))?;
     }
-    check(
-        r.mac_header_bytes <= MAX_PACKET_BYTES,
-        p("mac_header_bytes"),
-        &format!("must be at most {MAX_PACKET_BYTES}, got {}", r.mac_header_bytes),
-    )?;
+    at_most_a_packet(r.mac_header_bytes, &p("mac_header_bytes"))?;
     check(r.queue_packets >= 1, p("queue_packets"), "must be at least 1")?;
     let cfg = RadioConfig {
         bandwidth_bps: r.bandwidth_bps.round() as u64,
@@ -542,8 +544,7 @@ fn radio_config(r: &RadioSpec, path: &str) -> Result<RadioConfig, ScenarioError>
 fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioError> {
     let p = |f: &str| format!("{path}.{f}");
     let rate = |x: f64, f: &str| -> Result<u64, ScenarioError> {
-        positive(x, &p(f))?;
-        check(x >= 1.0, p(f), &format!("must be at least 1 b/s, got {}", num(x)))?;
+        bit_rate(x, &p(f))?;
         Ok(x.round() as u64)
     };
     let us = |x: f64, f: &str| -> Result<u64, ScenarioError> {
@@ -551,11 +552,7 @@ fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioError> {
         Ok((x * 1e3).round() as u64)
     };
     duration(d.ll_retransmission_delay_ms, 1e-3, "ms", &p("ll_retransmission_delay_ms"))?;
-    check(
-        d.mac_header_bytes <= MAX_PACKET_BYTES,
-        p("mac_header_bytes"),
-        &format!("must be at most {MAX_PACKET_BYTES}, got {}", d.mac_header_bytes),
-    )?;
+    at_most_a_packet(d.mac_header_bytes, &p("mac_header_bytes"))?;
     let cfg = DcfConfig {
         data_rate_bps: rate(d.data_rate_bps, "data_rate_bps")?,
         control_rate_bps: rate(d.control_rate_bps, "control_rate_bps")?,
