@@ -551,6 +551,14 @@ impl<'m> World<'m> {
                         if let Some(q) = &m.queue {
                             radio = radio.with_queue_discipline(q, |s| stream(s, "queue"));
                         }
+                        // A radio's model decides every frame it sends,
+                        // control frames included (see `mac::radio`).
+                        if m.error != ErrorModelConfig::None {
+                            for s in 0..n {
+                                let e = ErrorModel::new(&m.error, || stream(s, "error"));
+                                radio = radio.with_error_model(s as u16, e);
+                            }
+                        }
                         Mac::Radio(Box::new(radio))
                     }
                 };

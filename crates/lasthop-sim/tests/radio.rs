@@ -141,3 +141,20 @@ fn bad_radio_input_gets_one_line_naming_the_field() {
     let e = err("balakrishnan99/web", &["flows.1.start_after=\"reply2\""]);
     assert!(e.reason.contains("no earlier flow named 'reply2'"), "{e}");
 }
+
+#[test]
+fn a_mediums_error_model_spoils_the_radios_frames_and_the_link_arq_repairs_them() {
+    // Seed 001's web benchmark, whose return channel is one radio hop:
+    // with 20 % of every radio's frames spoiled, polls time out and data
+    // frames are sent again; without an error model neither happens.
+    let clean = common::run_embedded("balakrishnan99/web", &["hosts=2"], 1);
+    let lossy =
+        common::run_embedded("balakrishnan99/web", &["hosts=2", "media.0.error={ model = \"bernoulli\", p = 0.2 }"], 1);
+    let sum = |s: &lasthop_sim::RunSummary, f: fn(&lasthop_sim::metrics::RadioSummary) -> u64| {
+        s.media[0].radios.iter().map(f).sum::<u64>()
+    };
+    assert_eq!(sum(&clean, |r| r.link_retransmissions + r.poll_timeouts), 0);
+    assert!(sum(&lossy, |r| r.link_retransmissions) > 0 && sum(&lossy, |r| r.poll_timeouts) > 0);
+    // The ARQ retries without limit: every transfer still completes.
+    assert!(lossy.flows.iter().all(|f| f.completed));
+}

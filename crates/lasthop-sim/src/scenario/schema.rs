@@ -161,10 +161,11 @@ pub struct MediumSpec {
     /// station that is not the sender's; to its own TCP directly, uplink).
     #[serde(default)]
     pub ll_elsn: bool,
-    /// Frame errors on every hop of the medium, each direction of each hop
-    /// with its own state and stream (a two-state Markov chain per station
-    /// link, seed 004 Sec. 5.4), consulted once per transmission attempt of
-    /// a data frame. Absent: none.
+    /// Frame errors on the medium. 802.11: each direction of each hop with
+    /// its own state and stream (a two-state Markov chain per station link,
+    /// seed 004 Sec. 5.4), consulted once per transmission attempt of a
+    /// data frame. Packet radio: each radio with its own, consulted for
+    /// every frame it sends, control frames included. Absent: none.
     #[serde(default)]
     pub error: ErrorModelConfig,
 }
