@@ -1318,9 +1318,8 @@ impl<'m> World<'m> {
         loop {
             let source = self.flows[fi].source.as_deref_mut().expect("a source flow");
             let Some(size) = source.poll_transmit(now) else { break };
-            let Source::Pareto(p) = &*source;
             // Its index as `seq` (captures and traces), its size as `len`.
-            let tcp = TcpHeader { seq: p.sent - 1, len: size, ..TcpHeader::default() };
+            let tcp = TcpHeader { seq: source.sent() - 1, len: size, ..TcpHeader::default() };
             let pkt = self.new_packet(fi, PacketKind::Datagram, tcp);
             match self.flows[fi].data_hop {
                 NO_HOP => self.forward(pkt.src, pkt),
@@ -1516,9 +1515,9 @@ impl<'m> World<'m> {
                         disconnections: st.disconnections,
                     }),
                     datagrams: f.source.as_deref().map(|s| {
-                        let Source::Pareto(p) = s;
-                        let size = u64::from(p.config().packet_bytes);
-                        DatagramSummary { sent: p.sent, received: app_next / size, bursts: p.bursts }
+                        // Its datagrams are all one size: their bytes count them.
+                        let received = app_next / u64::from(s.packet_bytes());
+                        DatagramSummary { sent: s.sent(), received, bursts: s.bursts() }
                     }),
                 }
             })

@@ -44,6 +44,27 @@ impl Source {
         }
     }
 
+    /// Datagrams handed out so far.
+    pub fn sent(&self) -> u64 {
+        match self {
+            Source::Pareto(p) => p.sent,
+        }
+    }
+
+    /// Bursts begun so far (on/off sources).
+    pub fn bursts(&self) -> u64 {
+        match self {
+            Source::Pareto(p) => p.bursts,
+        }
+    }
+
+    /// The size of every datagram it sends, in bytes.
+    pub fn packet_bytes(&self) -> u32 {
+        match self {
+            Source::Pareto(p) => p.config().packet_bytes,
+        }
+    }
+
     /// The size of the next datagram due at or before `now`, if any.
     pub fn poll_transmit(&mut self, now: Time) -> Option<u32> {
         match self {
