@@ -701,16 +701,15 @@ impl<'m> World<'m> {
                 Event::FlowStart { flow } => {
                     let fi = flow as usize;
                     if let Some(source) = self.flows[fi].source.as_deref_mut() {
+                        // A background source sends in the sender's place.
                         source.start(now);
                         self.flush_source(fi);
-                        let (flows, model_flows) = (&self.flows, self.model.flows.len());
-                        self.overlap.on_start(now, fi, || delivered_now(flows, model_flows));
-                        continue;
-                    }
-                    self.flows[fi].sender.start(now, &mut self.trace);
-                    self.flush_sender(fi);
-                    if let Some(r) = self.flows[fi].relay.as_deref().copied() {
-                        self.flows[r.leg as usize].sender.start(now, &mut self.trace);
+                    } else {
+                        self.flows[fi].sender.start(now, &mut self.trace);
+                        self.flush_sender(fi);
+                        if let Some(r) = self.flows[fi].relay.as_deref().copied() {
+                            self.flows[r.leg as usize].sender.start(now, &mut self.trace);
+                        }
                     }
                     let (flows, model_flows) = (&self.flows, self.model.flows.len());
                     self.overlap.on_start(now, fi, || delivered_now(flows, model_flows));
