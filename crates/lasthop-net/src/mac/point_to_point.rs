@@ -208,14 +208,14 @@ pub struct LinkDir {
     /// `jitter` or `emulator` is there (every start and end of
     /// transmission reads this, and line 3 only if so).
     shaped: bool,
-    /// `queue.empty_passes_up_to()`, kept here: a full-duplex direction is
-    /// idle only with its queue empty, so a frame offered to it starts at
-    /// once, or not, without reading the queue (line 0).
-    passes: bool,
     /// A frame waits in the queue (`!queue.is_empty()`, kept after every
     /// change to the queue: an end of transmission then learns that
     /// nothing waits without reading the queue's line).
     pub(super) waiting: bool,
+    /// `queue.empty_passes_up_to()` (0: none; every frame has a byte at
+    /// least), kept here: a full-duplex direction is idle only with its
+    /// queue empty, so a frame offered to it starts at once, or not,
+    /// without reading the queue (line 0).
     passes_up_to: u32,
     error: ErrorModel,
     timing: Timing,
@@ -251,7 +251,6 @@ impl LinkDir {
             delay_ns: params.delay_ns,
             access: Duplex::Full,
             shaped: false,
-            passes: false,
             waiting: false,
             passes_up_to: 0,
             error,
@@ -280,12 +279,9 @@ impl LinkDir {
         self.with_passes()
     }
 
-    /// Keep what the queue lets straight through (see `passes`).
+    /// Keep what the queue lets straight through (see `passes_up_to`).
     fn with_passes(mut self) -> LinkDir {
-        (self.passes, self.passes_up_to) = match self.queue.empty_passes_up_to() {
-            Some(n) => (true, n),
-            None => (false, 0),
-        };
+        self.passes_up_to = self.queue.empty_passes_up_to().unwrap_or(0);
         self
     }
 
@@ -352,7 +348,8 @@ impl LinkDir {
     #[inline]
     pub(super) fn passes_at_once(&self, w: &Waiting) -> bool {
         debug_assert!(self.queue.is_empty(), "asked of an empty queue only");
-        let passes = self.passes && w.size_bytes <= self.passes_up_to;
+        debug_assert!(w.size_bytes > 0, "every frame has a byte at least");
+        let passes = w.size_bytes <= self.passes_up_to;
         debug_assert_eq!(passes, self.queue.passes_through(w));
         passes
     }
