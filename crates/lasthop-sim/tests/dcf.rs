@@ -126,3 +126,42 @@ fn ll_elsn_needs_the_sack_sender() {
     let e = Scenario::load(text, Format::Toml, &sets, "t").expect_err("reno has no LL-ELSN response");
     assert_eq!(e.path, "flows[0].tcp.ll_elsn", "{e}");
 }
+
+#[test]
+fn issue_13_bad_input_names_the_field() {
+    let err = |sets: &[&str]| {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let text = embedded::get("yun09/downlink").unwrap();
+        Scenario::load(text, Format::Toml, &sets, "t").expect_err("must be rejected")
+    };
+    // A Markov channel's p_bb outside [0, 1].
+    let e = err(&["media.0.error={model=\"markov\",p_gb=0.01,p_bb=1.5}"]);
+    assert_eq!((e.path.as_str(), e.reason.as_str()), ("media[0].error.p_bb", "must be in [0, 1]"), "{e}");
+    // A station that no hop joins to its access point.
+    let e = err(&[
+        "nodes=[{name=\"s\"},{name=\"r\"},{name=\"ap\"},{name=\"d\"},{name=\"e\"}]",
+        "media.0.stations=[\"ap\",\"d\",\"e\"]",
+        "media.0.hops=[[\"ap\",\"d\"]]",
+    ]);
+    assert_eq!(e.path, "media[0].stations[2]", "{e}");
+    assert!(e.reason.contains("'e' is in no hop"), "{e}");
+    // An ESACK sender whose path has no notifying link layer (the medium's
+    // ll_elsn off): it would silently run as plain SACK.
+    let e = err(&["flows.0.tcp.variant=\"sack\"", "flows.0.tcp.ll_elsn={}"]);
+    assert_eq!(e.path, "flows[0].tcp.ll_elsn", "{e}");
+    assert!(e.reason.contains("ll_elsn = true"), "{e}");
+}
+
+#[test]
+fn eln_filter_zero_turns_filtering_off() {
+    let text = embedded::get("yun09/downlink").unwrap();
+    let load = |extra: &[&str]| {
+        let mut sets = vec!["protocol=\"ll-elsn\"".to_string()];
+        sets.extend(extra.iter().map(|s| s.to_string()));
+        Scenario::load(text, Format::Toml, &sets, "t").unwrap()
+    };
+    let filter = |s: &Scenario| s.model.flows[0].ll_elsn.expect("esack").eln_filter;
+    assert_eq!(filter(&load(&[])), Some(2), "Sec. 4.2's N = 2 by default");
+    assert_eq!(filter(&load(&["flows.0.tcp.ll_elsn.eln_filter=0"])), None);
+    assert_eq!(filter(&load(&["flows.0.tcp.ll_elsn.eln_filter=3"])), Some(3));
+}

@@ -641,6 +641,18 @@ fn media_links(
             Some(h) => h.clone(),
             None => m.stations.windows(2).map(|w| [w[0].clone(), w[1].clone()]).collect(),
         };
+        // An 802.11 station talks through its access point: one that no hop
+        // joins could never send or receive (unless link directions name the
+        // medium instead of hops of its own: `hops = []`).
+        if dcf.is_some() && !pairs.is_empty() {
+            for (i, name) in m.stations.iter().enumerate() {
+                check(
+                    pairs.iter().any(|[a, b]| a == name || b == name),
+                    format!("{path}.stations[{i}]"),
+                    &format!("station '{name}' is in no hop: an 802.11 station needs a hop to its access point"),
+                )?;
+            }
+        }
         let mut seen = HashSet::new();
         for (hi, [a, b]) in pairs.iter().enumerate() {
             let at = format!("{path}.hops[{hi}]");
@@ -950,8 +962,13 @@ fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>)
                 LlElsnResponseSpec::HackFixed => LlElsnResponse::HackFixed,
                 LlElsnResponseSpec::LhpList => LlElsnResponse::LhpList,
             };
-            let filter = if response == LlElsnResponse::Esack { Some(2) } else { None };
-            LlElsnConfig { response, eln_filter: l.eln_filter.or(filter), ersn_max_deferrals: l.ersn_max_deferrals }
+            let eln_filter = match l.eln_filter {
+                Some(0) => None,
+                Some(n) => Some(n),
+                None if response == LlElsnResponse::Esack => Some(2),
+                None => None,
+            };
+            LlElsnConfig { response, eln_filter, ersn_max_deferrals: l.ersn_max_deferrals }
         }),
     })
 }
@@ -1107,6 +1124,18 @@ impl Model {
                 )?;
                 fl.eln_node = base_station;
             }
+            // LL-ELSN notices come only from a link layer that sends them:
+            // a sender waiting for them elsewhere would silently be plain SACK.
+            let notified = |path: &Path| {
+                path.iter().any(|h| {
+                    links[h.link as usize].dirs[h.dir as usize].medium.is_some_and(|m| media[m.medium as usize].ll_elsn)
+                })
+            };
+            check(
+                fl.ll_elsn.is_none() || notified(&data),
+                format!("flows[{i}].tcp.ll_elsn"),
+                "the flow's data crosses no link layer that notifies (an 802.11 medium with ll_elsn = true)",
+            )?;
             if fl.snoop.is_some() {
                 check(
                     base_station.is_some(),

@@ -831,8 +831,9 @@ pub struct LlElsnSpec {
     #[serde(default)]
     pub response: LlElsnResponseSpec,
     /// ELN filtering's N (Sec. 4.2): N consecutive ELNs are channel noise,
-    /// one more declares a disconnection. Absent: 2 for `esack` (the
-    /// paper's example), no filtering for the others.
+    /// one more declares a disconnection. 0: no filtering (every ELN is
+    /// answered by a retransmission: Fig. 16's comparison). Absent: 2 for
+    /// `esack` (the paper's example), no filtering for the others.
     pub eln_filter: Option<u32>,
     /// Retransmission timeouts an ERSN may defer for one segment. [R] 2.
     #[serde(default = "ersn_deferrals")]
