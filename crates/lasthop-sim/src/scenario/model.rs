@@ -686,12 +686,47 @@ fn media_links(
     Ok(media)
 }
 
-fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>) -> Result<FlowModel, ScenarioError> {
+/// The token of a flow's `from` and `to` that stands for a copy's 1-based number.
+pub const COPY_TOKEN: &str = "{copy}";
+
+/// Whether flow `fl`'s ends name each copy's own nodes.
+fn per_copy_ends(fl: &FlowSpec) -> bool {
+    fl.from.contains(COPY_TOKEN) || fl.to.contains(COPY_TOKEN)
+}
+
+/// The sending and receiving nodes of copy `copy` (0-based) of flow `fl`
+/// (the file's `flows[i]`), `{copy}` expanded when `per_copy`.
+fn flow_ends(
+    fl: &FlowSpec,
+    i: usize,
+    copy: u32,
+    per_copy: bool,
+    node_index: &dyn Fn(&str) -> Option<u16>,
+) -> Result<(u16, u16), ScenarioError> {
+    let end = |field: &str, name: &str| {
+        if !per_copy {
+            let n = node_index(name)
+                .ok_or_else(|| ScenarioError::new(format!("flows[{i}].{field}"), format!("no node named '{name}'")))?;
+            return Ok(n);
+        }
+        let number = u64::from(copy) + 1;
+        let expanded = name.replace(COPY_TOKEN, &number.to_string());
+        node_index(&expanded).ok_or_else(|| {
+            ScenarioError::new(
+                format!("flows[{i}].{field}"),
+                format!("no node named '{expanded}' (copy {number} of '{name}')"),
+            )
+        })
+    };
+    let (from, to) = (end("from", &fl.from)?, end("to", &fl.to)?);
+    let which = if per_copy { format!(" (copy {})", u64::from(copy) + 1) } else { String::new() };
+    check(from != to, format!("flows[{i}].to"), &format!("must differ from `from`{which}"))?;
+    Ok((from, to))
+}
+
+/// Flow `fl` (the file's `flows[i]`) from node `from` to node `to`.
+fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, ScenarioError> {
     let p = |f: &str| format!("flows[{i}].{f}");
-    let from =
-        node_index(&fl.from).ok_or_else(|| ScenarioError::new(p("from"), format!("no node named '{}'", fl.from)))?;
-    let to = node_index(&fl.to).ok_or_else(|| ScenarioError::new(p("to"), format!("no node named '{}'", fl.to)))?;
-    check(from != to, p("to"), "must differ from `from`")?;
     duration_s(fl.start_s, &p("start_s"))?;
     if let Some(hi) = fl.start_max_s {
         duration_s(hi, &p("start_max_s"))?;
@@ -1034,7 +1069,9 @@ impl Model {
                 format!("flows[{i}].copies"),
                 &format!("too many flows (at most {MAX_FLOWS} in all), got {}", fl.copies),
             )?;
-            let base = flow_model(fl, i, &node_index)?;
+            let per_copy = per_copy_ends(fl);
+            let (from, to) = flow_ends(fl, i, 0, per_copy, &node_index)?;
+            let base = flow_model(fl, i, from, to)?;
             if let Some(after) = &fl.start_after {
                 let at = format!("flows[{i}].start_after");
                 check(fl.start_max_s.is_none(), &at, "conflicts with start_max_s (the start follows the named flow)")?;
@@ -1065,6 +1102,9 @@ impl Model {
                 let n = flows.len();
                 for (c, m) in flows[n - fl.copies as usize..].iter_mut().enumerate() {
                     m.name = format!("{}#{c}", fl.name);
+                    if per_copy && c > 0 {
+                        (m.from, m.to) = flow_ends(fl, i, c as u32, per_copy, &node_index)?;
+                    }
                 }
             }
             // A flow that starts once the run is over would silently report nothing.
@@ -1090,10 +1130,8 @@ impl Model {
         for (mi, fl) in flows.iter_mut().enumerate() {
             let i = spec_of[mi];
             let no_route = || {
-                ScenarioError::new(
-                    format!("flows[{i}].to"),
-                    format!("no route between '{}' and '{}'", f.flows[i].from, f.flows[i].to),
-                )
+                let (a, b) = (&nodes[usize::from(fl.from)], &nodes[usize::from(fl.to)]);
+                ScenarioError::new(format!("flows[{i}].to"), format!("no route between '{a}' and '{b}'"))
             };
             let data = router.path(fl.from, fl.to).ok_or_else(no_route)?;
             let acks = router.path(fl.to, fl.from).ok_or_else(no_route)?;

@@ -604,9 +604,12 @@ pub const COMPRESSED_ACK_BYTES: u32 = 6;
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
     pub name: String,
-    /// Sending node.
+    /// Sending node. With `copies`, the token `{copy}` stands for each
+    /// copy's 1-based number: `from = "s{copy}"`, `to = "d{copy}"` and
+    /// `copies = 3` make three flows s1 -> d1, s2 -> d2, s3 -> d3 (named
+    /// `name#0`, `name#1`, `name#2`).
     pub from: String,
-    /// Receiving node.
+    /// Receiving node (`{copy}` as in `from`).
     pub to: String,
     /// When the application starts writing, in seconds.
     #[serde(default)]
