@@ -69,3 +69,117 @@ fn a_copy_whose_expanded_end_does_not_exist_is_named() {
     let e = load_err(&star("s{copy}", "s{copy}", 1), &[]);
     assert_eq!((e.path.as_str(), e.reason.as_str()), ("flows[0].to", "must differ from `from` (copy 1)"));
 }
+
+/// The `wlan_cell` template with `n` stations and one flow per station,
+/// s_i -> d_i, of `bytes` each (`extra` is added to the topology table).
+fn cell(n: u32, extra: &str, bytes: u64) -> String {
+    format!(
+        r#"
+name = "cell"
+stop_s = 60.0
+[topology]
+template = "wlan_cell"
+stations = {n}
+{extra}
+[topology.wired]
+bandwidth_bps = 10e6
+delay_ms = 10.0
+queue_packets = 50
+[topology.dcf]
+retry_limit = 2
+[[flows]]
+name = "bulk"
+from = "s{{copy}}"
+to = "d{{copy}}"
+copies = {n}
+bytes = {bytes}
+[flows.tcp]
+mss_bytes = 1000
+socket_buffer_bytes = 1000000
+"#
+    )
+}
+
+#[test]
+fn the_cell_template_names_its_nodes_links_and_hops() {
+    let m = load(&cell(3, "", 10_000), &[]).model;
+    assert_eq!(m.nodes, ["s1", "s2", "s3", "r", "ap", "d1", "d2", "d3"]);
+    let links: Vec<(&str, &str, &str)> = m
+        .links
+        .iter()
+        .map(|l| (l.name.as_str(), m.nodes[l.ends[0] as usize].as_str(), m.nodes[l.ends[1] as usize].as_str()))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            ("wired1", "s1", "r"),
+            ("wired2", "s2", "r"),
+            ("wired3", "s3", "r"),
+            ("backbone", "r", "ap"),
+            ("wlan/ap-d1", "ap", "d1"),
+            ("wlan/ap-d2", "ap", "d2"),
+            ("wlan/ap-d3", "ap", "d3"),
+        ]
+    );
+    assert_eq!(m.media.len(), 1);
+    let w = &m.media[0];
+    assert_eq!(w.name, "wlan");
+    let stations: Vec<&str> = w.stations.iter().map(|&s| m.nodes[s as usize].as_str()).collect();
+    assert_eq!(stations, ["ap", "d1", "d2", "d3"]);
+    assert_eq!(w.dcf.expect("a DCF medium").retry_limit, 2);
+    assert!(!w.ll_elsn);
+    // Hops carried by the medium (station 0 is the AP); wired links not.
+    for (i, l) in m.links[4..].iter().enumerate() {
+        let hop = l.dirs[0].medium.expect("a hop of the medium");
+        assert_eq!((hop.medium, hop.from, hop.to), (0, 0, i as u16 + 1));
+    }
+    assert!(m.links[..4].iter().all(|l| l.dirs.iter().all(|d| d.medium.is_none())));
+    // The backbone is the wired link's twin unless given.
+    assert_eq!(m.links[3].dirs[0].params, m.links[0].dirs[0].params);
+    let m = load(&cell(1, "backbone = { bandwidth_bps = 100e6, delay_ms = 1.0 }", 10_000), &[]).model;
+    assert_eq!(m.links[1].name, "backbone");
+    assert_eq!(m.links[1].dirs[1].params.bandwidth_bps, 100_000_000);
+    assert_eq!(m.links[0].dirs[1].params.bandwidth_bps, 10_000_000);
+}
+
+#[test]
+fn background_adds_a_source_before_the_router_and_a_sink_behind_the_access_point() {
+    let m = load(&cell(2, "background = true", 10_000), &[]).model;
+    assert_eq!(m.nodes, ["s1", "s2", "r", "ap", "d1", "d2", "bg", "bgsink"]);
+    let names: Vec<&str> = m.links.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["wired1", "wired2", "backbone", "bg_access", "bg_egress", "wlan/ap-d1", "wlan/ap-d2"]);
+    assert_eq!((m.links[3].ends, m.links[4].ends), ([6, 2], [3, 7]));
+}
+
+#[test]
+fn cases_and_sets_reach_the_template_fields() {
+    let m = load(&cell(2, "", 10_000), &["topology.ll_elsn=true", "topology.dcf.retry_limit=4"]).model;
+    assert!(m.media[0].ll_elsn);
+    assert_eq!(m.media[0].dcf.unwrap().retry_limit, 4);
+}
+
+#[test]
+fn bad_cell_settings_name_the_field() {
+    let err = |extra: &str, sets: &[&str]| load_err(&cell(2, extra, 10_000), sets);
+    let e = err("", &["topology.stations=0"]);
+    assert_eq!((e.path.as_str(), e.reason.as_str()), ("topology.stations", "a cell needs at least one station"));
+    let e = err("", &["topology.dcf.retry_limit=0"]);
+    assert_eq!(e.path, "topology.dcf.retry_limit", "{e}");
+    let e = err("error = { model = \"bernoulli\", p = 2.0 }", &[]);
+    assert_eq!(e.path, "topology.error.p", "{e}");
+    let e = err("", &["topology.ll_elsn=3"]);
+    assert_eq!(e.path, "topology.ll_elsn", "{e}");
+    let e = err("", &["topology.dcf.slot=9"]);
+    assert_eq!(e.path, "topology.dcf.slot", "{e}");
+    assert!(e.reason.contains("unknown field"), "{e}");
+    let e = err("error = { model = \"markov\", p_gb = 0.1 }", &[]);
+    assert_eq!(e.path, "topology.error", "{e}");
+    let e = err("", &["topology.wired.name=\"x\""]);
+    assert_eq!(e.path, "topology.wired.name", "{e}");
+    let e = err("backbone = { bandwidth_bps = 0.0 }", &[]);
+    assert_eq!(e.path, "topology.backbone.bandwidth_bps", "{e}");
+    // The template's medium is `wlan`: a scenario's own may not take it.
+    let text = cell(1, "", 10_000) + "[[media]]\nname = \"wlan\"\nstations = [\"s1\", \"r\"]\n";
+    let e = load_err(&text, &[]);
+    assert_eq!(e.path, "media", "{e}");
+}

@@ -5,7 +5,7 @@
 //! Every failure is a [`ScenarioError`]: one line naming the field path and
 //! the reason, which the CLI prints as it is.
 
-use super::schema::{LinkSpec, RadioSpec, ScenarioFile};
+use super::schema::{LinkSpec, RadioSpec, ScenarioFile, WlanCellSpec};
 use super::ScenarioError;
 use toml::{Table, Value};
 
@@ -271,17 +271,30 @@ pub fn load_file(text: &str, fmt: Format, sets: &[String], origin: &str) -> Resu
 }
 
 /// The first error inside a template's links (and a radio chain's `radio`
-/// table), with its full path: serde reads a template (an internally
-/// tagged enum) through a buffer that loses the path below `topology`, so
-/// each table is read again alone, as what it is.
+/// table; any field of a cell, scalars too), with its full path: serde
+/// reads a template (an internally tagged enum) through a buffer that
+/// loses the path below `topology`, so each table is read again alone, as
+/// what it is.
 fn template_link_error(topology: &Value) -> Option<ScenarioError> {
     fn read<T: serde::de::DeserializeOwned>(v: &Value) -> Option<serde_path_to_error::Error<toml::de::Error>> {
         serde_path_to_error::deserialize::<_, T>(v.clone()).err()
     }
     let Value::Table(t) = topology else { return None };
-    let chain = t.get("template").and_then(Value::as_str) == Some("radio_chain");
+    let template = t.get("template").and_then(Value::as_str);
+    if template == Some("wlan_cell") {
+        // The whole template is a struct of its own: read it alone.
+        let mut fields = t.clone();
+        fields.remove("template");
+        let e = read::<WlanCellSpec>(&Value::Table(fields))?;
+        let inner = e.path().to_string();
+        let path = if inner == "." { "topology".to_string() } else { format!("topology.{inner}") };
+        return Some(ScenarioError::new(path, e.into_inner().to_string().replace('\n', " ")));
+    }
     t.iter().filter(|(k, v)| *k != "template" && v.is_table()).find_map(|(k, v)| {
-        let e = if chain && k == "radio" { read::<RadioSpec>(v) } else { read::<LinkSpec>(v) }?;
+        let e = match (template, k.as_str()) {
+            (Some("radio_chain"), "radio") => read::<RadioSpec>(v),
+            _ => read::<LinkSpec>(v),
+        }?;
         let inner = e.path().to_string();
         let path = if inner == "." { format!("topology.{k}") } else { format!("topology.{k}.{inner}") };
         Some(ScenarioError::new(path, e.into_inner().to_string().replace('\n', " ")))

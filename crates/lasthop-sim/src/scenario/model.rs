@@ -6,7 +6,7 @@ use super::routes::{Path, Router};
 use super::schema::{
     AckPolicySpec, AckReconsSpacing, AckReconsSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
     HeaderCompression, LinkSpec, LlElsnResponseSpec, MacKind, MediumSpec, PublishedCell, RadioSpec, ScenarioFile,
-    Template, COMPRESSED_ACK_BYTES,
+    Template, WlanCellSpec, COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
@@ -410,6 +410,21 @@ struct NamedLink<'a> {
 type Topology<'a> = (Vec<String>, Vec<NamedLink<'a>>, Vec<(String, MediumSpec)>);
 
 fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
+    /// Link `name` from `a` to `b` of a template, whose settings are the
+    /// template's field `field`.
+    fn template_link<'a>(
+        field: &str,
+        name: String,
+        a: String,
+        b: String,
+        spec: &'a LinkSpec,
+    ) -> Result<NamedLink<'a>, ScenarioError> {
+        let path = format!("topology.{field}");
+        for (f, v) in [("name", &spec.name), ("a", &spec.a), ("b", &spec.b)] {
+            check(v.is_none(), format!("{path}.{f}"), "is set by the template; remove it")?;
+        }
+        Ok(NamedLink { path, name, a, b, spec })
+    }
     /// A chain: link i joins nodes i and i + 1.
     fn template_links<'a>(
         names: &[&str],
@@ -418,17 +433,7 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
         debug_assert_eq!(names.len(), pairs.len() + 1);
         let mut links = Vec::new();
         for (i, &(lname, spec)) in pairs.iter().enumerate() {
-            let path = format!("topology.{lname}");
-            for (field, v) in [("name", &spec.name), ("a", &spec.a), ("b", &spec.b)] {
-                check(v.is_none(), format!("{path}.{field}"), "is set by the template; remove it")?;
-            }
-            links.push(NamedLink {
-                path,
-                name: lname.to_string(),
-                a: names[i].to_string(),
-                b: names[i + 1].to_string(),
-                spec,
-            });
+            links.push(template_link(lname, lname.to_string(), names[i].to_string(), names[i + 1].to_string(), spec)?);
         }
         Ok((names.iter().map(|s| s.to_string()).collect(), links))
     }
@@ -473,6 +478,55 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
                         dcf: DcfSpec::default(),
                         ll_elsn: false,
                         error: ErrorModelConfig::default(),
+                    };
+                    media.insert(0, ("topology".into(), spec));
+                    return Ok((nodes, links, media));
+                }
+                Template::WlanCell(WlanCellSpec { stations, wired, backbone, dcf, error, ll_elsn, background }) => {
+                    let n = *stations;
+                    check(n >= 1, "topology.stations", "a cell needs at least one station")?;
+                    check(n < 10_000, "topology.stations", &format!("must be below 10000, got {n}"))?;
+                    check(
+                        !f.media.iter().any(|m| m.name == "wlan"),
+                        "media",
+                        "the wlan_cell template names its medium 'wlan'; rename yours",
+                    )?;
+                    let (backbone, backbone_path) = match backbone {
+                        Some(b) => (b, "backbone"),
+                        None => (wired, "wired"),
+                    };
+                    let senders: Vec<String> = (1..=n).map(|i| format!("s{i}")).collect();
+                    let receivers: Vec<String> = (1..=n).map(|i| format!("d{i}")).collect();
+                    let mut nodes = senders.clone();
+                    nodes.extend(["r".to_string(), "ap".to_string()]);
+                    nodes.extend(receivers.iter().cloned());
+                    let mut pairs: Vec<(String, String, String, &LinkSpec, &str)> = senders
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| (format!("wired{}", i + 1), s.clone(), "r".into(), wired, "wired"))
+                        .collect();
+                    pairs.push(("backbone".into(), "r".into(), "ap".into(), backbone, backbone_path));
+                    if *background {
+                        nodes.extend(["bg".to_string(), "bgsink".to_string()]);
+                        pairs.push(("bg_access".into(), "bg".into(), "r".into(), wired, "wired"));
+                        pairs.push(("bg_egress".into(), "ap".into(), "bgsink".into(), wired, "wired"));
+                    }
+                    let mut links = Vec::with_capacity(pairs.len());
+                    for (name, a, b, spec, field) in pairs {
+                        links.push(template_link(field, name, a, b, spec)?);
+                    }
+                    let mut media = media;
+                    let mut cell_stations = vec!["ap".to_string()];
+                    cell_stations.extend(receivers.iter().cloned());
+                    let spec = MediumSpec {
+                        name: "wlan".into(),
+                        stations: cell_stations,
+                        hops: Some(receivers.iter().map(|d| ["ap".to_string(), d.clone()]).collect()),
+                        mac: MacKind::Dcf,
+                        radio: RadioSpec::default(),
+                        dcf: dcf.clone(),
+                        ll_elsn: *ll_elsn,
+                        error: error.clone(),
                     };
                     media.insert(0, ("topology".into(), spec));
                     return Ok((nodes, links, media));
