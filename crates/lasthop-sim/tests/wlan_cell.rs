@@ -183,3 +183,60 @@ fn bad_cell_settings_name_the_field() {
     let e = load_err(&text, &[]);
     assert_eq!(e.path, "media", "{e}");
 }
+
+/// Delivered bytes of every flow of `text` with `sets`, the run stopped at `stop_s`.
+fn delivered(text: &str, sets: &[&str], stop_s: f64) -> Vec<u64> {
+    let stop = format!("stop_s={stop_s}");
+    let sets: Vec<&str> = sets.iter().copied().chain([stop.as_str()]).collect();
+    run_text(text, &sets, 3).flows.iter().map(|f| f.bytes_delivered).collect()
+}
+
+#[test]
+fn an_outage_of_the_medium_stops_every_delivery_from_its_start() {
+    // Seed 004 Fig. 16's disconnection: from 2 s every frame on the cell's
+    // hops is lost. A frame that started before 2 s is on the air for
+    // about 1 ms; nothing reaches a station after that.
+    let text = cell(2, "error = { model = \"outage\", from_s = 2.0 }", 100_000_000);
+    let at_3 = delivered(&text, &[], 3.0);
+    assert!(at_3.iter().all(|&b| b > 100_000), "{at_3:?}");
+    assert_eq!(delivered(&text, &[], 30.0), at_3, "no byte delivered after the outage began");
+    // Every data frame either side sends from then on is spoiled and,
+    // after its retry limit (2), discarded.
+    let s = run_text(&text, &["stop_s=30"], 3);
+    let before = run_text(&text, &["stop_s=2"], 3);
+    // Frames on the air at 2 s have landed 1 ms later.
+    let landed = run_text(&text, &["stop_s=2.001"], 3);
+    for node in ["ap", "d1", "d2"] {
+        let (a, b) = (station(&s, node), station(&before, node));
+        assert_eq!(b.corrupted, 0, "{node}: nothing lost before the outage");
+        assert_eq!(a.attempts - b.attempts, a.corrupted, "{node}: {a:?} {b:?}");
+        let l = station(&landed, node);
+        assert_eq!(a.delivered_up, l.delivered_up, "{node}: nothing handed up after it");
+    }
+    // The senders' timeouts keep the AP trying: each segment twice, then
+    // discarded (a station whose acks went unanswered has nothing to send).
+    let ap = station(&s, "ap");
+    assert!(ap.corrupted >= 2, "{ap:?}");
+    assert_eq!(ap.corrupted, 2 * (ap.drops_retry_limit - station(&landed, "ap").drops_retry_limit), "{ap:?}");
+    // An outage that ends lets the flows go on.
+    let text = cell(2, "error = { model = \"outage\", from_s = 2.0, until_s = 3.0 }", 100_000_000);
+    let later = delivered(&text, &[], 30.0);
+    assert!(later.iter().zip(&at_3).all(|(l, b)| l > b), "{later:?} {at_3:?}");
+}
+
+#[test]
+fn an_outage_of_a_link_stops_every_delivery_from_its_start() {
+    let text = common::path("reno", 1_000_000_000, r#"{ model = "outage", from_s = 1.0 }"#, 1);
+    let at_2 = delivered(&text, &[], 2.0);
+    assert!(at_2[0] > 100_000, "{at_2:?}");
+    assert_eq!(delivered(&text, &[], 20.0), at_2);
+    let bad = load_err(&text, &["topology.second.ab.error.until_s=0.5"]);
+    assert_eq!(bad.path, "topology.second.ab.error.until_s", "{bad}");
+    assert!(bad.reason.contains("> from_s"), "{bad}");
+    let e = load_err(&cell(1, "error = { model = \"outage\", from_s = -1.0 }", 1000), &[]);
+    assert_eq!((e.path.as_str(), e.reason.as_str()), ("topology.error.from_s", "must be finite and >= 0"));
+}
+
+fn station<'a>(s: &'a lasthop_sim::RunSummary, node: &str) -> &'a lasthop_sim::metrics::DcfSummary {
+    s.media[0].stations.iter().find(|st| st.node == node).expect("a station on the medium")
+}
