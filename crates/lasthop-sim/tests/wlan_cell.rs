@@ -240,3 +240,32 @@ fn an_outage_of_a_link_stops_every_delivery_from_its_start() {
 fn station<'a>(s: &'a lasthop_sim::RunSummary, node: &str) -> &'a lasthop_sim::metrics::DcfSummary {
     s.media[0].stations.iter().find(|st| st.node == node).expect("a station on the medium")
 }
+
+#[test]
+fn the_cell_scenario_loads_in_every_case() {
+    let text = lasthop_sim::embedded::get("yun09/cell").expect("registered");
+    let m = load(text, &[]).model;
+    assert_eq!(m.flows.len(), 10);
+    assert_eq!((m.nodes.len(), m.links.len()), (22, 21), "s1..s10, r, ap, d1..d10; 10 wired, backbone, 10 hops");
+    assert_eq!(m.media[0].dcf.unwrap().retry_limit, 1);
+    let e = &m.links.last().unwrap().dirs[0].error;
+    assert_eq!(*e, lasthop_net::error::ErrorModelConfig::default(), "a hop's link error is unused: the medium's");
+    assert_eq!(m.media[0].error, lasthop_net::error::ErrorModelConfig::Bernoulli { p: 0.01 });
+    let m = load(text, &["channel=\"markov\"", "p_bb=0.5"]).model;
+    assert_eq!(m.media[0].error, lasthop_net::error::ErrorModelConfig::Markov { p_gb: 0.01, p_bb: 0.5 });
+    for protocol in ["reno", "newreno", "sack"] {
+        let m = load(text, &[&format!("protocol=\"{protocol}\"")]).model;
+        assert!(m.flows.iter().all(|f| format!("{:?}", f.sender.variant).to_lowercase() == protocol));
+        assert!(!m.media[0].ll_elsn && m.flows.iter().all(|f| f.ll_elsn.is_none()));
+    }
+    let m = load(text, &["protocol=\"ll-elsn\"", "n=3"]).model;
+    assert!(m.media[0].ll_elsn && m.flows.len() == 3 && m.flows.iter().all(|f| f.ll_elsn.is_some()));
+    // The background case adds its nodes and a Pareto flow beside the n TCP flows.
+    let m = load(text, &["background=\"pareto\"", "n=2", "protocol=\"sack\""]).model;
+    assert_eq!(m.flows.len(), 3);
+    let bg = &m.flows[2];
+    assert_eq!((m.nodes[bg.from as usize].as_str(), m.nodes[bg.to as usize].as_str()), ("bg", "bgsink"));
+    let p = bg.pareto.expect("a Pareto source");
+    assert_eq!((p.rate_bps, p.shape, p.burst_s, p.idle_s, p.packet_bytes), (8e6, 2.0, 0.5, 0.5, 1000));
+    assert!(m.flows[..2].iter().all(|f| f.pareto.is_none() && format!("{:?}", f.sender.variant) == "Sack"));
+}

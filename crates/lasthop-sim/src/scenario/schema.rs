@@ -29,7 +29,10 @@ pub struct ScenarioFile {
     pub params: BTreeMap<String, serde_json::Value>,
     /// Per-parameter cases: `[cases.P."V"]` holds a table merged into the
     /// scenario when parameter P has value V (e.g. the error-model settings
-    /// of each bit-error rate of a published table).
+    /// of each bit-error rate of a published table). Tables merge key by
+    /// key; a table whose keys are indices patches a list's elements
+    /// (`[cases.P."V".flows.0.tcp]`), and indices just past its end append
+    /// to it (`[cases.P."V".flows.1]` in a scenario of one flow).
     #[serde(default)]
     pub cases: BTreeMap<String, BTreeMap<String, serde_json::Value>>,
     /// Simulated time after which the run stops even if flows are unfinished, in seconds.
