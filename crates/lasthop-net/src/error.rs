@@ -75,6 +75,14 @@
 //!   first frame is already lost with probability `p_gb`. Departure: the paper
 //!   also loses good-state frames to collisions; collisions are the MAC's
 //!   business, not the channel's.
+//! - `outage`: Yun 2009 (seed 004) Sec. 5.3, Fig. 16: "the receiver is
+//!   disconnected" at t = 10 s (yun-004.md Sec. 1.4: from then on its link
+//!   loses every frame). Every transmission that starts in
+//!   `[from_s, until_s)` is lost, every other one passes; without
+//!   `until_s` the outage never ends. Deterministic: it draws nothing.
+//!   On an 802.11 medium it is consulted where every model is (each data
+//!   frame's attempt on the hop direction), so a disconnected station's
+//!   frames all fail and the AP discards them after the retry limit.
 //! - `list`: drops chosen for tests (DESIGN.md, "drops aimed at chosen sequence
 //!   numbers, not at chance").
 
@@ -143,6 +151,15 @@ pub enum ErrorModelConfig {
         /// however far apart in time).
         #[serde(default)]
         burst_reading: BurstReading,
+    },
+    /// A disconnection (Yun 2009, Sec. 5.3, Fig. 16): every transmission
+    /// starting in [`from_s`, `until_s`) is lost, every other one passes.
+    Outage {
+        /// When the outage begins, in seconds of simulated time (>= 0).
+        from_s: f64,
+        /// When it ends, in seconds (> `from_s`). Absent: never.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        until_s: Option<f64>,
     },
     /// Chosen drops, for tests.
     List {
@@ -273,6 +290,15 @@ impl ErrorModelConfig {
                 check_probability("p_gb", *p_gb)?;
                 check_probability("p_bb", *p_bb)
             }
+            ErrorModelConfig::Outage { from_s, until_s } => {
+                check_non_negative("from_s", *from_s)?;
+                match until_s {
+                    Some(u) if !(u.is_finite() && u > from_s) => {
+                        Err(("until_s".to_string(), format!("must be finite and > from_s ({from_s}), got {u}")))
+                    }
+                    _ => Ok(()),
+                }
+            }
             ErrorModelConfig::Burst { mean_bytes, burst_packets, .. } => {
                 check_mean_bytes(*mean_bytes)?;
                 if *burst_packets == 0 {
@@ -392,6 +418,12 @@ enum State {
         /// `frame_times`: the burst destroys nothing starting at or after this.
         burst_end: Time,
     },
+    Outage {
+        /// Transmissions starting at or after this are lost, in ns ...
+        from_ns: u64,
+        /// ... and before this (`u64::MAX`: the outage never ends).
+        until_ns: u64,
+    },
     List {
         /// Index of the next transmission on this direction.
         index: u64,
@@ -444,6 +476,13 @@ impl ErrorModel {
         if cfg.is_error_free() {
             return ErrorModel::none();
         }
+        if let ErrorModelConfig::Outage { from_s, until_s } = cfg {
+            // Draws nothing: no stream. `as` saturates: a bound beyond u64
+            // ns is never reached.
+            let ns = |s: f64| (s * 1e9).round() as u64;
+            let state = State::Outage { from_ns: ns(*from_s), until_ns: until_s.map_or(u64::MAX, ns) };
+            return ErrorModel { state: Some(Box::new(state)) };
+        }
         let mut rng = rng();
         let state = match cfg {
             ErrorModelConfig::None => return ErrorModel::none(),
@@ -483,6 +522,7 @@ impl ErrorModel {
                     burst_end: Time::ZERO,
                 }
             }
+            ErrorModelConfig::Outage { .. } => unreachable!("built above, without a stream"),
             ErrorModelConfig::List { packets, seqs } => {
                 let mut packets = packets.clone();
                 packets.sort_unstable();
@@ -574,6 +614,7 @@ impl ErrorModel {
                     false
                 }
             }
+            State::Outage { from_ns, until_ns } => (*from_ns..*until_ns).contains(&now.ns()),
             State::List { index, packets, next_packet, seqs, seq_seen } => {
                 let i = *index;
                 *index += 1;
@@ -913,6 +954,37 @@ mod tests {
         assert!(!m.corrupts(Time::ZERO, 0, &data(1440, 0, 1400)));
     }
 
+    #[test]
+    fn outage_loses_exactly_the_transmissions_starting_inside_it() {
+        let pkt = data(1040, 0, 1000);
+        let cfg = ErrorModelConfig::Outage { from_s: 10.0, until_s: Some(10.5) };
+        let mut m = model(cfg, 1);
+        let at = |ms: u64| Time::from_ns(ms * 1_000_000);
+        // A transmission that starts before the outage and ends inside it
+        // passes; one that starts at its end passes too.
+        let fates: Vec<bool> = [9_999, 10_000, 10_001, 10_499, 10_500, 20_000]
+            .iter()
+            .map(|&ms| m.corrupts(at(ms), 5_000_000, &pkt))
+            .collect();
+        assert_eq!(fates, [false, true, true, true, false, false]);
+        assert!(m.corrupts(Time::from_ns(10_500_000_000 - 1), 0, &pkt), "the last ns is inside");
+        // Without an end it never ends; acks are lost alike.
+        let mut m = model(ErrorModelConfig::Outage { from_s: 0.0, until_s: None }, 1);
+        assert!(m.corrupts(Time::ZERO, 0, &ack(40, 1)));
+        assert!(m.corrupts(Time::from_ns(u64::MAX - 1), 0, &pkt));
+        let mut m = model(ErrorModelConfig::Outage { from_s: 1.0, until_s: None }, 1);
+        assert!(!m.corrupts(at(999), 0, &pkt) && m.corrupts(at(1_000), 0, &pkt));
+    }
+
+    #[test]
+    fn outage_draws_no_stream_and_is_the_same_for_every_seed() {
+        let cfg = ErrorModelConfig::Outage { from_s: 0.002, until_s: Some(0.004) };
+        let m = ErrorModel::new(&cfg, || panic!("an outage needs no random stream"));
+        assert!(!m.is_none() && !cfg.is_error_free());
+        assert_eq!(verdicts(&cfg, 1), verdicts(&cfg, 2));
+        assert_eq!(verdicts(&cfg, 1).iter().filter(|&&v| v).count(), 2, "starts at 2 and 3 ms");
+    }
+
     fn stochastic_configs() -> Vec<ErrorModelConfig> {
         vec![
             ErrorModelConfig::ExponentialBytes { mean_bytes: 16384.0 },
@@ -969,6 +1041,13 @@ mod tests {
             (two_state(100.0, f64::NAN), "bad_mean"),
             (C::Markov { p_gb: 1.01, p_bb: 0.3 }, "p_gb"),
             (C::Markov { p_gb: 0.01, p_bb: -0.3 }, "p_bb"),
+            (C::Outage { from_s: -1.0, until_s: None }, "from_s"),
+            (C::Outage { from_s: f64::NAN, until_s: None }, "from_s"),
+            (C::Outage { from_s: f64::INFINITY, until_s: None }, "from_s"),
+            (C::Outage { from_s: 10.0, until_s: Some(10.0) }, "until_s"),
+            (C::Outage { from_s: 10.0, until_s: Some(5.0) }, "until_s"),
+            (C::Outage { from_s: 10.0, until_s: Some(f64::NAN) }, "until_s"),
+            (C::Outage { from_s: 10.0, until_s: Some(f64::INFINITY) }, "until_s"),
             (C::Burst { mean_bytes: -5.0, burst_packets: 4, burst_reading: BurstReading::FrameTimes }, "mean_bytes"),
             (
                 C::Burst { mean_bytes: 65536.0, burst_packets: 0, burst_reading: BurstReading::Transmissions },
@@ -986,6 +1065,8 @@ mod tests {
         C::None.validate().unwrap();
         C::ExponentialBytes { mean_bytes: 0.0 }.validate().unwrap();
         C::Markov { p_gb: 0.0, p_bb: 1.0 }.validate().unwrap();
+        C::Outage { from_s: 0.0, until_s: Some(1e-9) }.validate().unwrap();
+        C::Outage { from_s: 10.0, until_s: None }.validate().unwrap();
     }
 
     #[test]
@@ -1032,6 +1113,8 @@ mod tests {
         );
         let c: ErrorModelConfig = serde_json::from_str(r#"{"model":"list","seqs":[1400]}"#).unwrap();
         assert_eq!(c, ErrorModelConfig::List { packets: vec![], seqs: vec![1400] });
+        let c: ErrorModelConfig = serde_json::from_str(r#"{"model":"outage","from_s":10}"#).unwrap();
+        assert_eq!(c, ErrorModelConfig::Outage { from_s: 10.0, until_s: None });
         let c: ErrorModelConfig = serde_json::from_str(r#"{"model":"none"}"#).unwrap();
         assert_eq!(c, ErrorModelConfig::None);
         let bad =

@@ -16,6 +16,7 @@ const MODELS: &[&str] = &[
     r#"{ model = "markov", p_gb = 0.02, p_bb = 0.5 }"#,
     r#"{ model = "burst", mean_bytes = 32768, burst_packets = 4 }"#,
     r#"{ model = "list", packets = [3, 4, 5, 40], seqs = [10000, 11000] }"#,
+    r#"{ model = "outage", from_s = 0.1, until_s = 0.4 }"#,
 ];
 
 #[test]

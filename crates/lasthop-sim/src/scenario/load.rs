@@ -5,7 +5,7 @@
 //! Every failure is a [`ScenarioError`]: one line naming the field path and
 //! the reason, which the CLI prints as it is.
 
-use super::schema::{LinkSpec, RadioSpec, ScenarioFile};
+use super::schema::{LinkSpec, RadioSpec, ScenarioFile, WlanCellSpec};
 use super::ScenarioError;
 use toml::{Table, Value};
 
@@ -111,14 +111,22 @@ fn set_path(doc: &mut Table, path: &str, value: Value) -> Result<(), ScenarioErr
 /// values replace. A table merged into an array whose keys are all element
 /// indices (`[cases.protocol.acc.flows.0.tcp]`, the `--set flows.0...`
 /// spelling) patches those elements, so a case can change one flow without
-/// restating every flow.
+/// restating every flow; indices from the array's length on, one after
+/// another, append elements (`[cases.background.pareto.flows.1]` adds a
+/// second flow to a scenario of one).
 fn deep_merge(into: &mut Table, from: &Table) {
     for (k, v) in from {
         match (into.get_mut(k), v) {
             (Some(Value::Table(a)), Value::Table(b)) => deep_merge(a, b),
             (Some(Value::Array(a)), Value::Table(b)) if indexes(a, b) => {
-                for (i, patch) in b {
-                    let i: usize = i.parse().expect("checked by indexes");
+                let mut patches: Vec<(usize, &Value)> =
+                    b.iter().map(|(i, patch)| (i.parse().expect("checked by indexes"), patch)).collect();
+                patches.sort_by_key(|&(i, _)| i);
+                for (i, patch) in patches {
+                    if i == a.len() {
+                        a.push(patch.clone());
+                        continue;
+                    }
                     match (&mut a[i], patch) {
                         (Value::Table(x), Value::Table(y)) => deep_merge(x, y),
                         (x, y) => *x = y.clone(),
@@ -132,9 +140,15 @@ fn deep_merge(into: &mut Table, from: &Table) {
     }
 }
 
-/// Whether every key of `patch` is an index of `array`.
+/// Whether every key of `patch` is an index of `array`, or appends to it:
+/// the keys at or past its end are its length, its length + 1, ...
 fn indexes(array: &[Value], patch: &Table) -> bool {
-    !patch.is_empty() && patch.keys().all(|k| k.parse::<usize>().is_ok_and(|i| i < array.len()))
+    let Some(mut keys) = patch.keys().map(|k| k.parse::<usize>().ok()).collect::<Option<Vec<usize>>>() else {
+        return false;
+    };
+    keys.sort_unstable();
+    let appended = keys.iter().filter(|&&i| i >= array.len());
+    !keys.is_empty() && appended.enumerate().all(|(n, &i)| i == array.len() + n)
 }
 
 fn value_key(v: &Value) -> String {
@@ -271,17 +285,30 @@ pub fn load_file(text: &str, fmt: Format, sets: &[String], origin: &str) -> Resu
 }
 
 /// The first error inside a template's links (and a radio chain's `radio`
-/// table), with its full path: serde reads a template (an internally
-/// tagged enum) through a buffer that loses the path below `topology`, so
-/// each table is read again alone, as what it is.
+/// table; any field of a cell, scalars too), with its full path: serde
+/// reads a template (an internally tagged enum) through a buffer that
+/// loses the path below `topology`, so each table is read again alone, as
+/// what it is.
 fn template_link_error(topology: &Value) -> Option<ScenarioError> {
     fn read<T: serde::de::DeserializeOwned>(v: &Value) -> Option<serde_path_to_error::Error<toml::de::Error>> {
         serde_path_to_error::deserialize::<_, T>(v.clone()).err()
     }
     let Value::Table(t) = topology else { return None };
-    let chain = t.get("template").and_then(Value::as_str) == Some("radio_chain");
+    let template = t.get("template").and_then(Value::as_str);
+    if template == Some("wlan_cell") {
+        // The whole template is a struct of its own: read it alone.
+        let mut fields = t.clone();
+        fields.remove("template");
+        let e = read::<WlanCellSpec>(&Value::Table(fields))?;
+        let inner = e.path().to_string();
+        let path = if inner == "." { "topology".to_string() } else { format!("topology.{inner}") };
+        return Some(ScenarioError::new(path, e.into_inner().to_string().replace('\n', " ")));
+    }
     t.iter().filter(|(k, v)| *k != "template" && v.is_table()).find_map(|(k, v)| {
-        let e = if chain && k == "radio" { read::<RadioSpec>(v) } else { read::<LinkSpec>(v) }?;
+        let e = match (template, k.as_str()) {
+            (Some("radio_chain"), "radio") => read::<RadioSpec>(v),
+            _ => read::<LinkSpec>(v),
+        }?;
         let inner = e.path().to_string();
         let path = if inner == "." { format!("topology.{k}") } else { format!("topology.{k}.{inner}") };
         Some(ScenarioError::new(path, e.into_inner().to_string().replace('\n', " ")))
@@ -367,6 +394,18 @@ y = 6
         assert_eq!(flows[0]["x"].as_integer(), Some(1), "other elements untouched");
         assert_eq!((flows[1]["x"].as_integer(), flows[1]["y"].as_integer()), (Some(5), Some(6)));
         assert_eq!(flows[1]["name"].as_str(), Some("f1"));
+        // Indices right past the end append, in order.
+        let mut doc = parse_text(text, Format::Toml, "t").unwrap();
+        let patch: Table = "[flows.3]\nname = \"f3\"\n[flows.2]\nname = \"f2\"\n[flows.0]\nx = 9\n".parse().unwrap();
+        deep_merge(&mut doc, &patch);
+        let names: Vec<&str> = doc["flows"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["f0", "f1", "f2", "f3"]);
+        assert_eq!(doc["flows"][0]["x"].as_integer(), Some(9));
+        // A gap past the end is no index: the table replaces the array.
+        let mut doc = parse_text(text, Format::Toml, "t").unwrap();
+        let patch: Table = "[flows.3]\nname = \"f3\"\n".parse().unwrap();
+        deep_merge(&mut doc, &patch);
+        assert!(doc["flows"].is_table());
         // A key that is not an index replaces the array, as before.
         let mut doc = parse_text(text, Format::Toml, "t").unwrap();
         let mut patch = Table::new();

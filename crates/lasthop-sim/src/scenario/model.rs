@@ -6,7 +6,7 @@ use super::routes::{Path, Router};
 use super::schema::{
     AckPolicySpec, AckReconsSpacing, AckReconsSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
     HeaderCompression, LinkSpec, LlElsnResponseSpec, MacKind, MediumSpec, PublishedCell, RadioSpec, ScenarioFile,
-    Template, COMPRESSED_ACK_BYTES,
+    Template, WlanCellSpec, COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
@@ -410,6 +410,21 @@ struct NamedLink<'a> {
 type Topology<'a> = (Vec<String>, Vec<NamedLink<'a>>, Vec<(String, MediumSpec)>);
 
 fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
+    /// Link `name` from `a` to `b` of a template, whose settings are the
+    /// template's field `field`.
+    fn template_link<'a>(
+        field: &str,
+        name: String,
+        a: String,
+        b: String,
+        spec: &'a LinkSpec,
+    ) -> Result<NamedLink<'a>, ScenarioError> {
+        let path = format!("topology.{field}");
+        for (f, v) in [("name", &spec.name), ("a", &spec.a), ("b", &spec.b)] {
+            check(v.is_none(), format!("{path}.{f}"), "is set by the template; remove it")?;
+        }
+        Ok(NamedLink { path, name, a, b, spec })
+    }
     /// A chain: link i joins nodes i and i + 1.
     fn template_links<'a>(
         names: &[&str],
@@ -418,17 +433,7 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
         debug_assert_eq!(names.len(), pairs.len() + 1);
         let mut links = Vec::new();
         for (i, &(lname, spec)) in pairs.iter().enumerate() {
-            let path = format!("topology.{lname}");
-            for (field, v) in [("name", &spec.name), ("a", &spec.a), ("b", &spec.b)] {
-                check(v.is_none(), format!("{path}.{field}"), "is set by the template; remove it")?;
-            }
-            links.push(NamedLink {
-                path,
-                name: lname.to_string(),
-                a: names[i].to_string(),
-                b: names[i + 1].to_string(),
-                spec,
-            });
+            links.push(template_link(lname, lname.to_string(), names[i].to_string(), names[i + 1].to_string(), spec)?);
         }
         Ok((names.iter().map(|s| s.to_string()).collect(), links))
     }
@@ -473,6 +478,55 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
                         dcf: DcfSpec::default(),
                         ll_elsn: false,
                         error: ErrorModelConfig::default(),
+                    };
+                    media.insert(0, ("topology".into(), spec));
+                    return Ok((nodes, links, media));
+                }
+                Template::WlanCell(WlanCellSpec { stations, wired, backbone, dcf, error, ll_elsn, background }) => {
+                    let n = *stations;
+                    check(n >= 1, "topology.stations", "a cell needs at least one station")?;
+                    check(n < 10_000, "topology.stations", &format!("must be below 10000, got {n}"))?;
+                    check(
+                        !f.media.iter().any(|m| m.name == "wlan"),
+                        "media",
+                        "the wlan_cell template names its medium 'wlan'; rename yours",
+                    )?;
+                    let (backbone, backbone_path) = match backbone {
+                        Some(b) => (b, "backbone"),
+                        None => (wired, "wired"),
+                    };
+                    let senders: Vec<String> = (1..=n).map(|i| format!("s{i}")).collect();
+                    let receivers: Vec<String> = (1..=n).map(|i| format!("d{i}")).collect();
+                    let mut nodes = senders.clone();
+                    nodes.extend(["r".to_string(), "ap".to_string()]);
+                    nodes.extend(receivers.iter().cloned());
+                    let mut pairs: Vec<(String, String, String, &LinkSpec, &str)> = senders
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| (format!("wired{}", i + 1), s.clone(), "r".into(), wired, "wired"))
+                        .collect();
+                    pairs.push(("backbone".into(), "r".into(), "ap".into(), backbone, backbone_path));
+                    if *background {
+                        nodes.extend(["bg".to_string(), "bgsink".to_string()]);
+                        pairs.push(("bg_access".into(), "bg".into(), "r".into(), wired, "wired"));
+                        pairs.push(("bg_egress".into(), "ap".into(), "bgsink".into(), wired, "wired"));
+                    }
+                    let mut links = Vec::with_capacity(pairs.len());
+                    for (name, a, b, spec, field) in pairs {
+                        links.push(template_link(field, name, a, b, spec)?);
+                    }
+                    let mut media = media;
+                    let mut cell_stations = vec!["ap".to_string()];
+                    cell_stations.extend(receivers.iter().cloned());
+                    let spec = MediumSpec {
+                        name: "wlan".into(),
+                        stations: cell_stations,
+                        hops: Some(receivers.iter().map(|d| ["ap".to_string(), d.clone()]).collect()),
+                        mac: MacKind::Dcf,
+                        radio: RadioSpec::default(),
+                        dcf: dcf.clone(),
+                        ll_elsn: *ll_elsn,
+                        error: error.clone(),
                     };
                     media.insert(0, ("topology".into(), spec));
                     return Ok((nodes, links, media));
@@ -698,12 +752,47 @@ fn media_links(
     Ok(media)
 }
 
-fn flow_model(fl: &FlowSpec, i: usize, node_index: &dyn Fn(&str) -> Option<u16>) -> Result<FlowModel, ScenarioError> {
+/// The token of a flow's `from` and `to` that stands for a copy's 1-based number.
+pub const COPY_TOKEN: &str = "{copy}";
+
+/// Whether flow `fl`'s ends name each copy's own nodes.
+fn per_copy_ends(fl: &FlowSpec) -> bool {
+    fl.from.contains(COPY_TOKEN) || fl.to.contains(COPY_TOKEN)
+}
+
+/// The sending and receiving nodes of copy `copy` (0-based) of flow `fl`
+/// (the file's `flows[i]`), `{copy}` expanded when `per_copy`.
+fn flow_ends(
+    fl: &FlowSpec,
+    i: usize,
+    copy: u32,
+    per_copy: bool,
+    node_index: &dyn Fn(&str) -> Option<u16>,
+) -> Result<(u16, u16), ScenarioError> {
+    let end = |field: &str, name: &str| {
+        if !per_copy {
+            let n = node_index(name)
+                .ok_or_else(|| ScenarioError::new(format!("flows[{i}].{field}"), format!("no node named '{name}'")))?;
+            return Ok(n);
+        }
+        let number = u64::from(copy) + 1;
+        let expanded = name.replace(COPY_TOKEN, &number.to_string());
+        node_index(&expanded).ok_or_else(|| {
+            ScenarioError::new(
+                format!("flows[{i}].{field}"),
+                format!("no node named '{expanded}' (copy {number} of '{name}')"),
+            )
+        })
+    };
+    let (from, to) = (end("from", &fl.from)?, end("to", &fl.to)?);
+    let which = if per_copy { format!(" (copy {})", u64::from(copy) + 1) } else { String::new() };
+    check(from != to, format!("flows[{i}].to"), &format!("must differ from `from`{which}"))?;
+    Ok((from, to))
+}
+
+/// Flow `fl` (the file's `flows[i]`) from node `from` to node `to`.
+fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, ScenarioError> {
     let p = |f: &str| format!("flows[{i}].{f}");
-    let from =
-        node_index(&fl.from).ok_or_else(|| ScenarioError::new(p("from"), format!("no node named '{}'", fl.from)))?;
-    let to = node_index(&fl.to).ok_or_else(|| ScenarioError::new(p("to"), format!("no node named '{}'", fl.to)))?;
-    check(from != to, p("to"), "must differ from `from`")?;
     duration_s(fl.start_s, &p("start_s"))?;
     if let Some(hi) = fl.start_max_s {
         duration_s(hi, &p("start_max_s"))?;
@@ -1051,7 +1140,9 @@ impl Model {
                 format!("flows[{i}].copies"),
                 &format!("too many flows (at most {MAX_FLOWS} in all), got {}", fl.copies),
             )?;
-            let base = flow_model(fl, i, &node_index)?;
+            let per_copy = per_copy_ends(fl);
+            let (from, to) = flow_ends(fl, i, 0, per_copy, &node_index)?;
+            let base = flow_model(fl, i, from, to)?;
             if let Some(after) = &fl.start_after {
                 let at = format!("flows[{i}].start_after");
                 check(fl.start_max_s.is_none(), &at, "conflicts with start_max_s (the start follows the named flow)")?;
@@ -1082,6 +1173,9 @@ impl Model {
                 let n = flows.len();
                 for (c, m) in flows[n - fl.copies as usize..].iter_mut().enumerate() {
                     m.name = format!("{}#{c}", fl.name);
+                    if per_copy && c > 0 {
+                        (m.from, m.to) = flow_ends(fl, i, c as u32, per_copy, &node_index)?;
+                    }
                 }
             }
             // A flow that starts once the run is over would silently report nothing.
@@ -1107,10 +1201,8 @@ impl Model {
         for (mi, fl) in flows.iter_mut().enumerate() {
             let i = spec_of[mi];
             let no_route = || {
-                ScenarioError::new(
-                    format!("flows[{i}].to"),
-                    format!("no route between '{}' and '{}'", f.flows[i].from, f.flows[i].to),
-                )
+                let (a, b) = (&nodes[usize::from(fl.from)], &nodes[usize::from(fl.to)]);
+                ScenarioError::new(format!("flows[{i}].to"), format!("no route between '{a}' and '{b}'"))
             };
             let data = router.path(fl.from, fl.to).ok_or_else(no_route)?;
             let acks = router.path(fl.to, fl.from).ok_or_else(no_route)?;

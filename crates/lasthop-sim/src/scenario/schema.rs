@@ -29,7 +29,10 @@ pub struct ScenarioFile {
     pub params: BTreeMap<String, serde_json::Value>,
     /// Per-parameter cases: `[cases.P."V"]` holds a table merged into the
     /// scenario when parameter P has value V (e.g. the error-model settings
-    /// of each bit-error rate of a published table).
+    /// of each bit-error rate of a published table). Tables merge key by
+    /// key; a table whose keys are indices patches a list's elements
+    /// (`[cases.P."V".flows.0.tcp]`), and indices just past its end append
+    /// to it (`[cases.P."V".flows.1]` in a scenario of one flow).
     #[serde(default)]
     pub cases: BTreeMap<String, BTreeMap<String, serde_json::Value>>,
     /// Simulated time after which the run stops even if flows are unfinished, in seconds.
@@ -124,6 +127,52 @@ pub enum Template {
         #[serde(default)]
         radio: RadioSpec,
     },
+    /// Seed 004's cell (Fig. 5): wired senders `s1`..`s{n}` (links
+    /// `wired{i}`) to router `r`, link `backbone` to access point `ap`, and
+    /// the 802.11 medium `wlan` from `ap` to stations `d1`..`d{n}`; with
+    /// `background`, a Pareto source `bg` and its sink `bgsink` (see
+    /// [`WlanCellSpec`]).
+    WlanCell(WlanCellSpec),
+}
+
+/// Seed 004's cell (Fig. 5, as read in yun-004.md Sec. 4.1: the image
+/// is lost): wired senders `s1`..`s{n}` each on a link `wired{i}` to
+/// the router `r`, a link `backbone` from `r` to the access point `ap`,
+/// and the 802.11 medium `wlan` (mac `dcf`, stations `ap`, `d1`..`d{n}`,
+/// hops `ap`-`d{i}`, named `wlan/ap-d{i}`), one receiving station per
+/// sender. With `background`, a Pareto source's nodes: `bg` on link
+/// `bg_access` to `r`, and its sink `bgsink` on link `bg_egress` behind
+/// `ap` on the wired side, so its traffic shares `r`->`ap` with the TCP
+/// flows (Sec. 5.2: "along the TCP path").
+// Its own struct, not a struct variant: serde reads a template through a
+// buffer that loses the field path, and a struct can be read again alone
+// for the path (scenario::load).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WlanCellSpec {
+    /// Senders and stations, n (at least 1).
+    pub stations: u32,
+    /// Every sender's link to the router, and the background links. [T]
+    /// 10 Mb/s full duplex, d_off, DropTail 50.
+    pub wired: LinkSpec,
+    /// Router to access point. Absent: the same as `wired` ([R] Fig. 5
+    /// read as two wired hops alike, yun-004.md Sec. 4.1: "wired: full
+    /// duplex 10 Mb/s, delay d_off per link").
+    #[serde(default)]
+    pub backbone: Option<LinkSpec>,
+    /// The medium's 802.11 DCF settings.
+    #[serde(default)]
+    pub dcf: DcfSpec,
+    /// The medium's frame errors, each hop direction its own state and
+    /// stream (see [`MediumSpec::error`]).
+    #[serde(default)]
+    pub error: ErrorModelConfig,
+    /// The access point's LL-ELSN agent (see [`MediumSpec::ll_elsn`]).
+    #[serde(default)]
+    pub ll_elsn: bool,
+    /// Add the background source's nodes and links.
+    #[serde(default)]
+    pub background: bool,
 }
 
 /// A shared medium: a radio on each of `stations`, and the hops between
@@ -604,9 +653,12 @@ pub const COMPRESSED_ACK_BYTES: u32 = 6;
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
     pub name: String,
-    /// Sending node.
+    /// Sending node. With `copies`, the token `{copy}` stands for each
+    /// copy's 1-based number: `from = "s{copy}"`, `to = "d{copy}"` and
+    /// `copies = 3` make three flows s1 -> d1, s2 -> d2, s3 -> d3 (named
+    /// `name#0`, `name#1`, `name#2`).
     pub from: String,
-    /// Receiving node.
+    /// Receiving node (`{copy}` as in `from`).
     pub to: String,
     /// When the application starts writing, in seconds.
     #[serde(default)]
