@@ -26,6 +26,11 @@ pub struct FlowSummary {
     pub transfer_time_s: f64,
     pub retransmits: u64,
     pub timeouts: u64,
+    /// Timeouts whose segment had an earlier transmission still on the path
+    /// (queued, or retried by a link layer) that later reached the receiver:
+    /// seed 004 Fig. 13's spurious timeouts (yun-004.md Sec. 4.1), counted
+    /// by an exact oracle ([`crate::spurious`]). 0 when none.
+    pub spurious_timeouts: u64,
     pub fast_retransmits: u64,
     /// Retransmissions on ELN-marked duplicate acks (window left alone).
     pub eln_retransmits: u64,

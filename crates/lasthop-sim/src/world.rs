@@ -47,6 +47,7 @@ use crate::metrics::{
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{FlowModel, Model, Workload};
 use crate::scheduler::{Event, Scheduler};
+use crate::spurious::{SpuriousWatch, NO_WATCH};
 use crate::traffic::{ParetoSource, Source};
 use lasthop_agents::ack_recons::AckRecons;
 use lasthop_agents::eln::ElnMarker;
@@ -110,6 +111,9 @@ struct FlowState {
     /// See `data_hop`.
     ack_hop: u32,
     finished: bool,
+    /// The byte a timeout went back to while the receiver lacked it, until
+    /// a copy of it arrives ([`crate::spurious`]; `NO_WATCH`: none).
+    spurious_watch: u64,
     /// (Model flows only, at their index:)
     /// Bytes delivered when a timed flow stopped.
     delivered_at_stop: Option<u64>,
@@ -156,6 +160,7 @@ impl FlowState {
             ack_bytes: f.ack_bytes,
             ack_hop: NO_HOP,
             finished: false,
+            spurious_watch: NO_WATCH,
             delivered_at_stop: None,
             done_at: None,
             source: None,
@@ -295,6 +300,9 @@ pub struct World<'m> {
     mac_retry_drops: u64,
     /// Emptied output buffers of the MACs, reused (no allocation per event).
     mac_bufs: Vec<Vec<MacOutput>>,
+    /// Per connection, its timeouts awaiting a copy of their segment and
+    /// its spurious ones ([`crate::spurious`]).
+    spurious: Vec<SpuriousWatch>,
 }
 
 /// A shared medium's MAC, with its armed wake-up and, per (sending
@@ -592,6 +600,7 @@ impl<'m> World<'m> {
             macs,
             mac_retry_drops: 0,
             mac_bufs: Vec::new(),
+            spurious: vec![SpuriousWatch::default(); n_legs],
         }
     }
 
@@ -1145,6 +1154,11 @@ impl<'m> World<'m> {
         let f = &mut self.flows[fi];
         match pkt.kind {
             PacketKind::Data => {
+                if pkt.tcp.seq <= f.spurious_watch && f.spurious_watch < pkt.seq_end() {
+                    f.spurious_watch = NO_WATCH;
+                    self.spurious[fi].on_delivery(pkt.uid);
+                }
+                let f = &mut self.flows[fi];
                 if let Some(d) = f.receiver.on_segment(now, &pkt.tcp) {
                     if d.start != f.app_next {
                         self.violations.push(format!(
@@ -1231,12 +1245,34 @@ impl<'m> World<'m> {
         if side == 0 && self.flows[fi].source.is_some() {
             self.flush_source(fi);
         } else if side == 0 {
+            let timeouts = self.flows[fi].sender.timeouts();
             self.flows[fi].sender.on_timer(now, &mut self.trace);
+            if self.flows[fi].sender.timeouts() != timeouts {
+                self.on_timeout_fired(fi);
+            }
             self.flush_sender(fi);
         } else {
             self.flows[fi].receiver.on_timer(now);
             self.flush_receiver(fi);
         }
+    }
+
+    /// Connection `fi`'s sender timed out (before it resends anything): if
+    /// its receiver still lacks the byte it goes back to, watch that byte
+    /// (the spurious-timeout oracle, [`crate::spurious`]).
+    #[cold]
+    fn on_timeout_fired(&mut self, fi: usize) {
+        let f = &mut self.flows[fi];
+        if f.sender.is_syn_sent() {
+            return; // a SYN's timeout
+        }
+        let seq = f.sender.snd_una();
+        if f.receiver.rcv_nxt() != seq {
+            return; // it arrived before the timer fired: the acks were late
+        }
+        let restart = f.spurious_watch != seq;
+        f.spurious_watch = seq;
+        self.spurious[fi].on_timeout(restart, self.next_uid);
     }
 
     fn new_packet(&mut self, fi: usize, kind: PacketKind, tcp: TcpHeader) -> Packet {
@@ -1464,6 +1500,7 @@ impl<'m> World<'m> {
                     transfer_time_s: t,
                     retransmits: st.retransmits,
                     timeouts: st.timeouts,
+                    spurious_timeouts: self.spurious[fi].count,
                     fast_retransmits: st.fast_retransmits,
                     eln_retransmits: st.eln_retransmits,
                     local_retransmits: on_flow().map(|s| s.agent.local_retransmits()).sum(),
