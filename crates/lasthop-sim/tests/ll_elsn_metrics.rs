@@ -81,3 +81,97 @@ fn genuine_losses_make_no_spurious_timeout() {
     assert!(f.timeouts >= 1, "{f:?}");
     assert_eq!(f.spurious_timeouts, 0);
 }
+
+fn station<'a>(s: &'a lasthop_sim::RunSummary, node: &str) -> &'a lasthop_sim::metrics::DcfSummary {
+    s.media[0].stations.iter().find(|st| st.node == node).expect("a station on the medium")
+}
+
+#[test]
+fn downlink_eln_delay_is_the_wired_one_way_delay_of_a_notice() {
+    // l = 1, FER 3 %: every lost data frame is an ELN from the AP, carried
+    // over two 10 Mb/s hops of 10 ms: T_wrd = 2 x (10 ms + 40 B x 8 / 10
+    // Mb/s = 32 us) = 20.064 ms when no ack is ahead of it (Table 1:
+    // LL-ELSN's downlink ELN delay is T_wrd); a TCP ack being sent on the
+    // same hop can hold it by up to 32 us per hop.
+    let text = downlink(&[("stop_s = 200.0", "stop_s = 30.0")]);
+    let s = run_text(&text, &["protocol=\"ll-elsn\"", "fer=0.03"], 1);
+    let f = &s.flows[0];
+    let l = f.ll_elsn.as_ref().unwrap();
+    let ap = station(&s, "ap");
+    assert!(l.elns_received > 10, "{l:?}");
+    let (mean, min, max) = (l.eln_delay_ms_mean.unwrap(), l.eln_delay_ms_min.unwrap(), l.eln_delay_ms_max.unwrap());
+    assert!((min - 20.064).abs() < 1e-9, "{min}");
+    assert!(min <= mean && mean <= max && max <= 20.064 + 2.0 * 0.032 + 1e-9, "{mean} {max}");
+    // Overhead (Sec. 3.2): one 40-byte ELN per discarded data frame (the
+    // AP sends nothing else), no ERSN with l = 1; the data bytes are every
+    // segment the sender sent, 1040 bytes each.
+    assert_eq!((l.ersns_sent, l.ersn_bytes_sent), (0, 0));
+    assert_eq!((l.elns_sent, l.eln_bytes_sent), (ap.drops_retry_limit, 40 * ap.drops_retry_limit));
+    assert!(l.elns_received <= l.elns_sent && l.elns_sent - l.elns_received <= 5, "{l:?}");
+    assert_eq!(l.data_bytes_sent % 1040, 0);
+    let at_least = 1040 * (f.bytes_delivered / 1000 + f.retransmits);
+    assert!((at_least..at_least + 1040 * 200).contains(&l.data_bytes_sent), "{} {at_least}", l.data_bytes_sent);
+    // With link retransmissions each data frame's first retry is one ERSN.
+    let s = run_text(&text, &["protocol=\"ll-elsn\"", "fer=0.05", "retry_limit=3"], 1);
+    let l = s.flows[0].ll_elsn.as_ref().unwrap();
+    assert!(l.ersns_sent > 0 && l.ersns_sent <= station(&s, "ap").retries, "{l:?}");
+    assert_eq!(l.ersn_bytes_sent, 40 * l.ersns_sent);
+    // A plain SACK flow through a medium without LL-ELSN reports none of it.
+    let s = run_text(&text, &["protocol=\"sack\"", "fer=0.03"], 1);
+    assert!(s.flows[0].ll_elsn.is_none());
+}
+
+/// Uplink (seed 004 Fig. 8): a station sends through the access point to a
+/// wired host; the station's MAC tells its own TCP (Sec. 3.1).
+const UPLINK: &str = r#"
+name = "uplink"
+stop_s = 20.0
+[[nodes]]
+name = "m"
+[[nodes]]
+name = "ap"
+[[nodes]]
+name = "h"
+[[links]]
+name = "wired"
+a = "ap"
+b = "h"
+bandwidth_bps = 10e6
+delay_ms = 10.0
+queue_packets = 50
+[[media]]
+name = "wlan"
+mac = "dcf"
+stations = ["m", "ap"]
+error = { model = "bernoulli", p = 0.05 }
+ll_elsn = true
+[media.dcf]
+retry_limit = 2
+queue_packets = 50
+[[flows]]
+name = "up"
+from = "m"
+to = "h"
+duration_s = 20.0
+[flows.tcp]
+variant = "sack"
+mss_bytes = 1000
+header_bytes = 40
+ack_bytes = 40
+socket_buffer_bytes = 1000000
+ll_elsn = { response = "esack" }
+"#;
+
+#[test]
+fn uplink_notices_are_upcalls_with_no_delay_and_no_bytes() {
+    let s = run_text(UPLINK, &[], 1);
+    let l = s.flows[0].ll_elsn.as_ref().unwrap();
+    let m = station(&s, "m");
+    assert!(l.elns_sent > 0 && l.ersns_sent > 0, "{l:?}");
+    // Every data frame the station gave up on or first retried is a notice
+    // at once: all of them are received (the sender never stopped).
+    assert_eq!((l.elns_sent, l.elns_received), (m.drops_retry_limit, m.drops_retry_limit));
+    assert_eq!(l.ersns_sent, l.ersns_received);
+    assert_eq!((l.ersn_bytes_sent, l.eln_bytes_sent), (0, 0));
+    assert_eq!((l.eln_delay_ms_mean, l.eln_delay_ms_min, l.eln_delay_ms_max), (Some(0.0), Some(0.0), Some(0.0)));
+}
