@@ -175,3 +175,41 @@ fn uplink_notices_are_upcalls_with_no_delay_and_no_bytes() {
     assert_eq!((l.ersn_bytes_sent, l.eln_bytes_sent), (0, 0));
     assert_eq!((l.eln_delay_ms_mean, l.eln_delay_ms_min, l.eln_delay_ms_max), (Some(0.0), Some(0.0), Some(0.0)));
 }
+
+/// (summary, count of each sender event kind in the trace).
+fn traced(text: &str, sets: &[&str], seed: u64) -> (lasthop_sim::RunSummary, lasthop_core::trace::Trace) {
+    let out = lasthop_sim::run(&common::load(text, sets), seed, true).unwrap();
+    (out.summary, out.trace)
+}
+
+fn events(t: &lasthop_core::trace::Trace, kind: lasthop_core::trace::SenderEventKind) -> u64 {
+    t.events.kind.iter().filter(|&&k| k == kind).count() as u64
+}
+
+#[test]
+fn notices_deferrals_and_disconnections_are_traced_one_event_each() {
+    use lasthop_core::trace::SenderEventKind as K;
+    // FER 9 %, l = 1: ELNs, some runs of them long enough to declare a
+    // disconnection (N = 2).
+    let text = downlink(&[("stop_s = 200.0", "stop_s = 30.0")]);
+    let (s, t) = traced(&text, &["protocol=\"ll-elsn\"", "fer=0.09"], 1);
+    let l = s.flows[0].ll_elsn.as_ref().unwrap();
+    assert!(l.elns_received > 0 && l.disconnections > 0, "{l:?}");
+    assert_eq!(events(&t, K::ElnReceived), l.elns_received);
+    assert_eq!(events(&t, K::Disconnection), l.disconnections);
+    assert_eq!(events(&t, K::ErsnReceived), 0);
+    // Each disconnection is declared on an ELN, at the same instant.
+    for (i, _) in t.events.kind.iter().enumerate().filter(|(_, &k)| k == K::Disconnection) {
+        assert!((0..i)
+            .rev()
+            .take_while(|&j| t.events.time_ns[j] == t.events.time_ns[i])
+            .any(|j| t.events.kind[j] == K::ElnReceived));
+    }
+    // The held frame: ERSNs, and the timeout the ERSN deferred.
+    let held = "error = { model = \"list\", packets = [700, 701, 702, 703, 704, 705, 706, 707, 708, 709, 710, 711, 712, 713, 714] }";
+    let (s, t) = traced(&held_frame_downlink(held), &["retry_limit=16", "protocol=\"ll-elsn\""], 1);
+    let l = s.flows[0].ll_elsn.as_ref().unwrap();
+    assert_eq!(events(&t, K::ErsnReceived), l.ersns_received);
+    assert_eq!((events(&t, K::TimeoutDeferred), l.deferred_timeouts), (1, 1));
+    assert_eq!(events(&t, K::Timeout), 0);
+}

@@ -945,7 +945,7 @@ impl Sender {
             self.rto_at = Time::NEVER;
             return;
         }
-        if self.ll_elsn.is_some() && self.on_ll_elsn_timeout(now) {
+        if self.ll_elsn.is_some() && self.on_ll_elsn_timeout(now, trace) {
             return; // deferred: the link layer is still retrying the segment (ERSN)
         }
         self.stats.timeouts += 1;
