@@ -10,8 +10,8 @@ RUN_COLUMNS: Final = frozenset(
     {
         "scenario_hash", "seed", "version", "plan", "scenario", "sets", "status", "error",
         "flow", "throughput_mbps", "bytes_delivered", "transfer_time_s", "retransmits",
-        "timeouts", "fast_retransmits", "eln_retransmits", "local_retransmits", "completed",
-        "sim_time_s", "events", "series_batch",
+        "timeouts", "spurious_timeouts", "fast_retransmits", "eln_retransmits",
+        "local_retransmits", "completed", "sim_time_s", "events", "series_batch",
     }
 )  # fmt: skip
 """Key, status and metric columns of the store's ``runs`` table as loaded."""

@@ -41,7 +41,8 @@ _TABLE_COLUMNS: Final[dict[str, list[tuple[str, str]]]] = {
         ("ack", "uint64"),
     ],
     # Loss-recovery events: fast_retransmit, timeout, partial_ack, recovery_exit,
-    # eln_retransmit.
+    # eln_retransmit; LL-ELSN senders (seed 004) also ersn_received, eln_received,
+    # timeout_deferred (an ERSN held the timer off) and disconnection (ELN filtering).
     "events": [
         ("time_ns", "uint64"),
         ("flow", "uint32"),

@@ -84,6 +84,7 @@ _FLOW_METRICS: Final[tuple[tuple[str, str], ...]] = (
     ("transfer_time_s", "DOUBLE"),
     ("retransmits", "UBIGINT"),
     ("timeouts", "UBIGINT"),
+    ("spurious_timeouts", "UBIGINT"),
     ("fast_retransmits", "UBIGINT"),
     ("eln_retransmits", "UBIGINT"),
     ("local_retransmits", "UBIGINT"),

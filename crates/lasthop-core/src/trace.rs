@@ -35,8 +35,21 @@ pub enum SenderEventKind {
     /// A NewReno partial ack that triggered a retransmission.
     PartialAck,
     RecoveryExit,
-    /// A retransmission on ELN-marked duplicate acks, window untouched.
+    /// A retransmission on ELN-marked duplicate acks, window untouched
+    /// (seed 000), or on a link-layer ELN (seed 004).
     ElnRetransmit,
+    /// Seed 004 (LL-ELSN, Sec. 3.1): an ERSN reached the sender (the link
+    /// layer retries one of its segments).
+    ErsnReceived,
+    /// Seed 004: a link-layer ELN reached the sender (answered or filtered).
+    ElnReceived,
+    /// Seed 004: the retransmission timer expired while the oldest
+    /// outstanding segment was marked by an ERSN, and was re-armed instead
+    /// of timing out (no resend, no cut, no backoff).
+    TimeoutDeferred,
+    /// Seed 004 Sec. 4.2: ELN filtering declared a disconnection (more than
+    /// N consecutive ELNs) and froze the sender's parameters.
+    Disconnection,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -52,6 +52,10 @@ fn event_name(k: SenderEventKind) -> &'static str {
         SenderEventKind::PartialAck => "partial_ack",
         SenderEventKind::RecoveryExit => "recovery_exit",
         SenderEventKind::ElnRetransmit => "eln_retransmit",
+        SenderEventKind::ErsnReceived => "ersn_received",
+        SenderEventKind::ElnReceived => "eln_received",
+        SenderEventKind::TimeoutDeferred => "timeout_deferred",
+        SenderEventKind::Disconnection => "disconnection",
     }
 }
 

@@ -13,6 +13,7 @@ pub mod scale;
 pub mod scenario;
 pub mod scheduler;
 pub mod schemes;
+pub mod spurious;
 pub mod traffic;
 pub mod world;
 

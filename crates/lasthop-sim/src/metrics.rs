@@ -26,6 +26,11 @@ pub struct FlowSummary {
     pub transfer_time_s: f64,
     pub retransmits: u64,
     pub timeouts: u64,
+    /// Timeouts whose segment had an earlier transmission still on the path
+    /// (queued, or retried by a link layer) that later reached the receiver:
+    /// seed 004 Fig. 13's spurious timeouts (yun-004.md Sec. 4.1), counted
+    /// by an exact oracle ([`crate::spurious`]). 0 when none.
+    pub spurious_timeouts: u64,
     pub fast_retransmits: u64,
     /// Retransmissions on ELN-marked duplicate acks (window left alone).
     pub eln_retransmits: u64,
@@ -104,6 +109,77 @@ pub struct LlElsnSummary {
     pub deferred_timeouts: u64,
     /// Disconnections declared by ELN filtering.
     pub disconnections: u64,
+    /// The notices the link layers sent about this flow's segments (seed
+    /// 004 Sec. 3.1): ERSNs and ELNs raised (downlink: ack-format packets
+    /// from the access point; uplink: upcalls to the station's own TCP),
+    /// and the bytes they put on the wire (their IP size, the flow's
+    /// `ack_bytes`; 0 for an upcall). Beside them the IP bytes of the data
+    /// segments the sender sent (retransmissions included), so that the
+    /// overhead of Sec. 3.2, Eqs. (2)-(4), is measured:
+    /// R/r = (ersn_bytes_sent + eln_bytes_sent) / data_bytes_sent.
+    pub ersns_sent: u64,
+    pub elns_sent: u64,
+    pub ersn_bytes_sent: u64,
+    pub eln_bytes_sent: u64,
+    pub data_bytes_sent: u64,
+    /// ELN delay (Table 1; yun-004.md A27): per ELN that reached the
+    /// sender, the time from the link layer's discard to the sender acting
+    /// on it, in ms: downlink the access point-to-sender one-way delay of a
+    /// notice (T_wrd: propagation, serialization, queueing), uplink 0.
+    /// Mean, least and most; absent when no ELN arrived.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eln_delay_ms_mean: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eln_delay_ms_min: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eln_delay_ms_max: Option<f64>,
+}
+
+/// One connection's LL-ELSN notices as the world counts them (see
+/// [`LlElsnSummary`]): touched only on notices, and for the data bytes
+/// once per segment in runs with an LL-ELSN medium.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoticeCounters {
+    pub ersns_sent: u64,
+    pub elns_sent: u64,
+    pub ersn_bytes_sent: u64,
+    pub eln_bytes_sent: u64,
+    pub data_bytes_sent: u64,
+    /// ELNs that reached the sender, and their delays' sum, least and most, in ns.
+    pub elns_arrived: u64,
+    pub eln_delay_sum_ns: u64,
+    pub eln_delay_min_ns: u64,
+    pub eln_delay_max_ns: u64,
+}
+
+impl NoticeCounters {
+    /// The link layer raised a notice of `kind` that puts `bytes` on the wire.
+    pub fn on_sent(&mut self, kind: lasthop_core::LlNotice, bytes: u32) {
+        let bytes = u64::from(bytes);
+        match kind {
+            lasthop_core::LlNotice::Ersn => {
+                (self.ersns_sent, self.ersn_bytes_sent) = (self.ersns_sent + 1, self.ersn_bytes_sent + bytes)
+            }
+            _ => (self.elns_sent, self.eln_bytes_sent) = (self.elns_sent + 1, self.eln_bytes_sent + bytes),
+        }
+    }
+
+    /// An ELN reached the sender `delay_ns` after its discard.
+    pub fn on_eln_arrived(&mut self, delay_ns: u64) {
+        self.eln_delay_min_ns = if self.elns_arrived == 0 { delay_ns } else { self.eln_delay_min_ns.min(delay_ns) };
+        self.elns_arrived += 1;
+        self.eln_delay_sum_ns += delay_ns;
+        self.eln_delay_max_ns = self.eln_delay_max_ns.max(delay_ns);
+    }
+
+    /// (mean, least, most) ELN delay in ms; `None` with no ELN arrived.
+    pub fn eln_delay_ms(&self) -> Option<(f64, f64, f64)> {
+        let ms = |ns: u64| ns as f64 / 1e6;
+        (self.elns_arrived > 0).then(|| {
+            let mean = self.eln_delay_sum_ns as f64 / self.elns_arrived as f64 / 1e6;
+            (mean, ms(self.eln_delay_min_ns), ms(self.eln_delay_max_ns))
+        })
+    }
 }
 
 /// A background source's datagrams ([`crate::traffic`]).

@@ -47,6 +47,7 @@ use crate::metrics::{
 use crate::pcap::{Capture, CaptureFile};
 use crate::scenario::model::{FlowModel, Model, Workload};
 use crate::scheduler::{Event, Scheduler};
+use crate::spurious::{SpuriousWatch, NO_WATCH};
 use crate::traffic::{ParetoSource, Source};
 use lasthop_agents::ack_recons::AckRecons;
 use lasthop_agents::eln::ElnMarker;
@@ -65,7 +66,7 @@ use lasthop_net::mac::{Mac, MacDropCause, MacOutput, Radio};
 use lasthop_net::queue::{Admission, Removal, Waiting};
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
 
-use crate::metrics::{jain_index, CwndAverage, Overlap};
+use crate::metrics::{jain_index, CwndAverage, NoticeCounters, Overlap};
 use crate::scenario::schema::{HeaderCompression, COMPRESSED_ACK_BYTES};
 
 /// Per-connection state of a run: a flow, or one leg of a split flow.
@@ -110,6 +111,9 @@ struct FlowState {
     /// See `data_hop`.
     ack_hop: u32,
     finished: bool,
+    /// The byte a timeout went back to while the receiver lacked it, until
+    /// a copy of it arrives ([`crate::spurious`]; `NO_WATCH`: none).
+    spurious_watch: u64,
     /// (Model flows only, at their index:)
     /// Bytes delivered when a timed flow stopped.
     delivered_at_stop: Option<u64>,
@@ -156,6 +160,7 @@ impl FlowState {
             ack_bytes: f.ack_bytes,
             ack_hop: NO_HOP,
             finished: false,
+            spurious_watch: NO_WATCH,
             delivered_at_stop: None,
             done_at: None,
             source: None,
@@ -295,6 +300,11 @@ pub struct World<'m> {
     mac_retry_drops: u64,
     /// Emptied output buffers of the MACs, reused (no allocation per event).
     mac_bufs: Vec<Vec<MacOutput>>,
+    /// Per connection, its timeouts awaiting a copy of their segment and
+    /// its spurious ones ([`crate::spurious`]).
+    spurious: Vec<SpuriousWatch>,
+    /// Per connection, its LL-ELSN notices (empty when no medium sends any).
+    notices: Vec<NoticeCounters>,
 }
 
 /// A shared medium's MAC, with its armed wake-up and, per (sending
@@ -592,6 +602,12 @@ impl<'m> World<'m> {
             macs,
             mac_retry_drops: 0,
             mac_bufs: Vec::new(),
+            spurious: vec![SpuriousWatch::default(); n_legs],
+            notices: if model.media.iter().any(|m| m.ll_elsn) {
+                vec![NoticeCounters::default(); n_legs]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -905,7 +921,9 @@ impl<'m> World<'m> {
         } else {
             self.conservation.dropped += 1;
         }
-        let ev = TraceEvent::Drop { link_dir: ld as u32, flow: p.flow, seq: p.tcp.seq, is_data: p.is_data(), cause };
+        // A dropped LL-ELSN notice names the segment it is about.
+        let seq = if p.tcp.ll_notice == LlNotice::None { p.tcp.seq } else { p.tcp.ack };
+        let ev = TraceEvent::Drop { link_dir: ld as u32, flow: p.flow, seq, is_data: p.is_data(), cause };
         self.trace.record(self.sched.now(), ev);
     }
 
@@ -1145,6 +1163,11 @@ impl<'m> World<'m> {
         let f = &mut self.flows[fi];
         match pkt.kind {
             PacketKind::Data => {
+                if pkt.tcp.seq <= f.spurious_watch && f.spurious_watch < pkt.seq_end() {
+                    f.spurious_watch = NO_WATCH;
+                    self.spurious[fi].on_delivery(pkt.uid);
+                }
+                let f = &mut self.flows[fi];
                 if let Some(d) = f.receiver.on_segment(now, &pkt.tcp) {
                     if d.start != f.app_next {
                         self.violations.push(format!(
@@ -1174,11 +1197,15 @@ impl<'m> World<'m> {
                 }
                 self.flush_receiver(fi);
             }
-            // An LL-ELSN notice from the access point: never an ack.
+            // An LL-ELSN notice from the access point: never an ack. Its
+            // `seq` is when the link layer raised it (see `ll_notice_of`).
             PacketKind::Ack if pkt.tcp.ll_notice != LlNotice::None => {
                 match pkt.tcp.ll_notice {
                     LlNotice::Ersn => f.sender.on_ersn(now, pkt.tcp.ack, &mut self.trace),
-                    _ => f.sender.on_link_eln(now, pkt.tcp.ack, &mut self.trace),
+                    _ => {
+                        f.sender.on_link_eln(now, pkt.tcp.ack, &mut self.trace);
+                        self.notices[fi].on_eln_arrived(now.since(Time(pkt.tcp.seq)));
+                    }
                 }
                 self.flush_sender(fi);
             }
@@ -1231,12 +1258,34 @@ impl<'m> World<'m> {
         if side == 0 && self.flows[fi].source.is_some() {
             self.flush_source(fi);
         } else if side == 0 {
+            let timeouts = self.flows[fi].sender.timeouts();
             self.flows[fi].sender.on_timer(now, &mut self.trace);
+            if self.flows[fi].sender.timeouts() != timeouts {
+                self.on_timeout_fired(fi);
+            }
             self.flush_sender(fi);
         } else {
             self.flows[fi].receiver.on_timer(now);
             self.flush_receiver(fi);
         }
+    }
+
+    /// Connection `fi`'s sender timed out (before it resends anything): if
+    /// its receiver still lacks the byte it goes back to, watch that byte
+    /// (the spurious-timeout oracle, [`crate::spurious`]).
+    #[cold]
+    fn on_timeout_fired(&mut self, fi: usize) {
+        let f = &mut self.flows[fi];
+        if f.sender.is_syn_sent() {
+            return; // a SYN's timeout
+        }
+        let seq = f.sender.snd_una();
+        if f.receiver.rcv_nxt() != seq {
+            return; // it arrived before the timer fired: the acks were late
+        }
+        let restart = f.spurious_watch != seq;
+        f.spurious_watch = seq;
+        self.spurious[fi].on_timeout(restart, self.next_uid);
     }
 
     fn new_packet(&mut self, fi: usize, kind: PacketKind, tcp: TcpHeader) -> Packet {
@@ -1263,6 +1312,9 @@ impl<'m> World<'m> {
         self.cwnd_avg[fi].on_change(now, self.flows[fi].sender.cwnd_bytes());
         while let Some(tcp) = self.flows[fi].sender.poll_transmit(now, &mut self.trace) {
             let pkt = self.new_packet(fi, PacketKind::Data, tcp);
+            if !self.notices.is_empty() {
+                self.notices[fi].data_bytes_sent += u64::from(pkt.size_bytes);
+            }
             match self.flows[fi].data_hop {
                 NO_HOP => self.forward(pkt.src, pkt),
                 h => self.forward_on(h as usize, pkt),
@@ -1287,6 +1339,11 @@ impl<'m> World<'m> {
     /// sends an ack-format packet, from the receiver to the sender, whose
     /// `ack` is the segment's first byte. Pure acks, SYNs and datagrams
     /// raise nothing; the access point keeps no per-connection state.
+    ///
+    /// The notice's `seq`, which an ack leaves unused in the model (the
+    /// receiver sends no data; pcap writes its ISN + 1 whatever the field
+    /// holds), carries the time it was raised, in ns, so that the sender's
+    /// side measures the ELN delay without a field more in every packet.
     #[cold]
     fn ll_notice_of(&mut self, m: usize, station: u16, pkt: &Packet, kind: LlNotice) {
         if !pkt.is_data() || pkt.tcp.len == 0 {
@@ -1296,17 +1353,22 @@ impl<'m> World<'m> {
         let fi = pkt.flow as usize;
         let now = self.sched.now();
         if node == self.flows[fi].from {
+            self.notices[fi].on_sent(kind, 0);
             let f = &mut self.flows[fi];
             match kind {
                 LlNotice::Ersn => f.sender.on_ersn(now, pkt.tcp.seq, &mut self.trace),
-                _ => f.sender.on_link_eln(now, pkt.tcp.seq, &mut self.trace),
+                _ => {
+                    f.sender.on_link_eln(now, pkt.tcp.seq, &mut self.trace);
+                    self.notices[fi].on_eln_arrived(0);
+                }
             }
             self.flush_sender(fi);
             return;
         }
-        let tcp = TcpHeader { ack: pkt.tcp.seq, ll_notice: kind, ..TcpHeader::default() };
+        let tcp = TcpHeader { seq: now.ns(), ack: pkt.tcp.seq, ll_notice: kind, ..TcpHeader::default() };
         let mut notice = self.new_packet(fi, PacketKind::Ack, tcp);
         notice.ecn = Ecn::NotEct;
+        self.notices[fi].on_sent(kind, notice.size_bytes);
         self.forward(node, notice);
     }
 
@@ -1464,6 +1526,7 @@ impl<'m> World<'m> {
                     transfer_time_s: t,
                     retransmits: st.retransmits,
                     timeouts: st.timeouts,
+                    spurious_timeouts: self.spurious[fi].count,
                     fast_retransmits: st.fast_retransmits,
                     eln_retransmits: st.eln_retransmits,
                     local_retransmits: on_flow().map(|s| s.agent.local_retransmits()).sum(),
@@ -1506,13 +1569,26 @@ impl<'m> World<'m> {
                             syn_retransmits: c.syn_retransmits,
                         }
                     }),
-                    ll_elsn: f.sender.ll_elsn().map(|_| LlElsnSummary {
-                        ersns_received: st.ersns_received,
-                        elns_received: st.elns_received,
-                        eln_retransmits: st.ll_eln_retransmits,
-                        deferred_timeouts: st.ersn_deferred_timeouts,
-                        disconnections: st.disconnections,
-                    }),
+                    // LL-ELSN senders, and flows a link layer sent notices to.
+                    ll_elsn: {
+                        let n = self.notices.get(fi).copied().unwrap_or_default();
+                        let delay = n.eln_delay_ms();
+                        (f.sender.ll_elsn().is_some() || n.ersns_sent + n.elns_sent > 0).then(|| LlElsnSummary {
+                            ersns_received: st.ersns_received,
+                            elns_received: st.elns_received,
+                            eln_retransmits: st.ll_eln_retransmits,
+                            deferred_timeouts: st.ersn_deferred_timeouts,
+                            disconnections: st.disconnections,
+                            ersns_sent: n.ersns_sent,
+                            elns_sent: n.elns_sent,
+                            ersn_bytes_sent: n.ersn_bytes_sent,
+                            eln_bytes_sent: n.eln_bytes_sent,
+                            data_bytes_sent: n.data_bytes_sent,
+                            eln_delay_ms_mean: delay.map(|d| d.0),
+                            eln_delay_ms_min: delay.map(|d| d.1),
+                            eln_delay_ms_max: delay.map(|d| d.2),
+                        })
+                    },
                     datagrams: f.source.as_deref().map(|s| {
                         // Its datagrams are all one size: their bytes count them.
                         let received = app_next / u64::from(s.packet_bytes());

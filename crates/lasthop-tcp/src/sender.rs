@@ -274,6 +274,12 @@ impl Sender {
         }
     }
 
+    /// Retransmission timeouts that fired so far (`SenderStats::timeouts`),
+    /// without copying the counters: the world reads it around each timer
+    /// wake-up to notice a timeout (the spurious-timeout oracle).
+    pub fn timeouts(&self) -> u64 {
+        self.stats.timeouts
+    }
     pub fn stats(&self) -> SenderStats {
         SenderStats { segments_sent: self.segments_sent, ecn_reductions: self.ecn.reductions(), ..self.stats }
     }
@@ -939,7 +945,7 @@ impl Sender {
             self.rto_at = Time::NEVER;
             return;
         }
-        if self.ll_elsn.is_some() && self.on_ll_elsn_timeout(now) {
+        if self.ll_elsn.is_some() && self.on_ll_elsn_timeout(now, trace) {
             return; // deferred: the link layer is still retrying the segment (ERSN)
         }
         self.stats.timeouts += 1;

@@ -28,7 +28,7 @@ use crate::cc::{CongestionEvent, CongestionKind, LossCause};
 use crate::config::Variant;
 use crate::esack::DupackBranch;
 use crate::ll_elsn::{ElnVerdict, LlElsn, LlElsnConfig, LlElsnResponse, ResponseState};
-use lasthop_core::trace::{SenderEventKind, Trace};
+use lasthop_core::trace::{SenderEventKind, Trace, TraceEvent};
 use lasthop_core::{TcpHeader, Time};
 
 impl Sender {
@@ -75,12 +75,12 @@ impl Sender {
     /// starting at `seq` for the first time. Marks it (see
     /// [`crate::ll_elsn`]); a no-op for a sender without LL-ELSN.
     pub fn on_ersn(&mut self, now: Time, seq: u64, trace: &mut Trace) {
-        let _ = (now, trace); // lasthop-core has no trace event for it yet
-        if self.stopped {
+        if self.stopped || self.ll_elsn.is_none() {
             return;
         }
-        let Some(l) = self.ll_elsn.as_deref_mut() else { return };
         self.stats.ersns_received += 1;
+        self.event(now, SenderEventKind::ErsnReceived, trace);
+        let Some(l) = self.ll_elsn.as_deref_mut() else { return };
         let sacked = self.sack.as_ref().is_some_and(|sb| sb.is_sacked(seq));
         if seq >= self.snd_una && seq < self.snd_max && !sacked {
             l.ersn.mark(seq);
@@ -91,11 +91,12 @@ impl Sender {
     /// at `seq`. Resent at once unless ELN filtering holds it back; a no-op
     /// for a sender without LL-ELSN.
     pub fn on_link_eln(&mut self, now: Time, seq: u64, trace: &mut Trace) {
-        if self.stopped {
+        if self.stopped || self.ll_elsn.is_none() {
             return;
         }
-        let Some(l) = self.ll_elsn.as_deref_mut() else { return };
         self.stats.elns_received += 1;
+        self.event(now, SenderEventKind::ElnReceived, trace);
+        let Some(l) = self.ll_elsn.as_deref_mut() else { return };
         l.ersn.clear(seq);
         let sacked = self.sack.as_ref().is_some_and(|sb| sb.is_sacked(seq));
         if seq < self.snd_una || seq >= self.snd_max || sacked {
@@ -108,6 +109,7 @@ impl Sender {
                 // "freezes all the TCP-related parameters".
                 self.stats.disconnections += 1;
                 l.frozen = Some((self.cc.clone(), self.rtt.clone()));
+                trace.record(now, TraceEvent::Sender { flow: self.flow, kind: SenderEventKind::Disconnection });
             }
         }
         if !l.eln_rexmit.contains(&seq) {
@@ -187,12 +189,13 @@ impl Sender {
     /// The retransmission timer expired with data outstanding: true if an
     /// ERSN defers it; otherwise the timeout goes ahead and the LL-ELSN
     /// state forgets what the go-back-N resends supersede.
-    pub(super) fn on_ll_elsn_timeout(&mut self, now: Time) -> bool {
+    pub(super) fn on_ll_elsn_timeout(&mut self, now: Time, trace: &mut Trace) -> bool {
         let Some(l) = self.ll_elsn.as_deref_mut() else { return false };
         // Sec. 3.1: "neither invokes congestion control due to the packet 1
         // nor retransmits it": no retransmission, no cut, no backoff.
         if l.ersn.defer(self.snd_una, l.cfg.ersn_max_deferrals) {
             self.stats.ersn_deferred_timeouts += 1;
+            trace.record(now, TraceEvent::Sender { flow: self.flow, kind: SenderEventKind::TimeoutDeferred });
             self.arm_rto(now);
             return true;
         }
