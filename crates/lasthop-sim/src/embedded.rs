@@ -19,6 +19,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan99/web", include_str!("../../../scenarios/balakrishnan99/web.toml")),
     ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),
     ("yun09/downlink", include_str!("../../../scenarios/yun09/downlink.toml")),
+    ("yun09/uplink", include_str!("../../../scenarios/yun09/uplink.toml")),
 ];
 
 pub fn get(name: &str) -> Option<&'static str> {
