@@ -43,6 +43,10 @@ fn downlink_snoop_retransmits_at_the_access_point_through_its_station_queue() {
     let lr = &out.trace.local_rexmits;
     assert_eq!(lr.node.len() as u64, f.local_retransmits);
     assert!(lr.node.iter().all(|&n| n == node(&out, "ap")), "every local retransmission leaves the AP");
+    // Its timer runs on the medium's clock too: a segment lost with nothing
+    // behind it to raise duplicates is resent when it expires.
+    let by_timer = lr.timer.iter().filter(|&&t| t).count();
+    assert!(by_timer > 0 && by_timer < lr.timer.len() / 2, "{by_timer} of {}", lr.timer.len());
     // The AP's queue holds data only (the station's acks go the other way):
     // what came in from the wire plus the agent's retransmissions. Data
     // still on the two wired hops when the run ends never got there (at
@@ -87,6 +91,7 @@ fn uplink_snoop_sits_on_the_sending_station_and_sees_its_segments() {
     let lr = &out.trace.local_rexmits;
     assert_eq!(lr.node.len() as u64, f.local_retransmits, "each leaves before the sender answers the ack");
     assert!(lr.node.iter().all(|&n| n == node(&out, "d")), "every local retransmission leaves the station");
+    assert!(lr.timer.iter().any(|&t| t), "its timer fires too");
     // The station's queue holds its sender's segments and the agent's
     // retransmissions, nothing else: exactly.
     assert_eq!(d.frames_enqueued, out.trace.sent.seq.len() as u64 + f.local_retransmits, "{d:?}");
