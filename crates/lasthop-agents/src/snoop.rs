@@ -77,8 +77,20 @@
 //! Departures:
 //! - One agent watches one flow (the paper's experiments have one).
 //! - The paper's base station retransmits through its interface queue; here a
-//!   local retransmission joins the tail of the wireless link's queue (no
-//!   priority), as every packet does.
+//!   local retransmission joins the tail of the wireless hop's queue (no
+//!   priority), as every packet does: a point-to-point link direction's, or
+//!   on an 802.11 medium the sending station's MAC queue (ns-2.35's
+//!   `snoop_rxmit` also sends it down through the LL to the interface
+//!   queue), under the MAC's own retries (seed 004 Sec. 5.4: "the
+//!   retransmission mechanism of Snoop is independent of that of the link
+//!   layer").
+//! - Placement. The agent is where the flow's data goes onto its wireless
+//!   hop: the base station downlink; uplink, seed 004 puts it "at the
+//!   wireless station by symmetric operation" (Sec. 5.2), the sender's own
+//!   node, where it sees the segments its TCP sends and the acks before
+//!   that TCP does, and "cannot retransmit the lost packet until [it]
+//!   receives a duplicate ACK, which takes one RTT in uplink communication,
+//!   or a timeout occurs" (its round-trip estimate is then end to end).
 //! - The agent never generates acks of its own (the 1995 snoop did for a
 //!   sender retransmission of data the mobile host already acknowledged; here
 //!   that segment is forwarded and the mobile host re-acknowledges it).

@@ -20,6 +20,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),
     ("yun09/cell", include_str!("../../../scenarios/yun09/cell.toml")),
     ("yun09/downlink", include_str!("../../../scenarios/yun09/downlink.toml")),
+    ("yun09/uplink", include_str!("../../../scenarios/yun09/uplink.toml")),
 ];
 
 pub fn get(name: &str) -> Option<&'static str> {

@@ -34,11 +34,12 @@ pub struct FlowSummary {
     pub fast_retransmits: u64,
     /// Retransmissions on ELN-marked duplicate acks (window left alone).
     pub eln_retransmits: u64,
-    /// Segments retransmitted by base-station agents (snoop family), apart
-    /// from the source's `retransmits` (seed 000 Sec. IV-B counts losses
-    /// "retransmitted by both the source and the base station").
+    /// Segments retransmitted by snoop-family agents (at the base station,
+    /// or at an uplink's sending station), apart from the source's
+    /// `retransmits` (seed 000 Sec. IV-B counts losses "retransmitted by
+    /// both the source and the base station").
     pub local_retransmits: u64,
-    /// Duplicate acks absorbed by a TCP-aware base station.
+    /// Duplicate acks absorbed by a TCP-aware snoop agent.
     pub dupacks_suppressed: u64,
     /// Duplicate acks that reached the source.
     pub dupacks_at_source: u64,

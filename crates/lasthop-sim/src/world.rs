@@ -9,7 +9,8 @@
 //!
 //! Agents on a node (ELN marking, the snoop family, ACK reconstruction) see
 //! every packet of their flow arriving there before it is forwarded or
-//! delivered, in the order they were placed (ELN, snoop, then ACK
+//! delivered, and the data segments their node's own sender emits before
+//! they leave (snoop at an uplink's mobile sender, seed 004 Sec. 5.2), in the order they were placed (ELN, snoop, then ACK
 //! reconstructors); one may absorb it (a suppressed duplicate ack ends
 //! there) or hold it (a real ack ACK reconstruction sends later, as
 //! itself). What agents emit (local retransmissions, reconstructed acks,
@@ -978,12 +979,22 @@ impl<'m> World<'m> {
             }
         }
         if last {
+            // Agents on the destination's node act before its endpoint: a
+            // local retransmission an ack caused leaves before the sender
+            // answers that ack (snoop below an uplink's sender, as ns-2's
+            // LLSnoop sends it down before passing the ack up). The other
+            // agents emit nothing on a packet they let through (ELN marks;
+            // ACK reconstruction forwards only with nothing held), so for
+            // them the order changes nothing.
+            if first < end {
+                self.flush_agents(first, end);
+            }
             self.conservation.delivered += 1;
             self.deliver(pkt);
-        } else {
-            debug_assert_eq!(self.route[h + 1].from, self.route[h].to, "a path's hops follow on");
-            self.forward_on(h + 1, pkt);
+            return;
         }
+        debug_assert_eq!(self.route[h + 1].from, self.route[h].to, "a path's hops follow on");
+        self.forward_on(h + 1, pkt);
         if first < end {
             self.flush_agents(first, end);
         }
@@ -1311,13 +1322,22 @@ impl<'m> World<'m> {
         let now = self.sched.now();
         self.cwnd_avg[fi].on_change(now, self.flows[fi].sender.cwnd_bytes());
         while let Some(tcp) = self.flows[fi].sender.poll_transmit(now, &mut self.trace) {
-            let pkt = self.new_packet(fi, PacketKind::Data, tcp);
+            let mut pkt = self.new_packet(fi, PacketKind::Data, tcp);
             if !self.notices.is_empty() {
                 self.notices[fi].data_bytes_sent += u64::from(pkt.size_bytes);
             }
-            match self.flows[fi].data_hop {
-                NO_HOP => self.forward(pkt.src, pkt),
-                h => self.forward_on(h as usize, pkt),
+            // Agents on the sender's own node (snoop at an uplink's mobile
+            // sender) see its segments before they leave.
+            let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(pkt.src, pkt.flow) };
+            let verdict = if first < end { self.run_agents(first, end, &mut pkt) } else { Verdict::Forward };
+            match (verdict, self.flows[fi].data_hop) {
+                (Verdict::Forward, NO_HOP) => self.forward(pkt.src, pkt),
+                (Verdict::Forward, h) => self.forward_on(h as usize, pkt),
+                (Verdict::Absorb, _) => self.conservation.absorbed += 1,
+                (Verdict::Hold, _) => {}
+            }
+            if first < end {
+                self.flush_agents(first, end);
             }
         }
         let want = self.flows[fi].sender.poll_at();

@@ -2,7 +2,7 @@
 //! builds from. Every check names the field path it rejects. Templates are
 //! expanded here into the general form, so nothing downstream knows them.
 
-use super::routes::{Path, Router};
+use super::routes::{Hop, Path, Router};
 use super::schema::{
     AckPolicySpec, AckReconsSpacing, AckReconsSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
     HeaderCompression, LinkSpec, LlElsnResponseSpec, MacKind, MediumSpec, PublishedCell, RadioSpec, ScenarioFile,
@@ -116,8 +116,9 @@ pub struct FlowModel {
     /// receiver once routes are known.
     pub eln_at_base_station: bool,
     pub eln_node: Option<u16>,
-    /// A snoop-family agent at the base station (the node before the
-    /// receiver), from the flow's scheme; its node once routes are known.
+    /// A snoop-family agent, from the flow's scheme; its node once routes
+    /// are known: where the flow's data goes onto its wireless hop (see
+    /// `snoop_node`: the base station, or an uplink's mobile sender).
     pub snoop: Option<SnoopConfig>,
     pub snoop_node: Option<u16>,
     /// A split connection at the base station (schemes `split`,
@@ -183,6 +184,40 @@ pub struct PublishedRef {
     pub flow: usize,
     pub wireless_link: Option<usize>,
     pub wired_link: Option<usize>,
+}
+
+/// Where flow `i`'s snoop-family agent sits: the node that sends its data
+/// onto its wireless hop. Seed 000's agent "maintains a cache of TCP segments
+/// sent across the link" at the base station (Sec. II); seed 004 runs it at
+/// the access point downlink and, uplink, "at the wireless station by
+/// symmetric operation" (Sec. 5.2), which is the sender itself. With media,
+/// the wireless hop is the data path's first hop carried by one (the access
+/// point's downlink, the station's uplink); a flow that crosses none has
+/// nothing to snoop on. Without media the scenario is seed 000's
+/// point-to-point model, whose wireless link is the path's last hop (its
+/// mobile host receives): the agent is at the base station, the node
+/// before the receiver (`base_station`), as it always was there.
+fn snoop_node(
+    data: &[Hop],
+    base_station: Option<u16>,
+    links: &[LinkModel],
+    no_media: bool,
+    i: usize,
+) -> Result<u16, ScenarioError> {
+    let field = format!("flows[{i}].scheme");
+    if no_media {
+        return base_station.ok_or_else(|| {
+            ScenarioError::new(field, "a link-layer scheme needs a base station between sender and receiver")
+        });
+    }
+    data.iter().find(|h| links[h.link as usize].dirs[usize::from(h.dir)].medium.is_some()).map(|h| h.node).ok_or_else(
+        || {
+            ScenarioError::new(
+                field,
+                "a link-layer scheme needs a wireless hop, and the flow's data path crosses no medium",
+            )
+        },
+    )
 }
 
 fn check(ok: bool, path: impl Into<String>, reason: &str) -> Result<(), ScenarioError> {
@@ -1229,12 +1264,7 @@ impl Model {
                 "the flow's data crosses no link layer that notifies (an 802.11 medium with ll_elsn = true)",
             )?;
             if fl.snoop.is_some() {
-                check(
-                    base_station.is_some(),
-                    format!("flows[{i}].scheme"),
-                    "a link-layer scheme needs a base station between sender and receiver",
-                )?;
-                fl.snoop_node = base_station;
+                fl.snoop_node = Some(snoop_node(&data, base_station, &links, media.is_empty(), i)?);
             }
             if fl.split.is_some() {
                 check(
