@@ -237,3 +237,18 @@ fn captured_notices_carry_their_type_in_the_reserved_bits() {
     assert_eq!((kinds[1], kinds[2], kinds[3]), (l.ersns_sent, l.elns_sent, 0));
     assert!(kinds[0] > 1000, "the station's TCP acks");
 }
+
+#[test]
+fn the_send_rate_series_bins_every_segment_sent() {
+    let text = downlink(&[("stop_s = 200.0", "stop_s = 10.0")]);
+    let (s, t) = traced(&text, &["protocol=\"ll-elsn\"", "fer=0.09"], 1);
+    let r = &t.send_rate;
+    let sent = r.segments.iter().map(|&n| u64::from(n)).sum::<u64>();
+    assert_eq!(sent as usize, t.sent.time_ns.len(), "every segment in one bin");
+    let rexmits = r.retransmits.iter().map(|&n| u64::from(n)).sum::<u64>();
+    assert_eq!(rexmits, s.flows[0].retransmits);
+    // One flow: a row per 100 ms bin from its start (t = 0) to its last segment.
+    let last = *t.sent.time_ns.last().unwrap();
+    assert_eq!(r.time_ns.len() as u64, last / 100_000_000 + 1);
+    assert!(r.time_ns.iter().enumerate().all(|(i, &at)| at == i as u64 * 100_000_000));
+}
