@@ -68,6 +68,26 @@ def test_event_kinds_and_drop_causes(lan: lasthop.RunResult) -> None:
     assert causes <= {"error", "queue"}
 
 
+def test_send_rate_bins_every_segment_sent(lan: lasthop.RunResult) -> None:
+    rate = lan.send_rate.to_pandas()
+    assert rate["segments"].sum() == lan.sent.num_rows
+    assert rate["retransmits"].sum() == lan.flows[0]["retransmits"]
+    # One flow from t = 0: a row per 100 ms bin up to its last segment.
+    assert list(rate["time_ns"]) == [i * 100_000_000 for i in range(len(rate))]
+    assert lan.flows[0]["spurious_timeouts"] <= lan.flows[0]["timeouts"]
+
+
+def test_ll_elsn_summary_and_events() -> None:
+    sets = ['protocol="ll-elsn"', "fer=0.09", "stop_s=5"]
+    run = lasthop.run("yun09/downlink", seed=1, set=sets)
+    notices = run.flows[0]["ll_elsn"]
+    assert notices["elns_sent"] > 0 and notices["eln_bytes_sent"] == 40 * notices["elns_sent"]
+    assert notices["eln_delay_ms_min"] == pytest.approx(20.064)
+    kinds = run.events.to_pandas()["kind"].value_counts()
+    assert kinds["eln_received"] == notices["elns_received"]
+    assert kinds.get("disconnection", 0) == notices["disconnections"]
+
+
 def test_trace_does_not_change_the_run(lan: lasthop.RunResult) -> None:
     quiet = lasthop.run("balakrishnan97/lan", seed=1, trace=False)
     assert quiet.summary == lan.summary

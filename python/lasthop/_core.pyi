@@ -32,7 +32,7 @@ class RunOutput:
 
     def tables(self) -> dict[str, dict[str, tuple[str, bytes] | list[str]]]:
         """Trace tables by name (``window``, ``sent``, ``acks``, ``events``, ``drops``,
-        ``local_rexmits``).
+        ``local_rexmits``, ``send_rate``).
 
         Each table maps a column name to either ``(numpy dtype string, little-endian raw
         bytes)`` for numeric and boolean columns, or a ``list[str]`` for string columns.

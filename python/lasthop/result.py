@@ -67,6 +67,15 @@ _TABLE_COLUMNS: Final[dict[str, list[tuple[str, str]]]] = {
         ("node", "string"),
         ("timer", "bool_"),
     ],
+    # Sending rate (seed 004 Fig. 16): per flow and 100 ms bin (time_ns its start), the
+    # data segments its sender sent and of those the retransmissions; a row per bin
+    # from the flow's first segment to its last (0 where it sent nothing).
+    "send_rate": [
+        ("time_ns", "uint64"),
+        ("flow", "uint32"),
+        ("segments", "uint32"),
+        ("retransmits", "uint32"),
+    ],
 }
 """The trace tables' columns, each with the name of its pyarrow type factory."""
 
@@ -197,6 +206,12 @@ class RunResult:
         """Local retransmissions by a base-station agent: time_ns, flow, seq, len, node,
         timer."""
         return self.table("local_rexmits")
+
+    @property
+    def send_rate(self) -> pa.Table:
+        """Sending rate per flow and 100 ms bin (seed 004 Fig. 16): time_ns (the bin's
+        start), flow, segments, retransmits."""
+        return self.table("send_rate")
 
     @property
     def pcap_labels(self) -> list[str]:

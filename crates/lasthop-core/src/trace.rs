@@ -71,6 +71,11 @@ pub enum TraceEvent {
     LocalRetransmit { flow: u32, seq: u64, len: u32, node: u32, timer: bool },
 }
 
+/// The bin of the sending-rate series unless set ([`Trace::with_send_rate_bin`]):
+/// 100 ms [R] (yun-004.md Sec. 4.1: "segments (incl. retransmissions) sent
+/// per time bin, e.g. 100 ms"; Fig. 16's axis is not legible).
+pub const DEFAULT_SEND_RATE_BIN_NS: u64 = 100_000_000;
+
 /// Columnar store of trace events, one table per event family.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
@@ -81,6 +86,38 @@ pub struct Trace {
     pub events: EventColumns,
     pub drops: DropColumns,
     pub local_rexmits: LocalRexmitColumns,
+    /// The sending rate (seed 004 Fig. 16): segments sent per bin, per flow.
+    pub send_rate: SendRateColumns,
+    send_rate_bin_ns: u64,
+    /// Per flow, its open bin.
+    send_bins: Vec<SendBin>,
+}
+
+/// The sending-rate series (seed 004 Fig. 16): per flow and time bin, the
+/// data segments its sender handed to the network (first transmissions and
+/// retransmissions) and of those the retransmissions. A flow's rows run
+/// from the bin of its first segment to the bin of its last, a row per bin
+/// (0 where it sent nothing: a sender silenced by a disconnection shows as
+/// zeros); rows of different flows interleave in the order bins close.
+/// Built from the `SegmentSent` events as they are recorded: the same
+/// counts as binning the `sent` table.
+#[derive(Clone, Debug, Default)]
+pub struct SendRateColumns {
+    /// The bin's start.
+    pub time_ns: Vec<u64>,
+    pub flow: Vec<u32>,
+    pub segments: Vec<u32>,
+    pub retransmits: Vec<u32>,
+}
+
+/// A flow's open bin of the sending-rate series.
+#[derive(Clone, Copy, Debug, Default)]
+struct SendBin {
+    /// Its index (start / bin width); meaningful once `open`.
+    index: u64,
+    segments: u32,
+    retransmits: u32,
+    open: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -136,7 +173,67 @@ pub struct LocalRexmitColumns {
 
 impl Trace {
     pub fn new(enabled: bool) -> Trace {
-        Trace { enabled, ..Trace::default() }
+        Trace { enabled, send_rate_bin_ns: DEFAULT_SEND_RATE_BIN_NS, ..Trace::default() }
+    }
+
+    /// Bins the sending-rate series by `bin_ns` (at least 1 ns) instead of
+    /// [`DEFAULT_SEND_RATE_BIN_NS`].
+    pub fn with_send_rate_bin(mut self, bin_ns: u64) -> Trace {
+        self.send_rate_bin_ns = bin_ns.max(1);
+        self
+    }
+
+    /// The sending-rate series' bin, in ns.
+    pub fn send_rate_bin_ns(&self) -> u64 {
+        if self.send_rate_bin_ns == 0 {
+            DEFAULT_SEND_RATE_BIN_NS
+        } else {
+            self.send_rate_bin_ns
+        }
+    }
+
+    /// Close every flow's open sending-rate bin (the run is over): its row
+    /// is written.
+    pub fn finish(&mut self) {
+        for flow in 0..self.send_bins.len() {
+            let b = self.send_bins[flow];
+            if b.open {
+                self.push_send_rate(flow as u32, b);
+                self.send_bins[flow].open = false;
+            }
+        }
+    }
+
+    fn push_send_rate(&mut self, flow: u32, b: SendBin) {
+        let start = b.index * self.send_rate_bin_ns();
+        let r = &mut self.send_rate;
+        r.time_ns.push(start);
+        r.flow.push(flow);
+        r.segments.push(b.segments);
+        r.retransmits.push(b.retransmits);
+    }
+
+    /// A segment of `flow` left at `t_ns`: counted in its bin, closing the
+    /// bins before it (the empty ones as zeros).
+    fn count_sent(&mut self, t_ns: u64, flow: u32, retransmit: bool) {
+        let index = t_ns / self.send_rate_bin_ns();
+        let f = flow as usize;
+        if f >= self.send_bins.len() {
+            self.send_bins.resize(f + 1, SendBin::default());
+        }
+        let b = self.send_bins[f];
+        if !b.open {
+            self.send_bins[f] = SendBin { index, open: true, ..SendBin::default() };
+        } else if b.index != index {
+            self.push_send_rate(flow, b);
+            for gap in b.index + 1..index {
+                self.push_send_rate(flow, SendBin { index: gap, ..SendBin::default() });
+            }
+            self.send_bins[f] = SendBin { index, open: true, ..SendBin::default() };
+        }
+        let b = &mut self.send_bins[f];
+        b.segments += 1;
+        b.retransmits += u32::from(retransmit);
     }
 
     #[inline]
@@ -160,6 +257,7 @@ impl Trace {
                 s.seq.push(seq);
                 s.len.push(len);
                 s.retransmit.push(retransmit);
+                self.count_sent(t, flow, retransmit);
             }
             TraceEvent::AckReceived { flow, ack } => {
                 self.acks.time_ns.push(t);
@@ -205,6 +303,31 @@ mod tests {
         let mut t = Trace::new(true);
         t.record(Time(1), TraceEvent::AckReceived { flow: 0, ack: 5 });
         assert_eq!(t.acks.ack, vec![5]);
+    }
+
+    #[test]
+    fn the_send_rate_counts_segments_per_bin_with_zeros_between() {
+        let mut t = Trace::new(true).with_send_rate_bin(100);
+        let sent = |flow, retransmit| TraceEvent::SegmentSent { flow, seq: 0, len: 1, retransmit };
+        // Flow 1: two in bin [100, 200), one resend in [400, 500).
+        t.record(Time(150), sent(1, false));
+        t.record(Time(199), sent(1, false));
+        t.record(Time(420), sent(1, true));
+        // Flow 0: one in [0, 100), after flow 1's first.
+        t.record(Time(160), sent(0, false));
+        assert_eq!(t.send_rate.time_ns, vec![100, 200, 300], "flow 1's bins up to its open one");
+        t.finish();
+        t.finish(); // closes nothing twice
+        let r = &t.send_rate;
+        assert_eq!(r.time_ns, vec![100, 200, 300, 100, 400]);
+        assert_eq!(r.flow, vec![1, 1, 1, 0, 1]);
+        assert_eq!(r.segments, vec![2, 0, 0, 1, 1]);
+        assert_eq!(r.retransmits, vec![0, 0, 0, 0, 1]);
+        // Disabled: nothing.
+        let mut off = Trace::new(false);
+        off.record(Time(1), sent(0, false));
+        off.finish();
+        assert!(off.send_rate.time_ns.is_empty());
     }
 
     #[test]

@@ -119,6 +119,13 @@ impl RunOutput {
         r.set_item("node", PyList::new(py, t.local_rexmits.node.iter().map(|i| nodes[*i as usize].as_str()))?)?;
         r.set_item("timer", col_bool(py, &t.local_rexmits.timer))?;
         all.set_item("local_rexmits", r)?;
+
+        let b = PyDict::new(py);
+        b.set_item("time_ns", col_u64(py, &t.send_rate.time_ns))?;
+        b.set_item("flow", col_u32(py, &t.send_rate.flow))?;
+        b.set_item("segments", col_u32(py, &t.send_rate.segments))?;
+        b.set_item("retransmits", col_u32(py, &t.send_rate.retransmits))?;
+        all.set_item("send_rate", b)?;
         Ok(all)
     }
 

@@ -151,6 +151,9 @@ fn run_world(mut w: World<'_>, interrupt: &mut dyn FnMut() -> bool) -> Result<Ru
         link_dir_names: w.link_dir_names(),
         node_names: w.node_names(),
         pcaps: w.take_captures(),
-        trace: std::mem::take(&mut w.trace),
+        trace: {
+            w.trace.finish();
+            std::mem::take(&mut w.trace)
+        },
     })
 }

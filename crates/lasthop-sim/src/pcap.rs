@@ -64,6 +64,14 @@
 //!   microseconds" in it). When all would exceed the 40 bytes of option
 //!   space, the oldest SACK blocks are left out (RFC 2018 Sec. 3: as many
 //!   blocks as fit).
+//! - LL-ELSN notices (seed 004 Sec. 3.1: "the same format as TCP ACK", the
+//!   type in two reserved bits of the TCP header): ack-format segments from
+//!   the receiver's address and port to the sender's, whose acknowledgment
+//!   number is the wire number of the segment named, with the type in the
+//!   two lower reserved bits of the header's 13th byte (mask 0x06, beside
+//!   the data offset; the lowest bit, once NS, is left alone): 01 (0x02) an
+//!   ERSN, 10 (0x04) an ELN (yun-004.md ambiguity 11). The checksum covers
+//!   them. Their advertised window is 0: a notice is no window update.
 //!
 //! The file framing (a 24-byte header, a 16-byte header per record) is
 //! written here rather than with a pcap crate: it is fixed by the format,
@@ -74,7 +82,7 @@
 use crate::scenario::{Model, ScenarioError};
 use etherparse::{EtherType, Ethernet2Header, IpEcn, IpNumber, Ipv4Header, TcpHeader as WireTcp, UdpHeader};
 use lasthop_core::time::NS_PER_S;
-use lasthop_core::{Ecn, Packet, PacketKind, TcpHeader, Time};
+use lasthop_core::{Ecn, LlNotice, Packet, PacketKind, TcpHeader, Time};
 
 /// Snap length when none is given, in bytes: Ethernet, IPv4 and TCP headers
 /// with options (at most 94 bytes) and the start of the payload.
@@ -429,6 +437,19 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
     }
     // Over the whole zero payload, as the sending host computes it.
     th.checksum = th.calc_checksum_ipv4(&ip, &zeros[..payload_len]).expect("length checked above");
+    let notice_bits = ll_notice_bits(tcp.ll_notice);
+    if notice_bits != 0 {
+        // RFC 1624 eqn. 3, HC' = ~(~HC + ~m + m'), for the 16-bit word that
+        // holds the data offset, the reserved bits and the flags.
+        let bytes = th.to_bytes();
+        let m = u16::from_be_bytes([bytes[12], bytes[13]]);
+        let m2 = m | (u16::from(notice_bits) << 8);
+        let mut sum = u32::from(!th.checksum) + u32::from(!m) + u32::from(m2);
+        while sum > 0xffff {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        th.checksum = !(sum as u16);
+    }
 
     let eth = Ethernet2Header { source: node_mac(hop[0]), destination: node_mac(hop[1]), ether_type: EtherType::IPV4 };
     let orig_len = ETH_LEN + IP_LEN + seg_len;
@@ -436,9 +457,20 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
     frame.extend_from_slice(&eth.to_bytes());
     frame.extend_from_slice(&ip.to_bytes());
     frame.extend_from_slice(&th.to_bytes());
+    frame[ETH_LEN + IP_LEN + 12] |= notice_bits;
     // Zero payload up to the snap length, or the headers cut to it.
     frame.resize(orig_len.min(snaplen as usize), 0);
     orig_len as u32
+}
+
+/// The bits an LL-ELSN notice of `kind` sets in the TCP header's 13th
+/// byte (see the module's doc): 0 for an ordinary segment.
+fn ll_notice_bits(kind: LlNotice) -> u8 {
+    match kind {
+        LlNotice::None => 0,
+        LlNotice::Ersn => 0b01 << 1,
+        LlNotice::Eln => 0b10 << 1,
+    }
 }
 
 /// [`encode_frame`] for a background source's datagram: IPv4 and UDP
@@ -619,6 +651,28 @@ mod tests {
         assert_eq!(th.checksum, th.calc_checksum_ipv4(&ip, payload).unwrap());
         let pseudo = [&ip.source[..], &ip.destination[..], &[0, 6], &(1420u16).to_be_bytes()];
         assert_eq!(ones_sum(&[pseudo[0], pseudo[1], pseudo[2], pseudo[3], &frame[34..]]), 0xffff);
+    }
+
+    #[test]
+    fn ll_elsn_notices_carry_their_type_in_two_reserved_bits() {
+        let (s, r) = (isn(2, PacketKind::Data), isn(2, PacketKind::Ack));
+        for (kind, bits) in [(LlNotice::None, 0), (LlNotice::Ersn, 0x02), (LlNotice::Eln, 0x04)] {
+            // The notice names the segment at byte 5000; its `seq` is the
+            // model's own (the time it was raised) and never reaches the wire.
+            let pkt = ack(2, TcpHeader { seq: 123_456_789, ack: 5000, ll_notice: kind, ..TcpHeader::default() });
+            let (frame, orig) = encode(&pkt, [2, 1], MAX_SNAPLEN);
+            assert_eq!(orig as usize, 14 + 20 + 20, "an ack's format: no options, no payload");
+            let (ip, rest) = Ipv4Header::from_slice(&frame[14..]).unwrap();
+            let (th, _) = WireTcp::from_slice(rest).unwrap();
+            assert_eq!((th.source_port, th.destination_port), (5001, 20_002), "receiver to sender");
+            assert_eq!(th.acknowledgment_number, s.wrapping_add(5001), "the segment named");
+            assert_eq!(th.sequence_number, r.wrapping_add(1));
+            assert!(th.ack && !th.syn && !th.fin && !th.ns);
+            // Byte 12: data offset 5, then the reserved bits.
+            assert_eq!(frame[34 + 12], 0x50 | bits, "{kind:?}");
+            let pseudo = [&ip.source[..], &ip.destination[..], &[0, 6], &(20u16).to_be_bytes()];
+            assert_eq!(ones_sum(&[pseudo[0], pseudo[1], pseudo[2], pseudo[3], &frame[34..]]), 0xffff, "{kind:?}");
+        }
     }
 
     #[test]

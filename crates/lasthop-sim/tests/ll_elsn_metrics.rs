@@ -213,3 +213,42 @@ fn notices_deferrals_and_disconnections_are_traced_one_event_each() {
     assert_eq!((events(&t, K::TimeoutDeferred), l.deferred_timeouts), (1, 1));
     assert_eq!(events(&t, K::Timeout), 0);
 }
+
+#[test]
+fn captured_notices_carry_their_type_in_the_reserved_bits() {
+    use lasthop_sim::{run_with, CaptureSpec, RunOptions};
+    let text = downlink(&[("stop_s = 200.0", "stop_s = 10.0")]);
+    let sc = common::load(&text, &["protocol=\"ll-elsn\"", "fer=0.05", "retry_limit=2"]);
+    let options = RunOptions { captures: vec![CaptureSpec::parse("wired2:ap->r")], ..RunOptions::default() };
+    let out = run_with(&sc, 1, &options).unwrap();
+    let l = out.summary.flows[0].ll_elsn.as_ref().unwrap();
+    assert!(l.ersns_sent > 0 && l.elns_sent > 0, "{l:?}");
+    // Each libpcap record: 16-byte header, then Ethernet, IPv4, TCP; the
+    // TCP header's byte 12 is the record's byte 14 + 20 + 12.
+    let file = &out.pcaps[0].bytes;
+    let (mut at, mut kinds) = (24, [0u64; 4]);
+    while at < file.len() {
+        let caplen = u32::from_le_bytes(file[at + 8..at + 12].try_into().unwrap()) as usize;
+        kinds[usize::from((file[at + 16 + 46] & 0x06) >> 1)] += 1;
+        at += 16 + caplen;
+    }
+    // Every notice crosses the AP's wired hop once (none waits there at
+    // the end: the hop is nearly idle); the TCP acks are plain.
+    assert_eq!((kinds[1], kinds[2], kinds[3]), (l.ersns_sent, l.elns_sent, 0));
+    assert!(kinds[0] > 1000, "the station's TCP acks");
+}
+
+#[test]
+fn the_send_rate_series_bins_every_segment_sent() {
+    let text = downlink(&[("stop_s = 200.0", "stop_s = 10.0")]);
+    let (s, t) = traced(&text, &["protocol=\"ll-elsn\"", "fer=0.09"], 1);
+    let r = &t.send_rate;
+    let sent = r.segments.iter().map(|&n| u64::from(n)).sum::<u64>();
+    assert_eq!(sent as usize, t.sent.time_ns.len(), "every segment in one bin");
+    let rexmits = r.retransmits.iter().map(|&n| u64::from(n)).sum::<u64>();
+    assert_eq!(rexmits, s.flows[0].retransmits);
+    // One flow: a row per 100 ms bin from its start (t = 0) to its last segment.
+    let last = *t.sent.time_ns.last().unwrap();
+    assert_eq!(r.time_ns.len() as u64, last / 100_000_000 + 1);
+    assert!(r.time_ns.iter().enumerate().all(|(i, &at)| at == i as u64 * 100_000_000));
+}
