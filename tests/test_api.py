@@ -165,7 +165,13 @@ def test_bench_reports_its_figures() -> None:
     assert (result["case"], result["runs"]) == ("lan", 10)
     # The 8 MB transfer is some 6000 data packets and 3000 acks over two links.
     assert 30_000 < result["events_per_run"] < 60_000
-    for key in ("events_per_s", "events_per_s_median", "cpu_ms_per_run", "wall_ms_per_run"):
+    for key in (
+        "events_per_s",
+        "events_per_s_median",
+        "cpu_ms_per_run",
+        "wall_ms_per_run",
+        "sim_s_per_wall_s",
+    ):
         assert result[key] > 0
     assert result["events_per_s"] >= result["events_per_s_median"]
     assert result["reference"] is None
@@ -180,3 +186,19 @@ def test_bench_scale_case_compares_with_its_one_flow_reference() -> None:
     table = lasthop_cli("bench", "--case", "path-1000", "--scale-runs", "1")
     assert table.returncode == 0, table.stderr
     assert "× path-1" in table.stdout and "CPU ms" in table.stdout
+
+
+def test_bench_wlan_case_reports_simulated_seconds_per_wall_second() -> None:
+    """Issue 13's case: 10 downlink flows over 802.11 at 1 % FER, 200 s each run."""
+    proc = lasthop_cli("bench", "--case", "wlan-10", "--scale-runs", "1", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    (result,) = json.loads(proc.stdout)
+    assert (result["case"], result["runs"]) == ("wlan-10", 1)
+    assert "yun09/cell" in result["scenario"]
+    # Each run simulates 200 s: simulated seconds per second is 200 over the run's time.
+    run_s = result["wall_ms_per_run_median"] / 1e3
+    assert result["sim_s_per_wall_s"] * run_s == pytest.approx(200.0, rel=1e-6)
+    assert result["events_per_run"] > 500_000
+    table = lasthop_cli("bench", "--case", "wlan-10", "--scale-runs", "1")
+    assert table.returncode == 0, table.stderr
+    assert "wlan-10" in table.stdout and "wall s" in table.stdout

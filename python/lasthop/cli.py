@@ -415,7 +415,8 @@ def bench_command(
                 "5,000 flows, loading included; each beside its one-flow reference "
                 "(path-1, dumbbell-1). asym-af: seed 001's E-S1, 50 s at 9.6 kb/s reverse "
                 "with AF + SA. radio-4x8: seed 001's E-S6 over 4 packet-radio hops, 8 "
-                "transfers of 200 s."
+                "transfers of 200 s. wlan-10: seed 004's cell, 10 downlink flows of 200 s "
+                "over 802.11 at 1 % FER."
             ),
         ),
     ] = None,
@@ -440,8 +441,8 @@ def bench_command(
     fmt: FormatOption = Format.table,
 ) -> None:
     """Time the engine, on one core without traces: wall and CPU time per run, events
-    per CPU second, CPU ns per event and its ratio to the one-flow case of the same
-    shape."""
+    per CPU second, simulated seconds per wall second, CPU ns per event and its ratio
+    to the one-flow case of the same shape."""
     try:
         result = json.loads(_core.bench(repeats, list(cases or []), scale_runs))
     except ValueError as e:  # the core names an unknown case before it times anything

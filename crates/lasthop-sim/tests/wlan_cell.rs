@@ -269,3 +269,135 @@ fn the_cell_scenario_loads_in_every_case() {
     assert_eq!((p.rate_bps, p.shape, p.burst_s, p.idle_s, p.packet_bytes), (8e6, 2.0, 0.5, 0.5, 1000));
     assert!(m.flows[..2].iter().all(|f| f.pareto.is_none() && format!("{:?}", f.sender.variant) == "Sack"));
 }
+
+#[test]
+fn ten_flows_each_reach_their_own_station_and_the_stations_counts_agree() {
+    // yun09/cell as written (10 Reno flows, 1 % FER, one attempt per
+    // frame), 20 s of it.
+    let s = common::run_embedded("yun09/cell", &["stop_s=20"], 1);
+    assert_eq!(s.flows.len(), 10);
+    let ap = station(&s, "ap");
+    let mut data_up = 0;
+    let (mut acks_sent, mut acks_lost) = (0, 0);
+    for (i, f) in s.flows.iter().enumerate() {
+        let d = station(&s, &format!("d{}", i + 1));
+        // Only flow i's segments reach d_i: each of its bytes came in one
+        // of the station's frames (1000-byte segments).
+        assert!(f.bytes_delivered > 200_000, "{}: {}", f.name, f.bytes_delivered);
+        assert!(d.delivered_up * 1000 >= f.bytes_delivered, "{d:?} {}", f.bytes_delivered);
+        assert!(d.delivered_up * 1000 <= f.bytes_delivered + 60 * 1000, "at most a window beyond: {d:?}");
+        // l = 1: each of the station's TCP acks gets one attempt, then is
+        // delivered or discarded; at most the queue's 50 are left.
+        assert_eq!(d.retries, 0);
+        assert!(d.drops_retry_limit <= d.collisions + d.corrupted, "{d:?}");
+        let waiting = d.frames_enqueued - d.drops_queue - d.attempts;
+        assert!(waiting <= 50, "{d:?}");
+        data_up += d.delivered_up;
+        acks_sent += d.attempts;
+        acks_lost += d.drops_retry_limit;
+    }
+    // The AP's frames: every attempt is a segment handed up at a station or
+    // one discarded (one may still be on the air when the run stops).
+    assert_eq!(ap.retries, 0);
+    assert!((0..=1).contains(&(ap.attempts - data_up - ap.drops_retry_limit)), "{ap:?} {data_up}");
+    // The stations' acks the AP handed up, likewise.
+    assert!((0..=1).contains(&(acks_sent - acks_lost - ap.delivered_up)), "{ap:?} {acks_sent} {acks_lost}");
+    // About 1 % of the AP's attempts spoiled by the error model.
+    let rate = ap.corrupted as f64 / ap.attempts as f64;
+    assert!((0.008..0.012).contains(&rate), "{rate}");
+    assert!(ap.drops_retry_limit <= ap.collisions + ap.corrupted && ap.drops_retry_limit >= ap.corrupted);
+}
+
+/// Two stations, each sent datagrams by its own Pareto source: only the
+/// AP transmits, so nothing collides, and with one attempt per frame a
+/// datagram is lost exactly when its hop's error model says so.
+fn datagrams_to_two_stations(error: &str) -> String {
+    format!(
+        r#"
+name = "two-hops"
+stop_s = 30.0
+[topology]
+template = "wlan_cell"
+stations = 2
+error = {error}
+[topology.wired]
+bandwidth_bps = 10e6
+delay_ms = 1.0
+queue_packets = 10000
+[topology.dcf]
+retry_limit = 1
+queue_packets = 10000
+[[flows]]
+name = "udp"
+from = "s{{copy}}"
+to = "d{{copy}}"
+copies = 2
+pareto = {{ rate_bps = 2e6, packet_bytes = 1000, shape = 2.0 }}
+"#
+    )
+}
+
+/// Per hop ap -> d1, ap -> d2: the indices of the datagrams it lost.
+fn lost_per_hop(text: &str, seed: u64) -> [Vec<u64>; 2] {
+    let sc = load(text, &[]);
+    let out = lasthop_sim::run(&sc, seed, true).unwrap_or_else(|e| panic!("{e}"));
+    let ap = station(&out.summary, "ap");
+    assert_eq!(ap.collisions, 0, "the AP alone transmits");
+    assert_eq!(ap.drops_queue, 0);
+    assert_eq!(ap.drops_retry_limit, ap.corrupted, "every spoiled attempt is a lost datagram");
+    let hop = |d: &str| {
+        let li = sc.model.links.iter().position(|l| l.name == format!("wlan/ap-{d}")).unwrap();
+        (2 * li) as u32
+    };
+    let d = &out.trace.drops;
+    let lost =
+        |ld: u32| -> Vec<u64> { (0..d.time_ns.len()).filter(|&k| d.link_dir[k] == ld).map(|k| d.seq[k]).collect() };
+    let lost = [lost(hop("d1")), lost(hop("d2"))];
+    assert_eq!((lost[0].len() + lost[1].len()) as u64, ap.corrupted);
+    lost
+}
+
+#[test]
+fn each_stations_markov_chain_is_its_own_and_the_same_for_a_seed() {
+    let text = datagrams_to_two_stations("{ model = \"markov\", p_gb = 0.01, p_bb = 0.5 }");
+    let [a, b] = lost_per_hop(&text, 4);
+    // Datagram k on either hop is that hop's k-th attempt: one chain for
+    // both (or two alike) would lose the same indices on both.
+    let n = a.len().min(b.len());
+    assert!(n > 20, "{} {}", a.len(), b.len());
+    assert_ne!(a[..n], b[..n]);
+    // Bad runs of the chain, mean 1 / (1 - p_bb) = 2 frames: consecutive indices.
+    let consecutive = |v: &[u64]| v.windows(2).filter(|w| w[1] == w[0] + 1).count();
+    assert!(consecutive(&a) * 4 > a.len() && consecutive(&b) * 4 > b.len(), "{a:?} {b:?}");
+    assert_eq!(lost_per_hop(&text, 4), [a.clone(), b]);
+    assert_ne!(lost_per_hop(&text, 5)[0], a);
+    // The chains differ by their hop's name, not by the traffic: with an
+    // i.i.d. model the per-hop losses differ too, and repeat per seed.
+    let text = datagrams_to_two_stations("{ model = \"bernoulli\", p = 0.02 }");
+    let [a, b] = lost_per_hop(&text, 4);
+    assert_ne!(a, b);
+    assert_eq!(lost_per_hop(&text, 4), [a, b]);
+}
+
+#[test]
+fn same_seed_same_bytes_in_every_case() {
+    // Each case of yun09/cell, 5 s of it, through `run` (which checks the
+    // invariants, the MAC's frames counted in packet conservation).
+    let text = lasthop_sim::embedded::get("yun09/cell").unwrap();
+    for protocol in ["reno", "newreno", "sack", "ll-elsn"] {
+        for channel in ["uniform", "markov"] {
+            for background in ["none", "pareto"] {
+                let sets = [
+                    format!("protocol=\"{protocol}\""),
+                    format!("channel=\"{channel}\""),
+                    format!("background=\"{background}\""),
+                    "stop_s=5".to_string(),
+                ];
+                let sets: Vec<&str> = sets.iter().map(String::as_str).collect();
+                let a = serde_json::to_string(&run_text(text, &sets, 7)).unwrap();
+                assert_eq!(a, serde_json::to_string(&run_text(text, &sets, 7)).unwrap(), "{sets:?}");
+                assert_ne!(a, serde_json::to_string(&run_text(text, &sets, 8)).unwrap(), "{sets:?}");
+            }
+        }
+    }
+}
