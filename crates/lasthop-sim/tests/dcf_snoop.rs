@@ -62,9 +62,10 @@ fn downlink_snoop_retransmits_at_the_access_point_through_its_station_queue() {
     frames_accounted(ap, d);
     frames_accounted(d, ap);
     // Losses the agent repairs never reach the source as three duplicates:
-    // far fewer fast retransmits than MAC discards, no source timeout.
+    // far fewer fast retransmits than MAC discards, and source timeouts
+    // (ns-2's 200 ms minimum RTO) rarer still.
     assert!(f.fast_retransmits * 4 < ap.drops_retry_limit, "{f:?} {ap:?}");
-    assert!(f.timeouts <= 2, "{f:?}");
+    assert!(f.timeouts * 100 < ap.drops_retry_limit, "{f:?} {ap:?}");
 }
 
 #[test]
@@ -98,9 +99,10 @@ fn uplink_snoop_sits_on_the_sending_station_and_sees_its_segments() {
     frames_accounted(d, ap);
     frames_accounted(ap, d);
     // The suppressed duplicates never reach the station's own sender,
-    // which still completes its recovery: at most a few timeouts.
+    // which still completes its recovery: a timeout per hundred discards
+    // at most.
     assert!(f.fast_retransmits * 4 < d.drops_retry_limit, "{f:?} {d:?}");
-    assert!(f.timeouts <= 10, "{f:?}");
+    assert!(f.timeouts * 100 < d.drops_retry_limit, "{f:?} {d:?}");
     // The agent on the sender's node caches what it sends: without it the
     // same flow recovers end to end only.
     let plain = run_embedded("yun09/uplink", &["protocol=newreno", "fer=0.03"], 1);

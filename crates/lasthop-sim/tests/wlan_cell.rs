@@ -401,3 +401,44 @@ fn same_seed_same_bytes_in_every_case() {
         }
     }
 }
+
+#[test]
+fn replace_hands_the_last_copies_to_another_scheme_with_their_own_ends() {
+    // Seed 004 Fig. 12: k of n Reno connections replaced by the variant.
+    let text = embedded_cell();
+    let sc = load(&text, &["flows.0.replace={copies=3,tcp={variant=\"sack\"}}"]);
+    let m = &sc.model;
+    let rows: Vec<(&str, &str, &str, bool)> = m
+        .flows
+        .iter()
+        .map(|f| {
+            let sack = f.sender.variant == lasthop_tcp::Variant::Sack;
+            (f.name.as_str(), m.nodes[f.from as usize].as_str(), m.nodes[f.to as usize].as_str(), sack)
+        })
+        .collect();
+    assert_eq!(rows.len(), 10);
+    assert_eq!(rows[0], ("bulk#0", "s1", "d1", false));
+    assert_eq!(rows[6], ("bulk#6", "s7", "d7", false));
+    assert_eq!(rows[7], ("bulk-replaced#0", "s8", "d8", true));
+    assert_eq!(rows[9], ("bulk-replaced#2", "s10", "d10", true));
+    // Every copy replaced: only the replacement is left; none: no change.
+    let all = load(&text, &["flows.0.replace={copies=10,name=\"esack\",tcp={variant=\"sack\"}}"]);
+    assert!(all.model.flows.iter().all(|f| f.name.starts_with("esack#")), "{:?}", all.model.flows.len());
+    assert_eq!(all.model.flows.len(), 10);
+    let none = load(&text, &["flows.0.replace={copies=0,tcp={variant=\"sack\"}}"]);
+    assert!(none.model.flows.iter().all(|f| f.name.starts_with("bulk#")));
+    // Bad counts name the field.
+    let e = load_err(&text, &["flows.0.replace={copies=11}"]);
+    assert_eq!(
+        (e.path.as_str(), e.reason.as_str()),
+        ("flows[0].replace.copies", "must be at most the flow's copies (10), got 11")
+    );
+    let e = load_err(&text, &["flows.0.replace={tcp={variant=\"sack\"}}"]);
+    assert_eq!(e.path, "flows[0].replace.copies", "{e}");
+    let e = load_err(&text, &["flows.0.first_copy=0"]);
+    assert_eq!(e.path, "flows[0].first_copy", "{e}");
+}
+
+fn embedded_cell() -> String {
+    lasthop_sim::embedded::get("yun09/cell").unwrap().to_string()
+}

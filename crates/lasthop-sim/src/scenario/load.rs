@@ -270,6 +270,7 @@ pub fn load_file(text: &str, fmt: Format, sets: &[String], origin: &str) -> Resu
         }
     }
     doc.insert("params".into(), Value::Table(params));
+    expand_replacements(&mut doc)?;
     let topology = doc.get("topology").cloned();
     let de = Value::Table(doc);
     serde_path_to_error::deserialize(de).map_err(|e| {
@@ -282,6 +283,63 @@ pub fn load_file(text: &str, fmt: Format, sets: &[String], origin: &str) -> Resu
         let path = if path == "." { origin.to_string() } else { path };
         ScenarioError::new(path, e.into_inner().to_string().replace('\n', " "))
     })
+}
+
+/// Each flow's `replace` table (seed 004's friendliness test, see
+/// `FlowSpec::replace`) becomes a flow of its own, appended to the list so
+/// that the file's flows keep their indices: the flow with the table's
+/// other keys merged in, its last `copies` copies, `{copy}` counting on
+/// from where the remaining copies stop.
+fn expand_replacements(doc: &mut Table) -> Result<(), ScenarioError> {
+    let Some(Value::Array(flows)) = doc.get_mut("flows") else { return Ok(()) };
+    let mut added = Vec::new();
+    for (i, flow) in flows.iter_mut().enumerate() {
+        let Value::Table(flow) = flow else { continue };
+        let Some(replace) = flow.remove("replace") else { continue };
+        let at = |f: &str| format!("flows[{i}].replace{f}");
+        let Value::Table(mut replace) = replace else {
+            return Err(ScenarioError::new(at(""), "must be a table"));
+        };
+        let int = |v: Option<&Value>, field: &str, default: i64| match v {
+            None => Ok(default),
+            Some(Value::Integer(n)) if *n >= 0 && *n <= i64::from(u32::MAX) => Ok(*n),
+            Some(_) => Err(ScenarioError::new(format!("flows[{i}].{field}"), "must be a whole number >= 0")),
+        };
+        let copies = int(flow.get("copies"), "copies", 1)?;
+        let first = int(flow.get("first_copy"), "first_copy", 1)?;
+        let k = int(replace.remove("copies").as_ref(), "replace.copies", -1)?;
+        if k < 0 {
+            return Err(ScenarioError::new(at(".copies"), "missing: how many copies the replacement takes"));
+        }
+        if k > copies {
+            return Err(ScenarioError::new(
+                at(".copies"),
+                format!("must be at most the flow's copies ({copies}), got {k}"),
+            ));
+        }
+        let name = match replace.remove("name") {
+            None => {
+                let base = flow.get("name").and_then(Value::as_str).unwrap_or("flow");
+                format!("{base}-replaced")
+            }
+            Some(Value::String(n)) => n,
+            Some(_) => return Err(ScenarioError::new(at(".name"), "must be a string")),
+        };
+        if k == 0 {
+            continue;
+        }
+        let mut twin = flow.clone();
+        deep_merge(&mut twin, &replace);
+        twin.insert("name".into(), Value::String(name));
+        twin.insert("copies".into(), Value::Integer(k));
+        twin.insert("first_copy".into(), Value::Integer(first + copies - k));
+        added.push(Value::Table(twin));
+        // Every copy replaced: the flow is the replacement alone.
+        flow.insert("copies".into(), Value::Integer(copies - k));
+    }
+    flows.retain(|f| !matches!(f, Value::Table(t) if t.get("copies") == Some(&Value::Integer(0))));
+    flows.extend(added);
+    Ok(())
 }
 
 /// The first error inside a template's links (and a radio chain's `radio`

@@ -810,7 +810,7 @@ fn flow_ends(
                 .ok_or_else(|| ScenarioError::new(format!("flows[{i}].{field}"), format!("no node named '{name}'")))?;
             return Ok(n);
         }
-        let number = u64::from(copy) + 1;
+        let number = u64::from(fl.first_copy) + u64::from(copy);
         let expanded = name.replace(COPY_TOKEN, &number.to_string());
         node_index(&expanded).ok_or_else(|| {
             ScenarioError::new(
@@ -820,7 +820,8 @@ fn flow_ends(
         })
     };
     let (from, to) = (end("from", &fl.from)?, end("to", &fl.to)?);
-    let which = if per_copy { format!(" (copy {})", u64::from(copy) + 1) } else { String::new() };
+    let which =
+        if per_copy { format!(" (copy {})", u64::from(fl.first_copy) + u64::from(copy)) } else { String::new() };
     check(from != to, format!("flows[{i}].to"), &format!("must differ from `from`{which}"))?;
     Ok((from, to))
 }
@@ -1170,6 +1171,8 @@ impl Model {
         for (i, fl) in f.flows.iter().enumerate() {
             check(flow_names.insert(fl.name.as_str()), format!("flows[{i}].name"), "duplicate flow name")?;
             check(fl.copies >= 1, format!("flows[{i}].copies"), "must be at least 1")?;
+            check(fl.first_copy >= 1, format!("flows[{i}].first_copy"), "must be at least 1")?;
+            debug_assert!(fl.replace.is_none(), "the loader expands `replace`");
             check(
                 flows.len() + fl.copies as usize <= MAX_FLOWS,
                 format!("flows[{i}].copies"),

@@ -680,6 +680,18 @@ pub struct FlowSpec {
     /// (seed 001 Sec. 7.2: "n connections starting at random times").
     #[serde(default = "default_copies")]
     pub copies: u32,
+    /// The number `{copy}` takes in the first copy's `from` and `to` (at
+    /// least 1; default 1): copies after it count on from there.
+    #[serde(default = "default_copies")]
+    pub first_copy: u32,
+    /// Replace the last `copies` of this flow's copies by another scheme
+    /// (seed 004 Sec. 5.3, Fig. 12's friendliness test: k of n Reno
+    /// connections replaced by the variant). The other keys of the table
+    /// are merged into this flow (e.g. `tcp = { variant = "sack" }`, or
+    /// `scheme`) to make a flow `name` (default `<flow>-replaced`) that is
+    /// appended to the list, keeps the same ends (`{copy}` counting on
+    /// where this flow's copies stop) and has that many copies.
+    pub replace: Option<ReplaceSpec>,
     /// Start when the named flow completes (its last byte delivered, or
     /// with a handshake its FIN acknowledged), `start_s` later; not with
     /// `start_max_s`. Copy i of a flow follows copy i of the named one
@@ -698,6 +710,19 @@ pub struct FlowSpec {
 
 fn default_copies() -> u32 {
     1
+}
+
+/// A flow's `replace` table (see [`FlowSpec::replace`]); the loader turns
+/// it into a flow of its own before the scenario is read.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ReplaceSpec {
+    /// How many of the flow's copies the replacement takes (0 to `copies`).
+    pub copies: u32,
+    /// The replacement flow's name; default `<flow>-replaced`.
+    pub name: Option<String>,
+    /// The rest: keys of a flow (`tcp`, `scheme`, ...), merged into it.
+    #[serde(flatten)]
+    pub overrides: BTreeMap<String, serde_json::Value>,
 }
 
 /// A Pareto on/off source's settings; defaults are ns-2.35's
