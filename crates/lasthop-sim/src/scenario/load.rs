@@ -292,7 +292,7 @@ pub fn load_file(text: &str, fmt: Format, sets: &[String], origin: &str) -> Resu
 /// from where the remaining copies stop.
 fn expand_replacements(doc: &mut Table) -> Result<(), ScenarioError> {
     let Some(Value::Array(flows)) = doc.get_mut("flows") else { return Ok(()) };
-    let mut added = Vec::new();
+    let (mut added, mut emptied) = (Vec::new(), Vec::new());
     for (i, flow) in flows.iter_mut().enumerate() {
         let Value::Table(flow) = flow else { continue };
         let Some(replace) = flow.remove("replace") else { continue };
@@ -334,10 +334,14 @@ fn expand_replacements(doc: &mut Table) -> Result<(), ScenarioError> {
         twin.insert("copies".into(), Value::Integer(k));
         twin.insert("first_copy".into(), Value::Integer(first + copies - k));
         added.push(Value::Table(twin));
-        // Every copy replaced: the flow is the replacement alone.
         flow.insert("copies".into(), Value::Integer(copies - k));
+        if k == copies {
+            emptied.push(i); // every copy replaced: the replacement alone
+        }
     }
-    flows.retain(|f| !matches!(f, Value::Table(t) if t.get("copies") == Some(&Value::Integer(0))));
+    for i in emptied.into_iter().rev() {
+        flows.remove(i);
+    }
     flows.extend(added);
     Ok(())
 }
