@@ -68,6 +68,10 @@ fn bad_dcf_settings_name_the_field() {
     assert_eq!(e.path, "media[0].error.p", "{e}");
     let e = err(&["media.0.dcf.slot_us=-1"]);
     assert_eq!(e.path, "media[0].dcf.slot_us", "{e}");
+    let e = err(&["media.0.error={model=\"frame_error_rate\",fer=1.5}"]);
+    assert_eq!(e.path, "media[0].error.fer", "{e}");
+    let e = err(&["media.0.error={model=\"frame_error_rate\",fer=0.09,reference_bytes=0}"]);
+    assert_eq!(e.path, "media[0].error.reference_bytes", "{e}");
     let e = err(&["media.0.dcf.ll_retransmission_window=0"]);
     assert_eq!(e.path, "media[0].dcf.ll_retransmission_window", "{e}");
     assert!(e.reason.contains("1..=64"), "{e}");

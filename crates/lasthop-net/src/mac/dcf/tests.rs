@@ -526,6 +526,35 @@ fn a_deferred_copy_of_a_frame_handed_up_is_not_handed_up_again() {
 }
 
 #[test]
+fn the_error_model_sees_the_mpdu_so_a_data_frame_loses_exactly_the_fer() {
+    // yun-004.md Sec. 1.4: FER is the loss probability of the 1074-byte
+    // data MPDU (1040 B of packet + 34 B of MAC framing). The DCF shows the
+    // error model the MPDU: frame_error_rate then corrupts exactly the
+    // frames bernoulli { p = fer } corrupts from the same stream; a 40-byte
+    // ack's 74-byte MPDU loses with 1 - (1 - fer)^(74 / 1074).
+    let corrupted = |cfg: ErrorModelConfig, size: u32| -> Vec<bool> {
+        let mut pool = PacketPool::new();
+        let mac = DcfConfig { retry_limit: 1, queue_packets: 300, ..DcfConfig::default() };
+        let e = ErrorModel::new(&cfg, || RngStream::new(1, "e"));
+        let mut d = medium(2, mac).with_error_model(0, e);
+        for uid in 0..300 {
+            assert!(offer(&mut d, Time::ZERO, 0, 1, frame(&mut pool, uid, size)));
+        }
+        run(&mut d, Time::NEVER, &mut Vec::new());
+        assert_eq!(d.stats(0).data_frames_sent, 300);
+        air(&d).iter().filter(|a| a.2 == FrameClass::Data).map(|a| a.5 == Heard::Corrupted).collect()
+    };
+    let fer = ErrorModelConfig::FrameErrorRate { fer: 0.5, reference_bytes: 1074 };
+    let data = corrupted(fer.clone(), 1040);
+    assert_eq!(data, corrupted(ErrorModelConfig::Bernoulli { p: 0.5 }, 1040));
+    let p74 = 1.0 - 0.5f64.powf(74.0 / 1074.0);
+    let mut r = RngStream::new(1, "e");
+    let expected: Vec<bool> = (0..300).map(|_| r.bernoulli(p74)).collect();
+    assert_eq!(corrupted(fer, 40), expected);
+    assert!(expected.iter().filter(|&&c| c).count() < 30, "about 4.7 % of the acks");
+}
+
+#[test]
 fn a_link_error_model_overrides_the_station_model_for_its_peer() {
     let mut pool = PacketPool::new();
     // The access point (0) loses every frame to station 1, none to 2.
