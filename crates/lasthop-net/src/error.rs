@@ -68,6 +68,20 @@
 //!   zero (good first), and a packet is lost if the state at its transmission
 //!   start is bad; durations are rounded to whole nanoseconds so that no float
 //!   clock is ever compared.
+//! - `frame_error_rate`: Yun 2009 (seed 004) Sec. 5.1, "we generate bit
+//!   errors depending on the given FER" and "data packets are more prone to
+//!   be lost than ACKs due to the longer length", read as yun-004.md Sec. 1.4
+//!   and ambiguity 3's plausible reading: FER is the loss probability of a
+//!   full data MPDU of `reference_bytes` (1074 B: 1000 B of payload, 40 B of
+//!   TCP/IP, 34 B of ns-2's MAC framing, yun-004.md Sec. 1.2), and every
+//!   frame sees the same independent bit errors, so a frame of S bytes is
+//!   lost with probability `1 - (1 - fer)^(S / reference_bytes)` (a 74-byte
+//!   TCP ack at FER 9 %: 0.65 %). Each transmission is an independent draw,
+//!   as `bernoulli`'s; at exactly `reference_bytes` the probability is `fer`
+//!   itself, so such frames get `bernoulli { p = fer }`'s verdicts from the
+//!   same stream. S is the size the holder shows: a link's wire size, the
+//!   DCF's MPDU (packet + MAC header and FCS; the PLCP header is
+//!   error-free).
 //! - `markov`: Yun 2009 (seed 004) Sec. 5.4, a two-state Markov chain with
 //!   "state transitions ... per frame transmission" and all frames lost in the
 //!   bad state. We start in the good state and, per frame, first make the
@@ -126,6 +140,18 @@ pub enum ErrorModelConfig {
         /// transmission time on this link direction is the unit.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         packet_bytes: Option<u32>,
+    },
+    /// Independent bit errors at the rate that loses a frame of
+    /// `reference_bytes` with probability `fer` (Yun 2009, Sec. 5.1;
+    /// yun-004.md Sec. 1.4): a frame of S bytes is lost with probability
+    /// 1 - (1 - fer)^(S / reference_bytes).
+    FrameErrorRate {
+        /// Loss probability of a frame of `reference_bytes`, in [0, 1].
+        fer: f64,
+        /// The frame size `fer` is given for, in bytes (>= 1). [T] 1074, the
+        /// data MPDU (1000 B payload, 40 B TCP/IP, 34 B MAC framing).
+        #[serde(default = "default_reference_bytes")]
+        reference_bytes: u32,
     },
     /// Two-state Markov chain with one transition per frame (Yun 2009, Sec.
     /// 5.4): frames in the bad state are lost, in the good state they pass.
@@ -204,6 +230,21 @@ pub enum StateUnit {
     PacketTimes,
 }
 
+fn default_reference_bytes() -> u32 {
+    1074
+}
+
+/// The loss probability of a frame of `size_bytes` under `frame_error_rate`:
+/// `fer` exactly at the reference size.
+#[inline]
+fn frame_error_probability(fer: f64, reference_bytes: u32, size_bytes: u32) -> f64 {
+    if size_bytes == reference_bytes {
+        fer
+    } else {
+        1.0 - (1.0 - fer).powf(f64::from(size_bytes) / f64::from(reference_bytes))
+    }
+}
+
 fn check_probability(field: &str, p: f64) -> Result<(), (String, String)> {
     if (0.0..=1.0).contains(&p) {
         Ok(())
@@ -271,6 +312,13 @@ impl ErrorModelConfig {
             ErrorModelConfig::None | ErrorModelConfig::List { .. } => Ok(()),
             ErrorModelConfig::ExponentialBytes { mean_bytes } => check_mean_bytes(*mean_bytes),
             ErrorModelConfig::Bernoulli { p } => check_probability("p", *p),
+            ErrorModelConfig::FrameErrorRate { fer, reference_bytes } => {
+                check_probability("fer", *fer)?;
+                if *reference_bytes == 0 {
+                    return Err(("reference_bytes".to_string(), "must be >= 1".to_string()));
+                }
+                Ok(())
+            }
             ErrorModelConfig::TwoState { good_mean, bad_mean, unit, packet_bytes } => {
                 // A zero mean would make a state last no time at all and the
                 // flip loop spin forever.
@@ -386,6 +434,11 @@ enum State {
         rng: RngStream,
         p: f64,
     },
+    FrameErrorRate {
+        rng: RngStream,
+        fer: f64,
+        reference_bytes: u32,
+    },
     TwoStatePackets {
         rng: RngStream,
         good_mean_pkts: f64,
@@ -491,6 +544,9 @@ impl ErrorModel {
                 State::ExponentialBytes { rng, bytes }
             }
             ErrorModelConfig::Bernoulli { p } => State::Bernoulli { rng, p: *p },
+            ErrorModelConfig::FrameErrorRate { fer, reference_bytes } => {
+                State::FrameErrorRate { rng, fer: *fer, reference_bytes: *reference_bytes }
+            }
             ErrorModelConfig::TwoState { good_mean, bad_mean, unit: StateUnit::Packets, .. } => {
                 let remaining_pkts = rng.exponential(*good_mean);
                 State::TwoStatePackets {
@@ -545,13 +601,16 @@ impl ErrorModel {
     /// The verdict for one transmission of `pkt` starting at `now` and taking
     /// `tx_time_ns` on the medium: true if it arrives corrupted. Call exactly
     /// once per transmission on this link direction, in transmission order:
-    /// every model but `bernoulli` keeps state from one call to the next.
+    /// every model but `bernoulli` and `frame_error_rate` keeps state from one call to the next.
     #[inline(always)]
     pub fn corrupts(&mut self, now: Time, tx_time_ns: u64, pkt: &Packet) -> bool {
         let Some(state) = self.state.as_deref_mut() else { return false };
         match state {
             State::ExponentialBytes { rng, bytes } => bytes.crosses(pkt.size_bytes, rng),
             State::Bernoulli { rng, p } => rng.bernoulli(*p),
+            State::FrameErrorRate { rng, fer, reference_bytes } => {
+                rng.bernoulli(frame_error_probability(*fer, *reference_bytes, pkt.size_bytes))
+            }
             State::TwoStatePackets { rng, good_mean_pkts, bad_mean_pkts, bad, remaining_pkts } => {
                 let mut steps = 0;
                 while *remaining_pkts <= 0.0 {
@@ -787,6 +846,45 @@ mod tests {
     }
 
     #[test]
+    fn frame_error_rate_scales_the_loss_with_the_frame_length() {
+        // yun-004.md Sec. 1.4: FER is the 1074-byte data MPDU's; a 74-byte
+        // TCP ack (40 B + 34 B of MAC framing) and a 14-byte MAC ack see
+        // the same bit error rate.
+        let p = |fer, bytes| frame_error_probability(fer, 1074, bytes);
+        assert_eq!(p(0.09, 1074), 0.09, "exactly the FER at the reference size");
+        assert_eq!(p(0.09, 74), 1.0 - 0.91f64.powf(74.0 / 1074.0));
+        assert!((p(0.09, 74) - 0.006477).abs() < 1e-6, "{}", p(0.09, 74));
+        // The reference's table: 0.65 % and 0.12 % at 9 %, 0.069 % and
+        // 0.013 % at 1 %.
+        assert!((p(0.09, 14) - 0.00123).abs() < 1e-5, "{}", p(0.09, 14));
+        assert!((p(0.01, 74) - 0.000692).abs() < 1e-6, "{}", p(0.01, 74));
+        assert!((p(0.01, 14) - 0.000131).abs() < 1e-6, "{}", p(0.01, 14));
+        // Two frames of half the length lose one or both as often as the
+        // whole one: (1 - p(537))^2 = 1 - fer.
+        assert!(((1.0 - p(0.09, 537)).powi(2) - 0.91).abs() < 1e-12);
+        assert_eq!((p(0.0, 74), p(1.0, 74), p(1.0, 5000)), (0.0, 1.0, 1.0));
+        // Drawn: 400,000 TCP acks at 9 %.
+        let mut m = model(ErrorModelConfig::FrameErrorRate { fer: 0.09, reference_bytes: 1074 }, 5);
+        let mut l = Losses::default();
+        for i in 0..400_000 {
+            l.record(m.corrupts(Time::from_ns(i), 0, &ack(74, 1)));
+        }
+        assert_within_5pct("74-byte ack loss", l.loss_rate(), p(0.09, 74));
+    }
+
+    #[test]
+    fn frame_error_rate_at_the_reference_size_is_bernoulli_fer() {
+        // Same stream, frames of exactly reference_bytes: the same verdicts.
+        let fer = ErrorModelConfig::FrameErrorRate { fer: 0.3, reference_bytes: 1440 };
+        assert_eq!(verdicts(&fer, 9), verdicts(&ErrorModelConfig::Bernoulli { p: 0.3 }, 9));
+        // Another reference size: other verdicts (1440-byte frames lose less).
+        let longer = ErrorModelConfig::FrameErrorRate { fer: 0.3, reference_bytes: 2000 };
+        let (a, b) = (verdicts(&longer, 9), verdicts(&fer, 9));
+        assert!(a.iter().zip(&b).all(|(x, y)| !x || *y), "a smaller probability from the same draws");
+        assert!(a.iter().filter(|&&v| v).count() < b.iter().filter(|&&v| v).count());
+    }
+
+    #[test]
     fn two_state_packets_matches_the_ns2_discretisation() {
         // Seed 002 Table I, data direction at BER 1e-5: good 100, bad 8.
         let (good, bad) = (100.0f64, 8.0f64);
@@ -989,6 +1087,7 @@ mod tests {
         vec![
             ErrorModelConfig::ExponentialBytes { mean_bytes: 16384.0 },
             ErrorModelConfig::Bernoulli { p: 0.05 },
+            ErrorModelConfig::FrameErrorRate { fer: 0.09, reference_bytes: 1074 },
             ErrorModelConfig::TwoState { good_mean: 20.0, bad_mean: 3.0, unit: StateUnit::Packets, packet_bytes: None },
             ErrorModelConfig::TwoState {
                 good_mean: 0.02,
@@ -1039,6 +1138,10 @@ mod tests {
             (two_state(-3.0, 8.0), "good_mean"),
             (two_state(100.0, 0.0), "bad_mean"),
             (two_state(100.0, f64::NAN), "bad_mean"),
+            (C::FrameErrorRate { fer: 1.5, reference_bytes: 1074 }, "fer"),
+            (C::FrameErrorRate { fer: -0.01, reference_bytes: 1074 }, "fer"),
+            (C::FrameErrorRate { fer: f64::NAN, reference_bytes: 1074 }, "fer"),
+            (C::FrameErrorRate { fer: 0.09, reference_bytes: 0 }, "reference_bytes"),
             (C::Markov { p_gb: 1.01, p_bb: 0.3 }, "p_gb"),
             (C::Markov { p_gb: 0.01, p_bb: -0.3 }, "p_bb"),
             (C::Outage { from_s: -1.0, until_s: None }, "from_s"),
@@ -1065,6 +1168,8 @@ mod tests {
         C::None.validate().unwrap();
         C::ExponentialBytes { mean_bytes: 0.0 }.validate().unwrap();
         C::Markov { p_gb: 0.0, p_bb: 1.0 }.validate().unwrap();
+        C::FrameErrorRate { fer: 0.0, reference_bytes: 1 }.validate().unwrap();
+        C::FrameErrorRate { fer: 1.0, reference_bytes: 1074 }.validate().unwrap();
         C::Outage { from_s: 0.0, until_s: Some(1e-9) }.validate().unwrap();
         C::Outage { from_s: 10.0, until_s: None }.validate().unwrap();
     }
@@ -1115,6 +1220,8 @@ mod tests {
         assert_eq!(c, ErrorModelConfig::List { packets: vec![], seqs: vec![1400] });
         let c: ErrorModelConfig = serde_json::from_str(r#"{"model":"outage","from_s":10}"#).unwrap();
         assert_eq!(c, ErrorModelConfig::Outage { from_s: 10.0, until_s: None });
+        let c: ErrorModelConfig = serde_json::from_str(r#"{"model":"frame_error_rate","fer":0.09}"#).unwrap();
+        assert_eq!(c, ErrorModelConfig::FrameErrorRate { fer: 0.09, reference_bytes: 1074 }, "the data MPDU");
         let c: ErrorModelConfig = serde_json::from_str(r#"{"model":"none"}"#).unwrap();
         assert_eq!(c, ErrorModelConfig::None);
         let bad =

@@ -68,6 +68,15 @@ fn bad_dcf_settings_name_the_field() {
     assert_eq!(e.path, "media[0].error.p", "{e}");
     let e = err(&["media.0.dcf.slot_us=-1"]);
     assert_eq!(e.path, "media[0].dcf.slot_us", "{e}");
+    let e = err(&["media.0.error={model=\"frame_error_rate\",fer=1.5}"]);
+    assert_eq!(e.path, "media[0].error.fer", "{e}");
+    let e = err(&["media.0.error={model=\"frame_error_rate\",fer=0.09,reference_bytes=0}"]);
+    assert_eq!(e.path, "media[0].error.reference_bytes", "{e}");
+    let e = err(&["media.0.dcf.ll_retransmission_window=0"]);
+    assert_eq!(e.path, "media[0].dcf.ll_retransmission_window", "{e}");
+    assert!(e.reason.contains("1..=64"), "{e}");
+    let e = err(&["media.0.dcf.ll_retransmission=\"selective\""]);
+    assert!(e.path.starts_with("media[0].dcf"), "{e}");
 }
 
 #[test]
@@ -164,4 +173,36 @@ fn eln_filter_zero_turns_filtering_off() {
     assert_eq!(filter(&load(&[])), Some(2), "Sec. 4.2's N = 2 by default");
     assert_eq!(filter(&load(&["flows.0.tcp.ll_elsn.eln_filter=0"])), None);
     assert_eq!(filter(&load(&["flows.0.tcp.ll_elsn.eln_filter=3"])), Some(3));
+}
+
+#[test]
+fn deferred_link_retransmissions_let_later_segments_overtake() {
+    // Fig. 13's 100 ms link retransmission delay, both readings of
+    // yun-004.md ambiguity 9, same seed. Blocking: the AP waits out every
+    // delay, its segments stay in order. Deferred: a failed segment is set
+    // aside and the next ones overtake it; the receiver's duplicate acks
+    // bring fast retransmits. ERSNs come out alike (first retry of a
+    // held segment); the run's end checks conservation with the
+    // set-aside frames counted.
+    let sets = |mode: &'static str| {
+        [
+            "protocol=\"ll-elsn\"",
+            "fer=0.05",
+            "retry_limit=7",
+            "media.0.dcf.ll_retransmission_delay_ms=100",
+            mode,
+            "stop_s=10",
+            "flows.0.duration_s=10",
+        ]
+    };
+    let blocking = run_embedded("yun09/downlink", &sets("media.0.dcf.ll_retransmission=\"blocking\""), 2);
+    let deferred = run_embedded("yun09/downlink", &sets("media.0.dcf.ll_retransmission=\"deferred\""), 2);
+    let (b, d) = (&blocking.flows[0], &deferred.flows[0]);
+    assert!(d.fast_retransmits > 5 * b.fast_retransmits.max(1), "{} vs {}", d.fast_retransmits, b.fast_retransmits);
+    assert!(d.dupacks_at_source > b.dupacks_at_source);
+    let (l, ap) = (d.ll_elsn.as_ref().unwrap(), station(&deferred, "ap"));
+    assert!(l.ersns_received > 0 && l.ersns_received <= ap.retries, "{l:?} {ap:?}");
+    // The default is the blocking reading.
+    let default = run_embedded("yun09/downlink", &sets("stop_s=10"), 2);
+    assert_eq!(serde_json::to_string(&default).unwrap(), serde_json::to_string(&blocking).unwrap());
 }

@@ -63,8 +63,40 @@
 //!   both attempts against `retry_limit` (802.11 and ns-2 keep short and
 //!   long counters).
 //! - A link-level retransmission delay (`ll_retransmission_delay_ns`,
-//!   yun-004.md Sec. 1.4, Fig. 13) blocks the station's contention for
-//!   that long after each failure; it still receives and acks meanwhile.
+//!   yun-004.md Sec. 1.4, Fig. 13; seed 004 Sec. 1's "80~100 milliseconds
+//!   for loss awareness in UMTS Rel'99") between a failed attempt and the
+//!   frame's next one, read one of two ways (yun-004.md ambiguity 9,
+//!   [`LlRetransmission`]):
+//!   - `Blocking` (the reference's plausible reading, stop-and-wait ARQ of
+//!     seed 004 Fig. 1(a)): the station's contention is blocked for that
+//!     long after each failure; it still receives and acks meanwhile. The
+//!     backoff for the retry is drawn at the failure (doubled CW) and
+//!     counted once the block ends.
+//!   - `Deferred` (the alternative reading, "retries of a frame scheduled
+//!     while others proceed": a selective-repeat link layer such as UMTS
+//!     RLC in acknowledged mode): the failed frame is set aside until the
+//!     delay has passed and the station goes on serving its queue at once
+//!     (the backoff drawn at the failure, with the doubled CW, serves its
+//!     next frame). A set-aside frame whose time has come is served next,
+//!     before the queue's head (the earliest first), once the station's
+//!     current frame is done with; later frames overtake it, and the peer
+//!     hands them up out of order. It keeps what 802.11 keeps per frame
+//!     (802.11-1999 Sec. 9.2.4-9.2.5.3): its attempt count (the per-MSDU
+//!     retry count against `retry_limit`), its sequence number (a resent
+//!     frame is a retry of the same MSDU) and whether the peer has handed
+//!     it up. The contention window is the station's, as 802.11-1999's:
+//!     doubled by every failure, back to CWmin after every success or
+//!     discard, whichever frame they were of; a returning frame contends
+//!     with the window the station has then \[R\]. At most
+//!     `ll_retransmission_window` frames are set aside per station (RLC's
+//!     transmit window): while that many are, the queue's head waits and
+//!     the station sends nothing new until the earliest comes due \[R\].
+//!     The peer recognises a copy of a frame it has handed up whenever it
+//!     comes (a selective-repeat receiver's window; modelled by the
+//!     sender's record of the frame, not a bounded cache as 802.11's
+//!     last-sequence-number check is, which only works in order).
+//!     `Retry` and `Drop` come out exactly as in `Blocking`: `Retry` at
+//!     the failure that sets a frame aside, `Drop` at the last failure.
 //! - Frame errors come from the sending station's [`ErrorModel`] (one per
 //!   destination if given, else the station's), consulted once per data
 //!   frame transmission with the MPDU's size (payload, headers and the
@@ -96,6 +128,22 @@ use crate::queue::{Admission, QueueConfig, QueueLimit, Removal, Waiting};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::{NS_PER_S, NS_PER_US};
 use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, TcpHeader, Time};
+
+/// What a station does between a failed attempt and the frame's next one
+/// when there is a link-level retransmission delay (yun-004.md ambiguity
+/// 9; the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LlRetransmission {
+    /// Stop-and-wait: the station's contention is blocked for the delay,
+    /// then the frame is retried; its queue waits. \[R\] yun-004.md's
+    /// plausible reading.
+    #[default]
+    Blocking,
+    /// Selective repeat: the frame is set aside for the delay while the
+    /// station serves its queue; then it is served before the queue's
+    /// head. yun-004.md's alternative reading.
+    Deferred,
+}
 
 /// Parameters of an 802.11 DCF medium (all its stations alike). Sources:
 /// \[N\] ns-2.35 (tcl/lib/ns-default.tcl, mac/mac-802_11.{h,cc}), \[T\]
@@ -147,10 +195,17 @@ pub struct DcfConfig {
     /// is sending is not counted, as ns-2's interface queue does not count
     /// `pktTx_`). \[T\] Sec. 5.1, 50.
     pub queue_packets: u32,
-    /// Time a station waits after a failed attempt before it contends
-    /// again, in ns (its MAC blocked meanwhile: stop-and-wait ARQ). \[T\] 0;
-    /// 100 ms in the ERSN experiment (Sec. 5.2, Fig. 13).
+    /// Time between a failed attempt and the frame's next one, in ns.
+    /// \[T\] 0; 100 ms in the ERSN experiment (Sec. 5.2, Fig. 13).
     pub ll_retransmission_delay_ns: u64,
+    /// What the station does meanwhile (yun-004.md ambiguity 9). \[R\]
+    /// `Blocking`, the reference's plausible reading.
+    pub ll_retransmission: LlRetransmission,
+    /// `Deferred` only: frames a station may hold set aside at once. \[R\]
+    /// 16 (100 ms of 9 % loss at the cell's ~700 frames/s sets about 6
+    /// aside; UMTS RLC's windows are larger, but TCP's window bounds what
+    /// a flow has in flight).
+    pub ll_retransmission_window: u32,
     /// Propagation delay between any two stations, in ns. \[R\] 0 (a cell
     /// spans tens of metres; ns-2 charges `DSSS_MaxPropagationDelay` 2 us
     /// in its timeouts only).
@@ -181,6 +236,8 @@ impl Default for DcfConfig {
             retry_limit: 7,
             queue_packets: 50,
             ll_retransmission_delay_ns: 0,
+            ll_retransmission: LlRetransmission::Blocking,
+            ll_retransmission_window: 16,
             propagation_ns: 0,
             control_frame_errors: false,
         }
@@ -220,6 +277,9 @@ impl DcfConfig {
         if self.queue_packets == 0 {
             return Err(("queue_packets", "must be at least 1"));
         }
+        if !(1..=MAX_SET_ASIDE).contains(&self.ll_retransmission_window) {
+            return Err(("ll_retransmission_window", "must be in 1..=64 (frames set aside per station)"));
+        }
         Ok(())
     }
 
@@ -249,6 +309,10 @@ impl DcfConfig {
         self.rts_threshold_bytes.is_some_and(|t| packet_bytes + self.mac_header_bytes >= t)
     }
 }
+
+/// The largest `ll_retransmission_window` (a station's set-aside frames
+/// are scanned at every decision).
+pub const MAX_SET_ASIDE: u32 = 64;
 
 /// Counters of one station.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -288,8 +352,12 @@ pub struct DcfStats {
     /// Time spent counting backoff slots (a slot cut short by a busy
     /// medium included), in ns.
     pub backoff_ns: u64,
-    /// Time blocked by the link-level retransmission delay, in ns.
+    /// Time blocked by the link-level retransmission delay, in ns
+    /// (`Blocking`).
     pub blocked_ns: u64,
+    /// Failed frames set aside for the link-level retransmission delay
+    /// (`Deferred`).
+    pub set_aside: u64,
     /// Time on the air (all frames sent), in ns.
     pub airtime_ns: u64,
     /// Arrivals refused by the full queue (or victims in their place).
@@ -367,6 +435,13 @@ struct Outgoing {
     handed_up: bool,
 }
 
+/// A failed frame set aside until `due` (`LlRetransmission::Deferred`).
+#[derive(Clone, Copy, Debug)]
+struct Aside {
+    due: Time,
+    frame: Outgoing,
+}
+
 /// A frame a station sends SIFS after a reception, whatever the medium.
 #[derive(Clone, Copy, Debug)]
 struct Reply {
@@ -424,6 +499,10 @@ struct Station {
     /// Contention blocked until then (the link retransmission delay).
     blocked_until: Option<Time>,
     blocked_from: Time,
+    /// Failed frames set aside (`Deferred`), in the order they were: at
+    /// most `ll_retransmission_window`, its capacity from the start.
+    aside: Vec<Aside>,
+    window: usize,
     /// Frames arriving at the station plus its own transmission.
     busy: u32,
     /// Its medium has been idle since (valid while `busy == 0`).
@@ -450,9 +529,32 @@ impl Station {
         self.iq.pop(now)
     }
 
-    /// Take the queue's head as the current frame, if there is none.
+    /// The set-aside frame served next: the earliest due (the first set
+    /// aside among equals), with its place.
+    fn next_aside(&self) -> Option<(usize, Time)> {
+        let mut best: Option<(usize, Time)> = None;
+        for (i, a) in self.aside.iter().enumerate() {
+            if best.is_none_or(|(_, t)| a.due < t) {
+                best = Some((i, a.due));
+            }
+        }
+        best
+    }
+
+    /// Take the next frame as the current one, if there is none: a
+    /// set-aside frame whose delay has passed, else the queue's head
+    /// unless the set-aside frames fill their window.
     fn take_head(&mut self, now: Time) {
         if self.current.is_none() {
+            if let Some((i, due)) = self.next_aside() {
+                if due <= now {
+                    self.current = Some(self.aside.remove(i).frame);
+                    return;
+                }
+                if self.aside.len() >= self.window {
+                    return;
+                }
+            }
             if let Some((to, frame)) = self.pop(now) {
                 let seq = self.next_seq;
                 self.next_seq = self.next_seq.wrapping_add(1);
@@ -542,6 +644,11 @@ impl Dcf {
                 counting: None,
                 blocked_until: None,
                 blocked_from: Time::ZERO,
+                aside: Vec::with_capacity(match cfg.ll_retransmission {
+                    LlRetransmission::Blocking => 0,
+                    LlRetransmission::Deferred => cfg.ll_retransmission_window as usize,
+                }),
+                window: cfg.ll_retransmission_window as usize,
                 busy: 0,
                 medium_idle_since: Time::ZERO,
                 eifs: false,
@@ -626,9 +733,23 @@ impl Dcf {
         self.stations[usize::from(s)].cw
     }
 
-    /// Frames held: queued, or being sent and not yet handed up by the peer.
+    /// Frames held: queued, or being sent (set aside included) and not
+    /// yet handed up by the peer.
     pub fn in_flight(&self) -> usize {
-        self.stations.iter().map(|st| st.iq.len() + usize::from(st.current.is_some_and(|c| !c.handed_up))).sum()
+        let held = |c: &Outgoing| usize::from(!c.handed_up);
+        self.stations
+            .iter()
+            .map(|st| {
+                st.iq.len()
+                    + st.current.as_ref().map_or(0, held)
+                    + st.aside.iter().map(|a| held(&a.frame)).sum::<usize>()
+            })
+            .sum()
+    }
+
+    /// Frames station `s` holds set aside (`Deferred`).
+    pub fn set_aside_len(&self, s: StationId) -> usize {
+        self.stations[usize::from(s)].aside.len()
     }
 
     /// A frame queued at `s` for `to` at `now`, as a link direction's
@@ -652,12 +773,14 @@ impl Dcf {
         let st = &mut self.stations[usize::from(s)];
         st.stats.enqueued += 1;
         let drops = (&mut st.stats.drops_queue, &mut st.stats.drops_filtered);
-        let a = st.iq.offer(now, frame, to, st.current.is_some(), pool, removed, drops);
+        let sending = st.current.is_some() || !st.aside.is_empty();
+        let a = st.iq.offer(now, frame, to, sending, pool, removed, drops);
         if a.queued() && st.current.is_none() {
             st.take_head(now);
             // [N] send(): a backoff for every frame, unless one (a
-            // post-backoff) is already under way.
-            if st.backoff_slots.is_none() {
+            // post-backoff) is already under way. (No frame: the set-aside
+            // ones fill their window.)
+            if st.backoff_slots.is_none() && st.current.is_some() {
                 st.draw_backoff();
             }
             self.resume(usize::from(s), now);
@@ -724,6 +847,13 @@ impl Dcf {
         if let Some(b) = st.blocked_until {
             t = t.min(b);
         }
+        // A set-aside frame's delay ends: it matters only to a station
+        // without a frame (else it is taken when that one is done with).
+        if st.current.is_none() {
+            if let Some((_, due)) = st.next_aside() {
+                t = t.min(due);
+            }
+        }
         if let Some(b) = st.backoff_end(self.cfg.slot_ns) {
             t = t.min(b);
         }
@@ -753,6 +883,15 @@ impl Dcf {
         if st.blocked_until.is_some_and(|b| b <= now) {
             st.blocked_until = None;
             st.stats.blocked_ns += now.since(st.blocked_from);
+        }
+        // A set-aside frame is due at a station without a frame: it takes
+        // the backoff under way (a post-backoff) or draws one, as a frame
+        // arriving from the queue would.
+        if st.current.is_none() && st.next_aside().is_some_and(|(_, due)| due <= now) {
+            st.take_head(now);
+            if st.backoff_slots.is_none() {
+                st.draw_backoff();
+            }
         }
         if st.backoff_end(self.cfg.slot_ns).is_some_and(|b| b <= now) {
             let c = st.counting.take().expect("counting");
@@ -891,8 +1030,23 @@ impl Dcf {
                 held,
             });
             if cfg.ll_retransmission_delay_ns > 0 {
-                st.blocked_until = Some(now.plus_ns(cfg.ll_retransmission_delay_ns));
-                st.blocked_from = now;
+                let until = now.plus_ns(cfg.ll_retransmission_delay_ns);
+                match cfg.ll_retransmission {
+                    LlRetransmission::Blocking => {
+                        st.blocked_until = Some(until);
+                        st.blocked_from = now;
+                    }
+                    LlRetransmission::Deferred => {
+                        // Set aside (at most the window: a frame is taken
+                        // from the queue only below it); the backoff just
+                        // drawn serves the next frame.
+                        debug_assert!(st.aside.len() < st.window, "the window has room for the current frame");
+                        st.aside.push(Aside { due: until, frame: c });
+                        st.current = None;
+                        st.stats.set_aside += 1;
+                        st.take_head(now);
+                    }
+                }
             }
         }
     }
@@ -975,12 +1129,19 @@ impl Dcf {
     fn on_frame(&mut self, r: usize, from: StationId, kind: FrameKind, now: Time, out: &mut Vec<MacOutput>) {
         let sifs = self.cfg.sifs_ns;
         let cw_min = self.cfg.cw_min;
+        let deferred = self.cfg.ll_retransmission == LlRetransmission::Deferred;
+        let handed_up = self.stations[usize::from(from)].current.is_some_and(|c| c.handed_up);
         let st = &mut self.stations[r];
         match kind {
             FrameKind::Data { frame, seq } => {
                 st.stats.data_frames_received += 1;
+                // [T] 802.11 Sec. 9.2.9: a copy of the last frame handed up
+                // from that sender. Set-aside frames come out of order: a
+                // selective-repeat receiver knows every frame it has handed
+                // up (the sender's record of it stands for its window).
                 let last = &mut st.last_seq_from[usize::from(from)];
-                if *last == seq.wrapping_add(1) {
+                let copy = if deferred { handed_up } else { *last == seq.wrapping_add(1) };
+                if copy {
                     st.stats.duplicates_suppressed += 1;
                 } else {
                     *last = seq.wrapping_add(1);

@@ -5,8 +5,8 @@
 use super::routes::{Hop, Path, Router};
 use super::schema::{
     AckPolicySpec, AckReconsSpacing, AckReconsSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
-    HeaderCompression, LinkSpec, LlElsnResponseSpec, MacKind, MediumSpec, PublishedCell, RadioSpec, ScenarioFile,
-    Template, WlanCellSpec, COMPRESSED_ACK_BYTES,
+    HeaderCompression, LinkSpec, LlElsnResponseSpec, LlRetransmissionSpec, MacKind, MediumSpec, PublishedCell,
+    RadioSpec, ScenarioFile, Template, WlanCellSpec, COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::schemes::{self, BaseStationAgent};
@@ -17,7 +17,7 @@ use lasthop_core::tick::KernelClock;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
 use lasthop_core::Time;
 use lasthop_net::error::ErrorModelConfig;
-use lasthop_net::mac::dcf::DcfConfig;
+use lasthop_net::mac::dcf::{DcfConfig, LlRetransmission};
 use lasthop_net::mac::point_to_point::{DirParams, Duplex};
 use lasthop_net::mac::{RadioConfig, StationId};
 use lasthop_net::queue::{QueueConfig, QueueLimit};
@@ -657,6 +657,11 @@ fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioError> {
         retry_limit: d.retry_limit,
         queue_packets: d.queue_packets,
         ll_retransmission_delay_ns: (d.ll_retransmission_delay_ms * NS_PER_MS as f64).round() as u64,
+        ll_retransmission: match d.ll_retransmission {
+            LlRetransmissionSpec::Blocking => LlRetransmission::Blocking,
+            LlRetransmissionSpec::Deferred => LlRetransmission::Deferred,
+        },
+        ll_retransmission_window: d.ll_retransmission_window,
         ..DcfConfig::default()
     };
     // The MAC's own check, its field names in the table's units.

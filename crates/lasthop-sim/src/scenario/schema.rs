@@ -272,10 +272,20 @@ pub struct DcfSpec {
     /// Each station's queue limit, in packets. [T] 50.
     #[serde(default = "dcf_queue")]
     pub queue_packets: u32,
-    /// Wait after a failed attempt before contending again, in ms (the MAC
-    /// blocked). [T] 0; 100 in seed 004's ERSN experiment.
+    /// Time between a failed attempt and the frame's next one, in ms. [T]
+    /// 0; 100 in seed 004's ERSN experiment.
     #[serde(default)]
     pub ll_retransmission_delay_ms: f64,
+    /// What the station does meanwhile (yun-004.md ambiguity 9):
+    /// `blocking`, its MAC blocked (stop-and-wait; [R] the reference's
+    /// plausible reading), or `deferred`, the frame set aside while the
+    /// station serves its queue (selective repeat, UMTS RLC-like).
+    #[serde(default)]
+    pub ll_retransmission: LlRetransmissionSpec,
+    /// `deferred` only: frames a station may hold set aside at once
+    /// (1..=64). [R] 16.
+    #[serde(default = "dcf_ll_window")]
+    pub ll_retransmission_window: u32,
     /// The discipline of every station's queue. Absent: drop-tail.
     #[serde(default)]
     pub queue: Option<QueueConfig>,
@@ -298,6 +308,8 @@ impl Default for DcfSpec {
             rts_threshold_bytes: None,
             queue_packets: dcf_queue(),
             ll_retransmission_delay_ms: 0.0,
+            ll_retransmission: LlRetransmissionSpec::default(),
+            ll_retransmission_window: dcf_ll_window(),
             queue: None,
         }
     }
@@ -342,6 +354,18 @@ fn dcf_retry_limit() -> u32 {
 }
 fn dcf_queue() -> u32 {
     dcf_default().queue_packets
+}
+fn dcf_ll_window() -> u32 {
+    dcf_default().ll_retransmission_window
+}
+
+/// A DCF's link-level retransmission reading (see `DcfSpec`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LlRetransmissionSpec {
+    #[default]
+    Blocking,
+    Deferred,
 }
 
 /// A half-duplex packet radio (seed 001 Sec. 5; see

@@ -364,6 +364,196 @@ fn a_link_retransmission_delay_blocks_the_station() {
     assert_eq!(d.in_flight(), 0);
 }
 
+/// Station 0's draws for the deferred timelines, with the windows they
+/// are drawn with.
+#[test]
+fn the_seeded_draws_of_the_deferred_timelines() {
+    let draws = |cw: &[u64]| -> Vec<u64> {
+        let mut r = RngStream::new(7, "mac:test:0:backoff");
+        cw.iter().map(|&c| r.below(c + 1)).collect()
+    };
+    assert_eq!(draws(&[31, 63, 31, 31]), vec![12, 0, 21, 29]);
+    assert_eq!(draws(&[31, 63, 127, 127, 31, 31]), vec![12, 0, 87, 118, 18, 1]);
+    assert_eq!(draws(&[31, 63, 63, 31]), vec![12, 0, 43, 29]);
+}
+
+fn deferred(cfg: DcfConfig) -> DcfConfig {
+    DcfConfig { ll_retransmission_delay_ns: 100_000_000, ll_retransmission: LlRetransmission::Deferred, ..cfg }
+}
+
+#[test]
+fn a_deferred_frame_is_overtaken_by_the_next_and_resent_after_the_delay() {
+    let mut pool = PacketPool::new();
+    // Yun Sec. 5.2, Fig. 13, read as selective repeat (yun-004.md
+    // ambiguity 9's alternative): station 0's first data frame is
+    // corrupted; 100 ms before it is sent again, the next frame goes.
+    let first = ErrorModel::new(&ErrorModelConfig::List { packets: vec![0], seqs: vec![] }, || RngStream::new(1, "e"));
+    let mut d = medium(2, deferred(DcfConfig::default())).with_error_model(0, first);
+    let mut got = Vec::new();
+    assert!(offer(&mut d, Time::ZERO, 0, 1, frame(&mut pool, 1, 1040)));
+    assert!(offer(&mut d, Time::ZERO, 0, 1, frame(&mut pool, 2, 1040)));
+    // Frame 1: 12 slots, data 290-1263.091 us, corrupted; the ack timeout
+    // at 1475.273 us reports the retry (attempt 2) and sets it aside until
+    // 101475.273 us; CW 63, 0 slots drawn: frame 2 leaves the queue and
+    // goes at 1475.273 + 50 = 1525.273 us, handed up at 2498.364 us.
+    run(&mut d, us(2_498_364), &mut got);
+    assert_eq!(
+        events(&got),
+        vec![
+            (us(290_000), "transmit", 0, 1, 0),
+            (us(1_475_273), "retry", 0, 1, 2),
+            (us(1_525_273), "transmit", 0, 2, 0),
+            (us(2_498_364), "deliver", 1, 2, 0),
+        ]
+    );
+    assert_eq!((d.set_aside_len(0), d.queue_len(0), d.in_flight()), (1, 0, 1), "frame 1 held, set aside");
+    // Frame 2's MAC ack ends at 2710.546 us: CW back to 31 and a
+    // post-backoff of 21 slots, which runs out unused. Nothing happens
+    // until frame 1's delay has passed.
+    run(&mut d, us(3_180_546), &mut got);
+    assert_eq!(d.poll_at(), us(101_475_273), "the set-aside frame's deadline wakes the medium");
+    // At 101475.273 us frame 1 is due; no backoff is pending: 29 slots
+    // (CW 31, reset by frame 2's success): 101475.273 + 50 + 580 =
+    // 102105.273 us, a retransmission, handed up 973.091 us later.
+    got.clear();
+    run(&mut d, Time::NEVER, &mut got);
+    assert_eq!(events(&got), vec![(us(102_105_273), "transmit", 0, 1, 1), (us(103_078_364), "deliver", 1, 1, 0)]);
+    let s = d.stats(0);
+    assert_eq!((s.attempts, s.retries, s.set_aside, s.blocked_ns, s.acks_received), (3, 1, 1, 0, 2));
+    assert_eq!(d.stats(1).delivered_up, 2);
+    assert_eq!((d.in_flight(), d.set_aside_len(0), d.contention_window(0)), (0, 0, 31));
+}
+
+#[test]
+fn the_retry_limit_still_drops_deferred_frames() {
+    let mut pool = PacketPool::new();
+    // Every data frame station 0 sends is corrupted; 2 attempts per frame.
+    let cfg = deferred(DcfConfig { retry_limit: 2, ..DcfConfig::default() });
+    let lossy = ErrorModel::new(&ErrorModelConfig::Bernoulli { p: 1.0 }, || RngStream::new(1, "e"));
+    let mut d = medium(2, cfg).with_error_model(0, lossy);
+    let mut got = Vec::new();
+    assert!(offer(&mut d, Time::ZERO, 0, 1, frame(&mut pool, 1, 1040)));
+    assert!(offer(&mut d, Time::ZERO, 0, 1, frame(&mut pool, 2, 1040)));
+    run(&mut d, Time::NEVER, &mut got);
+    // Frame 1 fails at 1475.273 us (set aside to 101475.273), frame 2 goes
+    // at once (0 slots, CW 63) and fails at 2710.546 us (set aside to
+    // 102710.546; CW 127, 87 slots that run out unused). At 101475.273
+    // frame 1 draws 118 slots (CW still 127): 101475.273 + 50 + 2360 =
+    // 103885.273 us; frame 2 comes due meanwhile and waits. Frame 1's
+    // second failure, at 103885.273 + 1185.273 = 105070.546 us, drops it
+    // (CW 31, 18 slots), and frame 2 is served next: 105070.546 + 50 + 360
+    // = 105480.546 us, dropped at 106665.819 us.
+    assert_eq!(
+        events(&got),
+        vec![
+            (us(290_000), "transmit", 0, 1, 0),
+            (us(1_475_273), "retry", 0, 1, 2),
+            (us(1_525_273), "transmit", 0, 2, 0),
+            (us(2_710_546), "retry", 0, 2, 2),
+            (us(103_885_273), "transmit", 0, 1, 1),
+            (us(105_070_546), "drop", 0, 1, 0),
+            (us(105_480_546), "transmit", 0, 2, 1),
+            (us(106_665_819), "drop", 0, 2, 0),
+        ]
+    );
+    assert!(got.iter().all(|(_, o)| !matches!(o, MacOutput::Drop { cause, .. } if *cause != MacDropCause::RetryLimit)));
+    let s = d.stats(0);
+    assert_eq!((s.attempts, s.retries, s.set_aside, s.drops_retry_limit), (4, 2, 2, 2));
+    assert_eq!((d.in_flight(), d.contention_window(0)), (0, 31));
+}
+
+#[test]
+fn a_full_set_aside_window_holds_the_queue_back() {
+    let mut pool = PacketPool::new();
+    // One frame may be set aside: while frame 1 is, frame 2 stays queued.
+    let cfg = deferred(DcfConfig { ll_retransmission_window: 1, ..DcfConfig::default() });
+    let first = ErrorModel::new(&ErrorModelConfig::List { packets: vec![0], seqs: vec![] }, || RngStream::new(1, "e"));
+    let mut d = medium(2, cfg).with_error_model(0, first);
+    let mut got = Vec::new();
+    assert!(offer(&mut d, Time::ZERO, 0, 1, frame(&mut pool, 1, 1040)));
+    assert!(offer(&mut d, Time::ZERO, 0, 1, frame(&mut pool, 2, 1040)));
+    run(&mut d, us(50_000_000), &mut got);
+    assert_eq!((d.set_aside_len(0), d.queue_len(0), d.in_flight()), (1, 1, 2));
+    // Frame 1 fails at 1475.273 us (CW 63, its 0 slots run out unused);
+    // due at 101475.273 us, it draws 43 slots (CW 63): 102385.273 us,
+    // handed up at 103358.364, its ack ending 103570.546; CW 31, 29 slots
+    // for frame 2: 104200.546 us.
+    run(&mut d, Time::NEVER, &mut got);
+    assert_eq!(
+        events(&got),
+        vec![
+            (us(290_000), "transmit", 0, 1, 0),
+            (us(1_475_273), "retry", 0, 1, 2),
+            (us(102_385_273), "transmit", 0, 1, 1),
+            (us(103_358_364), "deliver", 1, 1, 0),
+            (us(104_200_546), "transmit", 0, 2, 0),
+            (us(105_173_637), "deliver", 1, 2, 0),
+        ]
+    );
+    assert_eq!(d.in_flight(), 0);
+}
+
+#[test]
+fn a_deferred_copy_of_a_frame_handed_up_is_not_handed_up_again() {
+    let mut pool = PacketPool::new();
+    // Station 1's first MAC ack is lost: station 0 sets frame 1 aside
+    // although station 1 has it; frame 2 overtakes it; the copy of frame 1
+    // sent 100 ms on is acked but not handed up (station 1's last frame
+    // from station 0 was frame 2 by then).
+    let cfg = deferred(DcfConfig { control_frame_errors: true, ..DcfConfig::default() });
+    let lose_ack =
+        ErrorModel::new(&ErrorModelConfig::List { packets: vec![0], seqs: vec![] }, || RngStream::new(1, "e"));
+    let mut d = medium(2, cfg).with_error_model(1, lose_ack);
+    let mut got = Vec::new();
+    assert!(offer(&mut d, Time::ZERO, 0, 1, frame(&mut pool, 1, 1040)));
+    assert!(offer(&mut d, Time::ZERO, 0, 1, frame(&mut pool, 2, 1040)));
+    run(&mut d, Time::NEVER, &mut got);
+    let e: Vec<_> = events(&got).into_iter().map(|e| (e.1, e.3, e.4)).collect();
+    assert_eq!(
+        e,
+        vec![
+            ("transmit", 1, 0),
+            ("deliver", 1, 0),
+            ("retry", 1, 2),
+            ("transmit", 2, 0),
+            ("deliver", 2, 0),
+            ("transmit", 1, 1),
+        ]
+    );
+    assert!(matches!(got[2].1, MacOutput::Retry { held: false, .. }), "the peer has it");
+    assert_eq!((d.stats(1).data_frames_received, d.stats(1).duplicates_suppressed, d.stats(1).acks_sent), (3, 1, 3));
+    assert_eq!((d.in_flight(), d.stats(0).set_aside), (0, 1));
+}
+
+#[test]
+fn the_error_model_sees_the_mpdu_so_a_data_frame_loses_exactly_the_fer() {
+    // yun-004.md Sec. 1.4: FER is the loss probability of the 1074-byte
+    // data MPDU (1040 B of packet + 34 B of MAC framing). The DCF shows the
+    // error model the MPDU: frame_error_rate then corrupts exactly the
+    // frames bernoulli { p = fer } corrupts from the same stream; a 40-byte
+    // ack's 74-byte MPDU loses with 1 - (1 - fer)^(74 / 1074).
+    let corrupted = |cfg: ErrorModelConfig, size: u32| -> Vec<bool> {
+        let mut pool = PacketPool::new();
+        let mac = DcfConfig { retry_limit: 1, queue_packets: 300, ..DcfConfig::default() };
+        let e = ErrorModel::new(&cfg, || RngStream::new(1, "e"));
+        let mut d = medium(2, mac).with_error_model(0, e);
+        for uid in 0..300 {
+            assert!(offer(&mut d, Time::ZERO, 0, 1, frame(&mut pool, uid, size)));
+        }
+        run(&mut d, Time::NEVER, &mut Vec::new());
+        assert_eq!(d.stats(0).data_frames_sent, 300);
+        air(&d).iter().filter(|a| a.2 == FrameClass::Data).map(|a| a.5 == Heard::Corrupted).collect()
+    };
+    let fer = ErrorModelConfig::FrameErrorRate { fer: 0.5, reference_bytes: 1074 };
+    let data = corrupted(fer.clone(), 1040);
+    assert_eq!(data, corrupted(ErrorModelConfig::Bernoulli { p: 0.5 }, 1040));
+    let p74 = 1.0 - 0.5f64.powf(74.0 / 1074.0);
+    let mut r = RngStream::new(1, "e");
+    let expected: Vec<bool> = (0..300).map(|_| r.bernoulli(p74)).collect();
+    assert_eq!(corrupted(fer, 40), expected);
+    assert!(expected.iter().filter(|&&c| c).count() < 30, "about 4.7 % of the acks");
+}
+
 #[test]
 fn a_link_error_model_overrides_the_station_model_for_its_peer() {
     let mut pool = PacketPool::new();
@@ -415,6 +605,8 @@ fn validate_names_the_first_bad_field() {
     assert_eq!(bad(|c| c.eifs_ns = 40_000), "eifs_ns");
     assert_eq!(bad(|c| c.queue_packets = 0), "queue_packets");
     assert_eq!(bad(|c| c.ack_bytes = 0), "ack_bytes");
+    assert_eq!(bad(|c| c.ll_retransmission_window = 0), "ll_retransmission_window");
+    assert_eq!(bad(|c| c.ll_retransmission_window = MAX_SET_ASIDE + 1), "ll_retransmission_window");
 }
 
 #[test]
@@ -467,11 +659,13 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     /// The MAC's conservation invariant: every frame handed to it is
-    /// delivered, dropped with a cause, or still held; never delivered
-    /// twice; frames of one pair delivered in order; no station sends two
-    /// frames at once and overlapping frames are all lost; under random
-    /// traffic among four stations with errors (MAC acks included), small
-    /// queues, retry limits, RTS/CTS and propagation delays.
+    /// delivered, dropped with a cause, or still held (set-aside frames
+    /// included); never delivered twice; frames of one pair delivered in
+    /// order (unless set-aside frames let later ones overtake); no station
+    /// sends two frames at once and overlapping frames are all lost; under
+    /// random traffic among four stations with errors (MAC acks included),
+    /// small queues, retry limits, RTS/CTS, propagation delays and
+    /// link-level retransmission delays of both readings.
     #[test]
     fn every_frame_is_delivered_dropped_or_held(
         ops in prop::collection::vec(op(), 1..60),
@@ -483,6 +677,9 @@ proptest! {
         propagation_ns in prop::sample::select(vec![0u64, 1_000, 7_000]),
         cw_min in prop::sample::select(vec![1u32, 3, 31]),
         seed in 0u64..1000,
+        ll_delay_ns in prop::sample::select(vec![0u64, 700_000, 2_000_000]),
+        deferred in any::<bool>(),
+        window in 1u32..4,
     ) {
         let cfg = DcfConfig {
             retry_limit,
@@ -491,9 +688,13 @@ proptest! {
             propagation_ns,
             cw_min,
             control_frame_errors: control_errors,
+            ll_retransmission_delay_ns: ll_delay_ns,
+            ll_retransmission: if deferred { LlRetransmission::Deferred } else { LlRetransmission::Blocking },
+            ll_retransmission_window: window,
             ..DcfConfig::default()
         };
         prop_assert!(cfg.validate().is_ok());
+        let in_order = !deferred || ll_delay_ns == 0;
         let n = 4;
         let mut d = Dcf::new(cfg, n, |s| RngStream::new(seed, &format!("mac:p:{s}:backoff"))).with_air_log();
         if error_pct > 0 {
@@ -515,7 +716,7 @@ proptest! {
                         *delivered += 1;
                         assert!(seen.insert(frame.tag), "frame {} delivered twice", frame.tag);
                         let last = last_by_pair.insert((from, station), frame.tag);
-                        if let Some(l) = last {
+                        if let (Some(l), true) = (last, in_order) {
                             assert!(l < frame.tag, "pair {from}->{station} out of order");
                         }
                     }
