@@ -22,13 +22,15 @@
 //! How. When a timeout fires with the receiver still missing s, the world
 //! watches s for that connection (one u64 in the connection's receiver-side
 //! cache line, compared on every data delivery: one compare per segment)
-//! and notes the bound. Timeouts that fire again for the same s before
-//! anything of it arrives stack their bounds. The first copy covering s to
-//! reach the receiver afterwards decides all of them: timeout k was spurious
-//! iff that copy was made before it (`uid` < bound k). The receiver cannot
-//! move past s without such a copy, so every watch is decided by the next
-//! delivery of s. Exact on FIFO paths; with reordering (jitter) a pre-timeout
-//! copy overtaken by a later one is not seen. At most [`MAX_STACKED`]
+//! and notes the bound. Timeouts that fire again for the same s stack
+//! their bounds. Every copy covering s that reaches the receiver
+//! afterwards (duplicates included) is compared: timeout k is spurious as
+//! soon as a copy made before it (`uid` < bound k) arrives, whether or not
+//! a later copy got there first (a link layer that lets later frames
+//! overtake a retried one, `ll_retransmission = "deferred"`, delivers the
+//! sender's resend before the original). A timeout stays pending until
+//! then, or until a timeout of another byte replaces the watch: its
+//! original never arrived, so it was not spurious. At most [`MAX_STACKED`]
 //! timeouts stack (backed-off timeouts of one segment; with ns-2's 200 ms
 //! minimum and 60 s maximum RTO the 16th would come after 400 s); beyond
 //! that the oldest is forgotten (an undercount).
@@ -67,15 +69,17 @@ impl SpuriousWatch {
         self.pending += 1;
     }
 
-    /// The first copy of the watched byte to reach the receiver since the
-    /// watch began, created as `uid`: decides every pending timeout.
-    /// Returns how many were spurious.
-    pub fn on_delivery(&mut self, uid: u64) -> u64 {
-        let pending = &self.bounds[..usize::from(self.pending)];
-        let spurious = pending.iter().filter(|&&b| uid < b).count() as u64;
+    /// A copy of the watched byte, created as `uid`, reached the receiver:
+    /// every pending timeout made after it was spurious (counted, no longer
+    /// pending). Returns how many, and whether any timeout is still pending.
+    pub fn on_delivery(&mut self, uid: u64) -> (u64, bool) {
+        // Bounds rise in firing order: those above `uid` are a suffix.
+        let n = usize::from(self.pending);
+        let keep = self.bounds[..n].iter().take_while(|&&b| b <= uid).count();
+        let spurious = (n - keep) as u64;
         self.count += spurious;
-        self.pending = 0;
-        spurious
+        self.pending = keep as u8;
+        (spurious, keep > 0)
     }
 }
 
@@ -84,24 +88,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_first_copy_to_arrive_decides_every_stacked_timeout() {
+    fn a_copy_made_before_a_timeout_makes_it_spurious_whenever_it_arrives() {
         // The original (uid 5) was held up; timeouts fired when uids 10
         // and 20 were next: both resent something needless.
         let mut w = SpuriousWatch::default();
         w.on_timeout(true, 10);
         w.on_timeout(false, 20);
-        assert_eq!(w.on_delivery(5), 2);
+        assert_eq!(w.on_delivery(5), (2, false));
         // The first resend (uid 12, after the first timeout) arrives after
-        // the second timeout: only the second was spurious.
+        // the second timeout: the second was spurious; the first waits.
         w.on_timeout(true, 30);
         w.on_timeout(false, 40);
-        assert_eq!(w.on_delivery(35), 1);
-        // A genuine loss: the copy that arrives is the timeout's own resend.
+        assert_eq!(w.on_delivery(35), (1, true));
+        // The original (uid 25) arrives after all, overtaken: the first
+        // was spurious too; counted once.
+        assert_eq!(w.on_delivery(25), (1, false));
+        assert_eq!(w.on_delivery(25), (0, false));
+        // A genuine loss: the copy that arrives is the timeout's own
+        // resend, and nothing older ever comes; the next timeout, of
+        // another byte, drops it uncounted.
         w.on_timeout(true, 50);
-        assert_eq!(w.on_delivery(50), 0);
-        assert_eq!(w.count, 3);
-        // Decided once: a later copy finds nothing pending.
-        assert_eq!(w.on_delivery(1), 0);
+        assert_eq!(w.on_delivery(50), (0, true));
+        w.on_timeout(true, 60);
+        assert_eq!(w.on_delivery(55), (1, false));
+        assert_eq!(w.count, 5);
     }
 
     #[test]
@@ -109,11 +119,11 @@ mod tests {
         let mut w = SpuriousWatch::default();
         w.on_timeout(true, 10);
         w.on_timeout(true, 20);
-        assert_eq!(w.on_delivery(15), 1, "the timeout of the earlier byte is gone");
+        assert_eq!(w.on_delivery(15), (1, false), "the timeout of the earlier byte is gone");
         for k in 0..MAX_STACKED as u64 + 2 {
             w.on_timeout(k == 0, 100 + k);
         }
         // Bounds 102..=117 are kept: a copy of uid 101 is before all 16.
-        assert_eq!(w.on_delivery(101), MAX_STACKED as u64);
+        assert_eq!(w.on_delivery(101), (MAX_STACKED as u64, false));
     }
 }

@@ -1175,8 +1175,10 @@ impl<'m> World<'m> {
         match pkt.kind {
             PacketKind::Data => {
                 if pkt.tcp.seq <= f.spurious_watch && f.spurious_watch < pkt.seq_end() {
-                    f.spurious_watch = NO_WATCH;
-                    self.spurious[fi].on_delivery(pkt.uid);
+                    let (_, pending) = self.spurious[fi].on_delivery(pkt.uid);
+                    if !pending {
+                        f.spurious_watch = NO_WATCH;
+                    }
                 }
                 let f = &mut self.flows[fi];
                 if let Some(d) = f.receiver.on_segment(now, &pkt.tcp) {
