@@ -21,9 +21,13 @@ def test_reproduce_json_cells() -> None:
     assert proc.returncode == 0, proc.stderr
     document = json.loads(proc.stdout)
     assert list(document) == ["cells", "claims", "deviations"]
-    # Seed 001's cells come last, with their own measures (tests/test_balakrishnan99.py).
-    asym = [c for c in document["cells"] if str(c["table"]).startswith("b99-")]
-    cells = document["cells"][: len(document["cells"]) - len(asym)]
+    # Seed 001's cells come next to last, with their own measures
+    # (tests/test_balakrishnan99.py), and seed 004's last (tests/test_yun09.py).
+    yun = [c for c in document["cells"] if str(c["table"]).startswith("y09-")]
+    assert yun and document["cells"][-len(yun) :] == yun
+    rest = document["cells"][: len(document["cells"]) - len(yun)]
+    asym = [c for c in rest if str(c["table"]).startswith("b99-")]
+    cells = rest[: len(rest) - len(asym)]
     assert asym and all(not str(c["table"]).startswith("b99-") for c in cells)
     assert list(dict.fromkeys(c["table"] for c in asym)) == [
         "b99-t1",

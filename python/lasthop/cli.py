@@ -114,6 +114,7 @@ class Which(StrEnum):
     balakrishnan97_table3 = "balakrishnan97-table3"
     elaarag02 = "elaarag02"
     balakrishnan99 = "balakrishnan99"
+    yun09 = "yun09"
 
 
 class Only(StrEnum):
@@ -387,6 +388,11 @@ def reproduce_command(
         console.print(render.elaarag_table(cells, seeds))
     for table in render.balakrishnan99_tables(cells, seeds):
         console.print(table)
+    if which in (Which.all, Which.yun09):
+        from lasthop.papers import yun09
+
+        for table in yun09.tables(cells, seeds):
+            console.print(table)
     if claims:
         console.print(
             render.claims_table(

@@ -16,6 +16,8 @@
 - ``balakrishnan99``: Balakrishnan, Padmanabhan, Katz 1999, bandwidth asymmetry: tables
   T1-T4 of experiments E-S1, E-S1b, E-S2, E-S3 and E-S4
   (:mod:`lasthop.papers.balakrishnan99`).
+- ``yun09``: Yun 2009, LL-ELSN over 802.11b: E1, E3, E7, E10, E11, E12, E13 and E14
+  (:mod:`lasthop.papers.yun09`).
 
 Every cell is the mean over seeds 1..N. Runs go to a process pool over all cores; the
 results are put back in job order, so the output never depends on scheduling.
@@ -32,7 +34,7 @@ from typing import Any, Final
 
 from lasthop import _core
 from lasthop.errors import RunFailed, engine_failure
-from lasthop.papers import balakrishnan99, published
+from lasthop.papers import balakrishnan99, published, yun09
 from lasthop.workers import process_pool
 
 ONLY: Final = ("table2", "table3", "table4", "table5", "fig12", "ll-latency")
@@ -68,6 +70,7 @@ WHICH: Final = (
     "balakrishnan97-table3",
     "elaarag02",
     "balakrishnan99",
+    "yun09",
 )
 """What ``lasthop reproduce`` can reproduce."""
 
@@ -326,6 +329,8 @@ def experiment_scenarios(which: str) -> list[str]:
     scenarios = {e.scenario for e in _experiments(which)}
     if which in ("all", "balakrishnan99"):
         scenarios |= {e.scenario for e in balakrishnan99.experiments()}
+    if which in ("all", "yun09"):
+        scenarios |= {e.scenario for e in yun09.experiments()} | {yun09.DOWN}
     return sorted(scenarios)
 
 
@@ -341,7 +346,7 @@ def reproduce(
     run."""
     if seeds < 1:
         raise ValueError(f"seeds: must be at least 1, got {seeds}")
-    experiments = _experiments(which, only) if which != "balakrishnan99" else []
+    experiments = _experiments(which, only) if which not in ("balakrishnan99", "yun09") else []
     asym = balakrishnan99.experiments() if which in ("all", "balakrishnan99") else []
     jobs = [Job(e.scenario, e.sets, seed) for e in experiments for seed in range(1, seeds + 1)]
     jobs += [Job(e.scenario, e.sets, seed) for e in asym for seed in range(1, seeds + 1)]
@@ -359,6 +364,8 @@ def reproduce(
         cells.append(balakrishnan99.cell(asym_experiment, runs))
     if asym:
         balakrishnan99.add_trace_figures(cells)
+    if which in ("all", "yun09"):
+        cells += yun09.reproduce_cells(seeds, run_jobs, workers)
     return cells
 
 
@@ -439,15 +446,20 @@ def check_claims(
         claims_balakrishnan97,
         claims_balakrishnan99,
         claims_elaarag02,
+        claims_yun09,
     )
 
     evaluated = claims.evaluate(
-        claims_balakrishnan97.CLAIMS + claims_elaarag02.CLAIMS + claims_balakrishnan99.CLAIMS,
+        claims_balakrishnan97.CLAIMS
+        + claims_elaarag02.CLAIMS
+        + claims_balakrishnan99.CLAIMS
+        + claims_yun09.CLAIMS,
         cells,
     )
     explanations = (
         claims_balakrishnan97.DEVIATIONS
         | claims_elaarag02.DEVIATIONS
         | claims_balakrishnan99.DEVIATIONS
+        | claims_yun09.DEVIATIONS
     )
     return evaluated, claims.deviations(evaluated, cells, explanations)
