@@ -513,7 +513,11 @@ proptest! {
         }
         let queue_drops: u64 = (0..n as StationId).map(|s| r.stats(s).drops_queue).sum();
         prop_assert_eq!(queue_drops as usize, refused);
-        if error_pct == 0 {
+        // Error-free with unlimited retries, everything gets through. A
+        // finite limit may give up on a frame whose link ack timed out
+        // without any error (its peer was sending, or waited for a poll):
+        // PROPTEST_CASES=3000 finds one with retry_limit 0.
+        if error_pct == 0 && retry_limit.is_none() {
             prop_assert_eq!(r.in_flight(), 0);
             prop_assert_eq!(dropped, 0);
         }
