@@ -883,6 +883,7 @@ _ASYMMETRY_COLUMNS["y09-e1"] = (
     ("local retransmits", "local_retransmits", 0),
     ("ELNs", "elns", 0),
     ("ELN delay ms", "eln_delay_ms", 3),
+    ("notice bytes / data bytes", "notice_overhead", 5),
 )
 _ASYMMETRY_COLUMNS["y09-e3"] = _ASYMMETRY_COLUMNS["y09-e1"]
 _ASYMMETRY_COLUMNS["y09-e11"] = _ASYMMETRY_COLUMNS["y09-e1"]
@@ -892,6 +893,7 @@ _ASYMMETRY_COLUMNS["y09-e7"] = (
     ("spurious timeouts", "spurious_timeouts", 1),
     ("ERSNs", "ersns", 0),
     ("ELNs", "elns", 0),
+    ("notice bytes / data bytes", "notice_overhead", 5),
 )
 _ASYMMETRY_COLUMNS["y09-e12"] = (
     *_GOODPUT,

@@ -234,6 +234,11 @@ def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str,
         "elns": _r(math.fsum(_ll(f, "elns_received") for f in flows) / n_runs, 2),
         "ersns": _r(math.fsum(_ll(f, "ersns_received") for f in flows) / n_runs, 2),
     }
+    notices = math.fsum(_ll(f, "ersn_bytes_sent") + _ll(f, "eln_bytes_sent") for f in flows)
+    data = math.fsum(_ll(f, "data_bytes_sent") for f in flows)
+    if data > 0:
+        # Eqs. 2-4's R/r as measured: notice bytes over the data bytes the senders sent.
+        out["notice_overhead"] = _r(notices / data, 6)
     delays = [
         float(f["ll_elsn"]["eln_delay_ms_mean"])
         for f in flows
