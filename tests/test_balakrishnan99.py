@@ -13,13 +13,12 @@ import subprocess
 from typing import Any
 
 import pytest
-from helpers import lasthop_cli
+from helpers import assert_claim_holds_or_is_explained, lasthop_cli
 from test_cli_errors import assert_usage_error
 
 import lasthop
 from lasthop.papers import balakrishnan99, claims_balakrishnan99
 from lasthop.papers import balakrishnan99_testbed as testbed
-from lasthop.papers import claims as claims_module
 from lasthop.papers.reproduce import check_claims, reproduce
 
 SEEDS = 10
@@ -40,12 +39,7 @@ def evaluated(cells: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 def test_claim_holds_or_its_deviation_is_explained(
     claim_id: str, evaluated: dict[str, dict[str, Any]]
 ) -> None:
-    assert claim_id in evaluated, f"{claim_id}: the cells do not decide it"
-    claim = evaluated[claim_id]
-    assert claim["status"] in ("holds", "fails"), claim
-    if claim["status"] == "fails":
-        text = claims_module.explain(claim_id, claims_balakrishnan99.DEVIATIONS)
-        assert text != claims_module.UNEXPLAINED, f"{claim_id} fails unexplained: {claim}"
+    assert_claim_holds_or_is_explained(claim_id, evaluated, claims_balakrishnan99.DEVIATIONS)
 
 
 def test_every_table_has_its_cells(cells: list[dict[str, Any]]) -> None:

@@ -13,10 +13,9 @@ import json
 from typing import Any
 
 import pytest
-from helpers import lasthop_cli
+from helpers import assert_claim_holds_or_is_explained, lasthop_cli
 from test_cli_errors import assert_usage_error
 
-from lasthop.papers import claims as claims_module
 from lasthop.papers import claims_yun09, yun09
 from lasthop.papers.reproduce import check_claims, reproduce
 
@@ -38,12 +37,7 @@ def evaluated(cells: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 def test_claim_holds_or_its_deviation_is_explained(
     claim_id: str, evaluated: dict[str, dict[str, Any]]
 ) -> None:
-    assert claim_id in evaluated, f"{claim_id}: the cells do not decide it"
-    claim = evaluated[claim_id]
-    assert claim["status"] in ("holds", "fails"), claim
-    if claim["status"] == "fails":
-        text = claims_module.explain(claim_id, claims_yun09.DEVIATIONS)
-        assert text != claims_module.UNEXPLAINED, f"{claim_id} fails unexplained: {claim}"
+    assert_claim_holds_or_is_explained(claim_id, evaluated, claims_yun09.DEVIATIONS)
 
 
 def test_the_acceptance_list_of_claims_is_covered() -> None:

@@ -23,10 +23,10 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from lasthop.papers import balakrishnan99_testbed
+from lasthop.papers.experiment import Experiment
 
 SOURCE: Final = (
     "Balakrishnan, Padmanabhan, Katz, The effects of asymmetry on TCP performance, "
@@ -93,17 +93,6 @@ PROTOCOL_NAMES: Final = {
 
 def protocol_name(protocol: str) -> str:
     return PROTOCOL_NAMES.get(protocol, protocol)
-
-
-@dataclass(frozen=True)
-class Experiment:
-    """One cell: an embedded scenario with overrides, averaged over seeds."""
-
-    table: str
-    setting: str
-    scheme: str
-    scenario: str
-    sets: tuple[str, ...]
 
 
 def experiments() -> list[Experiment]:

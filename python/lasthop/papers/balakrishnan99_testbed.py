@@ -24,6 +24,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from lasthop.papers.experiment import Experiment
+
 if TYPE_CHECKING:
     from lasthop.render import FittedTable
 
@@ -80,14 +82,8 @@ def f20_scheme(maxburst: int) -> str:
     return f"acc-mb{maxburst}"
 
 
-if TYPE_CHECKING:
-    from lasthop.papers.balakrishnan99 import Experiment
-
-
 def experiments() -> list[Experiment]:
     """The cells of F19, F20 and F21, in the paper's order."""
-    from lasthop.papers.balakrishnan99 import Experiment
-
     out: list[Experiment] = []
     for protocol in F19_PROTOCOLS:
         for m in F19_MAXBURSTS:

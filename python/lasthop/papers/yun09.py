@@ -29,8 +29,9 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
+
+from lasthop.papers.experiment import Experiment
 
 if TYPE_CHECKING:
     from lasthop.render import FittedTable
@@ -104,17 +105,6 @@ SCHEME_NAMES: Final = {
 
 def scheme_name(scheme: str) -> str:
     return SCHEME_NAMES.get(scheme, scheme)
-
-
-@dataclass(frozen=True)
-class Experiment:
-    """One cell: an embedded scenario with overrides, averaged over seeds."""
-
-    table: str
-    setting: str
-    scheme: str
-    scenario: str
-    sets: tuple[str, ...]
 
 
 def fer_setting(fer: float) -> str:
