@@ -236,11 +236,17 @@ impl Trace {
         b.retransmits += u32::from(retransmit);
     }
 
-    #[inline]
+    /// Record `ev` if tracing: inlined down to the flag test, so an
+    /// untraced run neither calls out nor builds the event.
+    #[inline(always)]
     pub fn record(&mut self, now: Time, ev: TraceEvent) {
-        if !self.enabled {
-            return;
+        if self.enabled {
+            self.record_enabled(now, ev);
         }
+    }
+
+    #[inline(never)]
+    fn record_enabled(&mut self, now: Time, ev: TraceEvent) {
         let t = now.ns();
         match ev {
             TraceEvent::Window { flow, cwnd_bytes, ssthresh_bytes } => {

@@ -955,14 +955,31 @@ impl<'m> World<'m> {
     /// is copied (two cache lines, a memcpy per hop on the 1997 LAN bench).
     #[inline(always)]
     fn arrived(&mut self, h: usize, last: bool, r: lasthop_core::pool::PacketRef) {
-        let mut pkt = self.pool.take(r);
+        let pkt = self.pool.take(r);
         // A path's last hop reaches the packet's destination, no earlier hop
         // does (paths are shortest paths): the node reached is read from the
         // route only where it is needed.
         debug_assert_eq!(last, self.route[h].to == pkt.dst, "a path ends at its destination");
-        let node = || self.route[h].to;
-        // Most runs have no agents: skip their (cold) per-node table.
-        let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(node(), pkt.flow) };
+        // Most runs have no agents: skip their (cold) per-node table, and
+        // keep the packet out of memory on the way.
+        if !self.agents.is_empty() {
+            self.arrived_at_agents(h, last, pkt);
+            return;
+        }
+        if last {
+            self.conservation.delivered += 1;
+            self.deliver(pkt);
+            return;
+        }
+        debug_assert_eq!(self.route[h + 1].from, self.route[h].to, "a path's hops follow on");
+        self.forward_on(h + 1, pkt);
+    }
+
+    /// [`World::arrived`] where agents sit on some nodes: those of the
+    /// node reached see the packet first.
+    #[inline(never)]
+    fn arrived_at_agents(&mut self, h: usize, last: bool, mut pkt: Packet) {
+        let (first, end) = self.flow_agents(self.route[h].to, pkt.flow);
         if first < end {
             match self.run_agents(first, end, &mut pkt) {
                 Verdict::Forward => {}
@@ -1324,26 +1341,38 @@ impl<'m> World<'m> {
         let now = self.sched.now();
         self.cwnd_avg[fi].on_change(now, self.flows[fi].sender.cwnd_bytes());
         while let Some(tcp) = self.flows[fi].sender.poll_transmit(now, &mut self.trace) {
-            let mut pkt = self.new_packet(fi, PacketKind::Data, tcp);
+            let pkt = self.new_packet(fi, PacketKind::Data, tcp);
             if !self.notices.is_empty() {
                 self.notices[fi].data_bytes_sent += u64::from(pkt.size_bytes);
             }
             // Agents on the sender's own node (snoop at an uplink's mobile
             // sender) see its segments before they leave.
             let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(pkt.src, pkt.flow) };
-            let verdict = if first < end { self.run_agents(first, end, &mut pkt) } else { Verdict::Forward };
-            match (verdict, self.flows[fi].data_hop) {
-                (Verdict::Forward, NO_HOP) => self.forward(pkt.src, pkt),
-                (Verdict::Forward, h) => self.forward_on(h as usize, pkt),
-                (Verdict::Absorb, _) => self.conservation.absorbed += 1,
-                (Verdict::Hold, _) => {}
-            }
             if first < end {
-                self.flush_agents(first, end);
+                self.send_through_agents(fi, first, end, pkt);
+                continue;
+            }
+            match self.flows[fi].data_hop {
+                NO_HOP => self.forward(pkt.src, pkt),
+                h => self.forward_on(h as usize, pkt),
             }
         }
         let want = self.flows[fi].sender.poll_at();
         self.rearm(fi, 0, want);
+    }
+
+    /// Flow `fi`'s new segment `pkt` meets the agents `first..end` on its
+    /// sender's node before it leaves (out of line: the common path, no
+    /// agent there, keeps the packet in registers).
+    #[inline(never)]
+    fn send_through_agents(&mut self, fi: usize, first: usize, end: usize, mut pkt: Packet) {
+        match (self.run_agents(first, end, &mut pkt), self.flows[fi].data_hop) {
+            (Verdict::Forward, NO_HOP) => self.forward(pkt.src, pkt),
+            (Verdict::Forward, h) => self.forward_on(h as usize, pkt),
+            (Verdict::Absorb, _) => self.conservation.absorbed += 1,
+            (Verdict::Hold, _) => {}
+        }
+        self.flush_agents(first, end);
     }
 
     /// Station `station` of medium `m` retries (ERSN) or discards (ELN)
