@@ -1230,14 +1230,8 @@ impl<'m> World<'m> {
             // An LL-ELSN notice from the access point: never an ack. Its
             // `seq` is when the link layer raised it (see `ll_notice_of`).
             PacketKind::Ack if pkt.tcp.ll_notice != LlNotice::None => {
-                match pkt.tcp.ll_notice {
-                    LlNotice::Ersn => f.sender.on_ersn(now, pkt.tcp.ack, &mut self.trace),
-                    _ => {
-                        f.sender.on_link_eln(now, pkt.tcp.ack, &mut self.trace);
-                        self.notices[fi].on_eln_arrived(now.since(Time(pkt.tcp.seq)));
-                    }
-                }
-                self.flush_sender(fi);
+                let raised_ns = now.since(Time(pkt.tcp.seq));
+                self.notice_reached_sender(fi, pkt.tcp.ll_notice, pkt.tcp.ack, raised_ns);
             }
             PacketKind::Ack => {
                 // A window update (same ack, new window) is not a duplicate (RFC 5681 Sec. 2).
@@ -1405,15 +1399,7 @@ impl<'m> World<'m> {
         let now = self.sched.now();
         if node == self.flows[fi].from {
             self.notices[fi].on_sent(kind, 0);
-            let f = &mut self.flows[fi];
-            match kind {
-                LlNotice::Ersn => f.sender.on_ersn(now, pkt.tcp.seq, &mut self.trace),
-                _ => {
-                    f.sender.on_link_eln(now, pkt.tcp.seq, &mut self.trace);
-                    self.notices[fi].on_eln_arrived(0);
-                }
-            }
-            self.flush_sender(fi);
+            self.notice_reached_sender(fi, kind, pkt.tcp.seq, 0);
             return;
         }
         let tcp = TcpHeader { seq: now.ns(), ack: pkt.tcp.seq, ll_notice: kind, ..TcpHeader::default() };
@@ -1421,6 +1407,22 @@ impl<'m> World<'m> {
         notice.ecn = Ecn::NotEct;
         self.notices[fi].on_sent(kind, notice.size_bytes);
         self.forward(node, notice);
+    }
+
+    /// Connection `fi`'s sender learns that the link layer retries (ERSN)
+    /// or discarded (ELN) its segment starting at `seq`, `delay_ns` after
+    /// the link layer raised it (0 uplink: a direct call).
+    #[cold]
+    fn notice_reached_sender(&mut self, fi: usize, kind: LlNotice, seq: u64, delay_ns: u64) {
+        let now = self.sched.now();
+        let sender = &mut self.flows[fi].sender;
+        if kind == LlNotice::Ersn {
+            sender.on_ersn(now, seq, &mut self.trace);
+        } else {
+            sender.on_link_eln(now, seq, &mut self.trace);
+            self.notices[fi].on_eln_arrived(delay_ns);
+        }
+        self.flush_sender(fi);
     }
 
     /// Send what flow `fi`'s background source has due, and re-arm it.

@@ -28,12 +28,16 @@ E13: Final = "y09-e13"
 E14: Final = "y09-e14"
 
 
+def _above_pair(c: Cells, a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
+    """Cell ``a`` above cell ``b`` (each ``(table, setting, scheme)``): their 95 %
+    intervals do not overlap."""
+    ga, gb = c.mbps(*a), c.mbps(*b)
+    return ga - c.value(*a, "ci95_mbps") > gb + c.value(*b, "ci95_mbps")
+
+
 def _above(c: Cells, table: str, setting: str, a: str, b: str) -> bool:
-    """Cell ``a`` above cell ``b``: their 95 % intervals do not overlap."""
-    ga, gb = c.mbps(table, setting, a), c.mbps(table, setting, b)
-    ha = c.value(table, setting, a, "ci95_mbps")
-    hb = c.value(table, setting, b, "ci95_mbps")
-    return ga - ha > gb + hb
+    """Scheme ``a`` above scheme ``b`` in one setting (:func:`_above_pair`)."""
+    return _above_pair(c, (table, setting, a), (table, setting, b))
 
 
 def _best(c: Cells, table: str, setting: str, scheme: str, schemes: Sequence[str]) -> bool:
@@ -185,11 +189,6 @@ def _a22(c: Cells) -> Verdict:
             figures[f"{setting} Snoop/Reno"] = snoop / reno if reno else None
             ok = ok and _above(c, E11, setting, "reno", "snoop")
     return Verdict(ok, figures)
-
-
-def _above_pair(c: Cells, a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
-    ga, gb = c.mbps(*a), c.mbps(*b)
-    return ga - c.value(*a, "ci95_mbps") > gb + c.value(*b, "ci95_mbps")
 
 
 def _a23(c: Cells) -> Verdict:

@@ -37,6 +37,24 @@ def _num(cell: Mapping[str, Any] | None, key: str) -> float:
     return float("nan") if value is None else float(value)
 
 
+def _goodput_line(
+    ax: Any,
+    by: Mapping[tuple[str, str, str], Mapping[str, Any]],
+    xs: Sequence[float],
+    keys: Sequence[tuple[str, str, str]],
+    label: str,
+) -> None:
+    """The cells `keys` at `xs`: mean goodput with its 95 % bars."""
+    ax.errorbar(
+        list(xs),
+        [_num(by.get(k), "throughput_mbps") for k in keys],
+        yerr=[_num(by.get(k), "ci95_mbps") for k in keys],
+        marker="o",
+        capsize=3,
+        label=label,
+    )
+
+
 def _fer_lines(
     ax: Any,
     by: Mapping[tuple[str, str, str], Mapping[str, Any]],
@@ -49,14 +67,7 @@ def _fer_lines(
     xs = [f * 100 for f in fers]
     for s in schemes:
         keys = [(table, fer_setting(f) + suffix, s) for f in fers]
-        ax.errorbar(
-            xs,
-            [_num(by.get(k), "throughput_mbps") for k in keys],
-            yerr=[_num(by.get(k), "ci95_mbps") for k in keys],
-            marker="o",
-            capsize=3,
-            label=scheme_name(s) + label_suffix,
-        )
+        _goodput_line(ax, by, xs, keys, scheme_name(s) + label_suffix)
     ax.set_xscale("log")
     ax.set_xlabel("frame error rate (%)")
     ax.set_ylabel("goodput (Mb/s)")
@@ -138,14 +149,7 @@ def _e12(cells: Sequence[Mapping[str, Any]]) -> Figure:
         for ax, s in zip(axes, yun09.E12_SCHEMES, strict=True):
             for limit in yun09.E12_RETRY_LIMITS:
                 keys = [("y09-e12", f"p_bb={p:g} l={limit}", s) for p in yun09.E12_PBB]
-                ax.errorbar(
-                    list(yun09.E12_PBB),
-                    [_num(by.get(k), "throughput_mbps") for k in keys],
-                    yerr=[_num(by.get(k), "ci95_mbps") for k in keys],
-                    marker="o",
-                    capsize=3,
-                    label=f"l = {limit}",
-                )
+                _goodput_line(ax, by, yun09.E12_PBB, keys, f"l = {limit}")
             ax.set_xlabel("p_bb")
             ax.set_ylabel("aggregate goodput (Mb/s)")
             ax.set_ylim(bottom=0)

@@ -563,6 +563,17 @@ impl Station {
         }
     }
 
+    /// A station without a frame takes the next one ([`Self::take_head`])
+    /// to contend with: \[N\] `send()`, a backoff for every frame, unless
+    /// one (a post-backoff) is already under way. (No frame: the queue is
+    /// empty, or the set-aside ones fill their window.)
+    fn take_head_to_contend(&mut self, now: Time) {
+        self.take_head(now);
+        if self.backoff_slots.is_none() && self.current.is_some() {
+            self.draw_backoff();
+        }
+    }
+
     fn draw_backoff(&mut self) {
         // [T] 802.11 Sec. 9.2.4: uniform in [0, CW].
         let slots = self.rng.below(u64::from(self.cw) + 1) as u32;
@@ -776,13 +787,7 @@ impl Dcf {
         let sending = st.current.is_some() || !st.aside.is_empty();
         let a = st.iq.offer(now, frame, to, sending, pool, removed, drops);
         if a.queued() && st.current.is_none() {
-            st.take_head(now);
-            // [N] send(): a backoff for every frame, unless one (a
-            // post-backoff) is already under way. (No frame: the set-aside
-            // ones fill their window.)
-            if st.backoff_slots.is_none() && st.current.is_some() {
-                st.draw_backoff();
-            }
+            st.take_head_to_contend(now);
             self.resume(usize::from(s), now);
         }
         a
@@ -888,10 +893,7 @@ impl Dcf {
         // the backoff under way (a post-backoff) or draws one, as a frame
         // arriving from the queue would.
         if st.current.is_none() && st.next_aside().is_some_and(|(_, due)| due <= now) {
-            st.take_head(now);
-            if st.backoff_slots.is_none() {
-                st.draw_backoff();
-            }
+            st.take_head_to_contend(now);
         }
         if st.backoff_end(self.cfg.slot_ns).is_some_and(|b| b <= now) {
             let c = st.counting.take().expect("counting");

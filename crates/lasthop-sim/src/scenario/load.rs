@@ -307,10 +307,10 @@ fn expand_replacements(doc: &mut Table) -> Result<(), ScenarioError> {
         };
         let copies = int(flow.get("copies"), "copies", 1)?;
         let first = int(flow.get("first_copy"), "first_copy", 1)?;
-        let k = int(replace.remove("copies").as_ref(), "replace.copies", -1)?;
-        if k < 0 {
+        let Some(k) = replace.remove("copies") else {
             return Err(ScenarioError::new(at(".copies"), "missing: how many copies the replacement takes"));
-        }
+        };
+        let k = int(Some(&k), "replace.copies", 0)?;
         if k > copies {
             return Err(ScenarioError::new(
                 at(".copies"),

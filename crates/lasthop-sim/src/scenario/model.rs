@@ -186,6 +186,11 @@ pub struct PublishedRef {
     pub wired_link: Option<usize>,
 }
 
+/// The medium carrying route hop `h`, if a medium carries it.
+pub fn medium_of(links: &[LinkModel], h: &Hop) -> Option<MediumHop> {
+    links[h.link as usize].dirs[usize::from(h.dir)].medium
+}
+
 /// Where flow `i`'s snoop-family agent sits: the node that sends its data
 /// onto its wireless hop. Seed 000's agent "maintains a cache of TCP segments
 /// sent across the link" at the base station (Sec. II); seed 004 runs it at
@@ -210,14 +215,12 @@ fn snoop_node(
             ScenarioError::new(field, "a link-layer scheme needs a base station between sender and receiver")
         });
     }
-    data.iter().find(|h| links[h.link as usize].dirs[usize::from(h.dir)].medium.is_some()).map(|h| h.node).ok_or_else(
-        || {
-            ScenarioError::new(
-                field,
-                "a link-layer scheme needs a wireless hop, and the flow's data path crosses no medium",
-            )
-        },
-    )
+    data.iter().find(|h| medium_of(links, h).is_some()).map(|h| h.node).ok_or_else(|| {
+        ScenarioError::new(
+            field,
+            "a link-layer scheme needs a wireless hop, and the flow's data path crosses no medium",
+        )
+    })
 }
 
 fn check(ok: bool, path: impl Into<String>, reason: &str) -> Result<(), ScenarioError> {
@@ -809,13 +812,13 @@ fn flow_ends(
     per_copy: bool,
     node_index: &dyn Fn(&str) -> Option<u16>,
 ) -> Result<(u16, u16), ScenarioError> {
+    let number = u64::from(fl.first_copy) + u64::from(copy);
     let end = |field: &str, name: &str| {
         if !per_copy {
             let n = node_index(name)
                 .ok_or_else(|| ScenarioError::new(format!("flows[{i}].{field}"), format!("no node named '{name}'")))?;
             return Ok(n);
         }
-        let number = u64::from(fl.first_copy) + u64::from(copy);
         let expanded = name.replace(COPY_TOKEN, &number.to_string());
         node_index(&expanded).ok_or_else(|| {
             ScenarioError::new(
@@ -825,8 +828,7 @@ fn flow_ends(
         })
     };
     let (from, to) = (end("from", &fl.from)?, end("to", &fl.to)?);
-    let which =
-        if per_copy { format!(" (copy {})", u64::from(fl.first_copy) + u64::from(copy)) } else { String::new() };
+    let which = if per_copy { format!(" (copy {number})") } else { String::new() };
     check(from != to, format!("flows[{i}].to"), &format!("must differ from `from`{which}"))?;
     Ok((from, to))
 }
@@ -1262,9 +1264,7 @@ impl Model {
             // LL-ELSN notices come only from a link layer that sends them:
             // a sender waiting for them elsewhere would silently be plain SACK.
             let notified = |path: &Path| {
-                path.iter().any(|h| {
-                    links[h.link as usize].dirs[h.dir as usize].medium.is_some_and(|m| media[m.medium as usize].ll_elsn)
-                })
+                path.iter().any(|h| medium_of(&links, h).is_some_and(|m| media[m.medium as usize].ll_elsn))
             };
             check(
                 fl.ll_elsn.is_none() || notified(&data),
