@@ -1,0 +1,281 @@
+//! The queue of link events: a calendar queue (Brown, "Calendar queues: a
+//! fast O(1) priority queue implementation for the simulation event set
+//! problem", CACM 31(10), 1988) with buckets of fixed width, kept sorted,
+//! and a binary heap for what lies beyond one turn of the calendar.
+//!
+//! Why not the binary heap alone: nearly every event pops the least entry
+//! and pushes one a transmission time or a propagation delay later, and a
+//! heap pays a sift through all its levels for each; with a few thousand
+//! flows a hundred and more link events are pending and that sift was the
+//! largest single cost of an event (issue 9). Here an entry goes into the
+//! bucket of its time, and the least one is the head of the first occupied
+//! bucket at or after `now`, found through a bitmap of the occupied
+//! buckets: both steps cost the same whether ten events are pending or a
+//! thousand.
+//!
+//! Why not a timing-wheel crate: the order must be exactly the heap's,
+//! (time, insertion counter), with counters reserved earlier and used late
+//! ([`super::Scheduler::reserve`]); the wheels on crates.io round times to
+//! their tick and pop a tick's entries in no defined order.
+//!
+//! Layout: `BUCKETS` buckets of 2^`SHIFT` ns each (one turn is 16.8 ms,
+//! longer than the propagation delays of most links). An entry whose time
+//! is a turn or more ahead of the bucket of `now` waits in the `far` heap
+//! (a long-delay link's arrivals, flow starts, the end of a long idle
+//! spell); [`Calendar::peek`] and [`Calendar::pop`] take the earlier of the
+//! calendar's least and the far heap's top, so an entry never has to move
+//! from one to the other. A bucket is a list through the node slab, sorted
+//! by (time, insertion counter): its head is its least entry, and an entry
+//! joins it behind those before it (nearly always at the head of an empty
+//! bucket or behind one or two).
+
+use super::{Entry, Heap};
+
+/// log2 of a bucket's width in ns (4.096 µs).
+const SHIFT: u32 = 12;
+/// Buckets in one turn (a power of two, at most 64 × 64: one summary word).
+const BUCKETS: usize = 4096;
+const WORDS: usize = BUCKETS / 64;
+const NIL: u32 = u32::MAX;
+
+const _: () = assert!(BUCKETS.is_power_of_two() && WORDS <= 64 && WORDS * 64 == BUCKETS);
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    entry: Entry,
+    /// The next entry of the bucket (or of the free list), `NIL` at the end.
+    next: u32,
+}
+
+#[derive(Debug)]
+pub(super) struct Calendar {
+    /// Each bucket's least entry (a node index), `NIL` when empty.
+    heads: Box<[u32; BUCKETS]>,
+    /// Bit b of word w: bucket 64·w + b is occupied.
+    occupied: [u64; WORDS],
+    /// Bit w: word w of `occupied` is not zero.
+    summary: u64,
+    nodes: Vec<Node>,
+    /// Free nodes, most recently freed first (still in the cache).
+    free: u32,
+    /// The absolute bucket (time >> SHIFT) of the latest entry taken: every
+    /// entry in the calendar is in it or in the next `BUCKETS - 1`.
+    cursor: u64,
+    /// Entries a turn or more ahead of `cursor` when they were pushed.
+    far: Heap,
+    /// The first occupied bucket ([`Calendar::first_bucket`]), when known:
+    /// a run peeks before it pops, and a pop that leaves its bucket
+    /// occupied or a push keep it known.
+    first: Option<Option<usize>>,
+}
+
+impl Default for Calendar {
+    fn default() -> Calendar {
+        Calendar {
+            heads: Box::new([NIL; BUCKETS]),
+            occupied: [0; WORDS],
+            summary: 0,
+            nodes: Vec::new(),
+            free: NIL,
+            cursor: 0,
+            far: Heap::default(),
+            first: Some(None),
+        }
+    }
+}
+
+impl Calendar {
+    /// Add `e`, whose time is not before the latest entry taken.
+    #[inline]
+    pub(super) fn push(&mut self, e: Entry) {
+        let abs = e.at >> SHIFT;
+        debug_assert!(abs >= self.cursor, "an entry before the latest one taken");
+        if abs - self.cursor >= BUCKETS as u64 {
+            self.far.push(e);
+            return;
+        }
+        let b = (abs as usize) & (BUCKETS - 1);
+        let node = Node { entry: e, next: NIL };
+        let i = if self.free == NIL {
+            self.nodes.push(node);
+            (self.nodes.len() - 1) as u32
+        } else {
+            let i = self.free;
+            self.free = self.nodes[i as usize].next;
+            self.nodes[i as usize] = node;
+            i
+        };
+        if let Some(first) = self.first {
+            self.first = Some(Some(match first {
+                Some(f) if self.turn_offset(f) <= self.turn_offset(b) => f,
+                _ => b,
+            }));
+        }
+        let key = e.key();
+        let mut cur = self.heads[b];
+        if cur == NIL || key < self.nodes[cur as usize].entry.key() {
+            self.nodes[i as usize].next = cur;
+            self.heads[b] = i;
+            self.occupied[b / 64] |= 1 << (b % 64);
+            self.summary |= 1 << (b / 64);
+            return;
+        }
+        // Behind the head: walk to the last entry before `e`.
+        loop {
+            let next = self.nodes[cur as usize].next;
+            if next == NIL || key < self.nodes[next as usize].entry.key() {
+                self.nodes[i as usize].next = next;
+                self.nodes[cur as usize].next = i;
+                return;
+            }
+            cur = next;
+        }
+    }
+
+    /// How many buckets after the cursor's bucket `b` is.
+    #[inline(always)]
+    fn turn_offset(&self, b: usize) -> usize {
+        b.wrapping_sub(self.cursor as usize) & (BUCKETS - 1)
+    }
+
+    /// The first occupied bucket at or after the cursor's, in time order.
+    #[inline]
+    fn first_bucket(&self) -> Option<usize> {
+        if self.summary == 0 {
+            return None;
+        }
+        let c = (self.cursor as usize) & (BUCKETS - 1);
+        let w = c / 64;
+        let here = self.occupied[w] & (!0u64 << (c % 64));
+        if here != 0 {
+            return Some(w * 64 + here.trailing_zeros() as usize);
+        }
+        // The words after w, wrapping round to w itself (its buckets before
+        // the cursor's are the turn's last): bit j of `after` is word w+1+j.
+        let after = if WORDS == 64 {
+            self.summary.rotate_right((w as u32 + 1) % 64)
+        } else {
+            let s = self.summary | (self.summary << WORDS);
+            (s >> (w + 1)) & ((1u64 << WORDS) - 1)
+        };
+        let v = (w + 1 + after.trailing_zeros() as usize) % WORDS;
+        let bits = if v == w { self.occupied[w] & !(!0u64 << (c % 64)) } else { self.occupied[v] };
+        debug_assert!(bits != 0, "the summary names an occupied word");
+        Some(v * 64 + bits.trailing_zeros() as usize)
+    }
+
+    /// The first occupied bucket, remembered until a pop empties it.
+    #[inline(always)]
+    fn first(&mut self) -> Option<usize> {
+        match self.first {
+            Some(known) => known,
+            None => {
+                let b = self.first_bucket();
+                self.first = Some(b);
+                b
+            }
+        }
+    }
+
+    /// The time of the least entry, calendar and far heap together.
+    #[inline]
+    pub(super) fn peek_at(&mut self) -> Option<u64> {
+        let near = self.first().map(|b| self.nodes[self.heads[b] as usize].entry.at);
+        let far = self.far.peek().map(|e| e.at);
+        match (near, far) {
+            (Some(n), Some(f)) => Some(n.min(f)),
+            (n, f) => n.or(f),
+        }
+    }
+
+    /// Take the least entry if its key is below `limit`.
+    #[inline]
+    pub(super) fn pop_before(&mut self, limit: u128) -> Option<Entry> {
+        let far = self.far.peek().map_or(u128::MAX, Entry::key).min(limit);
+        if let Some(b) = self.first() {
+            let i = self.heads[b];
+            let node = self.nodes[i as usize];
+            if node.entry.key() < far {
+                self.heads[b] = node.next;
+                if node.next == NIL {
+                    self.occupied[b / 64] &= !(1 << (b % 64));
+                    if self.occupied[b / 64] == 0 {
+                        self.summary &= !(1 << (b / 64));
+                    }
+                    self.first = None;
+                }
+                self.nodes[i as usize].next = self.free;
+                self.free = i;
+                self.cursor = node.entry.at >> SHIFT;
+                return Some(node.entry);
+            }
+        }
+        // The far heap's top, unless `limit` is lower (or nothing waits).
+        let top = *self.far.peek()?;
+        if top.key() >= limit {
+            return None;
+        }
+        self.far.pop();
+        self.cursor = top.at >> SHIFT;
+        Some(top)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(at: u64, seq: u64) -> Entry {
+        Entry { at, seq, packed: seq }
+    }
+
+    /// Pops interleaved with pushes at offsets from a bucket to several
+    /// turns ahead, the cursor moving all along: the calendar hands out the
+    /// sorted order, with entries in its buckets, wrapped round its turn and
+    /// in its far heap.
+    #[test]
+    fn hands_out_entries_in_time_then_counter_order_across_turns() {
+        let turn = (BUCKETS as u64) << SHIFT;
+        let offsets = [0, 1, 4095, 4096, 70_000, turn - 1, turn, turn + 5, 3 * turn, 12_345_678];
+        let mut c = Calendar::default();
+        let mut pending: Vec<(u64, u64)> = Vec::new();
+        let (mut seq, mut now, mut x) = (0u64, 0u64, 7u64);
+        for step in 0..20_000 {
+            // Two pushes, then a pop, from step 1000 on.
+            for _ in 0..2 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let at = now + offsets[(x >> 33) as usize % offsets.len()];
+                c.push(entry(at, seq));
+                pending.push((at, seq));
+                seq += 1;
+            }
+            if step >= 1000 {
+                let least = *pending.iter().min().unwrap();
+                pending.retain(|p| *p != least);
+                let e = c.pop_before(u128::MAX).unwrap();
+                assert_eq!((e.at, e.seq), least, "step {step}");
+                now = e.at;
+                let next = pending.iter().min().map(|p| p.0);
+                assert_eq!(c.peek_at(), next);
+            }
+        }
+        pending.sort_unstable();
+        for p in pending {
+            let e = c.pop_before(u128::MAX).unwrap();
+            assert_eq!((e.at, e.seq), p);
+        }
+        assert!(c.pop_before(u128::MAX).is_none() && c.peek_at().is_none());
+    }
+
+    #[test]
+    fn an_entry_at_or_above_the_limit_stays() {
+        let mut c = Calendar::default();
+        c.push(entry(100, 5));
+        c.push(entry(1 << 40, 6)); // far
+        assert!(c.pop_before(entry(100, 5).key()).is_none());
+        assert_eq!(c.pop_before(entry(100, 6).key()).map(|e| e.seq), Some(5));
+        assert!(c.pop_before(entry(1 << 40, 6).key()).is_none());
+        assert_eq!(c.pop_before(u128::MAX).map(|e| e.seq), Some(6));
+        assert_eq!(c.peek_at(), None);
+    }
+}
