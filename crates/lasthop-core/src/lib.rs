@@ -21,7 +21,7 @@ pub mod time;
 pub mod trace;
 
 pub use packet::{Ecn, LlNotice, Packet, PacketKind, SackBlocks, TcpHeader, Timestamps};
-pub use pool::{PacketPool, PacketRef};
+pub use pool::{Chain, PacketPool, PacketRef};
 pub use ranges::RangeSet;
 pub use rng::RngStream;
 pub use time::Time;

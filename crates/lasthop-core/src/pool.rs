@@ -11,7 +11,7 @@
 //! number of flows (issue 9). ns-2 keeps a free list of packets for the
 //! same reason (`Packet::alloc`/`Packet::free` in `common/packet.h`).
 
-use crate::{Ecn, LlNotice, Packet, PacketKind, SackBlocks, TcpHeader, Timestamps};
+use crate::{Ecn, LlNotice, Packet, PacketKind, SackBlocks, TcpHeader, Time, Timestamps};
 
 /// A packet's place in a [`PacketPool`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,10 +41,57 @@ struct Slot {
     sender_window: u32,
     /// The caller's, carried untouched (see [`PacketPool::put_tagged`]).
     tag: u32,
+    /// The next packet of the [`Chain`] this one is in (`NIL`: the last).
+    next: u32,
     flags: u8,
     /// The connection flags: bit 0 SYN, bit 1 FIN, bits 2-3 the LL-ELSN
-    /// notice (the `flags` byte is full).
+    /// notice (the `flags` byte is full); bit 4 the mark a [`Chain`] keeps
+    /// with the packet (a frame corrupted in transit).
     ctl: u8,
+}
+
+const NIL: u32 = u32::MAX;
+const CTL_NOTICE: u8 = 0b1100;
+const CTL_CHAIN_MARK: u8 = 1 << 4;
+
+/// A FIFO of packets in the pool, threaded through their slots: a link
+/// direction's frames while they propagate, each with its arrival time, the
+/// key of its arrival event and a mark (corrupted). The pool keeps the
+/// links and the times beside the slots, so a direction holds three words
+/// and no buffer of its own: with thousands of links, a ring per direction
+/// spread the frames in flight over megabytes that each transmission and
+/// arrival missed in the cache (issue 9), where the slots are reused last
+/// freed first and stay in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chain {
+    head: u32,
+    tail: u32,
+    len: u32,
+}
+
+impl Chain {
+    pub const EMPTY: Chain = Chain { head: NIL, tail: NIL, len: 0 };
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Default for Chain {
+    fn default() -> Chain {
+        Chain::EMPTY
+    }
+}
+
+/// A chained packet's time and key ([`PacketPool::chain_push`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Due {
+    at: Time,
+    key: u64,
 }
 
 /// Bits of [`Slot::flags`].
@@ -75,6 +122,9 @@ pub struct PacketPool {
     sacks: Vec<SackBlocks>,
     echoes: Vec<u64>,
     timestamps: Vec<Timestamps>,
+    /// Time and key of slot i while its packet is in a [`Chain`] (as long
+    /// as `slots`).
+    due: Vec<Due>,
     free: Vec<u32>,
 }
 
@@ -138,6 +188,7 @@ impl PacketPool {
             ecn,
             sender_window: sender_window.map_or(0, |w| u32::from(w) + 1),
             tag,
+            next: NIL,
             flags: bit(eln, flag::ELN)
                 | bit(is_retransmit, flag::RETRANSMIT)
                 | bit(ece, flag::ECE)
@@ -155,6 +206,7 @@ impl PacketPool {
             }
             None => {
                 self.slots.push(slot);
+                self.due.push(Due::default());
                 self.slots.len() - 1
             }
         };
@@ -203,7 +255,7 @@ impl PacketPool {
                 ts: has(flag::HAS_TS).then(|| self.timestamps[i]),
                 syn: s.ctl & 1 != 0,
                 fin: s.ctl & 2 != 0,
-                ll_notice: match s.ctl >> 2 {
+                ll_notice: match (s.ctl & CTL_NOTICE) >> 2 {
                     0 => LlNotice::None,
                     1 => LlNotice::Ersn,
                     _ => LlNotice::Eln,
@@ -245,6 +297,47 @@ impl PacketPool {
     pub fn pure_ack(&self, r: PacketRef) -> Option<(u32, u64)> {
         let s = &self.slots[r.0 as usize];
         (s.kind == PacketKind::Ack && s.len == 0).then_some((s.flow, s.ack))
+    }
+
+    /// Append the packet at `r` to chain `c`, with its time `at`, its `key`
+    /// and `mark`. A packet is in one chain at most, and stays in the pool
+    /// while it is.
+    #[inline]
+    pub fn chain_push(&mut self, c: &mut Chain, r: PacketRef, at: Time, key: u64, mark: bool) {
+        let i = r.0 as usize;
+        self.due[i] = Due { at, key };
+        let s = &mut self.slots[i];
+        // `put` left `next` NIL and the mark clear: a packet is chained
+        // once in its slot's life.
+        debug_assert!(s.next == NIL && s.ctl & CTL_CHAIN_MARK == 0, "a packet in one chain at most");
+        if mark {
+            s.ctl |= CTL_CHAIN_MARK;
+        }
+        if c.len == 0 {
+            c.head = r.0;
+        } else {
+            self.slots[c.tail as usize].next = r.0;
+        }
+        c.tail = r.0;
+        c.len += 1;
+    }
+
+    /// Take the first packet off chain `c` (which must not be empty): the
+    /// packet, its mark, and the time and key of the packet now first.
+    #[inline]
+    pub fn chain_pop(&mut self, c: &mut Chain) -> (PacketRef, bool, Option<(Time, u64)>) {
+        debug_assert!(c.len > 0, "a chained packet to take");
+        // (Empty, the head is NIL and the slot read panics.)
+        let r = c.head;
+        let s = &self.slots[r as usize];
+        let (next, mark) = (s.next, s.ctl & CTL_CHAIN_MARK != 0);
+        c.head = next;
+        c.len -= 1;
+        let following = (next != NIL).then(|| {
+            let d = self.due[next as usize];
+            (d.at, d.key)
+        });
+        (PacketRef(r), mark, following)
     }
 
     /// Packets stored and not yet taken.
@@ -324,6 +417,39 @@ mod tests {
             let r = p.put(n);
             assert_eq!(p.take(r), n);
         }
+    }
+
+    /// Two chains through one pool come out in their own order, each packet
+    /// with its time, key and mark, and the mark neither shows in nor
+    /// survives the packet (its LL-ELSN notice shares the byte).
+    #[test]
+    fn chains_are_fifos_with_times_keys_and_marks() {
+        let mut p = PacketPool::new();
+        let (mut a, mut b) = (Chain::EMPTY, Chain::EMPTY);
+        let mut notice = pkt(0);
+        notice.tcp.ll_notice = LlNotice::Ersn;
+        let refs: Vec<PacketRef> = (0..6).map(|u| p.put(if u == 2 { notice } else { pkt(u) })).collect();
+        for (i, &r) in refs.iter().enumerate() {
+            let c = if i % 2 == 0 { &mut a } else { &mut b };
+            p.chain_push(c, r, Time(100 * i as u64), 1000 + i as u64, i == 2);
+        }
+        assert_eq!((a.len(), b.len()), (3, 3));
+        assert_eq!(p.get(refs[2]).tcp.ll_notice, LlNotice::Ersn, "the mark leaves the notice alone");
+        let (r, mark, next) = p.chain_pop(&mut a);
+        assert_eq!((r, mark, next), (refs[0], false, Some((Time(200), 1002))));
+        let (r, mark, next) = p.chain_pop(&mut a);
+        assert_eq!((r, mark, next), (refs[2], true, Some((Time(400), 1004))));
+        assert_eq!(p.take(r), notice, "the packet comes back as it went in");
+        let again = p.put(pkt(9));
+        p.chain_push(&mut a, again, Time(500), 1009, false);
+        assert_eq!(p.chain_pop(&mut a), (refs[4], false, Some((Time(500), 1009))));
+        assert_eq!(p.chain_pop(&mut a), (again, false, None), "a reused slot keeps no mark");
+        assert!(a.is_empty());
+        for i in [1, 3, 5] {
+            let next = (i < 5).then(|| (Time(100 * (i as u64 + 2)), 1000 + i as u64 + 2));
+            assert_eq!(p.chain_pop(&mut b), (refs[i], false, next));
+        }
+        assert!(b.is_empty());
     }
 
     #[test]

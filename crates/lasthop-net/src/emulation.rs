@@ -211,11 +211,12 @@ mod tests {
         for key in 0..3 {
             let s = link.start_transmission(now, &pool).expect("a frame waits");
             now = s.done;
-            exits.push((now.ns(), link.finish_transmission(now, 0, key).0.ns()));
+            exits.push((now.ns(), link.finish_transmission(now, 0, key, &mut pool).0.ns()));
         }
         assert_eq!(exits, vec![(3 * MS, 53 * MS), (23 * MS, 73 * MS), (43 * MS, 93 * MS)]);
         for uid in 0..3 {
-            assert_eq!(pool.take(link.take_arrival(0).pkt).uid, uid);
+            let a = link.take_arrival(0, &mut pool);
+            assert_eq!(pool.take(a.pkt).uid, uid);
         }
         // The emulator was held until each tick: 43 ms of 43.
         assert_eq!(link.dirs[0].busy_ns(Time(43 * MS)), 43 * MS);

@@ -707,7 +707,8 @@ impl<'m> World<'m> {
                 Event::TxDone { link, dir } => {
                     // One pending arrival per direction: the oldest frame's.
                     let key = self.sched.reserve();
-                    let (arrive, oldest) = self.links[link as usize].finish_transmission(now, dir as usize, key);
+                    let (arrive, oldest) =
+                        self.links[link as usize].finish_transmission(now, dir as usize, key, &mut self.pool);
                     if oldest {
                         self.sched.schedule_reserved(arrive, key, Event::Arrive { link, dir });
                     }
@@ -929,7 +930,7 @@ impl<'m> World<'m> {
     }
 
     fn on_arrival(&mut self, li: usize, dir: usize) {
-        let a = self.links[li].take_arrival(dir);
+        let a = self.links[li].take_arrival(dir, &mut self.pool);
         if let Some((at, key)) = a.next {
             self.sched.schedule_reserved(at, key, Event::Arrive { link: li as u32, dir: dir as u8 });
         }

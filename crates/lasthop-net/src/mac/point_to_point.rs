@@ -24,12 +24,11 @@
 //! predecessor, as through a chain of FIFO routers.
 //! The frame on the medium is kept in the direction itself (`medium`) and
 //! enters that FIFO (`transit`) when its transmission ends, leaving it on
-//! arrival: the start and the end of a transmission then read no entry of
-//! the FIFO's buffer, which with thousands of links is rarely in the cache.
-//! Packets stay in the run's [`PacketPool`] while they cross a
-//! link; the queue and the FIFO hold their handles (copies of whole packets
-//! were the largest cost of a hop, and per-link rings of them the largest
-//! memory a run with thousands of links touched).
+//! arrival. Packets stay in the run's [`PacketPool`] while they cross a
+//! link; the queue holds their handles, and the FIFO is a [`Chain`]
+//! threaded through their pool slots (copies of whole packets were the
+//! largest cost of a hop, and per-link rings of them, then of their
+//! handles, the largest memory a run with thousands of links touched).
 //!
 //! Because arrivals are a FIFO, a direction needs one pending arrival event
 //! however many frames propagate: the simulator schedules the oldest
@@ -51,8 +50,7 @@ use crate::queue::{Admission, Queue, QueueConfig, QueueLimit, QueueStats, Remova
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::DropCause;
-use lasthop_core::{PacketPool, PacketRef, Time};
-use std::collections::VecDeque;
+use lasthop_core::{Chain, PacketPool, PacketRef, Time};
 
 /// Parameters of one direction, in the units the model uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,25 +167,16 @@ struct OnMedium {
     corrupted: bool,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct InFlight {
-    pkt: PacketRef,
-    corrupted: bool,
-    /// When it reaches the far end, and its event key: set when its
-    /// transmission ends.
-    arrive: Time,
-    key: u64,
-}
-
 /// One direction of a link. Its fields are laid out by use, so that a
 /// frame's passage touches few cache lines of a direction that is not in
 /// the cache (a run of thousands of links: issue 9): the queue's FIFO
 /// (line 0; a frame joining it reads line 1 too); the queue's discipline,
-/// the frames in transit, the frame on the medium, the delay, the member
-/// and what decides whether a frame starts at once or waits (line 1: every
-/// step of a frame; an end of transmission and an arrival read no other
-/// line); the error model, the timing, when the medium frees and the
-/// counters a start adds to (line 2: a start); the other counters, the
+/// the frames in transit, the frame on the medium, the delay, the member,
+/// what decides whether a frame starts at once or waits, and the error
+/// model (line 1: every step of a frame; an end of transmission and an
+/// arrival read no other line); the rest of the timing, when the medium
+/// frees and the counters a start adds to (line 2: a start); the other
+/// counters, the
 /// jitter's stream, the emulator and the latest arrival (line 3: losses,
 /// and with jitter or emulation every step); the parameters as given (line
 /// 4, read when the direction is made). A unit test keeps the layout.
@@ -195,8 +184,9 @@ struct InFlight {
 #[repr(C, align(64))]
 pub struct LinkDir {
     pub(super) queue: Queue,
-    /// Frames propagating, oldest first.
-    transit: VecDeque<InFlight>,
+    /// Frames propagating, oldest first, each with its arrival time, event
+    /// key and whether it was corrupted (in the pool).
+    transit: Chain,
     /// The frame being sent, if any (the direction is busy).
     medium: Option<OnMedium>,
     /// Propagation delay, in ns (`params.delay_ns`).
@@ -246,7 +236,7 @@ impl LinkDir {
     pub fn new(params: DirParams, error: ErrorModel) -> LinkDir {
         LinkDir {
             queue: Queue::drop_tail(params.queue),
-            transit: VecDeque::new(),
+            transit: Chain::EMPTY,
             medium: None,
             delay_ns: params.delay_ns,
             access: Duplex::Full,
@@ -543,7 +533,7 @@ impl Link {
     /// The bool is true when it is the oldest frame propagating, whose
     /// arrival must be scheduled now; otherwise [`Link::take_arrival`] of
     /// its predecessor hands it back.
-    pub fn finish_transmission(&mut self, now: Time, dir: usize, key: u64) -> (Time, bool) {
+    pub fn finish_transmission(&mut self, now: Time, dir: usize, key: u64, pool: &mut PacketPool) -> (Time, bool) {
         let d = &mut self.dirs[dir];
         let OnMedium { pkt, corrupted } = d.medium.take().expect("a frame was on the medium");
         debug_assert_eq!(d.waiting, !d.queue.is_empty(), "`waiting` follows the queue");
@@ -551,19 +541,18 @@ impl Link {
         if d.shaped {
             arrive = d.shape_arrival(now, arrive);
         }
-        d.transit.push_back(InFlight { pkt, corrupted, arrive, key });
+        pool.chain_push(&mut d.transit, pkt, arrive, key, corrupted);
         (arrive, d.transit.len() == 1)
     }
 
     /// The oldest propagating frame of direction `dir` reaches the far end.
-    pub fn take_arrival(&mut self, dir: usize) -> Arrival {
+    pub fn take_arrival(&mut self, dir: usize, pool: &mut PacketPool) -> Arrival {
         let d = &mut self.dirs[dir];
-        let f = d.transit.pop_front().expect("a frame was propagating");
-        if f.corrupted {
+        let (pkt, corrupted, next) = pool.chain_pop(&mut d.transit);
+        if corrupted {
             d.stats.drops_error += 1;
         }
-        let next = d.transit.front().map(|n| (n.arrive, n.key));
-        Arrival { pkt: f.pkt, corrupted: f.corrupted, next }
+        Arrival { pkt, corrupted, next }
     }
 
     pub fn in_flight(&self) -> usize {
@@ -626,6 +615,7 @@ mod tests {
             ("shaped", offset_of!(LinkDir, shaped)),
             ("waiting", offset_of!(LinkDir, waiting)),
             ("passes_up_to", offset_of!(LinkDir, passes_up_to)),
+            ("error", offset_of!(LinkDir, error)),
         ] {
             assert_eq!(line(offset), 1, "{field} at {offset}");
         }
@@ -635,8 +625,7 @@ mod tests {
             "the discipline ends line 1"
         );
         for (field, offset) in [
-            ("error", offset_of!(LinkDir, error)),
-            ("timing", offset_of!(LinkDir, timing)),
+            ("timing end", offset_of!(LinkDir, timing) + std::mem::size_of::<Timing>() - 1),
             ("busy_until", offset_of!(LinkDir, busy_until)),
             ("busy_ns end", offset_of!(LinkDir, busy_ns) + 7),
         ] {
@@ -689,7 +678,7 @@ mod tests {
         assert!(offer(&mut full, 0, b, &mut pool));
         // t = 1 ms: the medium frees, but a frame waits: it goes first (a
         // direction is never left idle with a frame waiting).
-        full.finish_transmission(Time(1_000_000), 0, 0);
+        full.finish_transmission(Time(1_000_000), 0, 0, &mut pool);
         let s = full.start_transmission_after(Time(1_000_000), 0, &pool).expect("b waits");
         assert_eq!(s.frame, b);
         let c = pkt(&mut pool, 3, 125);
@@ -740,7 +729,7 @@ mod tests {
         let first = half.start_transmission_after(Time::ZERO, 1, &pool).unwrap();
         assert_eq!(first.dir, 0, "direction 0's turn comes first");
         assert!(half.start_transmission_after(Time::ZERO, 1, &pool).is_none(), "one frame at a time");
-        half.finish_transmission(first.done, 0, 0);
+        half.finish_transmission(first.done, 0, 0, &mut pool);
         assert_eq!(half.start_transmission_after(first.done, 0, &pool).map(|s| s.dir), Some(1), "then direction 1's");
     }
 
@@ -760,12 +749,13 @@ mod tests {
         assert!(offer(&mut l, 1, w, &mut pool));
         let Started { dir: d0, done: t0, .. } = l.start_transmission(Time::ZERO, &pool).unwrap();
         assert!(l.start_transmission(Time::ZERO, &pool).is_none(), "one frame at a time");
-        let (arrive, oldest) = l.finish_transmission(t0, d0, 0);
+        let (arrive, oldest) = l.finish_transmission(t0, d0, 0, &mut pool);
         assert_eq!(arrive, Time(1_001_000));
         assert!(oldest);
         let d1 = l.start_transmission(t0, &pool).unwrap().dir;
         assert_ne!(d0, d1, "the other direction gets the next turn");
-        assert_eq!(pool.take(l.take_arrival(d0).pkt).uid, if d0 == 0 { 0 } else { 10 });
+        let a = l.take_arrival(d0, &mut pool);
+        assert_eq!(pool.take(a.pkt).uid, if d0 == 0 { 0 } else { 10 });
     }
 
     #[test]
@@ -784,11 +774,12 @@ mod tests {
             let w = pkt(&mut pool, i, 1000);
             assert!(offer(&mut l, 0, w, &mut pool));
             let Started { dir, done, .. } = l.start_transmission(now, &pool).unwrap();
-            let (arrive, _) = l.finish_transmission(done, dir, i);
+            let (arrive, _) = l.finish_transmission(done, dir, i, &mut pool);
             assert!(arrive >= last, "no overtaking");
             assert!(arrive.ns() >= done.ns() + 1_000, "at least the propagation delay");
             extra_sum += arrive.ns() - done.ns() - 1_000;
-            assert_eq!(pool.take(l.take_arrival(dir).pkt).uid, i);
+            let a = l.take_arrival(dir, &mut pool);
+            assert_eq!(pool.take(a.pkt).uid, i);
             (now, last) = (done, arrive);
         }
         // Frames leave 1 ms apart and the FIFO rule only adds delay: the mean
@@ -813,14 +804,14 @@ mod tests {
                 let w = pkt(&mut pool, 2 * i + dir as u64, 1000);
                 assert!(offer(&mut l, dir, w, &mut pool));
                 let s = l.start_transmission_after(now, dir, &pool).unwrap();
-                l.finish_transmission(s.done, dir, 0);
+                l.finish_transmission(s.done, dir, 0, &mut pool);
             }
             now = now.plus_ns(1_000_000);
         }
         // t: two of three frames each way have arrived, one propagates.
         for dir in 0..2 {
             for _ in 0..2 {
-                let a = l.take_arrival(dir);
+                let a = l.take_arrival(dir, &mut pool);
                 assert_eq!(a.corrupted, dir == 0);
                 pool.take(a.pkt);
             }

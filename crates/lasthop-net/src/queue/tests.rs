@@ -180,9 +180,10 @@ fn as39_ack_filtering_purges_only_older_acks_of_the_same_connection() {
     assert_eq!(l.dirs[0].stats().drops_filtered, 4);
     assert_eq!(l.dirs[0].stats().drops_queue, 0);
     // The ack on the medium was never eligible: it reaches the far end.
-    let (done, _) = l.finish_transmission(at(12), 0, 0);
+    let (done, _) = l.finish_transmission(at(12), 0, 0, &mut pool);
     assert!(done > at(12));
-    assert_eq!(pool.get(l.take_arrival(0).pkt).uid, 1);
+    let a = l.take_arrival(0, &mut pool);
+    assert_eq!(pool.get(a.pkt).uid, 1);
 }
 
 #[test]
@@ -236,7 +237,7 @@ fn as43_acks_first_serves_acks_before_data_without_preemption() {
     // From then on each frame starts when the previous one ends: the acks
     // first, in their order, then the data, in theirs.
     let (mut now, mut order, mut starts) = (first.done, vec![1], vec![first.done]);
-    l.finish_transmission(now, 0, 0);
+    l.finish_transmission(now, 0, 0, &mut pool);
     while let Some(s) = l.start_transmission(now, &pool) {
         let is_data = pool.get(s.frame.pkt).is_data();
         // AS-43: no pure ack waits while a data packet is served.
@@ -244,7 +245,7 @@ fn as43_acks_first_serves_acks_before_data_without_preemption() {
         order.push(pool.get(s.frame.pkt).uid);
         starts.push(now);
         now = s.done;
-        l.finish_transmission(now, 0, 0);
+        l.finish_transmission(now, 0, 0, &mut pool);
     }
     assert_eq!(order, [1, 3, 5, 2, 4]);
     assert_eq!(starts[1], first.done, "the first ack waits for the data frame on the medium");
