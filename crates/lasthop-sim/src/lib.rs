@@ -24,15 +24,16 @@ pub use world::{RunEnd, World};
 
 use lasthop_core::trace::Trace;
 use lasthop_core::Time;
+use std::sync::Arc;
 
 /// Everything a run produces.
 pub struct RunOutput {
     pub summary: RunSummary,
     pub trace: Trace,
     /// Names of link directions ("link:from->to"), indexed as in drop traces.
-    pub link_dir_names: Vec<String>,
+    pub link_dir_names: Arc<[String]>,
     /// Names of nodes, indexed as in local-retransmission traces.
-    pub node_names: Vec<String>,
+    pub node_names: Arc<[String]>,
     /// One pcap file per [`RunOptions::captures`] entry, in the same order.
     pub pcaps: Vec<CaptureFile>,
 }

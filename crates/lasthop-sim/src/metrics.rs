@@ -13,10 +13,70 @@
 
 use lasthop_core::Time;
 use serde::Serialize;
+use std::sync::Arc;
+
+/// A name every run of a scenario reports (a flow's, a link's, a link
+/// direction's "a->b"): made once when the scenario loads and shared by
+/// count, so that a run of thousands of links does not format and allocate
+/// each name again (issue 9). Reads, compares and serializes as a string.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Label(Arc<str>);
+
+impl std::ops::Deref for Label {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+impl AsRef<str> for Label {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+impl From<&str> for Label {
+    fn from(s: &str) -> Label {
+        Label(s.into())
+    }
+}
+impl From<String> for Label {
+    fn from(s: String) -> Label {
+        Label(s.into())
+    }
+}
+impl std::fmt::Debug for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+impl std::fmt::Display for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl PartialEq<str> for Label {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+impl PartialEq<&str> for Label {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+impl PartialEq<String> for Label {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+impl Serialize for Label {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct FlowSummary {
-    pub name: String,
+    pub name: Label,
     pub mss_bytes: u32,
     /// In-order bytes handed to the receiving application.
     pub bytes_delivered: u64,
@@ -241,9 +301,9 @@ pub struct SplitSummary {
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct LinkSummary {
-    pub name: String,
+    pub name: Label,
     /// "from->to" by node names.
-    pub direction: String,
+    pub direction: Label,
     /// Useful payload bytes / payload bytes sent; null if no data crossed.
     pub goodput: Option<f64>,
     pub drops_error: u64,

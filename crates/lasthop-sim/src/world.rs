@@ -66,6 +66,7 @@ use lasthop_net::mac::point_to_point::{Link, LinkDir};
 use lasthop_net::mac::{Mac, MacDropCause, MacOutput, Radio};
 use lasthop_net::queue::{Admission, Removal, Waiting};
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
+use std::sync::Arc;
 
 use crate::metrics::{jain_index, CwndAverage, NoticeCounters, Overlap};
 use crate::scenario::schema::{HeaderCompression, COMPRESSED_ACK_BYTES};
@@ -1573,7 +1574,7 @@ impl<'m> World<'m> {
                 let cwnd_until = f.done_at.or(f.delivered_at_stop.map(|_| start.plus_ns(elapsed_ns))).unwrap_or(end);
                 let t = secs(elapsed_ns);
                 FlowSummary {
-                    name: m.name.clone(),
+                    name: self.model.labels.flows[fi].clone(),
                     mss_bytes: m.sender.mss_bytes,
                     bytes_delivered: bytes,
                     throughput_bps: if t > 0.0 { bytes as f64 * 8.0 / t } else { 0.0 },
@@ -1674,8 +1675,8 @@ impl<'m> World<'m> {
                 });
                 let (sent, useful) = dir_bytes[2 * li + d];
                 links.push(LinkSummary {
-                    name: self.model.links[li].name.clone(),
-                    direction: self.model.dir_name(li, d),
+                    name: self.model.labels.links[li].clone(),
+                    direction: self.model.labels.dirs[2 * li + d].clone(),
                     goodput: (sent > 0).then(|| useful as f64 / sent as f64),
                     drops_error: s.drops_error,
                     drops_queue: s.drops_queue,
@@ -1779,16 +1780,13 @@ impl<'m> World<'m> {
     }
 
     /// Names of nodes, indexed as in local-retransmission traces.
-    pub fn node_names(&self) -> Vec<String> {
-        self.model.nodes.clone()
+    pub fn node_names(&self) -> Arc<[String]> {
+        self.model.labels.nodes.clone()
     }
 
     /// Names of link directions, indexed as in drop traces (2·link + dir).
-    pub fn link_dir_names(&self) -> Vec<String> {
-        (0..self.links.len())
-            .flat_map(|li| (0..2).map(move |d| (li, d)))
-            .map(|(li, d)| format!("{}:{}", self.model.links[li].name, self.model.dir_name(li, d)))
-            .collect()
+    pub fn link_dir_names(&self) -> Arc<[String]> {
+        self.model.labels.link_dirs.clone()
     }
 }
 

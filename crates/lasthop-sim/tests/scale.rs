@@ -42,3 +42,22 @@ fn a_thousand_flows_on_one_path_and_a_long_fat_pipe_run_to_completion() {
     // 100 Mb/s at a 200 ms RTT takes over 1,700 segments in flight on average.
     assert!(s.flows[0].throughput_bps > 100e6, "{}", s.flows[0].throughput_bps);
 }
+
+/// The names a run reports are made once per scenario, not per run: two
+/// runs hand back the same name tables, and the summary's names are the
+/// model's (with the "a->b" and "link:a->b" spellings of directions).
+#[test]
+fn runs_share_the_scenarios_names_and_report_them_unchanged() {
+    let sc = Scenario::load(&scale::dumbbell(3, 10_000), Format::Toml, &[], "dumbbell").unwrap();
+    let (a, b) = (run(&sc, 1, false).unwrap(), run(&sc, 2, false).unwrap());
+    assert!(std::sync::Arc::ptr_eq(&a.link_dir_names, &b.link_dir_names));
+    assert!(std::sync::Arc::ptr_eq(&a.node_names, &b.node_names));
+    assert_eq!(a.link_dir_names[0], "bottleneck:left->right");
+    assert_eq!(a.link_dir_names[3], "s0-access:left->s0");
+    assert_eq!(a.node_names.len(), 8);
+    let l = &a.summary.links[3];
+    assert_eq!((&*l.name, &*l.direction), ("s0-access", "left->s0"));
+    assert_eq!(a.summary.flows[2].name, "f2");
+    let json = serde_json::to_value(&a.summary).unwrap();
+    assert_eq!(json["links"][3]["direction"], "left->s0", "a name serializes as a string");
+}

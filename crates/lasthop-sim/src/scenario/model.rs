@@ -9,6 +9,7 @@ use super::schema::{
     RadioSpec, ScenarioFile, Template, WlanCellSpec, COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
+use crate::metrics::Label;
 use crate::schemes::{self, BaseStationAgent};
 use crate::traffic::ParetoConfig;
 use lasthop_agents::ack_recons::{AckReconsConfig, Spacing};
@@ -26,6 +27,7 @@ use lasthop_tcp::{
     RtoConfig, RtoMode, SenderConfig, Variant,
 };
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// Default queue limit when a link gives none (ns-2's default of 50).
 pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
@@ -162,6 +164,36 @@ pub struct Model {
     /// direction with `ack_reconstruction`, in connection order (then along
     /// the ack path).
     pub ack_recons: Vec<AckReconsPlacement>,
+    /// The names every run reports, made once.
+    pub labels: Labels,
+}
+
+/// The names a run reports, made when the scenario loads and shared by
+/// every run (see [`Label`]).
+#[derive(Clone, Debug, Default)]
+pub struct Labels {
+    /// Per model flow.
+    pub flows: Vec<Label>,
+    /// Per link.
+    pub links: Vec<Label>,
+    /// Per link direction (2·link + dir): "a->b" ([`Model::dir_name`]).
+    pub dirs: Vec<Label>,
+    /// Per link direction: "link:a->b", as drop traces name directions.
+    pub link_dirs: Arc<[String]>,
+    pub nodes: Arc<[String]>,
+}
+
+impl Labels {
+    fn of(m: &Model) -> Labels {
+        let dirs: Vec<(usize, usize)> = (0..m.links.len()).flat_map(|li| [(li, 0), (li, 1)]).collect();
+        Labels {
+            flows: m.flows.iter().map(|f| Label::from(f.name.as_str())).collect(),
+            links: m.links.iter().map(|l| Label::from(l.name.as_str())).collect(),
+            dirs: dirs.iter().map(|&(li, d)| Label::from(m.dir_name(li, d))).collect(),
+            link_dirs: dirs.iter().map(|&(li, d)| format!("{}:{}", m.links[li].name, m.dir_name(li, d))).collect(),
+            nodes: m.nodes.iter().cloned().collect(),
+        }
+    }
 }
 
 /// An ACK reconstructor of one connection at the far end of a link direction.
@@ -1305,7 +1337,7 @@ impl Model {
         };
         let ack_recons = place_ack_recons(&named, &links, &paths, &mss_of)?;
         let published = published_ref(f, &links, &expanded)?;
-        Ok(Model {
+        let mut model = Model {
             name: f.name.clone(),
             nodes,
             links,
@@ -1316,7 +1348,10 @@ impl Model {
             paths,
             published,
             ack_recons,
-        })
+            labels: Labels::default(),
+        };
+        model.labels = Labels::of(&model);
+        Ok(model)
     }
 
     /// The normalized bandwidth ratio of seed 001 Sec. 4.2 for flow `fi`:
