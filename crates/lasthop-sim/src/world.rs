@@ -74,7 +74,8 @@ use crate::scenario::schema::{HeaderCompression, COMPRESSED_ACK_BYTES};
 /// Per-connection state of a run: a flow, or one leg of a split flow.
 /// Laid out by use (`repr(C)`; the sender and receiver each start a cache
 /// line and put their hot fields first): one line of what an ack reaching
-/// the sender reads besides the sender, the sender, the receiver, then what
+/// the sender reads besides the sender, the time-averaged window every ack
+/// updates (its own line, beside), the sender, the receiver, then what
 /// a segment reaching the receiver reads besides the receiver (one line).
 /// With thousands of flows a connection is rarely in the cache, and each
 /// line an endpoint's packet touches costs a miss (issue 9).
@@ -98,6 +99,9 @@ struct FlowState {
     /// receiver's acks take first, in `route` ([`NO_HOP`]: the path does
     /// not leave from there, and a packet searches it).
     data_hop: u32,
+    /// The congestion window over time (seed 001 Sec. 7.1), updated by
+    /// every ack the sender takes.
+    cwnd_avg: CwndAverage,
     sender: Sender,
     receiver: Receiver,
     /// The next byte the application must receive: deliveries must start here.
@@ -152,6 +156,7 @@ impl FlowState {
             to: ends[1],
             header_bytes: f.header_bytes,
             data_hop: NO_HOP,
+            cwnd_avg: CwndAverage::default(),
             sender,
             receiver,
             app_next: 0,
@@ -291,7 +296,6 @@ pub struct World<'m> {
     /// Bytes each model flow delivered while all of them were active.
     overlap: Overlap,
     /// Per connection, its congestion window averaged over time.
-    cwnd_avg: Vec<CwndAverage>,
     /// What a queue let go of at the latest arrival (kept to reuse its buffer).
     removed: Vec<Removal>,
     /// (flow, a flow that starts when it completes), sorted.
@@ -599,7 +603,6 @@ impl<'m> World<'m> {
             overlap: Overlap::new(if followers.is_empty() { &starts } else { &[] }),
             followers,
             starts,
-            cwnd_avg: vec![CwndAverage::default(); n_legs],
             removed: Vec::new(),
             macs,
             mac_retry_drops: 0,
@@ -1335,7 +1338,8 @@ impl<'m> World<'m> {
 
     fn flush_sender(&mut self, fi: usize) {
         let now = self.sched.now();
-        self.cwnd_avg[fi].on_change(now, self.flows[fi].sender.cwnd_bytes());
+        let f = &mut self.flows[fi];
+        f.cwnd_avg.on_change(now, f.sender.cwnd_bytes());
         while let Some(tcp) = self.flows[fi].sender.poll_transmit(now, &mut self.trace) {
             let pkt = self.new_packet(fi, PacketKind::Data, tcp);
             if !self.notices.is_empty() {
@@ -1594,8 +1598,8 @@ impl<'m> World<'m> {
                     completed,
                     start_s: start.as_secs_f64(),
                     k: self.model.k(fi, m.receiver.timestamps),
-                    mean_cwnd_segments: self.cwnd_avg[fi].mean_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
-                    cwnd_std_segments: self.cwnd_avg[fi].std_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
+                    mean_cwnd_segments: f.cwnd_avg.mean_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
+                    cwnd_std_segments: f.cwnd_avg.std_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
                     mean_rtt_ms: (st.rtt_samples > 0).then(|| st.rtt_sum_ns as f64 / st.rtt_samples as f64 / 1e6),
                     rtt_std_ms: st.rtt_mean_std_ns().map(|(_, sd)| sd / 1e6),
                     overlap_throughput_bps: overlap.as_ref().map(|x| x[fi]),
@@ -1797,7 +1801,8 @@ mod tests {
     #[test]
     fn a_connection_keeps_what_each_endpoint_reads_beside_it_on_one_line() {
         use std::mem::offset_of;
-        assert_eq!(offset_of!(FlowState, sender), 64, "what an ack reads besides the sender fills line 0");
+        assert_eq!(offset_of!(FlowState, cwnd_avg), 64, "what an ack reads besides the sender fills line 0");
+        assert_eq!(offset_of!(FlowState, sender), 128, "the window's average fills line 1");
         let r = offset_of!(FlowState, app_next);
         assert_eq!(r % 64, 0, "what a segment reads besides the receiver opens a line");
         assert!(offset_of!(FlowState, finished) < r + 64, "and ends in it");
