@@ -15,7 +15,7 @@
 //!
 //! Two queues, one order: timers wait in a heap of their own, everything
 //! else (transmissions ending, arrivals, flow starts) in a calendar queue
-//! ([`calendar`]), and `pop` takes the earlier of the two by the same (time,
+//! (`calendar.rs`), and `pop` takes the earlier of the two by the same (time,
 //! insertion counter) key. A run with thousands of flows has thousands of
 //! retransmission timers armed far ahead; in one heap they deepened every
 //! push and pop of the link events that make up nearly all of a run. Split,

@@ -22,7 +22,7 @@
 //! longer than the propagation delays of most links). An entry whose time
 //! is a turn or more ahead of the bucket of `now` waits in the `far` heap
 //! (a long-delay link's arrivals, flow starts, the end of a long idle
-//! spell); [`Calendar::peek`] and [`Calendar::pop`] take the earlier of the
+//! spell); [`Calendar::peek_at`] and [`Calendar::pop_before`] take the earlier of the
 //! calendar's least and the far heap's top, so an entry never has to move
 //! from one to the other. A bucket is a list through the node slab, sorted
 //! by (time, insertion counter): its head is its least entry, and an entry
