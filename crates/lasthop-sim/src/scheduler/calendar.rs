@@ -36,7 +36,8 @@ use super::{Entry, Heap};
 
 /// log2 of a bucket's width in ns (4.096 µs).
 const SHIFT: u32 = 12;
-/// Buckets in one turn (a power of two, at most 64 × 64: one summary word).
+/// Buckets in one turn: 64 × 64, so that one summary word, bit w for word
+/// w of the bitmap, covers the turn.
 const BUCKETS: usize = 4096;
 const WORDS: usize = BUCKETS / 64;
 const NIL: u32 = u32::MAX;
@@ -44,7 +45,7 @@ const NIL: u32 = u32::MAX;
 /// far heap instead (the order is the same either way).
 const MAX_BEHIND: usize = 32;
 
-const _: () = assert!(BUCKETS.is_power_of_two() && WORDS <= 64 && WORDS * 64 == BUCKETS);
+const _: () = assert!(WORDS == 64 && WORDS * 64 == BUCKETS);
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -163,12 +164,7 @@ impl Calendar {
         }
         // The words after w, wrapping round to w itself (its buckets before
         // the cursor's are the turn's last): bit j of `after` is word w+1+j.
-        let after = if WORDS == 64 {
-            self.summary.rotate_right((w as u32 + 1) % 64)
-        } else {
-            let s = self.summary | (self.summary << WORDS);
-            (s >> (w + 1)) & ((1u64 << WORDS) - 1)
-        };
+        let after = self.summary.rotate_right((w as u32 + 1) % 64);
         let v = (w + 1 + after.trailing_zeros() as usize) % WORDS;
         let bits = if v == w { self.occupied[w] & !(!0u64 << (c % 64)) } else { self.occupied[v] };
         debug_assert!(bits != 0, "the summary names an occupied word");
