@@ -185,12 +185,13 @@ pub struct Labels {
 
 impl Labels {
     fn of(m: &Model) -> Labels {
-        let dirs: Vec<(usize, usize)> = (0..m.links.len()).flat_map(|li| [(li, 0), (li, 1)]).collect();
+        let dirs: Vec<Label> =
+            (0..m.links.len()).flat_map(|li| [0, 1].map(|d| Label::from(m.dir_name(li, d)))).collect();
         Labels {
             flows: m.flows.iter().map(|f| Label::from(f.name.as_str())).collect(),
             links: m.links.iter().map(|l| Label::from(l.name.as_str())).collect(),
-            dirs: dirs.iter().map(|&(li, d)| Label::from(m.dir_name(li, d))).collect(),
-            link_dirs: dirs.iter().map(|&(li, d)| format!("{}:{}", m.links[li].name, m.dir_name(li, d))).collect(),
+            link_dirs: dirs.iter().enumerate().map(|(k, d)| format!("{}:{d}", m.links[k / 2].name)).collect(),
+            dirs,
             nodes: m.nodes.iter().cloned().collect(),
         }
     }
