@@ -160,64 +160,91 @@ impl DirStats {
     }
 }
 
-/// The frame on a direction's medium.
-#[derive(Clone, Copy, Debug)]
-struct OnMedium {
-    pkt: PacketRef,
-    corrupted: bool,
+/// Bits of [`LinkDir::bits`]: what makes a direction other than a plain
+/// wire, and whether the frame on its medium was corrupted.
+mod bit {
+    /// `jitter` or `emulator` is there: every start and end of
+    /// transmission reads the direction's later lines.
+    pub const SHAPED: u8 = 1;
+    /// Frames carry an overhead of bytes or time: the transmission time is
+    /// `timing`'s, not the bandwidth's alone.
+    pub const TIMED: u8 = 1 << 1;
+    /// The error model can corrupt a frame (it is read at every start).
+    pub const ERRORS: u8 = 1 << 2;
+    /// The frame on the medium was corrupted.
+    pub const CORRUPTED: u8 = 1 << 3;
+}
+
+/// Add `x` to a counter kept as `lo` on a direction's first line and `hi`
+/// on a later one (the sum is the count): `hi` is read and written only
+/// when `lo` would overflow, once per 2^32 frames, bytes or ns.
+#[inline(always)]
+fn count(lo: &mut u32, hi: &mut u64, x: u64) {
+    match u32::try_from(x).ok().and_then(|x| lo.checked_add(x)) {
+        Some(sum) => *lo = sum,
+        None => spill(lo, hi, x),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn spill(lo: &mut u32, hi: &mut u64, x: u64) {
+    *hi += u64::from(*lo) + x;
+    *lo = 0;
 }
 
 /// One direction of a link. Its fields are laid out by use, so that a
 /// frame's passage touches few cache lines of a direction that is not in
-/// the cache (a run of thousands of links: issue 9): the queue's FIFO
-/// (line 0; a frame joining it reads line 1 too); the queue's discipline,
-/// the frames in transit, the frame on the medium, the delay, the member,
-/// what decides whether a frame starts at once or waits, and the error
-/// model (line 1: every step of a frame; an end of transmission and an
-/// arrival read no other line); the rest of the timing, when the medium
-/// frees and the counters a start adds to (line 2: a start); the other
-/// counters, the
-/// jitter's stream, the emulator and the latest arrival (line 3: losses,
-/// and with jitter or emulation every step); the parameters as given (line
-/// 4, read when the direction is made). A unit test keeps the layout.
+/// the cache (a run of thousands of links: issue 9). Line 0 holds all that
+/// a plain wire's frame reads and writes from its start to its arrival: a
+/// frame offered to an idle direction, its end of transmission and its
+/// arrival each touch that line alone. The queue is line 1, read when a
+/// frame waits. Line 2 is what a direction other than a plain wire reads
+/// (the error model, the overheads); line 3 the counters, with the high
+/// words of line 0's three; then the jitter's stream, the emulator, the
+/// latest arrival, and the parameters as given, read when the direction
+/// is made. A unit test keeps the layout.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct LinkDir {
-    pub(super) queue: Queue,
     /// Frames propagating, oldest first, each with its arrival time, event
     /// key and whether it was corrupted (in the pool).
     transit: Chain,
-    /// The frame being sent, if any (the direction is busy).
-    medium: Option<OnMedium>,
-    /// Propagation delay, in ns (`params.delay_ns`).
-    delay_ns: u64,
-    /// The link's MAC member (copied into each direction, beside `medium`,
-    /// where the per-frame path reads it: the link's own fields are a
-    /// cache line further).
-    pub(super) access: Duplex,
-    /// `jitter` or `emulator` is there (every start and end of
-    /// transmission reads this, and line 3 only if so).
-    shaped: bool,
-    /// A frame waits in the queue (`!queue.is_empty()`, kept after every
-    /// change to the queue: an end of transmission then learns that
-    /// nothing waits without reading the queue's line).
-    pub(super) waiting: bool,
     /// `queue.empty_passes_up_to()` (0: none; every frame has a byte at
     /// least), kept here: a full-duplex direction is idle only with its
     /// queue empty, so a frame offered to it starts at once, or not,
-    /// without reading the queue (line 0).
+    /// without reading the queue.
     passes_up_to: u32,
-    error: ErrorModel,
-    timing: Timing,
+    /// The frame being sent, if any (the direction is busy); whether it
+    /// was corrupted is `bit::CORRUPTED`.
+    medium: Option<PacketRef>,
+    /// Propagation delay, in ns (`params.delay_ns`).
+    delay_ns: u64,
+    /// `params.bandwidth_bps`, the transmission time of a frame without
+    /// overheads (`bit::TIMED`: `timing` has them).
+    bandwidth_bps: u64,
     /// When the latest frame's transmission ends (or ended).
     busy_until: Time,
-    /// `DirStats::packets_sent`, `bytes_sent` and `busy_ns`, kept beside
-    /// the timing that a start reads anyway.
-    packets_sent: u64,
-    bytes_sent: u64,
-    busy_ns: u64,
-    /// The other counters, but `delivered`: it is derived when asked for
-    /// (see [`LinkDir::stats`]), so that an arrival writes no counter.
+    /// The low words of `DirStats::packets_sent`, `bytes_sent` and
+    /// `busy_ns` (see [`count`]; the high words are `stats`' fields).
+    packets_lo: u32,
+    bytes_lo: u32,
+    busy_lo: u32,
+    /// The link's MAC member (copied into each direction, where the
+    /// per-frame path reads it: the link's own fields are further).
+    pub(super) access: Duplex,
+    /// A frame waits in the queue (`!queue.is_empty()`, kept after every
+    /// change to the queue: an end of transmission then learns that
+    /// nothing waits without reading the queue's lines).
+    pub(super) waiting: bool,
+    /// [`bit`]s.
+    bits: u8,
+    pub(super) queue: Queue,
+    error: ErrorModel,
+    timing: Timing,
+    /// The counters, with the high words of the three of line 0 (so a
+    /// field is its counter only in [`LinkDir::stats`]); `delivered` is
+    /// derived when asked for, so that an arrival writes no counter.
     stats: DirStats,
     /// Draws of the delay jitter, when there is any (boxed: an RNG is large
     /// and most links have no jitter).
@@ -234,21 +261,24 @@ pub struct LinkDir {
 
 impl LinkDir {
     pub fn new(params: DirParams, error: ErrorModel) -> LinkDir {
+        let timing = Timing::of(&params);
+        let timed = timing.frame_overhead_ns != 0 || timing.frame_overhead_bytes != 0;
         LinkDir {
-            queue: Queue::drop_tail(params.queue),
             transit: Chain::EMPTY,
+            passes_up_to: 0,
             medium: None,
             delay_ns: params.delay_ns,
-            access: Duplex::Full,
-            shaped: false,
-            waiting: false,
-            passes_up_to: 0,
-            error,
-            timing: Timing::of(&params),
+            bandwidth_bps: params.bandwidth_bps,
             busy_until: Time::ZERO,
-            packets_sent: 0,
-            bytes_sent: 0,
-            busy_ns: 0,
+            packets_lo: 0,
+            bytes_lo: 0,
+            busy_lo: 0,
+            access: Duplex::Full,
+            waiting: false,
+            bits: if timed { bit::TIMED } else { 0 } | if error.is_none() { 0 } else { bit::ERRORS },
+            queue: Queue::drop_tail(params.queue),
+            error,
+            timing,
             stats: DirStats::default(),
             jitter: None,
             emulator: None,
@@ -280,7 +310,7 @@ impl LinkDir {
     pub fn with_jitter_stream(mut self, rng: impl FnOnce() -> RngStream) -> LinkDir {
         if self.params.jitter_mean_ns > 0 {
             self.jitter = Some(Box::new(rng()));
-            self.shaped = true;
+            self.bits |= bit::SHAPED;
         }
         self
     }
@@ -289,8 +319,16 @@ impl LinkDir {
     /// driven by `emulator`'s clock; `None` keeps a wire.
     pub fn with_emulator(mut self, emulator: Option<Emulator>) -> LinkDir {
         self.emulator = emulator.map(Box::new);
-        self.shaped |= self.emulator.is_some();
+        if self.emulator.is_some() {
+            self.bits |= bit::SHAPED;
+        }
         self
+    }
+
+    /// `jitter` or `emulator` is there.
+    #[inline(always)]
+    fn shaped(&self) -> bool {
+        self.bits & bit::SHAPED != 0
     }
 
     /// When a frame whose transmission ended at `now` arrives on an
@@ -346,14 +384,28 @@ impl LinkDir {
 
     /// The direction's counters.
     pub fn stats(&self) -> DirStats {
-        let arrived = self.packets_sent - (self.transit.len() + usize::from(self.busy())) as u64;
+        let packets_sent = self.stats.packets_sent + u64::from(self.packets_lo);
+        let arrived = packets_sent - (self.transit.len() + usize::from(self.busy())) as u64;
         DirStats {
-            packets_sent: self.packets_sent,
-            bytes_sent: self.bytes_sent,
-            busy_ns: self.busy_ns,
+            packets_sent,
+            bytes_sent: self.stats.bytes_sent + u64::from(self.bytes_lo),
+            busy_ns: self.total_busy_ns(),
             delivered: arrived - self.stats.drops_error,
             ..self.stats
         }
+    }
+
+    /// Medium time of the frames started, in ns.
+    fn total_busy_ns(&self) -> u64 {
+        self.stats.busy_ns + u64::from(self.busy_lo)
+    }
+
+    /// Count a frame of `size_bytes` that holds the medium `busy_ns`.
+    #[inline(always)]
+    fn count_transmit(&mut self, size_bytes: u32, busy_ns: u64) {
+        count(&mut self.packets_lo, &mut self.stats.packets_sent, 1);
+        count(&mut self.bytes_lo, &mut self.stats.bytes_sent, u64::from(size_bytes));
+        count(&mut self.busy_lo, &mut self.stats.busy_ns, busy_ns);
     }
 
     /// The discipline's statistics up to `end` (none for DropTail).
@@ -364,16 +416,14 @@ impl LinkDir {
     /// Medium time used up to `end`, in ns: a frame still on the medium
     /// counts up to `end` only.
     pub fn busy_ns(&self, end: Time) -> u64 {
-        self.busy_ns - self.busy_until.since(end)
+        self.total_busy_ns() - self.busy_until.since(end)
     }
 
     /// Count a frame a MAC put on the air for this direction: the
     /// direction is a hop of a shared medium ([`crate::mac`]), with no
     /// queue or medium of its own, and keeps only the counters.
     pub fn count_mac_transmit(&mut self, size_bytes: u32, airtime_ns: u64) {
-        self.packets_sent += 1;
-        self.bytes_sent += u64::from(size_bytes);
-        self.busy_ns += airtime_ns;
+        self.count_transmit(size_bytes, airtime_ns);
     }
 
     /// Count a frame a MAC's queue let go of on this direction's hop
@@ -445,8 +495,7 @@ impl Link {
     ) -> Admission {
         let d = &mut self.dirs[dir];
         // Not sending since the last frame ended (the queue adds: nor
-        // waiting); read only by a composed queue (`busy_until` is on the
-        // line a start reads, not the one an arrival does).
+        // waiting); read only by a composed queue.
         let (medium, busy_until) = (&d.medium, &d.busy_until);
         let a = d.queue.enqueue(now, w, pool, out, || medium.is_none().then_some(*busy_until));
         d.waiting = !d.queue.is_empty();
@@ -510,21 +559,27 @@ impl Link {
     #[inline(always)]
     pub(super) fn start_frame(&mut self, now: Time, dir: usize, w: Waiting, pool: &PacketPool) -> Started {
         let d = &mut self.dirs[dir];
-        // An error-free direction does not read the packet back.
-        let tx_ns = d.timing.tx_time_ns(w.size_bytes);
-        let corrupted = !d.error.is_none() && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
-        d.packets_sent += 1;
-        d.bytes_sent += u64::from(w.size_bytes);
-        // `emulator` (line 3) is read only on a shaped direction.
-        let emulator = if d.shaped { d.emulator.as_deref_mut() } else { None };
+        // A plain wire reads line 0 only: its overheads are none, and an
+        // error-free direction does not read the packet back.
+        let tx_ns = if d.bits & bit::TIMED == 0 {
+            Timing { bandwidth_bps: d.bandwidth_bps, frame_overhead_ns: 0, frame_overhead_bytes: 0 }
+                .tx_time_ns(w.size_bytes)
+        } else {
+            d.timing.tx_time_ns(w.size_bytes)
+        };
+        let corrupted = d.bits & bit::ERRORS != 0 && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
+        let emulator = if d.shaped() { d.emulator.as_deref_mut() } else { None };
         let done = match emulator {
             Some(e) => e.start(now, tx_ns),
             None => now.plus_ns(tx_ns),
         };
         // An emulated transmission holds the emulator until its tick.
-        d.busy_ns += done.since(now);
+        d.count_transmit(w.size_bytes, done.since(now));
         d.busy_until = done;
-        d.medium = Some(OnMedium { pkt: w.pkt, corrupted });
+        d.medium = Some(w.pkt);
+        if corrupted {
+            d.bits |= bit::CORRUPTED;
+        }
         Started { dir, done, frame: w }
     }
 
@@ -535,10 +590,12 @@ impl Link {
     /// its predecessor hands it back.
     pub fn finish_transmission(&mut self, now: Time, dir: usize, key: u64, pool: &mut PacketPool) -> (Time, bool) {
         let d = &mut self.dirs[dir];
-        let OnMedium { pkt, corrupted } = d.medium.take().expect("a frame was on the medium");
+        let pkt = d.medium.take().expect("a frame was on the medium");
+        let corrupted = d.bits & bit::CORRUPTED != 0;
+        d.bits &= !bit::CORRUPTED;
         debug_assert_eq!(d.waiting, !d.queue.is_empty(), "`waiting` follows the queue");
         let mut arrive = now.plus_ns(d.delay_ns);
-        if d.shaped {
+        if d.shaped() {
             arrive = d.shape_arrival(now, arrive);
         }
         pool.chain_push(&mut d.transit, pkt, arrive, key, corrupted);
@@ -602,37 +659,71 @@ mod tests {
 
     #[test]
     fn a_direction_keeps_each_step_of_a_frame_in_few_cache_lines() {
-        use std::mem::offset_of;
+        use std::mem::{offset_of, size_of};
         let line = |offset: usize| offset / 64;
         assert_eq!(std::mem::align_of::<LinkDir>(), 64);
-        assert_eq!(line(offset_of!(LinkDir, queue)), 0, "the FIFO opens line 0");
-        // Line 1: every step of a frame.
-        for (field, offset) in [
-            ("transit", offset_of!(LinkDir, transit)),
-            ("medium", offset_of!(LinkDir, medium)),
-            ("delay_ns", offset_of!(LinkDir, delay_ns)),
-            ("access", offset_of!(LinkDir, access)),
-            ("shaped", offset_of!(LinkDir, shaped)),
-            ("waiting", offset_of!(LinkDir, waiting)),
-            ("passes_up_to", offset_of!(LinkDir, passes_up_to)),
-            ("error", offset_of!(LinkDir, error)),
+        // Line 0: all a plain wire's frame reads and writes, from its start
+        // to its arrival.
+        for (field, end) in [
+            ("transit", offset_of!(LinkDir, transit) + size_of::<Chain>()),
+            ("passes_up_to", offset_of!(LinkDir, passes_up_to) + 4),
+            ("medium", offset_of!(LinkDir, medium) + size_of::<Option<PacketRef>>()),
+            ("delay_ns", offset_of!(LinkDir, delay_ns) + 8),
+            ("bandwidth_bps", offset_of!(LinkDir, bandwidth_bps) + 8),
+            ("busy_until", offset_of!(LinkDir, busy_until) + 8),
+            ("packets_lo", offset_of!(LinkDir, packets_lo) + 4),
+            ("bytes_lo", offset_of!(LinkDir, bytes_lo) + 4),
+            ("busy_lo", offset_of!(LinkDir, busy_lo) + 4),
+            ("access", offset_of!(LinkDir, access) + 1),
+            ("waiting", offset_of!(LinkDir, waiting) + 1),
+            ("bits", offset_of!(LinkDir, bits) + 1),
         ] {
-            assert_eq!(line(offset), 1, "{field} at {offset}");
+            assert_eq!(line(end - 1), 0, "{field} ends at {end}");
         }
-        assert_eq!(
-            line(offset_of!(LinkDir, queue) + std::mem::size_of::<Queue>() - 1),
-            1,
-            "the discipline ends line 1"
-        );
-        for (field, offset) in [
-            ("timing end", offset_of!(LinkDir, timing) + std::mem::size_of::<Timing>() - 1),
-            ("busy_until", offset_of!(LinkDir, busy_until)),
-            ("busy_ns end", offset_of!(LinkDir, busy_ns) + 7),
-        ] {
-            assert_eq!(line(offset), 2, "{field} at {offset}");
-        }
+        assert_eq!(offset_of!(LinkDir, queue), 64, "the queue opens line 1");
+        assert_eq!(size_of::<Queue>(), 64, "and fills it");
         assert_eq!(offset_of!(LinkDir, stats), 3 * 64, "the other counters fill line 3");
-        assert_eq!(std::mem::size_of::<DirStats>(), 64);
+        assert_eq!(size_of::<DirStats>(), 64);
+    }
+
+    #[test]
+    fn a_counter_split_in_two_words_counts_past_its_low_word() {
+        let (mut lo, mut hi) = (u32::MAX - 2, 0u64);
+        count(&mut lo, &mut hi, 2);
+        assert_eq!((lo, hi), (u32::MAX, 0));
+        count(&mut lo, &mut hi, 1);
+        assert_eq!(u64::from(lo) + hi, 1 << 32);
+        count(&mut lo, &mut hi, 5);
+        assert_eq!(u64::from(lo) + hi, (1 << 32) + 5);
+        // An addend too large for the low word goes to the high one whole.
+        count(&mut lo, &mut hi, 1 << 40);
+        assert_eq!(u64::from(lo) + hi, (1 << 40) + (1 << 32) + 5);
+        count(&mut lo, &mut hi, 7);
+        assert_eq!(u64::from(lo) + hi, (1 << 40) + (1 << 32) + 12);
+    }
+
+    #[test]
+    fn a_direction_counts_its_frames_bytes_and_medium_time_past_four_billion() {
+        let mut pool = PacketPool::new();
+        // 1 bit/s: a 1,000-byte frame holds the medium 8,000 s, more ns
+        // than a u32 holds.
+        let mut p = params(1);
+        p.queue = QueueLimit { packets: Some(10), bytes: None };
+        let mut l = Link::new(Duplex::Full, LinkDir::new(p, ErrorModel::none()), LinkDir::new(p, ErrorModel::none()));
+        let mut now = Time::ZERO;
+        for uid in 0..3 {
+            let s = l.start_at_once(now, 0, pkt(&mut pool, uid, 1_000), &pool).expect("idle");
+            assert_eq!(s.done, now.plus_ns(8_000 * 1_000_000_000));
+            l.finish_transmission(s.done, 0, uid, &mut pool);
+            let a = l.take_arrival(0, &mut pool);
+            pool.take(a.pkt);
+            now = s.done;
+        }
+        let st = l.dirs[0].stats();
+        assert_eq!((st.packets_sent, st.bytes_sent, st.busy_ns, st.delivered), (3, 3_000, 24_000_000_000_000, 3));
+        // The third frame held the medium from 16,000 s to 24,000 s: up to
+        // 20,000 s the medium was busy 20,000 s.
+        assert_eq!(l.dirs[0].busy_ns(Time(20_000_000_000_000)), 20_000_000_000_000);
     }
 
     #[test]
