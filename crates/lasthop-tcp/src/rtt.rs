@@ -43,35 +43,57 @@ const BSD_REXMT_MAX_TICKS: u64 = 128;
 /// The RTO is computed when the estimate changes (a sample, a timeout),
 /// not each time the timer is armed (every ack of new data): `rto` comes
 /// first (`repr(C)`) so that a sender arming its timer reads one word.
+/// What an RFC 6298 sample reads and writes follows in one cache line (a
+/// sender puts `rto` at the end of a line, so the sample's line is the
+/// next; a run of thousands of flows has neither in the cache): the
+/// smoothed RTT, the backoff, the mode and the RTO's bounds. The
+/// configuration is kept field by field for that; the tick, BSD's and
+/// ns-2's scaled estimate and the fine-grained SRTT of the other modes come
+/// after.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct RttEstimator {
     /// The current RTO in ns ([`RttEstimator::rto_ns`]).
     rto: u64,
-    cfg: RtoConfig,
     /// RFC mode: smoothed RTT and variance.
     rfc: SmoothedRtt,
+    /// Number of consecutive timeouts (`t_rxtshift`).
+    backoff: u32,
+    mode: RtoMode,
+    granularity_ns: u64,
+    min_ns: u64,
+    max_ns: u64,
+    initial_ns: u64,
+    tick_ns: u64,
+    tick_phase_ns: u64,
     /// BSD mode: `t_srtt` (ticks × 8) and `t_rttvar` (ticks × 4); 0 = no sample.
     bsd_srtt: i64,
     bsd_rttvar: i64,
-    /// A smoothed RTT in ns kept in every mode (gain 1/8): the fine-grained
-    /// round trip that SMART's "not retransmitted within the last round-trip
-    /// time" needs, which BSD's 500 ms ticks cannot give.
+    /// BSD and ns-2 modes: a smoothed RTT in ns (gain 1/8), the
+    /// fine-grained round trip that SMART's "not retransmitted within the
+    /// last round-trip time" needs, which BSD's 500 ms ticks cannot give.
+    /// RFC mode's SRTT is that same average (same first value, same gain,
+    /// same integer arithmetic), so it is not kept twice.
     fine_srtt_ns: Option<u64>,
-    /// Number of consecutive timeouts (`t_rxtshift`).
-    backoff: u32,
 }
 
 impl RttEstimator {
     pub fn new(cfg: RtoConfig) -> RttEstimator {
+        let RtoConfig { mode, min_ns, max_ns, initial_ns, granularity_ns, tick_ns, tick_phase_ns } = cfg;
         let mut r = RttEstimator {
             rto: 0,
-            cfg,
             rfc: SmoothedRtt::default(),
+            backoff: 0,
+            mode,
+            granularity_ns,
+            min_ns,
+            max_ns,
+            initial_ns,
+            tick_ns,
+            tick_phase_ns,
             bsd_srtt: 0,
             bsd_rttvar: 0,
             fine_srtt_ns: None,
-            backoff: 0,
         };
         r.rto = r.compute_rto_ns();
         r
@@ -79,25 +101,28 @@ impl RttEstimator {
 
     /// Smoothed RTT in ns at nanosecond resolution, in every mode.
     pub fn fine_srtt_ns(&self) -> Option<u64> {
-        self.fine_srtt_ns
+        match self.mode {
+            RtoMode::Rfc6298 => self.rfc.srtt_ns(),
+            RtoMode::Bsd | RtoMode::Ns2 => self.fine_srtt_ns,
+        }
     }
 
     /// Smoothed RTT in ns, if any sample was taken.
     pub fn srtt_ns(&self) -> Option<u64> {
-        match self.cfg.mode {
+        match self.mode {
             RtoMode::Rfc6298 => self.rfc.srtt_ns(),
-            RtoMode::Bsd => (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.cfg.tick_ns / 8),
-            RtoMode::Ns2 => (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.cfg.granularity_ns / 8),
+            RtoMode::Bsd => (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.tick_ns / 8),
+            RtoMode::Ns2 => (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.granularity_ns / 8),
         }
     }
 
     /// The number of the host's tick instants (phase + k·tick, k >= 0) at or before `t`.
     fn ticks_up_to(&self, t: Time) -> u64 {
-        let phase = self.cfg.tick_phase_ns % self.cfg.tick_ns;
+        let phase = self.tick_phase_ns % self.tick_ns;
         if t.ns() < phase {
             0
         } else {
-            (t.ns() - phase) / self.cfg.tick_ns + 1
+            (t.ns() - phase) / self.tick_ns + 1
         }
     }
 
@@ -110,14 +135,16 @@ impl RttEstimator {
     pub fn on_sample(&mut self, sent_at: Time, now: Time) {
         self.backoff = 0;
         let r = now.since(sent_at);
-        self.fine_srtt_ns = Some(self.fine_srtt_ns.map_or(r, |s| (7 * s + r) / 8));
-        match self.cfg.mode {
+        if self.mode != RtoMode::Rfc6298 {
+            self.fine_srtt_ns = Some(self.fine_srtt_ns.map_or(r, |s| (7 * s + r) / 8));
+        }
+        match self.mode {
             RtoMode::Rfc6298 => {
                 self.rfc.on_sample(r);
             }
             RtoMode::Ns2 => {
                 // int(tao / tcp_tick_ + 0.5), at least one tick.
-                let tick = self.cfg.granularity_ns.max(1);
+                let tick = self.granularity_ns.max(1);
                 let rtt = ((r + tick / 2) / tick).max(1) as i64;
                 self.update_scaled(rtt, rtt);
             }
@@ -156,7 +183,7 @@ impl RttEstimator {
     /// A retransmission timeout fired: back off (RFC 6298 5.5, BSD t_rxtshift).
     pub fn on_timeout(&mut self) {
         self.backoff = (self.backoff + 1).min(BSD_BACKOFF.len() as u32 - 1);
-        if self.cfg.mode == RtoMode::Ns2 && self.backoff > 3 && self.bsd_srtt != 0 {
+        if self.mode == RtoMode::Ns2 && self.backoff > 3 && self.bsd_srtt != 0 {
             // rtt_backoff: "if backed off this far, clobber the srtt value,
             // storing it in the mean deviation instead".
             self.bsd_rttvar += self.bsd_srtt >> 3;
@@ -176,9 +203,9 @@ impl RttEstimator {
     /// which zeroes `t_rxtshift`, only when the SYN was timed, and
     /// `tcp_timer` stops the timing of a retransmitted SYN).
     pub fn on_established_after_syn_timeout(&mut self) {
-        if self.cfg.mode == RtoMode::Rfc6298 {
+        if self.mode == RtoMode::Rfc6298 {
             self.backoff = 0;
-            self.cfg.initial_ns = self.cfg.initial_ns.max(RFC6298_SYN_TIMEOUT_RTO_NS);
+            self.initial_ns = self.initial_ns.max(RFC6298_SYN_TIMEOUT_RTO_NS);
         }
         self.rto = self.compute_rto_ns();
     }
@@ -190,38 +217,38 @@ impl RttEstimator {
     }
 
     fn compute_rto_ns(&self) -> u64 {
-        match self.cfg.mode {
+        match self.mode {
             RtoMode::Rfc6298 => {
                 let base = match self.rfc.srtt_ns() {
-                    None => self.cfg.initial_ns,
-                    Some(srtt) => srtt + self.cfg.granularity_ns.max(4 * self.rfc.rttvar_ns()),
+                    None => self.initial_ns,
+                    Some(srtt) => srtt + self.granularity_ns.max(4 * self.rfc.rttvar_ns()),
                 };
-                let base = base.clamp(self.cfg.min_ns, self.cfg.max_ns);
-                base.saturating_mul(1u64 << self.backoff.min(20)).min(self.cfg.max_ns)
+                let base = base.clamp(self.min_ns, self.max_ns);
+                base.saturating_mul(1u64 << self.backoff.min(20)).min(self.max_ns)
             }
-            RtoMode::Bsd => self.bsd_rto_ticks() * self.cfg.tick_ns,
+            RtoMode::Bsd => self.bsd_rto_ticks() * self.tick_ns,
             RtoMode::Ns2 => {
-                let tick = self.cfg.granularity_ns.max(1);
+                let tick = self.granularity_ns.max(1);
                 let rtxcur = if self.bsd_srtt == 0 && self.bsd_rttvar == 0 {
-                    self.cfg.initial_ns
+                    self.initial_ns
                 } else {
                     (((self.bsd_rttvar << 3) + self.bsd_srtt) >> 3).max(0) as u64 * tick
                 };
                 let backoff = 1u64 << self.backoff.min(20);
-                let timeout = rtxcur.max(self.cfg.min_ns).saturating_mul(backoff).min(self.cfg.max_ns);
+                let timeout = rtxcur.max(self.min_ns).saturating_mul(backoff).min(self.max_ns);
                 timeout.max(2 * tick)
             }
         }
     }
 
     fn bsd_rto_ticks(&self) -> u64 {
-        let tick = self.cfg.tick_ns;
+        let tick = self.tick_ns;
         // TCPTV_REXMTMAX bounds the minimum too (a minimum above 64 s once
         // made this clamp panic).
-        let min_ticks = self.cfg.min_ns.div_ceil(tick).clamp(1, BSD_REXMT_MAX_TICKS);
-        let max_ticks = (self.cfg.max_ns / tick).clamp(min_ticks, BSD_REXMT_MAX_TICKS);
+        let min_ticks = self.min_ns.div_ceil(tick).clamp(1, BSD_REXMT_MAX_TICKS);
+        let max_ticks = (self.max_ns / tick).clamp(min_ticks, BSD_REXMT_MAX_TICKS);
         let base = if self.bsd_srtt == 0 {
-            self.cfg.initial_ns.div_ceil(tick)
+            self.initial_ns.div_ceil(tick)
         } else {
             ((self.bsd_srtt >> 3) + self.bsd_rttvar).max(0) as u64
         };
@@ -230,14 +257,14 @@ impl RttEstimator {
 
     /// When a retransmission timer armed at `now` expires.
     pub fn deadline(&self, now: Time) -> Time {
-        match self.cfg.mode {
+        match self.mode {
             RtoMode::Rfc6298 | RtoMode::Ns2 => now.plus_ns(self.rto),
             RtoMode::Bsd => {
                 // The N-th slow tick strictly after `now`: tick instant number
                 // ticks_up_to(now) + N, counting from 1.
-                let phase = self.cfg.tick_phase_ns % self.cfg.tick_ns;
+                let phase = self.tick_phase_ns % self.tick_ns;
                 let n = self.ticks_up_to(now) + self.bsd_rto_ticks();
-                Time(phase + (n - 1) * self.cfg.tick_ns)
+                Time(phase + (n - 1) * self.tick_ns)
             }
         }
     }
@@ -247,6 +274,42 @@ impl RttEstimator {
 mod tests {
     use super::*;
     use lasthop_core::time::NS_PER_MS;
+
+    #[test]
+    fn an_rfc6298_sample_touches_the_line_after_the_rto() {
+        use std::mem::{offset_of, size_of};
+        // The sender puts `rto` in the last word of a line (its layout test).
+        for (field, end) in [
+            ("rfc", offset_of!(RttEstimator, rfc) + size_of::<SmoothedRtt>()),
+            ("backoff", offset_of!(RttEstimator, backoff) + 4),
+            ("mode", offset_of!(RttEstimator, mode) + 1),
+            ("granularity_ns", offset_of!(RttEstimator, granularity_ns) + 8),
+            ("min_ns", offset_of!(RttEstimator, min_ns) + 8),
+            ("max_ns", offset_of!(RttEstimator, max_ns) + 8),
+            ("initial_ns", offset_of!(RttEstimator, initial_ns) + 8),
+        ] {
+            assert!(offset_of!(RttEstimator, rto) + 8 < end && end <= 8 + 64, "{field} ends at {end}");
+        }
+    }
+
+    #[test]
+    fn the_fine_srtt_is_the_same_average_in_every_mode() {
+        // Gain 1/8 from the first sample, in integer ns: RFC 6298's SRTT in
+        // RFC mode, a separate average in the others.
+        let samples = [100_000_123u64, 37_000_001, 250_000_007, 99, 64_000_000];
+        for cfg in [RtoConfig::rfc6298(), RtoConfig::bsd(), RtoConfig { mode: RtoMode::Ns2, ..RtoConfig::rfc6298() }] {
+            let mut r = RttEstimator::new(cfg);
+            assert_eq!(r.fine_srtt_ns(), None);
+            let mut avg: Option<u64> = None;
+            let mut now = Time::ZERO;
+            for s in samples {
+                r.on_sample(now, now.plus_ns(s));
+                now = now.plus_ns(s);
+                avg = Some(avg.map_or(s, |a| (7 * a + s) / 8));
+                assert_eq!(r.fine_srtt_ns(), avg, "{:?}", cfg.mode);
+            }
+        }
+    }
 
     #[test]
     fn rfc6298_first_sample_and_update() {

@@ -1005,5 +1005,8 @@ mod tests {
         ] {
             assert!(e <= 256, "{field} ends at {e}");
         }
+        // The RTO ends line 3, so an RTT sample reads line 4 besides
+        // (`RttEstimator`'s layout test).
+        assert_eq!(offset_of!(Sender, rtt) + 8, 256, "the RTO ends line 3");
     }
 }
