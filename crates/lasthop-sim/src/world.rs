@@ -106,7 +106,9 @@ struct FlowState {
     receiver: Receiver,
     /// The next byte the application must receive: deliveries must start here.
     app_next: u64,
-    bulk_bytes: Option<u64>,
+    /// The bulk transfer's size ([`NO_BULK`]: a timed flow; a word, not an
+    /// `Option`, so that `ack_ends` fits this line).
+    bulk_bytes: u64,
     /// On the wired leg of a split flow: the relay to the wireless leg.
     relay: Option<Box<Relay>>,
     /// When the receiver's wake-up is armed.
@@ -116,6 +118,10 @@ struct FlowState {
     ack_bytes: u32,
     /// See `data_hop`.
     ack_hop: u32,
+    /// (`to`, `from`): an ack's source and destination, kept on this line
+    /// so that the receiver's acks do not read line 0 for them
+    /// ([`FlowState::set_to`] keeps both).
+    ack_ends: [u16; 2],
     finished: bool,
     /// The byte a timeout went back to while the receiver lacked it, until
     /// a copy of it arrives ([`crate::spurious`]; `NO_WATCH`: none).
@@ -132,7 +138,17 @@ struct FlowState {
 /// A connection's first hop when its path does not leave from its endpoint.
 const NO_HOP: u32 = u32::MAX;
 
+/// `FlowState::bulk_bytes` of a timed flow.
+const NO_BULK: u64 = u64::MAX;
+
 impl FlowState {
+    /// The connection ends at node `to` (a split flow's wired leg, at the
+    /// base station).
+    fn set_to(&mut self, to: u16) {
+        self.to = to;
+        self.ack_ends[0] = to;
+    }
+
     /// When an endpoint's wake-up is armed (side 0 = sender, 1 = receiver).
     fn armed_mut(&mut self, side: usize) -> &mut Time {
         if side == 0 {
@@ -160,12 +176,13 @@ impl FlowState {
             sender,
             receiver,
             app_next: 0,
-            bulk_bytes: bulk_bytes(f.workload),
+            bulk_bytes: bulk_bytes(f.workload).unwrap_or(NO_BULK),
             relay: None,
             receiver_armed: Time::NEVER,
             model_flow,
             ack_bytes: f.ack_bytes,
             ack_hop: NO_HOP,
+            ack_ends: [ends[1], ends[0]],
             finished: false,
             spurious_watch: NO_WATCH,
             delivered_at_stop: None,
@@ -427,7 +444,7 @@ impl<'m> World<'m> {
             let mut wired_rcfg = receiver_cfg(f.receiver, bs);
             wired_rcfg.smart_echo = false;
             let wired = &mut flows[i];
-            wired.to = bs;
+            wired.set_to(bs);
             wired.receiver = Receiver::new(wired_rcfg).app_paced();
             wired.relay = Some(Box::new(Relay {
                 leg: leg as u32,
@@ -1215,14 +1232,13 @@ impl<'m> World<'m> {
                         self.relay_pump(fi);
                     } else {
                         let m = f.model_flow as usize;
-                        if let Some(bytes) = f.bulk_bytes {
-                            if d.end >= bytes && self.flows[m].done_at.is_none() {
-                                self.flows[m].done_at = Some(now);
-                                // With a handshake the flow ends when the
-                                // FIN's ack reaches the sender.
-                                if !self.model.flows[m].sender.handshake {
-                                    self.finish(m);
-                                }
+                        // A timed flow's `NO_BULK` is never reached.
+                        if d.end >= f.bulk_bytes && self.flows[m].done_at.is_none() {
+                            self.flows[m].done_at = Some(now);
+                            // With a handshake the flow ends when the
+                            // FIN's ack reaches the sender.
+                            if !self.model.flows[m].sender.handshake {
+                                self.finish(m);
                             }
                         }
                     }
@@ -1326,8 +1342,8 @@ impl<'m> World<'m> {
             PacketKind::Data if tcp.syn => (f.from, f.to, f.ack_bytes, Ecn::NotEct),
             PacketKind::Data => (f.from, f.to, f.header_bytes + tcp.len, f.sender.ip_ecn(&tcp)),
             // RFC 3168 Sec. 6.1.1: a SYN-ACK is never ECN-capable.
-            PacketKind::Ack if tcp.syn => (f.to, f.from, f.ack_bytes, Ecn::NotEct),
-            PacketKind::Ack => (f.to, f.from, f.ack_bytes, f.receiver.ip_ecn()),
+            PacketKind::Ack if tcp.syn => (f.ack_ends[0], f.ack_ends[1], f.ack_bytes, Ecn::NotEct),
+            PacketKind::Ack => (f.ack_ends[0], f.ack_ends[1], f.ack_bytes, f.receiver.ip_ecn()),
             // A datagram's size rides in `len` (see `flush_source`).
             PacketKind::Datagram => (f.from, f.to, tcp.len, Ecn::NotEct),
         };
@@ -1805,6 +1821,12 @@ mod tests {
         assert_eq!(offset_of!(FlowState, sender), 128, "the window's average fills line 1");
         let r = offset_of!(FlowState, app_next);
         assert_eq!(r % 64, 0, "what a segment reads besides the receiver opens a line");
-        assert!(offset_of!(FlowState, finished) < r + 64, "and ends in it");
+        for (field, end) in [
+            ("ack_ends", offset_of!(FlowState, ack_ends) + 4),
+            ("finished", offset_of!(FlowState, finished) + 1),
+            ("spurious_watch", offset_of!(FlowState, spurious_watch) + 8),
+        ] {
+            assert!(end <= r + 64, "and ends in it: {field} ends at {end}");
+        }
     }
 }
