@@ -380,14 +380,18 @@ struct Lock {
 }
 
 #[derive(Clone, Debug)]
+#[repr(C)]
 struct Station {
+    // What the search for the radio's next instant reads of every station
+    // (`Radio::station_wake`) first, together.
+    xcvr: Xcvr,
+    awaiting: Awaiting,
+    backoff_until: Option<Time>,
     /// The radio's queue (drop-tail, or a composed discipline: ACK
     /// filtering at the radios is how AF runs over a radio chain, seed 001
     /// Sec. 7.2), with each frame's next hop.
     iq: StationQueue,
-    xcvr: Xcvr,
     rx_lock: Option<Lock>,
-    awaiting: Awaiting,
     owe_cts: Option<StationId>,
     owe_ack: Option<(StationId, u8)>,
     /// A link ack owed to this peer, to ride on the data frame being
@@ -395,7 +399,6 @@ struct Station {
     ride: Option<(StationId, u8)>,
     /// The CTS came: send the data frame to this peer.
     granted: Option<StationId>,
-    backoff_until: Option<Time>,
     backoff_ns: u64,
     rts_started: Time,
     current: Option<Outgoing>,
