@@ -26,41 +26,7 @@ impl RangeSet {
     /// Add [start, end); returns how many of its bytes were not yet covered.
     #[inline]
     pub fn insert(&mut self, start: u64, end: u64) -> u64 {
-        if start >= end {
-            return 0;
-        }
-        // Fast path: at or beyond the end of the last range (or the first
-        // range of an empty set starting at 0, as a flow's data does).
-        let last = &mut self.last;
-        if start >= last.0 && start <= last.1 {
-            let new = end.saturating_sub(last.1);
-            last.1 = last.1.max(end);
-            return new;
-        }
-        self.insert_slow(start, end)
-    }
-
-    #[cold]
-    fn insert_slow(&mut self, start: u64, end: u64) -> u64 {
-        let mut ranges = std::mem::take(&mut self.earlier);
-        if !self.is_empty() {
-            ranges.push(self.last);
-        }
-        let i = ranges.partition_point(|r| r.1 < start);
-        let mut j = i;
-        let (mut s, mut e) = (start, end);
-        let mut covered = 0;
-        while j < ranges.len() && ranges[j].0 <= e {
-            let (rs, re) = ranges[j];
-            covered += re.min(end).saturating_sub(rs.max(start));
-            s = s.min(rs);
-            e = e.max(re);
-            j += 1;
-        }
-        ranges.splice(i..j, std::iter::once((s, e)));
-        self.last = ranges.pop().expect("the merged range is in the set");
-        self.earlier = ranges;
-        (end - start) - covered
+        insert_split(&mut self.last, &mut self.earlier, start, end)
     }
 
     /// True if byte `seq` is covered.
@@ -82,6 +48,48 @@ impl RangeSet {
         let last = (!self.is_empty()).then_some(self.last);
         self.earlier.iter().copied().chain(last)
     }
+}
+
+/// [`RangeSet::insert`] on a set kept in two parts: its `last` range,
+/// (0, 0) when the set is empty, and the `earlier` ranges. A caller that
+/// keeps many sets can keep the parts apart, the last ranges together and
+/// the vectors, which only an insert below the last range reads, elsewhere.
+#[inline]
+pub fn insert_split(last: &mut (u64, u64), earlier: &mut Vec<(u64, u64)>, start: u64, end: u64) -> u64 {
+    if start >= end {
+        return 0;
+    }
+    // Fast path: at or beyond the end of the last range (or the first
+    // range of an empty set starting at 0, as a flow's data does).
+    if start >= last.0 && start <= last.1 {
+        let new = end.saturating_sub(last.1);
+        last.1 = last.1.max(end);
+        return new;
+    }
+    insert_slow(last, earlier, start, end)
+}
+
+#[cold]
+fn insert_slow(last: &mut (u64, u64), earlier: &mut Vec<(u64, u64)>, start: u64, end: u64) -> u64 {
+    let mut ranges = std::mem::take(earlier);
+    if last.0 != last.1 {
+        ranges.push(*last);
+    }
+    let i = ranges.partition_point(|r| r.1 < start);
+    let mut j = i;
+    let (mut s, mut e) = (start, end);
+    let mut covered = 0;
+    while j < ranges.len() && ranges[j].0 <= e {
+        let (rs, re) = ranges[j];
+        covered += re.min(end).saturating_sub(rs.max(start));
+        s = s.min(rs);
+        e = e.max(re);
+        j += 1;
+    }
+    ranges.splice(i..j, std::iter::once((s, e)));
+    *last = ranges.pop().expect("the merged range is in the set");
+    *earlier = ranges;
+    (end - start) - covered
 }
 
 #[cfg(test)]

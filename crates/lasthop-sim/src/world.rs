@@ -54,11 +54,12 @@ use lasthop_agents::ack_recons::AckRecons;
 use lasthop_agents::eln::ElnMarker;
 use lasthop_agents::snoop::Snoop;
 use lasthop_agents::{NodeAgent, Origin, Verdict};
+use lasthop_core::ranges::insert_split;
 use lasthop_core::rng::RngStream;
 use lasthop_core::tick::KernelClock;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::{DropCause, Trace, TraceEvent};
-use lasthop_core::{Ecn, LlNotice, Packet, PacketKind, PacketPool, RangeSet, TcpHeader, Time};
+use lasthop_core::{Ecn, LlNotice, Packet, PacketKind, PacketPool, TcpHeader, Time};
 use lasthop_net::emulation::Emulator;
 use lasthop_net::error::{ErrorModel, ErrorModelConfig};
 use lasthop_net::mac::dcf::Dcf;
@@ -236,11 +237,17 @@ const NO_COVER: u32 = u32::MAX;
 /// crossed it for the first time. A link direction's totals are the sums
 /// over the hops on it, taken at the end of the run: a frame then touches
 /// one cache line of its own connection's, not also a line per link
-/// direction (one per access link in a run of thousands of flows).
-#[derive(Clone, Debug, Default)]
-#[repr(align(64))]
+/// direction (one per access link in a run of thousands of flows). The
+/// ranges are a [`lasthop_core::RangeSet`] in two parts: the last range here, beside the
+/// counts, and the earlier ones, which only a segment below the last range
+/// reads (a retransmission, or a segment after a loss), in
+/// `World::cover_earlier`. Half a line a hop: a connection's consecutive
+/// hops share lines, and a segment's hops come one after another.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
 struct HopGoodput {
-    covered: RangeSet,
+    /// The last range crossed (see [`lasthop_core::ranges::insert_split`]).
+    last: (u64, u64),
     payload: u64,
     useful: u64,
 }
@@ -294,6 +301,8 @@ pub struct World<'m> {
     /// Per connection and hop of its data path: its goodput state (the
     /// hop's [`RouteHop::cover`] slot).
     cover: Vec<HopGoodput>,
+    /// The earlier ranges of each `cover` slot's set.
+    cover_earlier: Vec<Vec<(u64, u64)>>,
     /// Every connection's paths, end to end in one array (see [`ConnAt`]).
     route: Vec<RouteHop>,
     /// Per connection, where its paths are.
@@ -609,6 +618,7 @@ impl<'m> World<'m> {
             next_uid: 0,
             conservation: Conservation::default(),
             cover: vec![HopGoodput::default(); n_cover as usize],
+            cover_earlier: vec![Vec::new(); n_cover as usize],
             route,
             conn_at,
             active_flows: model.flows.len(),
@@ -860,7 +870,9 @@ impl<'m> World<'m> {
         }
         if w.tag != NO_COVER {
             let g = &mut self.cover[w.tag as usize];
-            g.useful += g.covered.insert(w.seq, w.seq + u64::from(w.len));
+            // (The earlier ranges' vector is read only when they are.)
+            let earlier = &mut self.cover_earlier[w.tag as usize];
+            g.useful += insert_split(&mut g.last, earlier, w.seq, w.seq + u64::from(w.len));
             g.payload += u64::from(w.len);
         }
     }
