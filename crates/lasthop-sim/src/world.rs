@@ -1625,7 +1625,7 @@ impl<'m> World<'m> {
                         .map(|_| recons.map(|s| s.agent.acks_reconstructed()).sum()),
                     completed,
                     start_s: start.as_secs_f64(),
-                    k: self.model.k(fi, m.receiver.timestamps),
+                    k: self.model.k_of_flows[fi],
                     mean_cwnd_segments: f.cwnd_avg.mean_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
                     cwnd_std_segments: f.cwnd_avg.std_bytes(cwnd_until) / f64::from(m.sender.mss_bytes),
                     mean_rtt_ms: (st.rtt_samples > 0).then(|| st.rtt_sum_ns as f64 / st.rtt_samples as f64 / 1e6),
