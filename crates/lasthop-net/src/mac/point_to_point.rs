@@ -200,10 +200,12 @@ fn spill(lo: &mut u32, hi: &mut u64, x: u64) {
 /// frame offered to an idle direction, its end of transmission and its
 /// arrival each touch that line alone. The queue is line 1, read when a
 /// frame waits. Line 2 is what a direction other than a plain wire reads
-/// (the error model, the overheads); line 3 the counters, with the high
-/// words of line 0's three; then the jitter's stream, the emulator, the
-/// latest arrival, and the parameters as given, read when the direction
-/// is made. A unit test keeps the layout.
+/// (the error model, the overheads, the jitter's stream, the emulator and
+/// the latest arrival): with the queue's, every pointer a direction owns,
+/// so that freeing a run's thousands of directions reads two lines of each;
+/// line 3 the counters, with the high words of line 0's three; line 4 the
+/// parameters as given, read when the direction is made. A unit test keeps
+/// the layout.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct LinkDir {
@@ -242,10 +244,6 @@ pub struct LinkDir {
     pub(super) queue: Queue,
     error: ErrorModel,
     timing: Timing,
-    /// The counters, with the high words of the three of line 0 (so a
-    /// field is its counter only in [`LinkDir::stats`]); `delivered` is
-    /// derived when asked for, so that an arrival writes no counter.
-    stats: DirStats,
     /// Draws of the delay jitter, when there is any (boxed: an RNG is large
     /// and most links have no jitter).
     jitter: Option<Box<RngStream>>,
@@ -255,6 +253,10 @@ pub struct LinkDir {
     /// Arrival time of the latest frame, with jitter or emulation: the next
     /// may not arrive earlier (a wire's frames arrive in order anyway).
     last_arrival: Time,
+    /// The counters, with the high words of the three of line 0 (so a
+    /// field is its counter only in [`LinkDir::stats`]); `delivered` is
+    /// derived when asked for, so that an arrival writes no counter.
+    stats: DirStats,
     /// As given (private: `timing` copies from it).
     params: DirParams,
 }
@@ -682,8 +684,17 @@ mod tests {
         }
         assert_eq!(offset_of!(LinkDir, queue), 64, "the queue opens line 1");
         assert_eq!(size_of::<Queue>(), 64, "and fills it");
-        assert_eq!(offset_of!(LinkDir, stats), 3 * 64, "the other counters fill line 3");
+        for (field, end) in [
+            ("error", offset_of!(LinkDir, error) + size_of::<ErrorModel>()),
+            ("jitter", offset_of!(LinkDir, jitter) + 8),
+            ("emulator", offset_of!(LinkDir, emulator) + 8),
+            ("last_arrival", offset_of!(LinkDir, last_arrival) + 8),
+        ] {
+            assert_eq!(line(end - 1), 2, "{field} ends at {end}: line 2, beside the timing's overheads");
+        }
+        assert_eq!(offset_of!(LinkDir, stats), 3 * 64, "the counters fill line 3");
         assert_eq!(size_of::<DirStats>(), 64);
+        assert_eq!(size_of::<LinkDir>(), 5 * 64, "the parameters as given fill line 4");
     }
 
     #[test]
