@@ -561,27 +561,32 @@ impl Link {
     #[inline(always)]
     pub(super) fn start_frame(&mut self, now: Time, dir: usize, w: Waiting, pool: &PacketPool) -> Started {
         let d = &mut self.dirs[dir];
-        // A plain wire reads line 0 only: its overheads are none, and an
-        // error-free direction does not read the packet back.
-        let tx_ns = if d.bits & bit::TIMED == 0 {
-            Timing { bandwidth_bps: d.bandwidth_bps, frame_overhead_ns: 0, frame_overhead_bytes: 0 }
-                .tx_time_ns(w.size_bytes)
+        let done = if d.bits & (bit::TIMED | bit::ERRORS | bit::SHAPED) == 0 {
+            // A plain wire: no overheads, no errors (the packet is not read
+            // back), no emulator; line 0 only, one test.
+            let tx = Timing { bandwidth_bps: d.bandwidth_bps, frame_overhead_ns: 0, frame_overhead_bytes: 0 };
+            now.plus_ns(tx.tx_time_ns(w.size_bytes))
         } else {
-            d.timing.tx_time_ns(w.size_bytes)
+            let tx_ns = if d.bits & bit::TIMED == 0 {
+                Timing { bandwidth_bps: d.bandwidth_bps, frame_overhead_ns: 0, frame_overhead_bytes: 0 }
+                    .tx_time_ns(w.size_bytes)
+            } else {
+                d.timing.tx_time_ns(w.size_bytes)
+            };
+            let corrupted = d.bits & bit::ERRORS != 0 && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
+            // An emulated transmission holds the emulator until its tick.
+            let done = match d.emulator.as_deref_mut().filter(|_| d.bits & bit::SHAPED != 0) {
+                Some(e) => e.start(now, tx_ns),
+                None => now.plus_ns(tx_ns),
+            };
+            if corrupted {
+                d.bits |= bit::CORRUPTED;
+            }
+            done
         };
-        let corrupted = d.bits & bit::ERRORS != 0 && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
-        let emulator = if d.shaped() { d.emulator.as_deref_mut() } else { None };
-        let done = match emulator {
-            Some(e) => e.start(now, tx_ns),
-            None => now.plus_ns(tx_ns),
-        };
-        // An emulated transmission holds the emulator until its tick.
         d.count_transmit(w.size_bytes, done.since(now));
         d.busy_until = done;
         d.medium = Some(w.pkt);
-        if corrupted {
-            d.bits |= bit::CORRUPTED;
-        }
         Started { dir, done, frame: w }
     }
 
@@ -594,7 +599,9 @@ impl Link {
         let d = &mut self.dirs[dir];
         let pkt = d.medium.take().expect("a frame was on the medium");
         let corrupted = d.bits & bit::CORRUPTED != 0;
-        d.bits &= !bit::CORRUPTED;
+        if corrupted {
+            d.bits &= !bit::CORRUPTED;
+        }
         debug_assert_eq!(d.waiting, !d.queue.is_empty(), "`waiting` follows the queue");
         let mut arrive = now.plus_ns(d.delay_ns);
         if d.shaped() {
