@@ -86,6 +86,12 @@ struct Timing {
 }
 
 impl Timing {
+    /// A direction without frame overheads: the bandwidth alone.
+    #[inline(always)]
+    fn plain(bandwidth_bps: u64) -> Timing {
+        Timing { bandwidth_bps, frame_overhead_ns: 0, frame_overhead_bytes: 0 }
+    }
+
     fn of(p: &DirParams) -> Timing {
         Timing {
             bandwidth_bps: p.bandwidth_bps,
@@ -564,18 +570,18 @@ impl Link {
         let done = if d.bits & (bit::TIMED | bit::ERRORS | bit::SHAPED) == 0 {
             // A plain wire: no overheads, no errors (the packet is not read
             // back), no emulator; line 0 only, one test.
-            let tx = Timing { bandwidth_bps: d.bandwidth_bps, frame_overhead_ns: 0, frame_overhead_bytes: 0 };
-            now.plus_ns(tx.tx_time_ns(w.size_bytes))
+            now.plus_ns(Timing::plain(d.bandwidth_bps).tx_time_ns(w.size_bytes))
         } else {
+            // `timing` (line 2) is read only when it has overheads.
             let tx_ns = if d.bits & bit::TIMED == 0 {
-                Timing { bandwidth_bps: d.bandwidth_bps, frame_overhead_ns: 0, frame_overhead_bytes: 0 }
-                    .tx_time_ns(w.size_bytes)
+                Timing::plain(d.bandwidth_bps).tx_time_ns(w.size_bytes)
             } else {
                 d.timing.tx_time_ns(w.size_bytes)
             };
             let corrupted = d.bits & bit::ERRORS != 0 && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
+            let shaped = d.shaped();
             // An emulated transmission holds the emulator until its tick.
-            let done = match d.emulator.as_deref_mut().filter(|_| d.bits & bit::SHAPED != 0) {
+            let done = match d.emulator.as_deref_mut().filter(|_| shaped) {
                 Some(e) => e.start(now, tx_ns),
                 None => now.plus_ns(tx_ns),
             };
