@@ -100,19 +100,6 @@ pub struct QueueLimit {
     pub bytes: Option<u64>,
 }
 
-impl QueueLimit {
-    /// Whether a queue of `packets` packets and `bytes` bytes waiting has no
-    /// room for one more of `size_bytes`. The count is of packets whatever
-    /// their size, as BSD/OS's interface queue counts mbuf chains (seed 001
-    /// S6.1: a 6-byte compressed ack takes a whole slot).
-    #[inline]
-    pub fn is_full(&self, packets: usize, bytes: u64, size_bytes: u32) -> bool {
-        let over_count = self.packets.is_some_and(|n| packets >= n as usize);
-        let over_bytes = self.bytes.is_some_and(|b| bytes + u64::from(size_bytes) > b);
-        over_count || over_bytes
-    }
-}
-
 /// What became of an arrival offered to a queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
