@@ -1,0 +1,109 @@
+//! `cargo run --release --example digest > before.txt`: one line per run
+//! of every checked-in scenario (and of each scheme, protocol and option the
+//! reproductions sweep, and small scale cases), seeds 1 and 2: its summary,
+//! and for seed 1 a digest of its trace. A change to the engine that must
+//! not change results (a data layout, a faster queue) is checked by running
+//! it again after the change and comparing the two files byte for byte,
+//! some 230 runs in under a minute. The digest is `DefaultHasher`'s, stable
+//! within one build of the standard library, which is all a before/after
+//! comparison on one machine needs.
+use lasthop_sim::{embedded, run, scale, Format, Scenario};
+use std::hash::{Hash, Hasher};
+
+fn main() {
+    let mut combos: Vec<(String, String, Vec<String>)> = Vec::new();
+    for (name, text) in embedded::SCENARIOS {
+        combos.push((name.to_string(), text.to_string(), vec![]));
+    }
+    let schemes = [
+        "e2e-newreno",
+        "e2e-smart",
+        "e2e-ietf-sack",
+        "e2e-eln",
+        "e2e-eln-rxmt",
+        "e2e-sack-eln",
+        "ll",
+        "ll-tcp-aware",
+        "ll-smart",
+        "ll-smart-tcp-aware",
+        "split",
+        "split-smart",
+        "snoop",
+    ];
+    for sc in ["balakrishnan97/lan", "balakrishnan97/wan"] {
+        for s in schemes {
+            combos.push((sc.into(), embedded::get(sc).unwrap().into(), vec![format!("scheme=\"{s}\"")]));
+        }
+    }
+    for sc in ["balakrishnan99/one-way", "balakrishnan99/two-way", "balakrishnan99/two-forward"] {
+        for p in ["acc", "af", "af+ar", "af-alone", "acc-random"] {
+            for c in ["ideal", "vj", "none"] {
+                combos.push((
+                    sc.into(),
+                    embedded::get(sc).unwrap().into(),
+                    vec![format!("protocol=\"{p}\""), format!("compression=\"{c}\"")],
+                ));
+            }
+        }
+    }
+    for (sc, ps) in [
+        ("balakrishnan99/radio-chain", &["acc", "af"][..]),
+        ("balakrishnan99/radio-many", &["af"][..]),
+        ("balakrishnan99/testbed-maxburst", &["reno", "af"][..]),
+        ("balakrishnan99/web", &["acc", "af", "af+sa"][..]),
+    ] {
+        for p in ps {
+            combos.push((sc.into(), embedded::get(sc).unwrap().into(), vec![format!("protocol=\"{p}\"")]));
+        }
+    }
+    combos.push((
+        "balakrishnan99/two-way".into(),
+        embedded::get("balakrishnan99/two-way").unwrap().into(),
+        vec!["scheduling=\"acks-first\"".into()],
+    ));
+    combos.push((
+        "balakrishnan99/testbed-two-way".into(),
+        embedded::get("balakrishnan99/testbed-two-way").unwrap().into(),
+        vec!["scheduling=\"acks-first\"".into(), "protocol=\"acc\"".into()],
+    ));
+    for sc in ["yun09/cell", "yun09/downlink", "yun09/uplink"] {
+        for p in ["newreno", "sack", "snoop", "ll-elsn"] {
+            combos.push((
+                sc.into(),
+                embedded::get(sc).unwrap().into(),
+                vec![format!("protocol=\"{p}\""), "fer=0.02".into()],
+            ));
+        }
+    }
+    combos.push((
+        "yun09/cell".into(),
+        embedded::get("yun09/cell").unwrap().into(),
+        vec!["channel=\"markov\"".into(), "background=\"pareto\"".into(), "n=4".into()],
+    ));
+    combos.push(("dumbbell-50".into(), scale::dumbbell(50, 100_000), vec![]));
+    combos.push(("path-20".into(), scale::one_path(20, 200_000), vec![]));
+    combos.push(("lfp".into(), scale::long_fat_pipe(20_000_000), vec![]));
+    let mut n = 0;
+    for (name, text, sets) in &combos {
+        let sc = match Scenario::load(text, Format::Toml, sets, name) {
+            Ok(s) => s,
+            Err(e) => {
+                println!("{name} {sets:?}: load error {e}");
+                continue;
+            }
+        };
+        for seed in 1..=2u64 {
+            let trace = seed == 1;
+            match run(&sc, seed, trace) {
+                Ok(o) => {
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    format!("{:?}", o.trace).hash(&mut h);
+                    println!("{name} {sets:?} seed {seed}: trace {:016x} {:?}", h.finish(), o.summary);
+                }
+                Err(e) => println!("{name} {sets:?} seed {seed}: error {e:?}"),
+            }
+            n += 1;
+        }
+    }
+    eprintln!("{n} runs");
+}
