@@ -76,8 +76,11 @@ use lasthop_core::{Ecn, TcpHeader, Time};
 // Seed 004's LL-ELSN: the hooks that drive [`crate::ll_elsn`].
 mod ll_elsn_hooks;
 
-/// Counters the papers report for a source.
+/// Counters the papers report for a source. In declaration order
+/// (`repr(C)`), so that a sender can keep the three a round-trip sample
+/// adds to in one cache line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct SenderStats {
     /// Data segments handed to the network, first transmissions and retransmissions.
     pub segments_sent: u64,
@@ -199,6 +202,13 @@ pub struct Sender {
     app_limited: bool,
     /// The RTO counts down at a coarse tick (BSD): `rtt` computes the deadline.
     rto_ticked: bool,
+    /// `cfg.ecn` (copied): every ack tests it, and `ecn` is on a cold line
+    /// (compiled without a branch, `hdr.ece && self.ecn.enabled()` read
+    /// that line on every ack).
+    ecn_on: bool,
+    /// `ll_elsn.is_some()` (kept beside): as `ecn_on`, for the LL-ELSN
+    /// tests on every ack and segment.
+    ll_elsn_on: bool,
     /// Data segments sent (`SenderStats::segments_sent`, kept on a hot line).
     segments_sent: u64,
     /// The optional parts, boxed: most flows have none of them, and a
@@ -213,9 +223,11 @@ pub struct Sender {
     // Cold from here.
     /// SMART: a loss episode lasts until this byte is acked.
     smart_recover: Option<u64>,
+    /// Its round-trip counters, which every sample adds to, lie in one
+    /// line (the layout test): elsewhere they straddled two.
+    stats: SenderStats,
     ecn: EcnSender,
     ts: SenderTimestamps,
-    stats: SenderStats,
     cfg: SenderConfig,
     /// Seed 004's LL-ELSN response, if configured ([`Sender::with_ll_elsn`]).
     ll_elsn: Option<Box<crate::ll_elsn::LlElsn>>,
@@ -258,6 +270,8 @@ impl Sender {
             limited_transmit: cfg.limited_transmit,
             app_limited: false,
             rto_ticked: cfg.rto.mode == RtoMode::Bsd,
+            ecn_on: cfg.ecn,
+            ll_elsn_on: false,
             segments_sent: 0,
             handshake: cfg.handshake.then(|| Box::new(Handshake::new())),
             adaptation: cfg.adaptation.map(|a| Box::new(SenderAdaptation::new(a))),
@@ -407,9 +421,18 @@ impl Sender {
         self.rto_at = if self.rto_ticked { self.rtt.deadline(now) } else { now.plus_ns(self.rtt.rto_ns()) };
     }
 
+    /// Whether a segment ending at `end` ends the transfer (it carries the
+    /// FIN). Out of line: `cfg` lies on cold lines, and inlined, the test
+    /// was compiled without a branch and read them for every segment of
+    /// every flow, handshake or not (issue 9).
+    #[inline(never)]
+    fn ends_transfer(&self, end: u64) -> bool {
+        self.cfg.total_bytes == Some(end)
+    }
+
     /// The segment (seq, len) to send now, if the window rules allow one.
     fn choose(&mut self, now: Time) -> Option<(u64, u64)> {
-        if self.variant == Variant::Sack && self.ll_elsn.is_some() {
+        if self.ll_elsn_on {
             if let Some(seg) = self.choose_ll_elsn() {
                 return Some(seg);
             }
@@ -504,8 +527,7 @@ impl Sender {
         let (seq, len) = self.choose(now)?;
         let retransmit = seq < self.snd_max;
         // An LL-ELSN resend is kept off the scoreboard (see `ll_elsn_hooks`).
-        let eln_rexmit =
-            self.variant == Variant::Sack && self.ll_elsn.is_some() && self.on_ll_elsn_sent(seq, len, retransmit);
+        let eln_rexmit = self.ll_elsn_on && self.on_ll_elsn_sent(seq, len, retransmit);
         if seq == self.snd_nxt {
             self.snd_nxt += len;
         }
@@ -529,7 +551,7 @@ impl Sender {
         trace.record(now, TraceEvent::SegmentSent { flow: self.flow, seq, len: len as u32, retransmit });
         let mut hdr = TcpHeader { seq, len: len as u32, is_retransmit: retransmit, ..TcpHeader::default() };
         // The FIN rides the segment that reaches the end of the transfer.
-        hdr.fin = self.handshake.is_some() && self.cfg.total_bytes == Some(seq + len);
+        hdr.fin = self.handshake.is_some() && self.ends_transfer(seq + len);
         if self.stamps {
             self.stamp_options(now, &mut hdr);
         }
@@ -626,9 +648,9 @@ impl Sender {
         // RFC 5681 Sec. 2: a duplicate acknowledges nothing new while data is
         // outstanding and carries no data.
         let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0 && same_wnd;
-        self.ece_hold = hdr.ece && self.ecn.enabled();
+        self.ece_hold = hdr.ece && self.ecn_on;
         match self.variant {
-            Variant::Sack if self.ll_elsn.is_some() => self.on_ack_ll_elsn(now, hdr, acked, dup, trace),
+            Variant::Sack if self.ll_elsn_on => self.on_ack_ll_elsn(now, hdr, acked, dup, trace),
             Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
             Variant::Smart => self.on_ack_smart(now, hdr, acked, dup, trace),
             // The fast path frees the acked data and restarts the timer
@@ -999,6 +1021,8 @@ mod tests {
             ("recovery", end(offset_of!(Sender, recovery), std::mem::size_of::<LossRecovery>())),
             ("dupacks", end(offset_of!(Sender, dupacks), 4)),
             ("rto_ticked", end(offset_of!(Sender, rto_ticked), 1)),
+            ("ecn_on", end(offset_of!(Sender, ecn_on), 1)),
+            ("ll_elsn_on", end(offset_of!(Sender, ll_elsn_on), 1)),
             ("segments_sent", end(offset_of!(Sender, segments_sent), 8)),
             ("smart", end(offset_of!(Sender, smart), 8)),
             ("rtt.rto", end(offset_of!(Sender, rtt), 8)),
@@ -1008,5 +1032,12 @@ mod tests {
         // The RTO ends line 3, so an RTT sample reads line 4 besides
         // (`RttEstimator`'s layout test).
         assert_eq!(offset_of!(Sender, rtt) + 8, 256, "the RTO ends line 3");
+        // And one line of counters: the sample's count, sum and sum of
+        // squares.
+        let at = |o: usize| (offset_of!(Sender, stats) + o) / 64;
+        let first = at(offset_of!(SenderStats, rtt_samples));
+        assert_eq!(at(offset_of!(SenderStats, rtt_sum_ns) + 7), first);
+        assert_eq!(at(offset_of!(SenderStats, rtt_sum_sq_ns2) + 15), first);
+        assert_eq!(std::mem::size_of::<Sender>(), 768, "twelve lines");
     }
 }

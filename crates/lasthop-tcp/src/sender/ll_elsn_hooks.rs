@@ -37,6 +37,7 @@ impl Sender {
     pub fn with_ll_elsn(mut self, cfg: LlElsnConfig) -> Sender {
         assert_eq!(self.cfg.variant, Variant::Sack, "LL-ELSN runs over the SACK sender");
         self.ll_elsn = Some(Box::new(LlElsn::new(cfg, self.cfg.mss_bytes, self.cfg.dupack_threshold)));
+        self.ll_elsn_on = true;
         self
     }
 
