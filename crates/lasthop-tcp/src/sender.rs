@@ -206,8 +206,9 @@ pub struct Sender {
     /// (compiled without a branch, `hdr.ece && self.ecn.enabled()` read
     /// that line on every ack).
     ecn_on: bool,
-    /// `ll_elsn.is_some()` (kept beside): as `ecn_on`, for the LL-ELSN
-    /// tests on every ack and segment.
+    /// `ll_elsn.is_some()` (kept beside, set by `with_ll_elsn`): as
+    /// `ecn_on`, for the LL-ELSN tests on every ack and segment; every
+    /// "is LL-ELSN on" test reads it.
     ll_elsn_on: bool,
     /// Data segments sent (`SenderStats::segments_sent`, kept on a hot line).
     segments_sent: u64,
@@ -967,7 +968,7 @@ impl Sender {
             self.rto_at = Time::NEVER;
             return;
         }
-        if self.ll_elsn.is_some() && self.on_ll_elsn_timeout(now, trace) {
+        if self.ll_elsn_on && self.on_ll_elsn_timeout(now, trace) {
             return; // deferred: the link layer is still retrying the segment (ERSN)
         }
         self.stats.timeouts += 1;

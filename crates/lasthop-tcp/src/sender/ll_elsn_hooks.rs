@@ -76,7 +76,7 @@ impl Sender {
     /// starting at `seq` for the first time. Marks it (see
     /// [`crate::ll_elsn`]); a no-op for a sender without LL-ELSN.
     pub fn on_ersn(&mut self, now: Time, seq: u64, trace: &mut Trace) {
-        if self.stopped || self.ll_elsn.is_none() {
+        if self.stopped || !self.ll_elsn_on {
             return;
         }
         self.stats.ersns_received += 1;
@@ -92,7 +92,7 @@ impl Sender {
     /// at `seq`. Resent at once unless ELN filtering holds it back; a no-op
     /// for a sender without LL-ELSN.
     pub fn on_link_eln(&mut self, now: Time, seq: u64, trace: &mut Trace) {
-        if self.stopped || self.ll_elsn.is_none() {
+        if self.stopped || !self.ll_elsn_on {
             return;
         }
         self.stats.elns_received += 1;
