@@ -4,10 +4,11 @@
 //! and for seed 1 a digest of its trace. A change to the engine that must
 //! not change results (a data layout, a faster queue) is checked by running
 //! it again after the change and comparing the two files byte for byte,
-//! some 230 runs in under a minute. The digest is `DefaultHasher`'s, stable
+//! some 230 runs in under a minute (every scheme of `schemes::names`,
+//! so the default `e2e` runs twice). The digest is `DefaultHasher`'s, stable
 //! within one build of the standard library, which is all a before/after
 //! comparison on one machine needs.
-use lasthop_sim::{embedded, run, scale, Format, Scenario};
+use lasthop_sim::{embedded, run, scale, schemes, Format, Scenario};
 use std::hash::{Hash, Hasher};
 
 fn main() {
@@ -15,34 +16,20 @@ fn main() {
     for (name, text) in embedded::SCENARIOS {
         combos.push((name.to_string(), text.to_string(), vec![]));
     }
-    let schemes = [
-        "e2e-newreno",
-        "e2e-smart",
-        "e2e-ietf-sack",
-        "e2e-eln",
-        "e2e-eln-rxmt",
-        "e2e-sack-eln",
-        "ll",
-        "ll-tcp-aware",
-        "ll-smart",
-        "ll-smart-tcp-aware",
-        "split",
-        "split-smart",
-        "snoop",
-    ];
+    // A checked-in scenario with `sets`.
+    let mut with = |name: &str, sets: &[&str]| {
+        let text = embedded::get(name).unwrap_or_else(|| panic!("no scenario {name}"));
+        combos.push((name.into(), text.into(), sets.iter().map(|s| s.to_string()).collect()));
+    };
     for sc in ["balakrishnan97/lan", "balakrishnan97/wan"] {
-        for s in schemes {
-            combos.push((sc.into(), embedded::get(sc).unwrap().into(), vec![format!("scheme=\"{s}\"")]));
+        for s in schemes::names() {
+            with(sc, &[&format!("scheme=\"{s}\"")]);
         }
     }
     for sc in ["balakrishnan99/one-way", "balakrishnan99/two-way", "balakrishnan99/two-forward"] {
         for p in ["acc", "af", "af+ar", "af-alone", "acc-random"] {
             for c in ["ideal", "vj", "none"] {
-                combos.push((
-                    sc.into(),
-                    embedded::get(sc).unwrap().into(),
-                    vec![format!("protocol=\"{p}\""), format!("compression=\"{c}\"")],
-                ));
+                with(sc, &[&format!("protocol=\"{p}\""), &format!("compression=\"{c}\"")]);
             }
         }
     }
@@ -53,33 +40,17 @@ fn main() {
         ("balakrishnan99/web", &["acc", "af", "af+sa"][..]),
     ] {
         for p in ps {
-            combos.push((sc.into(), embedded::get(sc).unwrap().into(), vec![format!("protocol=\"{p}\"")]));
+            with(sc, &[&format!("protocol=\"{p}\"")]);
         }
     }
-    combos.push((
-        "balakrishnan99/two-way".into(),
-        embedded::get("balakrishnan99/two-way").unwrap().into(),
-        vec!["scheduling=\"acks-first\"".into()],
-    ));
-    combos.push((
-        "balakrishnan99/testbed-two-way".into(),
-        embedded::get("balakrishnan99/testbed-two-way").unwrap().into(),
-        vec!["scheduling=\"acks-first\"".into(), "protocol=\"acc\"".into()],
-    ));
+    with("balakrishnan99/two-way", &["scheduling=\"acks-first\""]);
+    with("balakrishnan99/testbed-two-way", &["scheduling=\"acks-first\"", "protocol=\"acc\""]);
     for sc in ["yun09/cell", "yun09/downlink", "yun09/uplink"] {
         for p in ["newreno", "sack", "snoop", "ll-elsn"] {
-            combos.push((
-                sc.into(),
-                embedded::get(sc).unwrap().into(),
-                vec![format!("protocol=\"{p}\""), "fer=0.02".into()],
-            ));
+            with(sc, &[&format!("protocol=\"{p}\""), "fer=0.02"]);
         }
     }
-    combos.push((
-        "yun09/cell".into(),
-        embedded::get("yun09/cell").unwrap().into(),
-        vec!["channel=\"markov\"".into(), "background=\"pareto\"".into(), "n=4".into()],
-    ));
+    with("yun09/cell", &["channel=\"markov\"", "background=\"pareto\"", "n=4"]);
     combos.push(("dumbbell-50".into(), scale::dumbbell(50, 100_000), vec![]));
     combos.push(("path-20".into(), scale::one_path(20, 200_000), vec![]));
     combos.push(("lfp".into(), scale::long_fat_pipe(20_000_000), vec![]));
