@@ -76,6 +76,7 @@ const TAG_STOP: u64 = 4;
 
 /// Event and timer generation in one word: tag (8 bits) | id (24 bits:
 /// link·2+dir, endpoint or flow) | generation (32 bits, 0 = not a timer).
+#[inline(always)]
 fn pack(event: Event, generation: u32) -> u64 {
     let (tag, id) = match event {
         Event::TxDone { link, dir } => (TAG_TX_DONE, 2 * link + u32::from(dir)),
@@ -86,6 +87,13 @@ fn pack(event: Event, generation: u32) -> u64 {
     };
     debug_assert!(id < 1 << 24, "ids are limited to 24 bits");
     (tag << 56) | (u64::from(id) << 32) | u64::from(generation)
+}
+
+/// The panic of an event scheduled before `now`, out of the push's way.
+#[cold]
+#[inline(never)]
+fn past(at: Time, event: Event, now: Time) -> ! {
+    panic!("event {event:?} scheduled at {at} before now {now}")
 }
 
 fn unpack(packed: u64) -> (Event, u32) {
@@ -214,20 +222,33 @@ impl Scheduler {
         self.now
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, at: Time, event: Event, generation: u32) {
         let key = self.reserve();
         self.push_keyed(at, key, event, generation);
     }
 
-    /// Put `event` in its heap under `key` (timers, generation > 0, in theirs).
-    #[inline]
+    /// Put `event` in its queue under `key` (timers, generation > 0, in
+    /// theirs). Packed here, where it is inlined into a caller that knows
+    /// the event's kind: packing in the shared body below was a jump table
+    /// on the kind, an indirect branch on every push.
+    #[inline(always)]
     fn push_keyed(&mut self, at: Time, key: u64, event: Event, generation: u32) {
         // Scheduling into the past would let time run backwards.
-        assert!(at >= self.now, "event {event:?} scheduled at {at} before now {}", self.now);
+        if at < self.now {
+            past(at, event, self.now);
+        }
+        self.push_packed(at.ns(), key, pack(event, generation));
+    }
+
+    /// The shared body of every push: one copy, out of line (it holds the
+    /// calendar's insert), for the callers' packed words.
+    #[inline(never)]
+    fn push_packed(&mut self, at: u64, key: u64, packed: u64) {
         debug_assert!(key < self.next_seq, "a reserved key");
-        let entry = Entry { at: at.ns(), seq: key, packed: pack(event, generation) };
-        if generation == 0 {
+        let entry = Entry { at, seq: key, packed };
+        // The low word is the timer generation (0: not a timer).
+        if packed as u32 == 0 {
             self.events.push(entry);
         } else {
             self.timers.push(entry);
