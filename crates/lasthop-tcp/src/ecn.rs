@@ -58,10 +58,6 @@ impl EcnSender {
         EcnSender { enabled, echo_ack_marks, ..EcnSender::default() }
     }
 
-    pub fn enabled(&self) -> bool {
-        self.enabled
-    }
-
     /// Window reductions made in answer to ECN-Echo.
     pub fn reductions(&self) -> u64 {
         self.reductions

@@ -202,9 +202,9 @@ pub struct Sender {
     app_limited: bool,
     /// The RTO counts down at a coarse tick (BSD): `rtt` computes the deadline.
     rto_ticked: bool,
-    /// `cfg.ecn` (copied): every ack tests it, and `ecn` is on a cold line
-    /// (compiled without a branch, `hdr.ece && self.ecn.enabled()` read
-    /// that line on every ack).
+    /// `cfg.ecn` (copied; `ecn` keeps its own, fixed when made): every ack
+    /// tests it, and `ecn` is on a cold line (compiled without a branch, a
+    /// test of `ecn`'s flag after `hdr.ece` read that line on every ack).
     ecn_on: bool,
     /// `ll_elsn.is_some()` (kept beside, set by `with_ll_elsn`): as
     /// `ecn_on`, for the LL-ELSN tests on every ack and segment; every
