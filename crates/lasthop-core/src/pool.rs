@@ -22,7 +22,8 @@ pub struct PacketRef(u32);
 /// beside the slots and are read only when the slot says it has them. A
 /// whole [`Packet`] is two lines (its SACK blocks alone are 49 bytes), and
 /// the slot of a packet that waited in a queue is rarely still in the cache.
-/// One-bit fields share a byte ([`flag`]).
+/// One-bit fields share a byte ([`flag`]). The slot also holds the
+/// arrival of the packet chained behind it ([`Chain`]).
 #[derive(Clone, Copy, Debug)]
 #[repr(align(64))]
 struct Slot {
@@ -37,31 +38,51 @@ struct Slot {
     dst: u16,
     kind: PacketKind,
     ecn: Ecn,
-    /// 0 = no sender-window option, else the option's value + 1.
-    sender_window: u32,
     /// The caller's, carried untouched (see [`PacketPool::put_tagged`]).
     tag: u32,
     /// The next packet of the [`Chain`] this one is in (`NIL`: the last).
     next: u32,
+    /// That next packet's arrival time and event key, their low 32 bits
+    /// (see [`Chain`]; in `due_aside` when `CTL_DUE_ASIDE`).
+    next_at: u32,
+    next_key: u32,
     flags: u8,
     /// The connection flags: bit 0 SYN, bit 1 FIN, bits 2-3 the LL-ELSN
     /// notice (the `flags` byte is full); bit 4 the mark a [`Chain`] keeps
-    /// with the packet (a frame corrupted in transit).
+    /// with the packet (a frame corrupted in transit); bit 5 a
+    /// sender-window option (its value beside the slots: only seed 001's
+    /// ACK reconstruction runs carry it); bit 6 the next packet's arrival
+    /// is kept in full beside the slots.
     ctl: u8,
 }
 
 const NIL: u32 = u32::MAX;
 const CTL_NOTICE: u8 = 0b1100;
 const CTL_CHAIN_MARK: u8 = 1 << 4;
+const CTL_SENDER_WINDOW: u8 = 1 << 5;
+const CTL_DUE_ASIDE: u8 = 1 << 6;
 
 /// A FIFO of packets in the pool, threaded through their slots: a link
 /// direction's frames while they propagate, each with its arrival time, the
-/// key of its arrival event and a mark (corrupted). The pool keeps the
-/// links and the times beside the slots, so a direction holds three words
-/// and no buffer of its own: with thousands of links, a ring per direction
-/// spread the frames in flight over megabytes that each transmission and
-/// arrival missed in the cache (issue 9), where the slots are reused last
-/// freed first and stay in it.
+/// key of its arrival event and a mark (corrupted). A direction holds three
+/// words and no buffer of its own: with thousands of links, a ring per
+/// direction spread the frames in flight over megabytes that each
+/// transmission and arrival missed in the cache (issue 9), where the slots
+/// are reused last freed first and stay in it.
+///
+/// The first packet's arrival is its caller's pending event. Each later
+/// packet's time and key are kept in the slot of the packet before it:
+/// written when it joins, with that slot's `next`, and read when the packet
+/// before it arrives, from the slot that arrival reads anyway. Kept in its
+/// own slot or beside the slots they cost two more cache lines a frame
+/// (one when it joins, one when its predecessor arrives), which with
+/// thousands of links are not in the cache (issue 9). The slot has room
+/// for their low 32 bits, and the full values follow from the time and the
+/// next unused key when the predecessor arrives, as long as the packet
+/// arrives less than 2^32 ns after it joined (else its arrival is kept in
+/// full, beside the slots) and fewer than 2^32 keys were taken since it
+/// joined (which [`PacketPool::chain_keep_keys`], called by the simulator
+/// every 2^30 keys, makes sure of).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Chain {
     head: u32,
@@ -87,11 +108,25 @@ impl Default for Chain {
     }
 }
 
-/// A chained packet's time and key ([`PacketPool::chain_push`]).
+/// A chained packet's time and key in full ([`PacketPool::chain_push`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Due {
     at: Time,
     key: u64,
+}
+
+/// The value whose low 32 bits are `low`, at `base` or less and above
+/// `base - 2^32` (the key of a chained packet from the next unused one).
+#[inline(always)]
+fn below(base: u64, low: u32) -> u64 {
+    base - u64::from((base as u32).wrapping_sub(low))
+}
+
+/// The value whose low 32 bits are `low`, at `base` or more and below
+/// `base + 2^32` (the arrival time of a chained packet from now).
+#[inline(always)]
+fn from(base: u64, low: u32) -> u64 {
+    base + u64::from(low.wrapping_sub(base as u32))
 }
 
 /// Bits of [`Slot::flags`].
@@ -122,9 +157,10 @@ pub struct PacketPool {
     sacks: Vec<SackBlocks>,
     echoes: Vec<u64>,
     timestamps: Vec<Timestamps>,
-    /// Time and key of slot i while its packet is in a [`Chain`] (as long
-    /// as `slots`).
-    due: Vec<Due>,
+    sender_windows: Vec<u16>,
+    /// The arrival of the packet chained behind slot i in full, when its
+    /// `CTL_DUE_ASIDE` is set.
+    due_aside: Vec<Due>,
     free: Vec<u32>,
 }
 
@@ -186,9 +222,10 @@ impl PacketPool {
             dst,
             kind,
             ecn,
-            sender_window: sender_window.map_or(0, |w| u32::from(w) + 1),
             tag,
             next: NIL,
+            next_at: 0,
+            next_key: 0,
             flags: bit(eln, flag::ELN)
                 | bit(is_retransmit, flag::RETRANSMIT)
                 | bit(ece, flag::ECE)
@@ -197,7 +234,10 @@ impl PacketPool {
                 | bit(!sack.is_empty(), flag::HAS_SACK)
                 | bit(smart_echo.is_some(), flag::HAS_ECHO)
                 | bit(ts.is_some(), flag::HAS_TS),
-            ctl: u8::from(syn) | u8::from(fin) << 1 | (ll_notice as u8) << 2,
+            ctl: u8::from(syn)
+                | u8::from(fin) << 1
+                | (ll_notice as u8) << 2
+                | if sender_window.is_some() { CTL_SENDER_WINDOW } else { 0 },
         };
         let i = match self.free.pop() {
             Some(i) => {
@@ -206,7 +246,6 @@ impl PacketPool {
             }
             None => {
                 self.slots.push(slot);
-                self.due.push(Due::default());
                 self.slots.len() - 1
             }
         };
@@ -219,6 +258,9 @@ impl PacketPool {
         }
         if let Some(t) = ts {
             set_beside(&mut self.timestamps, n, i, t);
+        }
+        if let Some(w) = sender_window {
+            set_beside(&mut self.sender_windows, n, i, w);
         }
         PacketRef(u32::try_from(i).expect("fewer than 2^32 packets in flight"))
     }
@@ -251,7 +293,7 @@ impl PacketPool {
                 ece: has(flag::ECE),
                 cwr: has(flag::CWR),
                 fr_request: has(flag::FR_REQUEST),
-                sender_window: s.sender_window.checked_sub(1).map(|w| w as u16),
+                sender_window: (s.ctl & CTL_SENDER_WINDOW != 0).then(|| self.sender_windows[i]),
                 ts: has(flag::HAS_TS).then(|| self.timestamps[i]),
                 syn: s.ctl & 1 != 0,
                 fin: s.ctl & 2 != 0,
@@ -299,33 +341,45 @@ impl PacketPool {
         (s.kind == PacketKind::Ack && s.len == 0).then_some((s.flow, s.ack))
     }
 
-    /// Append the packet at `r` to chain `c`, with its time `at`, its `key`
-    /// and `mark`. A packet is in one chain at most, and stays in the pool
-    /// while it is.
+    /// Append the packet at `r` to chain `c` at `now`, with its arrival
+    /// time `at` (no earlier than the tail's), its event `key` (the latest
+    /// taken) and `mark`. A packet is in one chain at most, and stays in the
+    /// pool until taken. Its own slot is not touched unless it is marked.
     #[inline]
-    pub fn chain_push(&mut self, c: &mut Chain, r: PacketRef, at: Time, key: u64, mark: bool) {
+    pub fn chain_push(&mut self, c: &mut Chain, r: PacketRef, now: Time, at: Time, key: u64, mark: bool) {
         let i = r.0 as usize;
-        self.due[i] = Due { at, key };
-        let s = &mut self.slots[i];
-        // `put` left `next` NIL and the mark clear: a packet is chained
-        // once in its slot's life.
-        debug_assert!(s.next == NIL && s.ctl & CTL_CHAIN_MARK == 0, "a packet in one chain at most");
+        debug_assert!(self.slots[i].next == NIL && at >= now, "a packet in one chain at most, arriving later");
         if mark {
-            s.ctl |= CTL_CHAIN_MARK;
+            self.slots[i].ctl |= CTL_CHAIN_MARK;
         }
         if c.len == 0 {
             c.head = r.0;
         } else {
-            self.slots[c.tail as usize].next = r.0;
+            let t = c.tail as usize;
+            let s = &mut self.slots[t];
+            (s.next, s.next_at, s.next_key) = (r.0, at.ns() as u32, key as u32);
+            if at.ns() - now.ns() > u64::from(u32::MAX) {
+                self.set_aside(t, Due { at, key });
+            }
         }
         c.tail = r.0;
         c.len += 1;
     }
 
-    /// Take the first packet off chain `c` (which must not be empty): the
+    /// The packet chained behind slot `t` arrives `due`, too far ahead for
+    /// its time to follow from 32 bits: kept beside the slots.
+    #[cold]
+    #[inline(never)]
+    fn set_aside(&mut self, t: usize, due: Due) {
+        self.slots[t].ctl |= CTL_DUE_ASIDE;
+        set_beside(&mut self.due_aside, self.slots.len(), t, due);
+    }
+
+    /// Take the first packet off chain `c` (which must not be empty) as it
+    /// arrives, `now`, when `next_key` is the next unused event key: the
     /// packet, its mark, and the time and key of the packet now first.
     #[inline]
-    pub fn chain_pop(&mut self, c: &mut Chain) -> (PacketRef, bool, Option<(Time, u64)>) {
+    pub fn chain_pop(&mut self, c: &mut Chain, now: Time, next_key: u64) -> (PacketRef, bool, Option<(Time, u64)>) {
         debug_assert!(c.len > 0, "a chained packet to take");
         // (Empty, the head is NIL and the slot read panics.)
         let r = c.head;
@@ -334,10 +388,41 @@ impl PacketPool {
         c.head = next;
         c.len -= 1;
         let following = (next != NIL).then(|| {
-            let d = self.due[next as usize];
-            (d.at, d.key)
+            if s.ctl & CTL_DUE_ASIDE == 0 {
+                // It joined less than 2^32 ns before it arrives (and so
+                // now, when the packet before it arrives, is less than 2^32
+                // ns before its time) and less than 2^32 keys ago.
+                (Time(from(now.ns(), s.next_at)), below(next_key, s.next_key))
+            } else {
+                let d = self.due_aside[r as usize];
+                (d.at, d.key)
+            }
         });
         (PacketRef(r), mark, following)
+    }
+
+    /// Keep in full the arrival of every packet of chain `c` whose key is
+    /// below `older` (at `now`, with `next_key` the next unused key): their
+    /// keys would no longer follow from 32 bits once 2^32 more are taken.
+    /// The simulator calls this on every chain each time 2^30 keys have
+    /// been taken, with `older` 2^30 below `next_key`, so that a key in a
+    /// slot is always less than 2^31 and one event's keys old. Returns how
+    /// many it kept.
+    pub fn chain_keep_keys(&mut self, c: &Chain, now: Time, next_key: u64, older: u64) -> usize {
+        let mut kept = 0;
+        let mut i = c.head;
+        while i != NIL {
+            let s = self.slots[i as usize];
+            if s.next != NIL && s.ctl & CTL_DUE_ASIDE == 0 {
+                let key = below(next_key, s.next_key);
+                if key < older {
+                    self.set_aside(i as usize, Due { at: Time(from(now.ns(), s.next_at)), key });
+                    kept += 1;
+                }
+            }
+            i = s.next;
+        }
+        kept
     }
 
     /// Packets stored and not yet taken.
@@ -429,27 +514,99 @@ mod tests {
         let mut notice = pkt(0);
         notice.tcp.ll_notice = LlNotice::Ersn;
         let refs: Vec<PacketRef> = (0..6).map(|u| p.put(if u == 2 { notice } else { pkt(u) })).collect();
+        // Packet i joins at 10·i ns, to arrive at 100·i, under key 1000 + i.
         for (i, &r) in refs.iter().enumerate() {
             let c = if i % 2 == 0 { &mut a } else { &mut b };
-            p.chain_push(c, r, Time(100 * i as u64), 1000 + i as u64, i == 2);
+            p.chain_push(c, r, Time(10 * i as u64), Time(100 * i as u64), 1000 + i as u64, i == 2);
         }
         assert_eq!((a.len(), b.len()), (3, 3));
         assert_eq!(p.get(refs[2]).tcp.ll_notice, LlNotice::Ersn, "the mark leaves the notice alone");
-        let (r, mark, next) = p.chain_pop(&mut a);
+        let (r, mark, next) = p.chain_pop(&mut a, Time(0), 1006);
         assert_eq!((r, mark, next), (refs[0], false, Some((Time(200), 1002))));
-        let (r, mark, next) = p.chain_pop(&mut a);
+        let (r, mark, next) = p.chain_pop(&mut a, Time(200), 1006);
         assert_eq!((r, mark, next), (refs[2], true, Some((Time(400), 1004))));
         assert_eq!(p.take(r), notice, "the packet comes back as it went in");
         let again = p.put(pkt(9));
-        p.chain_push(&mut a, again, Time(500), 1009, false);
-        assert_eq!(p.chain_pop(&mut a), (refs[4], false, Some((Time(500), 1009))));
-        assert_eq!(p.chain_pop(&mut a), (again, false, None), "a reused slot keeps no mark");
+        p.chain_push(&mut a, again, Time(300), Time(500), 1009, false);
+        assert_eq!(p.chain_pop(&mut a, Time(400), 1010), (refs[4], false, Some((Time(500), 1009))));
+        assert_eq!(p.chain_pop(&mut a, Time(500), 1010), (again, false, None), "a reused slot keeps no mark");
         assert!(a.is_empty());
         for i in [1, 3, 5] {
             let next = (i < 5).then(|| (Time(100 * (i as u64 + 2)), 1000 + i as u64 + 2));
-            assert_eq!(p.chain_pop(&mut b), (refs[i], false, next));
+            assert_eq!(p.chain_pop(&mut b, Time(100 * i as u64), 1010), (refs[i], false, next));
         }
         assert!(b.is_empty());
+    }
+
+    /// The slot keeps the low 32 bits of the next packet's time and key:
+    /// the full values come back across a wrap of those bits, and a packet
+    /// that arrives 2^32 ns or more after it joined (a very long delay) is
+    /// kept in full beside the slots.
+    #[test]
+    fn chained_times_and_keys_come_back_across_32_bit_wraps_and_long_delays() {
+        let mut p = PacketPool::new();
+        let mut c = Chain::EMPTY;
+        let wrap = 1u64 << 32;
+        let refs: Vec<PacketRef> = (0..4).map(|u| p.put(pkt(u))).collect();
+        // Joins just before a wrap of the time's and the key's low words,
+        // arrivals just after; the third with a delay of 2^32 ns + 5, the
+        // fourth of 2^40 ns.
+        let (now, key) = (Time(3 * wrap - 10), 7 * wrap - 2);
+        p.chain_push(&mut c, refs[0], now, Time(3 * wrap - 5), key, false);
+        p.chain_push(&mut c, refs[1], now, Time(3 * wrap + 20), key + 1, false);
+        p.chain_push(&mut c, refs[2], now, Time(4 * wrap - 5), key + 2, true);
+        p.chain_push(&mut c, refs[3], Time(4 * wrap - 6), Time(4 * wrap - 6 + (1 << 40)), key + 3, false);
+        let next_key = key + 3 + 70_000;
+        assert_eq!(
+            p.chain_pop(&mut c, Time(3 * wrap - 5), next_key),
+            (refs[0], false, Some((Time(3 * wrap + 20), key + 1)))
+        );
+        assert_eq!(
+            p.chain_pop(&mut c, Time(3 * wrap + 20), next_key),
+            (refs[1], false, Some((Time(4 * wrap - 5), key + 2)))
+        );
+        let far = Time(4 * wrap - 6 + (1 << 40));
+        assert_eq!(p.chain_pop(&mut c, Time(4 * wrap - 5), next_key), (refs[2], true, Some((far, key + 3))));
+        assert_eq!(p.chain_pop(&mut c, far, next_key), (refs[3], false, None));
+        for &r in &refs {
+            p.take(r);
+        }
+        // A slot reused after holding a long delay's arrival keeps none of it.
+        let (r, s) = (p.put(pkt(8)), p.put(pkt(9)));
+        assert_eq!(r, refs[3], "reused, last freed first");
+        p.chain_push(&mut c, r, Time(0), Time(10), 1, false);
+        p.chain_push(&mut c, s, Time(0), Time(20), 2, false);
+        assert_eq!(p.chain_pop(&mut c, Time(10), 3), (r, false, Some((Time(20), 2))));
+    }
+
+    /// A packet that waits while 2^32 keys are taken has its key kept in
+    /// full by the passes the simulator makes every 2^30 keys; without them
+    /// its key would come back 2^32 too high.
+    #[test]
+    fn a_key_older_than_the_passes_is_kept_in_full() {
+        let mut p = PacketPool::new();
+        let mut c = Chain::EMPTY;
+        let refs: Vec<PacketRef> = (0..3).map(|u| p.put(pkt(u))).collect();
+        let long = Time(1 << 50);
+        for (i, &r) in refs.iter().enumerate() {
+            p.chain_push(&mut c, r, Time(0), long.plus_ns(i as u64), 100 + i as u64, false);
+        }
+        let every = 1u64 << 30;
+        let mut next_key = 103;
+        for _ in 0..5 {
+            next_key += every;
+            p.chain_keep_keys(&c, Time(1), next_key, next_key - every);
+        }
+        assert!(next_key - 101 > 1 << 32);
+        assert_eq!(p.chain_pop(&mut c, long, next_key), (refs[0], false, Some((long.plus_ns(1), 101))));
+        assert_eq!(p.chain_pop(&mut c, long.plus_ns(1), next_key), (refs[1], false, Some((long.plus_ns(2), 102))));
+        // Without a pass the low word alone names a key 2^32 later.
+        let mut d = Chain::EMPTY;
+        let (x, y) = (p.put(pkt(5)), p.put(pkt(6)));
+        p.chain_push(&mut d, x, Time(0), Time(5), 100, false);
+        p.chain_push(&mut d, y, Time(0), Time(6), 101, false);
+        let (_, _, next) = p.chain_pop(&mut d, Time(5), 101 + (5 << 30));
+        assert_eq!(next, Some((Time(6), 101 + (4 << 30))));
     }
 
     #[test]

@@ -215,8 +215,10 @@ mod tests {
         }
         assert_eq!(exits, vec![(3 * MS, 53 * MS), (23 * MS, 73 * MS), (43 * MS, 93 * MS)]);
         for uid in 0..3 {
-            let a = link.take_arrival(0, &mut pool);
-            assert_eq!(pool.take(a.pkt).uid, uid);
+            let a = link.take_arrival(Time(exits[uid].1), 3, 0, &mut pool);
+            assert_eq!(pool.take(a.pkt).uid, uid as u64);
+            // The next frame's arrival, with the key it went under.
+            assert_eq!(a.next, exits.get(uid + 1).map(|e| (Time(e.1), uid as u64 + 1)));
         }
         // The emulator was held until each tick: 43 ms of 43.
         assert_eq!(link.dirs[0].busy_ns(Time(43 * MS)), 43 * MS);

@@ -261,6 +261,13 @@ impl Scheduler {
         self.push(at, event, 0);
     }
 
+    /// The next unused insertion counter (the next key
+    /// [`Scheduler::reserve`] hands out).
+    #[inline]
+    pub fn next_key(&self) -> u64 {
+        self.next_seq
+    }
+
     /// Take the next insertion counter for an event to be scheduled later
     /// with [`Scheduler::schedule_reserved`]: it will run among simultaneous
     /// events as if it had been scheduled now. A link's arrivals use this:

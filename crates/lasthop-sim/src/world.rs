@@ -308,6 +308,12 @@ pub struct World<'m> {
     /// Per connection, where its paths are.
     conn_at: Vec<ConnAt>,
     active_flows: usize,
+    /// The next key at which [`World::keep_chain_keys`] runs, every
+    /// `keep_keys_every` keys ([`KEEP_KEYS_EVERY`]; fewer in a test), and
+    /// how many frames' keys it kept in full.
+    keep_keys_at: u64,
+    keep_keys_every: u64,
+    keys_kept: u64,
     violations: Vec<String>,
     /// Mid-path agents, grouped by node; agent `k`'s timer key is
     /// `2·flows + k`.
@@ -363,6 +369,9 @@ pub enum RunEnd {
 /// Events between two interrupt checks: about 5 ms of simulation at
 /// 13 M events/s, so Ctrl-C is answered well within a second.
 pub const INTERRUPT_CHECK_EVENTS: u64 = 1 << 16;
+
+/// Event keys between [`World::keep_chain_keys`]'s passes.
+const KEEP_KEYS_EVERY: u64 = 1 << 30;
 
 /// Bytes each of the first `model_flows` connections' receiving
 /// application has had so far (a split flow's: its wireless leg's).
@@ -622,6 +631,9 @@ impl<'m> World<'m> {
             route,
             conn_at,
             active_flows: model.flows.len(),
+            keep_keys_at: KEEP_KEYS_EVERY,
+            keep_keys_every: KEEP_KEYS_EVERY,
+            keys_kept: 0,
             violations: Vec::new(),
             agents,
             node_agents,
@@ -728,6 +740,9 @@ impl<'m> World<'m> {
             if processed % INTERRUPT_CHECK_EVENTS == INTERRUPT_CHECK_EVENTS - 1 && interrupt() {
                 return RunEnd::Interrupted;
             }
+            if self.sched.next_key() >= self.keep_keys_at {
+                self.keep_chain_keys();
+            }
             let Some((now, ev)) = self.sched.pop() else { break };
             if let Event::FlowStart { flow } | Event::FlowStop { flow } = ev {
                 if self.model.flows[flow as usize].start_after.is_none() {
@@ -779,6 +794,23 @@ impl<'m> World<'m> {
             }
         }
         RunEnd::Finished
+    }
+
+    /// Keep in full the arrival of every propagating frame whose event key
+    /// is more than [`KEEP_KEYS_EVERY`] old: a link keeps a frame's key
+    /// in 32 bits ([`lasthop_core::Chain`]), which gives it back as long as
+    /// fewer than 2^32 keys were taken since. Called each time
+    /// `KEEP_KEYS_EVERY` keys have been taken, this keeps every key in 32
+    /// bits less than 2^31 keys old, plus what one event takes (bounded by
+    /// the memory its events fill).
+    #[cold]
+    #[inline(never)]
+    fn keep_chain_keys(&mut self) {
+        let (now, next_key, every) = (self.sched.now(), self.sched.next_key(), self.keep_keys_every);
+        for l in &mut self.links {
+            self.keys_kept += l.keep_keys(now, next_key, next_key - every, &mut self.pool) as u64;
+        }
+        self.keep_keys_at = next_key + every;
     }
 
     /// The scenario's event budget (`u64::MAX`: none).
@@ -963,7 +995,7 @@ impl<'m> World<'m> {
     }
 
     fn on_arrival(&mut self, li: usize, dir: usize) {
-        let a = self.links[li].take_arrival(dir, &mut self.pool);
+        let a = self.links[li].take_arrival(self.sched.now(), self.sched.next_key(), dir, &mut self.pool);
         if let Some((at, key)) = a.next {
             self.sched.schedule_reserved(at, key, Event::Arrive { link: li as u32, dir: dir as u8 });
         }
@@ -1825,6 +1857,29 @@ impl<'m> World<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Frames whose keys the passes of [`World::keep_chain_keys`] keep in
+    /// full come back with the same times and keys: a run with a pass every
+    /// 16 keys (thousands of frames kept, on a 10 ms bottleneck with
+    /// hundreds of frames propagating) is the run with none.
+    #[test]
+    fn keeping_chained_keys_in_full_changes_nothing() {
+        let sc = crate::Scenario::load(&crate::scale::dumbbell(20, 300_000), crate::Format::Toml, &[], "d").unwrap();
+        let run = |every: Option<u64>| {
+            let mut w = World::new(&sc.model, 3, false);
+            if let Some(every) = every {
+                (w.keep_keys_every, w.keep_keys_at) = (every, every);
+            }
+            assert_eq!(w.run_until(&mut || false), RunEnd::Finished);
+            w.check_invariants().unwrap();
+            (format!("{:?}", w.summary()), w.keys_kept)
+        };
+        let (plain, none) = run(None);
+        let (kept, many) = run(Some(16));
+        assert_eq!(none, 0);
+        assert!(many > 1000, "{many} frames kept in full");
+        assert_eq!(plain, kept);
+    }
 
     #[test]
     fn a_connection_keeps_what_each_endpoint_reads_beside_it_on_one_line() {

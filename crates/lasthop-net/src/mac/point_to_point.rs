@@ -613,18 +613,26 @@ impl Link {
         if d.shaped() {
             arrive = d.shape_arrival(now, arrive);
         }
-        pool.chain_push(&mut d.transit, pkt, arrive, key, corrupted);
+        pool.chain_push(&mut d.transit, pkt, now, arrive, key, corrupted);
         (arrive, d.transit.len() == 1)
     }
 
-    /// The oldest propagating frame of direction `dir` reaches the far end.
-    pub fn take_arrival(&mut self, dir: usize, pool: &mut PacketPool) -> Arrival {
+    /// The oldest propagating frame of direction `dir` reaches the far end
+    /// `now` (its arrival time), when `next_key` is the next unused event
+    /// key (see [`Chain`]).
+    pub fn take_arrival(&mut self, now: Time, next_key: u64, dir: usize, pool: &mut PacketPool) -> Arrival {
         let d = &mut self.dirs[dir];
-        let (pkt, corrupted, next) = pool.chain_pop(&mut d.transit);
+        let (pkt, corrupted, next) = pool.chain_pop(&mut d.transit, now, next_key);
         if corrupted {
             d.stats.drops_error += 1;
         }
         Arrival { pkt, corrupted, next }
+    }
+
+    /// Keep in full the arrivals of frames propagating whose keys are below
+    /// `older` ([`PacketPool::chain_keep_keys`]); how many.
+    pub fn keep_keys(&mut self, now: Time, next_key: u64, older: u64, pool: &mut PacketPool) -> usize {
+        self.dirs.iter().map(|d| pool.chain_keep_keys(&d.transit, now, next_key, older)).sum()
     }
 
     pub fn in_flight(&self) -> usize {
@@ -738,8 +746,8 @@ mod tests {
         for uid in 0..3 {
             let s = l.start_at_once(now, 0, pkt(&mut pool, uid, 1_000), &pool).expect("idle");
             assert_eq!(s.done, now.plus_ns(8_000 * 1_000_000_000));
-            l.finish_transmission(s.done, 0, uid, &mut pool);
-            let a = l.take_arrival(0, &mut pool);
+            let (arrive, _) = l.finish_transmission(s.done, 0, uid, &mut pool);
+            let a = l.take_arrival(arrive, uid + 1, 0, &mut pool);
             pool.take(a.pkt);
             now = s.done;
         }
@@ -869,7 +877,7 @@ mod tests {
         assert!(oldest);
         let d1 = l.start_transmission(t0, &pool).unwrap().dir;
         assert_ne!(d0, d1, "the other direction gets the next turn");
-        let a = l.take_arrival(d0, &mut pool);
+        let a = l.take_arrival(arrive, 1, d0, &mut pool);
         assert_eq!(pool.take(a.pkt).uid, if d0 == 0 { 0 } else { 10 });
     }
 
@@ -893,7 +901,7 @@ mod tests {
             assert!(arrive >= last, "no overtaking");
             assert!(arrive.ns() >= done.ns() + 1_000, "at least the propagation delay");
             extra_sum += arrive.ns() - done.ns() - 1_000;
-            let a = l.take_arrival(dir, &mut pool);
+            let a = l.take_arrival(arrive, i + 1, dir, &mut pool);
             assert_eq!(pool.take(a.pkt).uid, i);
             (now, last) = (done, arrive);
         }
@@ -914,19 +922,20 @@ mod tests {
             LinkDir::new(params(8_000_000), ErrorModel::none()),
         );
         let mut now = Time::ZERO;
+        let mut arrivals = [Vec::new(), Vec::new()];
         for i in 0..3 {
-            for dir in 0..2 {
+            for (dir, times) in arrivals.iter_mut().enumerate() {
                 let w = pkt(&mut pool, 2 * i + dir as u64, 1000);
                 assert!(offer(&mut l, dir, w, &mut pool));
                 let s = l.start_transmission_after(now, dir, &pool).unwrap();
-                l.finish_transmission(s.done, dir, 0, &mut pool);
+                times.push(l.finish_transmission(s.done, dir, 0, &mut pool).0);
             }
             now = now.plus_ns(1_000_000);
         }
         // t: two of three frames each way have arrived, one propagates.
-        for dir in 0..2 {
-            for _ in 0..2 {
-                let a = l.take_arrival(dir, &mut pool);
+        for (dir, times) in arrivals.iter().enumerate() {
+            for at in &times[..2] {
+                let a = l.take_arrival(*at, 1, dir, &mut pool);
                 assert_eq!(a.corrupted, dir == 0);
                 pool.take(a.pkt);
             }

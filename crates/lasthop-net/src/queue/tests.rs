@@ -182,7 +182,7 @@ fn as39_ack_filtering_purges_only_older_acks_of_the_same_connection() {
     // The ack on the medium was never eligible: it reaches the far end.
     let (done, _) = l.finish_transmission(at(12), 0, 0, &mut pool);
     assert!(done > at(12));
-    let a = l.take_arrival(0, &mut pool);
+    let a = l.take_arrival(done, 1, 0, &mut pool);
     assert_eq!(pool.get(a.pkt).uid, 1);
 }
 
