@@ -300,37 +300,59 @@ impl LinkDir {
     /// instead of DropTail, its stream made by `rng` only if it draws.
     /// `None` keeps DropTail.
     pub fn with_discipline(mut self, cfg: Option<&QueueConfig>, rng: impl FnOnce() -> RngStream) -> LinkDir {
+        self.set_discipline(cfg, rng);
+        self
+    }
+
+    /// [`LinkDir::with_discipline`] in place (a direction is five cache
+    /// lines: a simulator of thousands of links builds each where it stays
+    /// instead of moving it through each builder).
+    pub fn set_discipline(&mut self, cfg: Option<&QueueConfig>, rng: impl FnOnce() -> RngStream) {
         if let Some(cfg) = cfg {
             let params = self.params;
             self.queue = Queue::semantic(params.queue, cfg, |bytes| params.tx_time_ns(bytes), rng);
         }
-        self.with_passes()
+        self.set_passes();
     }
 
     /// Keep what the queue lets straight through (see `passes_up_to`).
     fn with_passes(mut self) -> LinkDir {
-        self.passes_up_to = self.queue.empty_passes_up_to().unwrap_or(0);
+        self.set_passes();
         self
+    }
+
+    fn set_passes(&mut self) {
+        self.passes_up_to = self.queue.empty_passes_up_to().unwrap_or(0);
     }
 
     /// Give the direction its own stream for delay jitter, made by `rng`
     /// only when `params.jitter_mean_ns > 0` (most links have no jitter).
     pub fn with_jitter_stream(mut self, rng: impl FnOnce() -> RngStream) -> LinkDir {
+        self.set_jitter_stream(rng);
+        self
+    }
+
+    /// [`LinkDir::with_jitter_stream`] in place.
+    pub fn set_jitter_stream(&mut self, rng: impl FnOnce() -> RngStream) {
         if self.params.jitter_mean_ns > 0 {
             self.jitter = Some(Box::new(rng()));
             self.bits |= bit::SHAPED;
         }
-        self
     }
 
     /// Make the direction the testbed's link emulator ([`crate::emulation`])
     /// driven by `emulator`'s clock; `None` keeps a wire.
     pub fn with_emulator(mut self, emulator: Option<Emulator>) -> LinkDir {
+        self.set_emulator(emulator);
+        self
+    }
+
+    /// [`LinkDir::with_emulator`] in place.
+    pub fn set_emulator(&mut self, emulator: Option<Emulator>) {
         self.emulator = emulator.map(Box::new);
         if self.emulator.is_some() {
             self.bits |= bit::SHAPED;
         }
-        self
     }
 
     /// `jitter` or `emulator` is there.
