@@ -730,17 +730,25 @@ impl<'m> World<'m> {
             }
         };
         feed(&mut self.sched, &mut app);
+        // The event count at which the loop next looks up from its events:
+        // the budget, or the next count at which it asks `interrupt`. One
+        // test an event, where there were two.
+        let attention = |processed: u64, max_events: u64| max_events.min(processed | (INTERRUPT_CHECK_EVENTS - 1));
+        let mut look_up_at = attention(self.sched.events_processed, self.model.max_events);
         while self.active_flows > 0 {
             match self.sched.peek_time() {
                 Some(t) if t <= self.model.stop => {}
                 _ => break,
             }
             let processed = self.sched.events_processed;
-            if processed >= self.model.max_events {
-                return RunEnd::EventBudget;
-            }
-            if processed % INTERRUPT_CHECK_EVENTS == INTERRUPT_CHECK_EVENTS - 1 && interrupt() {
-                return RunEnd::Interrupted;
+            if processed >= look_up_at {
+                if processed >= self.model.max_events {
+                    return RunEnd::EventBudget;
+                }
+                if processed % INTERRUPT_CHECK_EVENTS == INTERRUPT_CHECK_EVENTS - 1 && interrupt() {
+                    return RunEnd::Interrupted;
+                }
+                look_up_at = attention(processed + 1, self.model.max_events);
             }
             if self.sched.next_key() >= self.keep_keys_at {
                 self.keep_chain_keys();
@@ -1859,6 +1867,41 @@ impl<'m> World<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The loop asks `interrupt` once every [`INTERRUPT_CHECK_EVENTS`]
+    /// events, before the event that completes each such count, and stops
+    /// there when it answers true; the budget still stops a run at its
+    /// exact count.
+    #[test]
+    fn interrupt_is_asked_every_check_interval_and_the_budget_is_exact() {
+        let sc = crate::Scenario::load(&crate::scale::dumbbell(2, 20_000_000), crate::Format::Toml, &[], "d").unwrap();
+        let mut w = World::new(&sc.model, 1, false);
+        let mut asked = Vec::new();
+        assert_eq!(w.run_until(&mut || false), RunEnd::Finished);
+        let events = w.sched.events_processed;
+        assert!(events > 3 * INTERRUPT_CHECK_EVENTS, "{events} events");
+        let mut w = World::new(&sc.model, 1, false);
+        let end = w.run_until(&mut || {
+            asked.push(());
+            asked.len() == 3
+        });
+        assert_eq!((end, w.sched.events_processed), (RunEnd::Interrupted, 3 * INTERRUPT_CHECK_EVENTS - 1));
+        let mut calls = 0;
+        let mut w = World::new(&sc.model, 1, false);
+        assert_eq!(
+            w.run_until(&mut || {
+                calls += 1;
+                false
+            }),
+            RunEnd::Finished
+        );
+        assert_eq!(calls, events / INTERRUPT_CHECK_EVENTS);
+        let mut model = sc.model.clone();
+        model.max_events = INTERRUPT_CHECK_EVENTS + 7;
+        let mut w = World::new(&model, 1, false);
+        assert_eq!(w.run_until(&mut || false), RunEnd::EventBudget);
+        assert_eq!(w.sched.events_processed, INTERRUPT_CHECK_EVENTS + 7);
+    }
 
     /// Frames whose keys the passes of [`World::keep_chain_keys`] keep in
     /// full come back with the same times and keys: a run with a pass every
