@@ -736,6 +736,12 @@ impl<'m> World<'m> {
         let attention = |processed: u64, max_events: u64| max_events.min(processed | (INTERRUPT_CHECK_EVENTS - 1));
         let mut look_up_at = attention(self.sched.events_processed, self.model.max_events);
         while self.active_flows > 0 {
+            // Before the peek: between the peek and the pop, the call (on a
+            // path never taken) made the pop load again what the inlined
+            // peek had in registers, 1.5 ns an event on dumbbell-1.
+            if self.sched.next_key() >= self.keep_keys_at {
+                self.keep_chain_keys();
+            }
             match self.sched.peek_time() {
                 Some(t) if t <= self.model.stop => {}
                 _ => break,
@@ -749,9 +755,6 @@ impl<'m> World<'m> {
                     return RunEnd::Interrupted;
                 }
                 look_up_at = attention(processed + 1, self.model.max_events);
-            }
-            if self.sched.next_key() >= self.keep_keys_at {
-                self.keep_chain_keys();
             }
             let Some((now, ev)) = self.sched.pop() else { break };
             if let Event::FlowStart { flow } | Event::FlowStop { flow } = ev {
