@@ -18,24 +18,58 @@
 //! ([`super::Scheduler::reserve`]); the wheels on crates.io round times to
 //! their tick and pop a tick's entries in no defined order.
 //!
-//! Layout: `BUCKETS` buckets of 2^`SHIFT` ns each (one turn is 16.8 ms,
-//! longer than the propagation delays of most links). An entry whose time
-//! is a turn or more ahead of the bucket of `now` waits in the `far` heap
-//! (a long-delay link's arrivals, flow starts, the end of a long idle
-//! spell); [`Calendar::peek_at`] and [`Calendar::pop_before`] take the earlier of the
-//! calendar's least and the far heap's top, so an entry never has to move
-//! from one to the other. A bucket is a list through the node slab, sorted
-//! by (time, insertion counter): its head is its least entry, and an entry
-//! joins it behind those before it (nearly always at the head of an empty
-//! bucket or behind one or two). A bucket that would make an entry go
-//! behind more than `MAX_BEHIND` others (thousands of identical links
-//! ending a frame at one instant) sends it to the far heap instead, so no
-//! push costs more than a short walk and a heap's logarithm.
+//! Layout: `BUCKETS` buckets of 2^`SHIFT` ns each. An entry whose time is
+//! a turn or more ahead of the bucket of `now` waits in the `far` heap (a
+//! long-delay link's arrivals, a slow link's ends of transmission, flow
+//! starts, the end of a long idle spell); [`Calendar::peek_at`] and
+//! [`Calendar::pop_before`] take the earlier of the calendar's least and
+//! the far heap's top, so an entry never has to move from one to the
+//! other. A bucket is a list through the node slab, sorted by (time,
+//! insertion counter): its head is its least entry, and an entry joins it
+//! behind those before it. A bucket that would make an entry go behind
+//! more than `MAX_BEHIND` others (thousands of identical links ending a
+//! frame at one instant) sends it to the far heap instead, so no push
+//! costs more than a short walk and a heap's logarithm.
+//!
+//! The width, 512 ns. A push into an occupied bucket walks it, and the
+//! walk's exit is a branch no predictor guesses; a push into an empty
+//! bucket does not walk, and passing over empty buckets is cheap, since
+//! the bitmap skips 64 of them in one step. (Brown makes his buckets three
+//! mean event separations wide because his dequeue steps through the
+//! empty ones one by one.) So a bucket should be no wider than the spacing
+//! of the densest events the engine schedules: frames back to back on a
+//! fast link (12 µs for 1500 bytes at 1 Gb/s, 0.4 µs for a 52-byte ack),
+//! the events of thousands of flows interleaved about a µs apart. At the
+//! 4.096 µs this queue first had, 72 % of dumbbell-5000's pushes landed
+//! in an occupied bucket. The price of a narrow bucket is a short turn
+//! (2.1 ms): more entries wait in the far heap. A link direction has at
+//! most one pending arrival and one pending end of transmission, so the
+//! heap holds at most two entries per link direction whose events lie that
+//! far ahead. Measured (issue 9; CPU ns an event, minimum of alternating
+//! runs), 512 ns against 4.096 µs:
+//!
+//! - dumbbell-5000: 74.6 -> 66.2; with its 10,000 access links at 5 ms
+//!   instead of 1 ms (every access arrival in the far heap), 78.2 -> 72.3;
+//! - dumbbell-1, path-1000, lan, path-1, bdp-17k, asym-af: within 0.7;
+//! - wlan-10: 177 -> 182 (its 11 Mb/s frames last over a ms, and their
+//!   ends of transmission go to the far heap).
+//!
+//! Also tried: 256 ns (dumbbell-5000 faster still, path-1000 1.9 ns
+//! slower: its 10 Mb/s link's 1.2 ms frames go to the far heap); 512 ns
+//! with 32,768 buckets to keep the 16.8 ms turn, under a three-level bitmap
+//! (callgrind: dumbbell-5000's 1 MB-cache misses 0.524 -> 0.614 an event
+//! on the larger head array; wlan-10's mispredicted branches 18.1 -> 18.6,
+//! in the search for the next occupied bucket that sparse events pay on
+//! nearly every pop; slower on both in a timed round); a width following
+//! the mean time between events, as Brown's resize does (events come in
+//! bursts, so the mean misleads: dumbbell-1, path-1000 and bdp-17k ran
+//! 2.3-2.6 ns slower). The width changes the cost, never the order.
 
 use super::{Entry, Heap};
 
-/// log2 of a bucket's width in ns (4.096 µs).
-const SHIFT: u32 = 12;
+/// log2 of a bucket's width in ns (512 ns, one turn 2.1 ms; see the
+/// module's note on the width).
+const SHIFT: u32 = 9;
 /// Buckets in one turn: 64 × 64, so that one summary word, bit w for word
 /// w of the bitmap, covers the turn.
 const BUCKETS: usize = 4096;
