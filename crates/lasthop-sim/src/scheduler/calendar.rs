@@ -104,10 +104,12 @@ pub(super) struct Calendar {
     cursor: u64,
     /// Entries a turn or more ahead of `cursor` when they were pushed.
     far: Heap,
-    /// The first occupied bucket ([`Calendar::first_bucket`]), when known:
-    /// a run peeks before it pops, and a pop that leaves its bucket
-    /// occupied or a push keep it known.
-    first: Option<Option<usize>>,
+    /// The first occupied bucket ([`Calendar::first_bucket`]) when any is
+    /// (`summary` is not zero). Kept at each push and at each pop that
+    /// empties its bucket: found lazily, at the next peek, it cost each push
+    /// a branch on whether it was known, which a pop emptying its bucket or
+    /// not decides at random.
+    first: usize,
 }
 
 impl Default for Calendar {
@@ -120,7 +122,7 @@ impl Default for Calendar {
             free: NIL,
             cursor: 0,
             far: Heap::default(),
-            first: Some(None),
+            first: 0,
         }
     }
 }
@@ -136,6 +138,7 @@ impl Calendar {
             return;
         }
         let b = (abs as usize) & (BUCKETS - 1);
+        let empty = self.summary == 0;
         // Where `e` goes in its bucket: behind the entries before it.
         let key = e.key();
         let (mut prev, mut cur) = (NIL, self.heads[b]);
@@ -170,12 +173,8 @@ impl Calendar {
         } else {
             self.nodes[prev as usize].next = i;
         }
-        if let Some(first) = self.first {
-            self.first = Some(Some(match first {
-                Some(f) if self.turn_offset(f) <= self.turn_offset(b) => f,
-                _ => b,
-            }));
-        }
+        let keep = !empty && self.turn_offset(self.first) <= self.turn_offset(b);
+        self.first = if keep { self.first } else { b };
     }
 
     /// How many buckets after the cursor's bucket `b` is.
@@ -205,23 +204,10 @@ impl Calendar {
         Some(v * 64 + bits.trailing_zeros() as usize)
     }
 
-    /// The first occupied bucket, remembered until a pop empties it.
-    #[inline(always)]
-    fn first(&mut self) -> Option<usize> {
-        match self.first {
-            Some(known) => known,
-            None => {
-                let b = self.first_bucket();
-                self.first = Some(b);
-                b
-            }
-        }
-    }
-
     /// The time of the least entry, calendar and far heap together.
     #[inline]
     pub(super) fn peek_at(&mut self) -> Option<u64> {
-        let near = self.first().map(|b| self.nodes[self.heads[b] as usize].entry.at);
+        let near = (self.summary != 0).then(|| self.nodes[self.heads[self.first] as usize].entry.at);
         let far = self.far.peek().map(|e| e.at);
         match (near, far) {
             (Some(n), Some(f)) => Some(n.min(f)),
@@ -233,21 +219,24 @@ impl Calendar {
     #[inline]
     pub(super) fn pop_before(&mut self, limit: u128) -> Option<Entry> {
         let far = self.far.peek().map_or(u128::MAX, Entry::key).min(limit);
-        if let Some(b) = self.first() {
+        if self.summary != 0 {
+            let b = self.first;
             let i = self.heads[b];
             let node = self.nodes[i as usize];
             if node.entry.key() < far {
                 self.heads[b] = node.next;
+                self.nodes[i as usize].next = self.free;
+                self.free = i;
+                self.cursor = node.entry.at >> SHIFT;
                 if node.next == NIL {
                     self.occupied[b / 64] &= !(1 << (b % 64));
                     if self.occupied[b / 64] == 0 {
                         self.summary &= !(1 << (b / 64));
                     }
-                    self.first = None;
+                    if let Some(f) = self.first_bucket() {
+                        self.first = f;
+                    }
                 }
-                self.nodes[i as usize].next = self.free;
-                self.free = i;
-                self.cursor = node.entry.at >> SHIFT;
                 return Some(node.entry);
             }
         }
