@@ -64,10 +64,10 @@
 //! (callgrind: dumbbell-5000's 1 MB-cache misses 0.524 -> 0.614 an event
 //! on the larger head array; wlan-10's mispredicted branches 18.1 -> 18.6,
 //! in the search for the next occupied bucket that sparse events pay on
-//! nearly every pop; slower on both in a timed round); a width following
-//! the mean time between events, as Brown's resize does (events come in
-//! bursts, so the mean misleads: dumbbell-1, path-1000 and bdp-17k ran
-//! 2.3-2.6 ns slower). The width changes the cost, never the order.
+//! nearly every pop; slower on both in one noisy timed round); a width
+//! following the mean time between events, as Brown's resize does (events
+//! come in bursts, so the mean misleads: dumbbell-1, path-1000 and bdp-17k
+//! ran 2.3-2.6 ns slower). The width changes the cost, never the order.
 
 use super::{Entry, Heap};
 
