@@ -271,9 +271,10 @@ impl LinkDir {
     pub fn new(params: DirParams, error: ErrorModel) -> LinkDir {
         let timing = Timing::of(&params);
         let timed = timing.frame_overhead_ns != 0 || timing.frame_overhead_bytes != 0;
+        let queue = Queue::drop_tail(params.queue);
         LinkDir {
             transit: Chain::EMPTY,
-            passes_up_to: 0,
+            passes_up_to: queue.empty_passes_up_to().unwrap_or(0),
             medium: None,
             delay_ns: params.delay_ns,
             bandwidth_bps: params.bandwidth_bps,
@@ -284,7 +285,7 @@ impl LinkDir {
             access: Duplex::Full,
             waiting: false,
             bits: if timed { bit::TIMED } else { 0 } | if error.is_none() { 0 } else { bit::ERRORS },
-            queue: Queue::drop_tail(params.queue),
+            queue,
             error,
             timing,
             stats: DirStats::default(),
@@ -293,7 +294,6 @@ impl LinkDir {
             last_arrival: Time::ZERO,
             params,
         }
-        .with_passes()
     }
 
     /// Serve the direction's queue with the discipline `cfg` (validated)
@@ -312,16 +312,6 @@ impl LinkDir {
             let params = self.params;
             self.queue = Queue::semantic(params.queue, cfg, |bytes| params.tx_time_ns(bytes), rng);
         }
-        self.set_passes();
-    }
-
-    /// Keep what the queue lets straight through (see `passes_up_to`).
-    fn with_passes(mut self) -> LinkDir {
-        self.set_passes();
-        self
-    }
-
-    fn set_passes(&mut self) {
         self.passes_up_to = self.queue.empty_passes_up_to().unwrap_or(0);
     }
 
