@@ -129,6 +129,15 @@ fn from(base: u64, low: u32) -> u64 {
     base + u64::from(low.wrapping_sub(base as u32))
 }
 
+/// The arrival of the packet chained behind slot `s`, from the low words
+/// the slot keeps ([`Chain`]): `now` is no later than that arrival and less
+/// than 2^32 ns before it, `next_key` the next unused key, less than 2^32
+/// keys after its own.
+#[inline(always)]
+fn next_due(s: &Slot, now: Time, next_key: u64) -> Due {
+    Due { at: Time(from(now.ns(), s.next_at)), key: below(next_key, s.next_key) }
+}
+
 /// Bits of [`Slot::flags`].
 mod flag {
     pub const ELN: u8 = 1;
@@ -393,15 +402,11 @@ impl PacketPool {
         c.head = next;
         c.len -= 1;
         let following = (next != NIL).then(|| {
-            if s.ctl & CTL_DUE_ASIDE == 0 {
-                // It joined less than 2^32 ns before it arrives (and so
-                // now, when the packet before it arrives, is less than 2^32
-                // ns before its time) and less than 2^32 keys ago.
-                (Time(from(now.ns(), s.next_at)), below(next_key, s.next_key))
-            } else {
-                let d = self.due_aside[r as usize];
-                (d.at, d.key)
-            }
+            // Unless aside, it joined less than 2^32 ns before it arrives
+            // (and so now, when the packet before it arrives, is less than
+            // 2^32 ns before its time) and less than 2^32 keys ago.
+            let d = if s.ctl & CTL_DUE_ASIDE == 0 { next_due(s, now, next_key) } else { self.due_aside[r as usize] };
+            (d.at, d.key)
         });
         (PacketRef(r), mark, following)
     }
@@ -419,9 +424,9 @@ impl PacketPool {
         while i != NIL {
             let s = self.slots[i as usize];
             if s.next != NIL && s.ctl & CTL_DUE_ASIDE == 0 {
-                let key = below(next_key, s.next_key);
-                if key < older {
-                    self.set_aside(i as usize, Due { at: Time(from(now.ns(), s.next_at)), key });
+                let due = next_due(&s, now, next_key);
+                if due.key < older {
+                    self.set_aside(i as usize, due);
                     kept += 1;
                 }
             }
