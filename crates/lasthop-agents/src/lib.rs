@@ -143,6 +143,15 @@ impl NodeAgent {
         }
     }
 
+    /// Segments retransmitted both by the agent and by the source (snoop
+    /// family); `None` for agents that do not retransmit.
+    pub fn double_retransmits(&self) -> Option<u64> {
+        match self {
+            NodeAgent::Snoop(s) => Some(s.stats.double_retransmits),
+            NodeAgent::Eln(_) | NodeAgent::AckRecons(_) => None,
+        }
+    }
+
     /// Acks the agent made (ACK reconstruction).
     pub fn acks_reconstructed(&self) -> u64 {
         match self {

@@ -123,6 +123,10 @@ pub struct SnoopConfig {
     /// leave this long after the ack or timeout that caused them (0: none;
     /// module docs for why that is the default).
     pub processing_ns: u64,
+    /// False only in a mutation test (issue 28): the agent decides its
+    /// local retransmissions as usual (and suppresses duplicates as if it
+    /// had sent them) but never sends one.
+    pub local_retransmits: bool,
 }
 
 impl SnoopConfig {
@@ -141,6 +145,7 @@ impl SnoopConfig {
             initial_rto_ns: 1000 * NS_PER_MS,
             max_local_rexmits: 10,
             processing_ns: 0,
+            local_retransmits: true,
         }
     }
 }
@@ -156,7 +161,19 @@ pub struct SnoopStats {
     pub dupacks_suppressed: u64,
     /// Sender retransmissions seen (segments the source sent again).
     pub sender_retransmits_seen: u64,
+    /// Segments retransmitted both by the agent and by the source, in
+    /// either order, each counted once (seed 000 Sec. IV-B: "about 90% of
+    /// the lost packets are retransmitted by both the source and the base
+    /// station").
+    pub double_retransmits: u64,
 }
+
+/// Locally repaired segments remembered after their ack, for
+/// [`SnoopStats::double_retransmits`]: the source's retransmission of a
+/// segment usually reaches the base station after the local one was acked.
+/// A source retransmits within a round trip of the duplicates that caused
+/// it, while a handful of losses at most are repaired, so a few suffice.
+const REPAIRED_KEPT: usize = 16;
 
 /// A cached data segment headed to the mobile host.
 #[derive(Clone, Copy, Debug)]
@@ -176,6 +193,8 @@ struct Entry {
     pending: bool,
     /// When the pending retransmission may leave (processing latency).
     release_at: Time,
+    /// Counted in `double_retransmits`.
+    both: bool,
     /// The pending retransmission was caused by the local timer.
     by_timer: bool,
 }
@@ -227,6 +246,10 @@ pub struct Snoop {
     last_progress: Time,
     /// Entries with `pending` set.
     pending: u32,
+    /// Sequence numbers of acked segments the agent had retransmitted and
+    /// the source had not (a ring; `u64::MAX`: empty).
+    repaired: [u64; REPAIRED_KEPT],
+    repaired_next: usize,
     pub stats: SnoopStats,
 }
 
@@ -247,6 +270,8 @@ impl Snoop {
             rtt: SmoothedRtt::default(),
             last_progress: Time::ZERO,
             pending: 0,
+            repaired: [u64::MAX; REPAIRED_KEPT],
+            repaired_next: 0,
             stats: SnoopStats::default(),
         }
     }
@@ -308,6 +333,10 @@ impl Snoop {
         let (seq, end) = (pkt.tcp.seq, pkt.seq_end());
         if end <= self.last_ack {
             // The mobile host has it; its ack was lost. Forward: it re-acks.
+            if let Some(slot) = self.repaired.iter_mut().find(|s| **s == seq) {
+                *slot = u64::MAX;
+                self.stats.double_retransmits += 1;
+            }
             return;
         }
         let tx_order = self.next_order();
@@ -321,6 +350,7 @@ impl Snoop {
             pending: false,
             release_at: now,
             by_timer: false,
+            both: false,
         };
         if seq >= self.high_seen {
             // New data in sequence (a gap before it was lost upstream).
@@ -333,11 +363,17 @@ impl Snoop {
         }
         // Seen before: a sender retransmission; cache it marked as such.
         self.stats.sender_retransmits_seen += 1;
-        let marked = Entry { sender_rexmit: true, ..fresh };
+        let mut marked = Entry { sender_rexmit: true, ..fresh };
         match self.cache.binary_search_by_key(&seq, Entry::seq) {
             Ok(i) => {
-                if self.cache[i].pending {
+                let old = &self.cache[i];
+                if old.pending {
                     self.pending -= 1;
+                }
+                marked.both = old.both;
+                if old.local_rexmits > 0 && !old.both {
+                    marked.both = true;
+                    self.stats.double_retransmits += 1;
                 }
                 self.cache[i] = marked;
             }
@@ -433,6 +469,10 @@ impl Snoop {
             if e.pending {
                 self.pending -= 1;
             }
+            if e.local_rexmits > 0 && !e.sender_rexmit {
+                self.repaired[self.repaired_next] = e.seq();
+                self.repaired_next = (self.repaired_next + 1) % REPAIRED_KEPT;
+            }
             self.cache.pop_front();
         }
         if let Some(s) = sample {
@@ -485,18 +525,26 @@ impl Snoop {
     fn retransmit(&mut self, i: usize, now: Time, by_timer: bool) -> u64 {
         let r = self.next_order();
         let at = now.plus_ns(self.cfg.processing_ns);
+        let send = self.cfg.local_retransmits; // false: a mutation, decided and never sent
         let e = &mut self.cache[i];
+        if send && e.sender_rexmit && !e.both {
+            // The source's retransmission came first.
+            e.both = true;
+            self.stats.double_retransmits += 1;
+        }
         e.tx_order = r;
         e.last_tx = at;
         e.local_rexmits += 1;
         e.release_at = at;
         e.by_timer = by_timer;
-        if !e.pending {
+        if send && !e.pending {
             e.pending = true;
             self.pending += 1;
         }
         self.last_progress = at;
-        self.stats.local_retransmits += 1;
+        if send {
+            self.stats.local_retransmits += 1;
+        }
         r
     }
 
@@ -834,5 +882,49 @@ mod tests {
         let mut p = data(0);
         assert_eq!(s.on_packet(ms(0), &mut p), Verdict::Forward);
         assert_eq!(s.cached(), 0);
+    }
+
+    #[test]
+    fn a_loss_repaired_by_both_the_agent_and_the_source_is_counted_once() {
+        // Seed 000 Sec. IV-B under LL: "about 90% of the lost packets are
+        // retransmitted by both the source and the base station". t0: 0..5000
+        // pass; 0 is lost. t5, t6: two duplicates: a local retransmission.
+        let mut s = fig1(SnoopConfig::LL);
+        for t in 5..7 {
+            assert_eq!(s.on_packet(ms(t), &mut ack(0)), Verdict::Forward);
+        }
+        assert_eq!(sent(&mut s, ms(6)), [0]);
+        // t8: it arrives, the mobile host acks everything and the entry goes.
+        assert_eq!(s.on_packet(ms(8), &mut ack(5000)), Verdict::Forward);
+        assert_eq!((s.cached(), s.stats.double_retransmits), (0, 0));
+        // t20: the source's fast retransmission of 0 (its third duplicate
+        // was on its way) reaches the agent: counted, once.
+        assert_eq!(s.on_packet(ms(20), &mut data(0)), Verdict::Forward);
+        assert_eq!(s.on_packet(ms(21), &mut data(0)), Verdict::Forward);
+        assert_eq!(s.stats.double_retransmits, 1);
+        // A source retransmission of a segment the agent never resent is not.
+        let mut s = fig1(SnoopConfig::LL);
+        assert_eq!(s.on_packet(ms(5), &mut data(1000)), Verdict::Forward);
+        assert_eq!(s.on_packet(ms(6), &mut ack(5000)), Verdict::Forward);
+        assert_eq!(s.on_packet(ms(7), &mut data(0)), Verdict::Forward);
+        assert_eq!(s.stats.double_retransmits, 0);
+    }
+
+    #[test]
+    fn a_source_retransmission_first_then_a_local_one_is_counted_too() {
+        // t5: the source resends 0 (still cached); t1005: the local timer
+        // resends it as well (the oldest cached segment).
+        let mut s = fig1(SnoopConfig::LL);
+        assert_eq!(s.on_packet(ms(5), &mut data(0)), Verdict::Forward);
+        assert_eq!(s.stats.double_retransmits, 0);
+        s.on_timer(ms(5_000));
+        assert_eq!(sent(&mut s, ms(5_000)), [0]);
+        s.on_timer(ms(10_000));
+        assert_eq!(sent(&mut s, ms(10_000)), [0]);
+        assert_eq!(s.stats.double_retransmits, 1, "once, however often either resends it");
+        // Still cached with the agent's retransmissions: the source's next
+        // copy is not counted again.
+        assert_eq!(s.on_packet(ms(10_001), &mut data(0)), Verdict::Forward);
+        assert_eq!(s.stats.double_retransmits, 1);
     }
 }

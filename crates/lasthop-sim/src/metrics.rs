@@ -101,6 +101,12 @@ pub struct FlowSummary {
     pub local_retransmits: u64,
     /// Duplicate acks absorbed by a TCP-aware snoop agent.
     pub dupacks_suppressed: u64,
+    /// Segments retransmitted both by a snoop-family agent and by the
+    /// source, each counted once (seed 000 Sec. IV-B: "about 90% of the lost
+    /// packets are retransmitted by both the source and the base station");
+    /// absent when the flow has no such agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub double_retransmits: Option<u64>,
     /// Duplicate acks that reached the source.
     pub dupacks_at_source: u64,
     /// Acks made by ACK reconstructors (seed 001 Sec. 6.4) on the flow's

@@ -1663,6 +1663,7 @@ impl<'m> World<'m> {
                     eln_retransmits: st.eln_retransmits,
                     local_retransmits: on_flow().map(|s| s.agent.local_retransmits()).sum(),
                     dupacks_suppressed: on_flow().map(|s| s.agent.dupacks_suppressed()).sum(),
+                    double_retransmits: on_flow().filter_map(|s| s.agent.double_retransmits()).reduce(|a, b| a + b),
                     dupacks_at_source: f.dupacks_at_source,
                     acks_reconstructed: recons
                         .clone()

@@ -7,7 +7,12 @@
 //! RFC 5681's growth, which had been kept because it matched E2E: with them
 //! E2E on LAN 32 KB and WAN is above the paper's "less than 50% / 25% of the
 //! maximum" and E2E-ELN falls just below E2E-NEWRENO on LAN 32 KB; those are
-//! reported as deviations by `lasthop reproduce`, not asserted here.
+//! reported as deviations by `lasthop reproduce`, not asserted here. Since
+//! issue 28 (header prediction guarded by the duplicate-ack count, as the
+//! paper's own Sec. IV-B measurements require) E2E is above half the peak on
+//! LAN 8 KB too, and E2E-NEWRENO falls below E2E there: the claims
+//! iii-e2e-below-half-peak and iii-newreno-lan carry those verdicts, pinned
+//! in the reproduction's golden file, so they are not asserted here either.
 
 mod common;
 use common::{mean, run_embedded};
@@ -48,10 +53,8 @@ fn table3_orderings() {
         }
     }
     let m = |s, k| t[&(s, k)].mbps;
-    // E2E below 50% of the error-free peak on LAN with 8 KB buffers.
-    assert!(m("lan-8k", "e2e") < 0.5 * 1.5);
-    // E2E-NEWRENO above E2E on LAN and WAN.
-    for s in ["lan-8k", "lan-32k", "wan-32k"] {
+    // E2E-NEWRENO above E2E on LAN 32 KB and WAN.
+    for s in ["lan-32k", "wan-32k"] {
         assert!(m(s, "e2e-newreno") > m(s, "e2e"), "{s}");
     }
     // E2E-ELN-RXMT above E2E-NEWRENO on LAN 32 KB; ELN-RXMT above ELN at 8 KB.

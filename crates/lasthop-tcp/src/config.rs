@@ -91,6 +91,41 @@ pub enum RecoveryExit {
     Bsd44,
 }
 
+/// Which pure acks 4.4BSD's header prediction may take (with
+/// `header_prediction`), by the sender's duplicate-ack count `t_dupacks`.
+/// The 4.4BSD-Lite test has no term for it; the BSDs that followed added
+/// one, so that an ack ending fast recovery takes the slow path, which
+/// deflates the window and clears the count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HeaderPredictionGuard {
+    /// 4.4BSD-Lite `tcp_input.c` 8.5 (and BSD/386 1.1): no test of
+    /// `t_dupacks`. An ack of new data after a fast recovery that inflated
+    /// cwnd to the window takes the fast path: the count stays at or above
+    /// tcprexmtthresh and the next loss is not fast-retransmitted.
+    #[default]
+    None,
+    /// FreeBSD `tcp_input.c`: `tp->t_dupacks < tcprexmtthresh`. The ack
+    /// ending a recovery takes the slow path; a count of one or two left by
+    /// duplicates that did not reach the threshold survives a predicted ack.
+    BelowThreshold,
+    /// OpenBSD `tcp_input.c`: `tp->t_dupacks == 0`. Any duplicate since the
+    /// last slow-path ack sends the next ack down the slow path.
+    NoDupacks,
+}
+
+impl HeaderPredictionGuard {
+    /// True if a pure ack may take the fast path with `dupacks` counted and
+    /// a fast-retransmit threshold of `threshold`.
+    pub fn allows(self, dupacks: u32, threshold: u32) -> bool {
+        match self {
+            HeaderPredictionGuard::None => true,
+            HeaderPredictionGuard::BelowThreshold => dupacks < threshold,
+            HeaderPredictionGuard::NoDupacks => dupacks == 0,
+        }
+    }
+}
+
 /// How the retransmission timeout is computed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -210,6 +245,8 @@ pub struct SenderConfig {
     /// window neither opens nor deflates cwnd nor clears the duplicate-ack
     /// count.
     pub header_prediction: bool,
+    /// Which acks header prediction may take, by the duplicate-ack count.
+    pub header_prediction_guard: HeaderPredictionGuard,
     /// Largest congestion window, in bytes (`u64::MAX`: no cap, as RFC 5681).
     pub max_cwnd_bytes: u64,
     /// Response to ELN-marked duplicate acks.
@@ -244,6 +281,23 @@ pub struct SenderConfig {
     /// FIN on the segment that ends a bounded transfer. Off: the flow starts
     /// established, as the source documents' bulk transfers do.
     pub handshake: bool,
+    /// Mechanisms broken on purpose (mutation tests); none in a real run.
+    pub mutations: SenderMutations,
+}
+
+/// A sender's mechanisms switched off on purpose, for the mutation tests of
+/// the reproductions (issue 28): a paper's claims that all still hold with
+/// a mechanism broken check nothing about it. Every one is off unless a
+/// scenario's `mutations` asks for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SenderMutations {
+    /// Link-layer ELNs (seed 004 Sec. 3.1) are counted and otherwise ignored.
+    pub ignore_link_eln: bool,
+    /// ERSNs (seed 004 Sec. 3.1) are counted and otherwise ignored.
+    pub ignore_ersn: bool,
+    /// The SMART echo (seed 000 Sec. II) is ignored: every ack is only
+    /// cumulative, and losses wait for the timer.
+    pub ignore_smart_echo: bool,
 }
 
 /// Everything a receiver needs.
@@ -306,6 +360,7 @@ impl SenderConfig {
             window_cut: WindowCut::Rfc5681,
             recovery_exit: RecoveryExit::Rfc5681,
             header_prediction: false,
+            header_prediction_guard: HeaderPredictionGuard::None,
             max_cwnd_bytes: u64::MAX,
             eln: ElnResponse::Off,
             limited_transmit: false,
@@ -318,6 +373,7 @@ impl SenderConfig {
             adaptation: None,
             fr_request: false,
             handshake: false,
+            mutations: SenderMutations::default(),
         }
     }
 }

@@ -38,8 +38,8 @@ pub mod smart;
 pub mod timestamps;
 
 pub use config::{
-    AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, ReceiverConfig, RecoveryExit, RtoConfig, RtoMode,
-    SenderConfig, Variant, WindowCut, WindowGrowth,
+    AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, HeaderPredictionGuard, ReceiverConfig, RecoveryExit,
+    RtoConfig, RtoMode, SenderConfig, SenderMutations, Variant, WindowCut, WindowGrowth,
 };
 pub use config::{LlElsnConfig, LlElsnResponse};
 pub use handshake::ConnectionTimes;

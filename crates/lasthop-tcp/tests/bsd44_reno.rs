@@ -4,16 +4,22 @@
 //! recovery. With header prediction the ack that ends recovery takes
 //! `tcp_input`'s fast path (a pure ack, window unchanged, `snd_nxt ==
 //! snd_max`, `snd_cwnd >= snd_wnd`): cwnd stays inflated and `t_dupacks`
-//! stays above tcprexmtthresh, so the next loss waits for the timer.
+//! stays above tcprexmtthresh, so the next loss waits for the timer. The
+//! later BSDs' guards on `t_dupacks` (issue 28: the paper's own evidence
+//! picks OpenBSD's) send that ack down the slow path.
 
 use lasthop_core::trace::Trace;
 use lasthop_core::{TcpHeader, Time};
-use lasthop_tcp::{RecoveryExit, Sender, SenderConfig, WindowCut, WindowGrowth};
+use lasthop_tcp::{HeaderPredictionGuard, RecoveryExit, Sender, SenderConfig, WindowCut, WindowGrowth};
 
 const MSS: u64 = 1000;
 const WND: u32 = 8000;
 
 fn sender(header_prediction: bool) -> (Sender, Trace) {
+    guarded(header_prediction, HeaderPredictionGuard::None)
+}
+
+fn guarded(header_prediction: bool, header_prediction_guard: HeaderPredictionGuard) -> (Sender, Trace) {
     let cfg = SenderConfig {
         send_buffer_bytes: u64::from(WND),
         initial_cwnd_segments: 8,
@@ -22,6 +28,7 @@ fn sender(header_prediction: bool) -> (Sender, Trace) {
         window_cut: WindowCut::Bsd44,
         recovery_exit: RecoveryExit::Bsd44,
         header_prediction,
+        header_prediction_guard,
         max_cwnd_bytes: 65_535,
         total_bytes: Some(100 * MSS),
         ..SenderConfig::reno(MSS as u32)
@@ -121,4 +128,47 @@ fn timeout_goes_back_to_snd_una_and_resends_what_the_receiver_has() {
     // 1000 fills a hole; 2000 is still missing, so the ack stops at 2000:
     // go-back-N resends 3000 and 4000 although the receiver has them.
     assert_eq!(ack(&mut s, &mut trace, 1_200, 2 * MSS), vec![(3 * MSS, true), (4 * MSS, true)]);
+}
+
+#[test]
+fn a_guarded_fast_path_leaves_recovery_as_the_slow_path_does() {
+    // FreeBSD's `t_dupacks < tcprexmtthresh` and OpenBSD's `t_dupacks == 0`:
+    // the ack that ends recovery finds seven duplicates counted and takes
+    // the slow path, as without header prediction.
+    for guard in [HeaderPredictionGuard::BelowThreshold, HeaderPredictionGuard::NoDupacks] {
+        let (mut s, mut trace) = guarded(true, guard);
+        assert_eq!(lose_first_segment(&mut s, &mut trace), new_data(8 * MSS, 5), "{guard:?}: cwnd of 5");
+        assert!(!s.in_recovery(), "{guard:?}");
+        let mut out = Vec::new();
+        for _ in 0..3 {
+            out.extend(ack(&mut s, &mut trace, 300, 8 * MSS));
+        }
+        assert_eq!(out, vec![(8 * MSS, true)], "{guard:?}");
+        assert_eq!(s.stats().fast_retransmits, 2, "{guard:?}");
+    }
+}
+
+#[test]
+fn below_the_threshold_a_lone_duplicate_outlives_predicted_acks() {
+    // At the window (cwnd 8 = 8 segments advertised) acks are predicted. One
+    // duplicate (a segment reordered, or the first duplicate a snoop agent
+    // lets through) is counted; the next new ack is predicted under
+    // FreeBSD's guard and keeps the count, and two later duplicates then
+    // make a fast retransmission. OpenBSD's guard sends that ack down the
+    // slow path, which clears the count: three fresh duplicates are needed.
+    let run = |guard| {
+        let (mut s, mut trace) = guarded(true, guard);
+        assert_eq!(sent(&mut s, &mut trace, 0), new_data(0, 8));
+        assert_eq!(ack(&mut s, &mut trace, 100, MSS), new_data(8 * MSS, 1));
+        assert_eq!(ack(&mut s, &mut trace, 101, MSS), vec![], "one duplicate");
+        assert_eq!(ack(&mut s, &mut trace, 102, 2 * MSS).len(), 1, "a new ack");
+        let mut out = Vec::new();
+        for t in 103..105 {
+            out.extend(ack(&mut s, &mut trace, t, 2 * MSS));
+        }
+        (out, s.stats().fast_retransmits)
+    };
+    assert_eq!(run(HeaderPredictionGuard::BelowThreshold), (vec![(2 * MSS, true)], 1));
+    assert_eq!(run(HeaderPredictionGuard::NoDupacks), (vec![], 0));
+    assert_eq!(run(HeaderPredictionGuard::None), (vec![(2 * MSS, true)], 1));
 }

@@ -5,8 +5,8 @@
 use super::routes::{Hop, Path, Router};
 use super::schema::{
     AckPolicySpec, AckReconsSpacing, AckReconsSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
-    HeaderCompression, LinkSpec, LlElsnResponseSpec, LlRetransmissionSpec, MacKind, MediumSpec, PublishedCell,
-    RadioSpec, ScenarioFile, Template, WlanCellSpec, COMPRESSED_ACK_BYTES,
+    HeaderCompression, LinkSpec, LlElsnResponseSpec, LlRetransmissionSpec, MacKind, MediumSpec, Mutation,
+    PublishedCell, RadioSpec, ScenarioFile, Template, WlanCellSpec, COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::metrics::Label;
@@ -1083,6 +1083,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
             window_cut: t.window_cut,
             recovery_exit: t.recovery_exit,
             header_prediction: t.header_prediction,
+            header_prediction_guard: t.header_prediction_guard,
             max_cwnd_bytes: t.max_cwnd_bytes.unwrap_or(u64::MAX),
             eln,
             limited_transmit: t.limited_transmit,
@@ -1098,6 +1099,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
             adaptation,
             fr_request: t.fast_retransmit_request.is_some(),
             handshake: t.handshake,
+            mutations: Default::default(),
         },
         receiver: ReceiverConfig {
             recv_buffer_bytes: t.socket_buffer_bytes,
@@ -1357,9 +1359,39 @@ impl Model {
             labels: Labels::default(),
             k_of_flows: Vec::new(),
         };
+        model.apply_mutations(&f.mutations);
         model.labels = Labels::of(&model);
         model.k_of_flows = (0..model.flows.len()).map(|fi| model.k(fi, model.flows[fi].receiver.timestamps)).collect();
         Ok(model)
+    }
+
+    /// Breaks the mechanisms `mutations` names (mutation tests only).
+    fn apply_mutations(&mut self, mutations: &[Mutation]) {
+        for m in mutations {
+            match m {
+                Mutation::AckFilterOff => {
+                    let queues = self.links.iter_mut().flat_map(|l| l.dirs.iter_mut()).filter_map(|d| d.queue.as_mut());
+                    for q in queues.chain(self.media.iter_mut().filter_map(|m| m.queue.as_mut())) {
+                        q.ack_filter = false;
+                        q.ack_filter_position = None;
+                    }
+                }
+                Mutation::ErsnIgnored => self.flows.iter_mut().for_each(|f| f.sender.mutations.ignore_ersn = true),
+                Mutation::SnoopNeverRetransmits => {
+                    self.flows.iter_mut().filter_map(|f| f.snoop.as_mut()).for_each(|s| s.local_retransmits = false)
+                }
+                Mutation::ElnIgnored => self.flows.iter_mut().for_each(|f| {
+                    f.sender.eln = ElnResponse::Off;
+                    f.sender.mutations.ignore_link_eln = true;
+                }),
+                Mutation::SmartEchoIgnored => self.flows.iter_mut().for_each(|f| {
+                    f.sender.mutations.ignore_smart_echo = true;
+                    if let Some(s) = f.snoop.as_mut() {
+                        s.smart = false;
+                    }
+                }),
+            }
+        }
     }
 
     /// The normalized bandwidth ratio of seed 001 Sec. 4.2 for flow `fi`:

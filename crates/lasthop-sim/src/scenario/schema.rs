@@ -61,6 +61,30 @@ pub struct ScenarioFile {
     /// Published figures this scenario reproduces, printed beside the
     /// measured ones.
     pub published: Option<PublishedSpec>,
+    /// Mechanisms broken on purpose, for the mutation tests of the
+    /// reproductions (issue 28: a paper's claims that all still hold with a
+    /// mechanism broken check nothing about it). Empty in every real run.
+    #[serde(default)]
+    pub mutations: Vec<Mutation>,
+}
+
+/// One mechanism broken on purpose (see [`ScenarioFile::mutations`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mutation {
+    /// Every queue's ACK filter (seed 001 Sec. 6.2) is off.
+    AckFilterOff,
+    /// Senders count ERSNs (seed 004 Sec. 3.1) and ignore them.
+    ErsnIgnored,
+    /// Snoop-family agents (seed 000) decide their local retransmissions
+    /// and never send one.
+    SnoopNeverRetransmits,
+    /// Senders ignore ELN: seed 000's ELN-marked duplicate acks are plain
+    /// duplicates, seed 004's link-layer ELNs are counted and ignored.
+    ElnIgnored,
+    /// The SMART echo (seed 000 Sec. II) is ignored by SMART senders and
+    /// by LL-SMART agents (which fall back to duplicate acks).
+    SmartEchoIgnored,
 }
 
 /// Published figures, one cell per value of a parameter (e.g. per `scheme`).
@@ -847,6 +871,12 @@ pub struct TcpSpec {
     /// window is not left until a timeout).
     #[serde(default)]
     pub header_prediction: bool,
+    /// Which acks header prediction may take, by the duplicate-ack count:
+    /// `none` (4.4BSD-Lite: no test), `below_threshold` (FreeBSD's
+    /// `t_dupacks < tcprexmtthresh`) or `no_dupacks` (OpenBSD's
+    /// `t_dupacks == 0`).
+    #[serde(default)]
+    pub header_prediction_guard: lasthop_tcp::HeaderPredictionGuard,
     /// Largest congestion window, in bytes; absent: no cap (RFC 5681).
     /// 4.4BSD-derived stacks cap it at the largest window they can
     /// advertise, 65535 without window scaling.
@@ -1040,6 +1070,7 @@ impl Default for TcpSpec {
             window_cut: lasthop_tcp::WindowCut::Rfc5681,
             recovery_exit: lasthop_tcp::RecoveryExit::Rfc5681,
             header_prediction: false,
+            header_prediction_guard: lasthop_tcp::HeaderPredictionGuard::None,
             max_cwnd_bytes: None,
             rto: RtoSpec::default(),
             ack: AckSpec::default(),

@@ -81,6 +81,9 @@ impl Sender {
         }
         self.stats.ersns_received += 1;
         self.event(now, SenderEventKind::ErsnReceived, trace);
+        if self.cfg.mutations.ignore_ersn {
+            return;
+        }
         let Some(l) = self.ll_elsn.as_deref_mut() else { return };
         let sacked = self.sack.as_ref().is_some_and(|sb| sb.is_sacked(seq));
         if seq >= self.snd_una && seq < self.snd_max && !sacked {
@@ -97,6 +100,9 @@ impl Sender {
         }
         self.stats.elns_received += 1;
         self.event(now, SenderEventKind::ElnReceived, trace);
+        if self.cfg.mutations.ignore_link_eln {
+            return;
+        }
         let Some(l) = self.ll_elsn.as_deref_mut() else { return };
         l.ersn.clear(seq);
         let sacked = self.sack.as_ref().is_some_and(|sb| sb.is_sacked(seq));
