@@ -181,12 +181,14 @@ fn deferred_link_retransmissions_let_later_segments_overtake() {
     // yun-004.md ambiguity 9, same seed. Blocking: the AP waits out every
     // delay, its segments stay in order. Deferred: a failed segment is set
     // aside and the next ones overtake it; the receiver's duplicate acks
-    // bring fast retransmits. ERSNs come out alike (first retry of a
-    // held segment); the run's end checks conservation with the
-    // set-aside frames counted.
-    let sets = |mode: &'static str| {
+    // bring a SACK sender fast retransmits, and an LL-ELSN sender none
+    // for them: each set-aside segment's first retry raised an ERSN, and
+    // the sender neither retransmits nor cuts for it (seed 004 Sec. 3.1).
+    // ERSNs come out alike (first retry of a segment); the run's end
+    // checks conservation with the set-aside frames counted.
+    let sets = |protocol: &'static str, mode: &'static str| {
         [
-            "protocol=\"ll-elsn\"",
+            protocol,
             "fer=0.05",
             "retry_limit=7",
             "media.0.dcf.ll_retransmission_delay_ms=100",
@@ -195,14 +197,21 @@ fn deferred_link_retransmissions_let_later_segments_overtake() {
             "flows.0.duration_s=10",
         ]
     };
-    let blocking = run_embedded("yun09/downlink", &sets("media.0.dcf.ll_retransmission=\"blocking\""), 2);
-    let deferred = run_embedded("yun09/downlink", &sets("media.0.dcf.ll_retransmission=\"deferred\""), 2);
-    let (b, d) = (&blocking.flows[0], &deferred.flows[0]);
+    let (blocking, deferred) =
+        ("media.0.dcf.ll_retransmission=\"blocking\"", "media.0.dcf.ll_retransmission=\"deferred\"");
+    let sack_b = run_embedded("yun09/downlink", &sets("protocol=\"sack\"", blocking), 2);
+    let sack_d = run_embedded("yun09/downlink", &sets("protocol=\"sack\"", deferred), 2);
+    let (b, d) = (&sack_b.flows[0], &sack_d.flows[0]);
     assert!(d.fast_retransmits > 5 * b.fast_retransmits.max(1), "{} vs {}", d.fast_retransmits, b.fast_retransmits);
     assert!(d.dupacks_at_source > b.dupacks_at_source);
-    let (l, ap) = (d.ll_elsn.as_ref().unwrap(), station(&deferred, "ap"));
+    let ll_b = run_embedded("yun09/downlink", &sets("protocol=\"ll-elsn\"", blocking), 2);
+    let ll_d = run_embedded("yun09/downlink", &sets("protocol=\"ll-elsn\"", deferred), 2);
+    let (b, d) = (&ll_b.flows[0], &ll_d.flows[0]);
+    assert!(d.dupacks_at_source > 5 * b.dupacks_at_source, "{} vs {}", d.dupacks_at_source, b.dupacks_at_source);
+    assert!(d.fast_retransmits <= b.fast_retransmits.max(2), "{} vs {}", d.fast_retransmits, b.fast_retransmits);
+    let (l, ap) = (d.ll_elsn.as_ref().unwrap(), station(&ll_d, "ap"));
     assert!(l.ersns_received > 0 && l.ersns_received <= ap.retries, "{l:?} {ap:?}");
     // The default is the blocking reading.
-    let default = run_embedded("yun09/downlink", &sets("stop_s=10"), 2);
-    assert_eq!(serde_json::to_string(&default).unwrap(), serde_json::to_string(&blocking).unwrap());
+    let default = run_embedded("yun09/downlink", &sets("protocol=\"ll-elsn\"", "stop_s=10"), 2);
+    assert_eq!(serde_json::to_string(&default).unwrap(), serde_json::to_string(&ll_b).unwrap());
 }
