@@ -703,6 +703,7 @@ fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioError> {
             LlRetransmissionSpec::Deferred => LlRetransmission::Deferred,
         },
         ll_retransmission_window: d.ll_retransmission_window,
+        control_frame_errors: d.control_frame_errors,
         ..DcfConfig::default()
     };
     // The MAC's own check, its field names in the table's units.

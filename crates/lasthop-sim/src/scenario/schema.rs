@@ -289,6 +289,11 @@ pub struct DcfSpec {
     /// The discipline of every station's queue. Absent: drop-tail.
     #[serde(default)]
     pub queue: Option<QueueConfig>,
+    /// MAC acks, RTS and CTS consult their sender's error model too (with
+    /// their own sizes), so that a data frame the peer handed up may lose
+    /// its MAC ack and be retried. [R] false: only data frames are lost.
+    #[serde(default)]
+    pub control_frame_errors: bool,
 }
 
 impl Default for DcfSpec {
@@ -311,6 +316,7 @@ impl Default for DcfSpec {
             ll_retransmission: LlRetransmissionSpec::default(),
             ll_retransmission_window: dcf_ll_window(),
             queue: None,
+            control_frame_errors: false,
         }
     }
 }
