@@ -176,6 +176,30 @@ fn eln_filter_zero_turns_filtering_off() {
 }
 
 #[test]
+fn ersn_deferral_bound_defaults_to_the_reference_formula() {
+    // yun-004.md Sec. 2.3: at most ceil(l * T_llrtx / RTO) + 1 deferrals,
+    // RTO the sender's smallest (the scenario's ns-2 timer: 200 ms).
+    let text = embedded::get("yun09/downlink").unwrap();
+    let bound = |extra: &[&str]| {
+        let mut sets = vec!["protocol=\"ll-elsn\"".to_string()];
+        sets.extend(extra.iter().map(|s| s.to_string()));
+        let sc = Scenario::load(text, Format::Toml, &sets, "t").unwrap();
+        sc.model.flows[0].ll_elsn.expect("esack").ersn_max_deferrals
+    };
+    let fig13 = ["retry_limit=7", "media.0.dcf.ll_retransmission_delay_ms=100"];
+    // Fig. 13: l = 7, 100 ms: ceil(700 / 200) + 1.
+    assert_eq!(bound(&fig13), 5);
+    // The scenario's own l = 1 without a retransmission delay: 0 + 1.
+    assert_eq!(bound(&[]), 1);
+    assert_eq!(bound(&["retry_limit=16", "media.0.dcf.ll_retransmission_delay_ms=100"]), 9);
+    // A larger minimum RTO needs fewer: ceil(700 / 1000) + 1.
+    assert_eq!(bound(&[&fig13[..], &["flows.0.tcp.rto.min_ms=1000"]].concat()), 2);
+    // An explicit value wins, 0 (ERSNs ignored) included.
+    assert_eq!(bound(&[&fig13[..], &["flows.0.tcp.ll_elsn.ersn_max_deferrals=3"]].concat()), 3);
+    assert_eq!(bound(&[&fig13[..], &["flows.0.tcp.ll_elsn.ersn_max_deferrals=0"]].concat()), 0);
+}
+
+#[test]
 fn deferred_link_retransmissions_let_later_segments_overtake() {
     // Fig. 13's 100 ms link retransmission delay, both readings of
     // yun-004.md ambiguity 9, same seed. Blocking: the AP waits out every
