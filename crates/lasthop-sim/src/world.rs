@@ -343,6 +343,10 @@ pub struct World<'m> {
     spurious: Vec<SpuriousWatch>,
     /// Per connection, its LL-ELSN notices (empty when no medium sends any).
     notices: Vec<NoticeCounters>,
+    /// Per goodput slot (`cover`), its connection (empty when no medium
+    /// sends LL-ELSN notices): the flow of a frame whose packet its MAC no
+    /// longer holds, named by the frame's tag.
+    cover_flow: Vec<u32>,
 }
 
 /// A shared medium's MAC, with its armed wake-up and, per (sending
@@ -651,6 +655,16 @@ impl<'m> World<'m> {
             spurious: vec![SpuriousWatch::default(); n_legs],
             notices: if model.media.iter().any(|m| m.ll_elsn) {
                 vec![NoticeCounters::default(); n_legs]
+            } else {
+                Vec::new()
+            },
+            cover_flow: if model.media.iter().any(|m| m.ll_elsn) {
+                model
+                    .paths
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(f, [data, _])| std::iter::repeat_n(f as u32, data.len()))
+                    .collect()
             } else {
                 Vec::new()
             },
@@ -1172,7 +1186,7 @@ impl<'m> World<'m> {
                         }
                         MacDropCause::RetryLimit => {
                             if self.model.media[m].ll_elsn {
-                                self.ll_notice_of(m, station, &pkt, LlNotice::Eln);
+                                self.ll_notice(m, station, &frame, LlNotice::Eln);
                             }
                             self.mac_retry_drops += 1;
                             DropCause::RetryLimit
@@ -1180,10 +1194,16 @@ impl<'m> World<'m> {
                     };
                     self.drop(2 * li + dir, &pkt, cause);
                 }
-                // The first link retransmission of a frame whose packet is
-                // still held (the peer has not handed it up).
-                MacOutput::Retry { station, frame, attempt: 2, held: true, .. } if self.model.media[m].ll_elsn => {
-                    self.ll_notice(m, station, frame.pkt, LlNotice::Ersn);
+                // The first link retransmission of a frame, from the MAC's
+                // own retry state: whether the peer already handed it up
+                // (only its MAC ack lost) is the peer's to know, not this
+                // station's (seed 004 Sec. 3.1: "When the wireless link
+                // layer of BS fails in the first transmission attempt of
+                // the packet 1 (Layer-2 ACK timeout) ... BS sends the
+                // [ERSN]"). The frame's own fields name the segment: its
+                // packet may be gone.
+                MacOutput::Retry { station, frame, attempt: 2, .. } if self.model.media[m].ll_elsn => {
+                    self.ll_notice(m, station, &frame, LlNotice::Ersn);
                 }
                 MacOutput::Retry { .. } => {}
             }
@@ -1448,40 +1468,36 @@ impl<'m> World<'m> {
         self.flush_agents(first, end);
     }
 
-    /// Station `station` of medium `m` retries (ERSN) or discards (ELN)
-    /// the frame of the packet in pool slot `r`: see [`World::ll_notice_of`].
-    #[cold]
-    fn ll_notice(&mut self, m: usize, station: u16, r: lasthop_core::pool::PacketRef, kind: LlNotice) {
-        let pkt = self.pool.get(r);
-        self.ll_notice_of(m, station, &pkt, kind);
-    }
-
     /// LL-ELSN (seed 004 Sec. 3.1): station `station` of medium `m` tells
-    /// the sender of TCP segment `pkt` that its link layer retries it
-    /// (ERSN) or discarded it (ELN). At the sender's own node (uplink) the
-    /// link layer calls its TCP directly; elsewhere (the access point) it
-    /// sends an ack-format packet, from the receiver to the sender, whose
-    /// `ack` is the segment's first byte. Pure acks, SYNs and datagrams
-    /// raise nothing; the access point keeps no per-connection state.
+    /// the sender of the TCP segment in `frame` that its link layer retries
+    /// it (ERSN) or discarded it (ELN). At the sender's own node (uplink)
+    /// the link layer calls its TCP directly; elsewhere (the access point)
+    /// it sends an ack-format packet, from the receiver to the sender, whose
+    /// `ack` is the segment's first byte. Only data with payload raises
+    /// one (a frame with a goodput slot: pure acks, SYNs and datagrams
+    /// have none); the access point keeps no per-connection state. What it
+    /// reads is the frame's own record (the header the access point read
+    /// when the packet came in: its tag, first byte and length), never the
+    /// packet, which the MAC no longer holds once the peer handed it up.
     ///
     /// The notice's `seq`, which an ack leaves unused in the model (the
     /// receiver sends no data; pcap writes its ISN + 1 whatever the field
     /// holds), carries the time it was raised, in ns, so that the sender's
     /// side measures the ELN delay without a field more in every packet.
     #[cold]
-    fn ll_notice_of(&mut self, m: usize, station: u16, pkt: &Packet, kind: LlNotice) {
-        if !pkt.is_data() || pkt.tcp.len == 0 {
+    fn ll_notice(&mut self, m: usize, station: u16, frame: &Waiting, kind: LlNotice) {
+        if frame.tag == NO_COVER || frame.len == 0 {
             return;
         }
         let node = self.model.media[m].stations[usize::from(station)];
-        let fi = pkt.flow as usize;
+        let fi = self.cover_flow[frame.tag as usize] as usize;
         let now = self.sched.now();
         if node == self.flows[fi].from {
             self.notices[fi].on_sent(kind, 0);
-            self.notice_reached_sender(fi, kind, pkt.tcp.seq, 0);
+            self.notice_reached_sender(fi, kind, frame.seq, 0);
             return;
         }
-        let tcp = TcpHeader { seq: now.ns(), ack: pkt.tcp.seq, ll_notice: kind, ..TcpHeader::default() };
+        let tcp = TcpHeader { seq: now.ns(), ack: frame.seq, ll_notice: kind, ..TcpHeader::default() };
         let mut notice = self.new_packet(fi, PacketKind::Ack, tcp);
         notice.ecn = Ecn::NotEct;
         self.notices[fi].on_sent(kind, notice.size_bytes);

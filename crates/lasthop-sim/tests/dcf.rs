@@ -176,17 +176,43 @@ fn eln_filter_zero_turns_filtering_off() {
 }
 
 #[test]
+fn ersn_deferral_bound_defaults_to_the_reference_formula() {
+    // yun-004.md Sec. 2.3: at most ceil(l * T_llrtx / RTO) + 1 deferrals,
+    // RTO the sender's smallest (the scenario's ns-2 timer: 200 ms).
+    let text = embedded::get("yun09/downlink").unwrap();
+    let bound = |extra: &[&str]| {
+        let mut sets = vec!["protocol=\"ll-elsn\"".to_string()];
+        sets.extend(extra.iter().map(|s| s.to_string()));
+        let sc = Scenario::load(text, Format::Toml, &sets, "t").unwrap();
+        sc.model.flows[0].ll_elsn.expect("esack").ersn_max_deferrals
+    };
+    let fig13 = ["retry_limit=7", "media.0.dcf.ll_retransmission_delay_ms=100"];
+    // Fig. 13: l = 7, 100 ms: ceil(700 / 200) + 1.
+    assert_eq!(bound(&fig13), 5);
+    // The scenario's own l = 1 without a retransmission delay: 0 + 1.
+    assert_eq!(bound(&[]), 1);
+    assert_eq!(bound(&["retry_limit=16", "media.0.dcf.ll_retransmission_delay_ms=100"]), 9);
+    // A larger minimum RTO needs fewer: ceil(700 / 1000) + 1.
+    assert_eq!(bound(&[&fig13[..], &["flows.0.tcp.rto.min_ms=1000"]].concat()), 2);
+    // An explicit value wins, 0 (ERSNs ignored) included.
+    assert_eq!(bound(&[&fig13[..], &["flows.0.tcp.ll_elsn.ersn_max_deferrals=3"]].concat()), 3);
+    assert_eq!(bound(&[&fig13[..], &["flows.0.tcp.ll_elsn.ersn_max_deferrals=0"]].concat()), 0);
+}
+
+#[test]
 fn deferred_link_retransmissions_let_later_segments_overtake() {
     // Fig. 13's 100 ms link retransmission delay, both readings of
     // yun-004.md ambiguity 9, same seed. Blocking: the AP waits out every
     // delay, its segments stay in order. Deferred: a failed segment is set
     // aside and the next ones overtake it; the receiver's duplicate acks
-    // bring fast retransmits. ERSNs come out alike (first retry of a
-    // held segment); the run's end checks conservation with the
-    // set-aside frames counted.
-    let sets = |mode: &'static str| {
+    // bring a SACK sender fast retransmits, and an LL-ELSN sender none
+    // for them: each set-aside segment's first retry raised an ERSN, and
+    // the sender neither retransmits nor cuts for it (seed 004 Sec. 3.1).
+    // ERSNs come out alike (first retry of a segment); the run's end
+    // checks conservation with the set-aside frames counted.
+    let sets = |protocol: &'static str, mode: &'static str| {
         [
-            "protocol=\"ll-elsn\"",
+            protocol,
             "fer=0.05",
             "retry_limit=7",
             "media.0.dcf.ll_retransmission_delay_ms=100",
@@ -195,14 +221,21 @@ fn deferred_link_retransmissions_let_later_segments_overtake() {
             "flows.0.duration_s=10",
         ]
     };
-    let blocking = run_embedded("yun09/downlink", &sets("media.0.dcf.ll_retransmission=\"blocking\""), 2);
-    let deferred = run_embedded("yun09/downlink", &sets("media.0.dcf.ll_retransmission=\"deferred\""), 2);
-    let (b, d) = (&blocking.flows[0], &deferred.flows[0]);
+    let (blocking, deferred) =
+        ("media.0.dcf.ll_retransmission=\"blocking\"", "media.0.dcf.ll_retransmission=\"deferred\"");
+    let sack_b = run_embedded("yun09/downlink", &sets("protocol=\"sack\"", blocking), 2);
+    let sack_d = run_embedded("yun09/downlink", &sets("protocol=\"sack\"", deferred), 2);
+    let (b, d) = (&sack_b.flows[0], &sack_d.flows[0]);
     assert!(d.fast_retransmits > 5 * b.fast_retransmits.max(1), "{} vs {}", d.fast_retransmits, b.fast_retransmits);
     assert!(d.dupacks_at_source > b.dupacks_at_source);
-    let (l, ap) = (d.ll_elsn.as_ref().unwrap(), station(&deferred, "ap"));
+    let ll_b = run_embedded("yun09/downlink", &sets("protocol=\"ll-elsn\"", blocking), 2);
+    let ll_d = run_embedded("yun09/downlink", &sets("protocol=\"ll-elsn\"", deferred), 2);
+    let (b, d) = (&ll_b.flows[0], &ll_d.flows[0]);
+    assert!(d.dupacks_at_source > 5 * b.dupacks_at_source, "{} vs {}", d.dupacks_at_source, b.dupacks_at_source);
+    assert!(d.fast_retransmits <= b.fast_retransmits.max(2), "{} vs {}", d.fast_retransmits, b.fast_retransmits);
+    let (l, ap) = (d.ll_elsn.as_ref().unwrap(), station(&ll_d, "ap"));
     assert!(l.ersns_received > 0 && l.ersns_received <= ap.retries, "{l:?} {ap:?}");
     // The default is the blocking reading.
-    let default = run_embedded("yun09/downlink", &sets("stop_s=10"), 2);
-    assert_eq!(serde_json::to_string(&default).unwrap(), serde_json::to_string(&blocking).unwrap());
+    let default = run_embedded("yun09/downlink", &sets("protocol=\"ll-elsn\"", "stop_s=10"), 2);
+    assert_eq!(serde_json::to_string(&default).unwrap(), serde_json::to_string(&ll_b).unwrap());
 }

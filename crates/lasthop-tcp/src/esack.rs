@@ -45,7 +45,18 @@
 //!   a resent segment at the tail has nothing queued after it, so the SACKs
 //!   of segments sent before its resend never condemn it (the paper's Fig. 4
 //!   ELN variant; a sequence-order IsLost would start recovery there).
+//! - An entry the link layer is retrying (ERSN-marked, see
+//!   [`crate::ll_elsn`]) is never FirstUnsacked: FirstUnsacked is the first
+//!   entry that is neither SACKed nor marked. Sec. 3.1 ("neither invokes
+//!   congestion control due to the packet 1 nor retransmits it") over
+//!   Algorithm 1's letter; Algorithm 1's logic, that FirstUnsacked is the
+//!   segment whose absence means congestion once the link layer's losses
+//!   are out of its way, is what keeps it. So duplicate acks for segments
+//!   that overtook a marked one count nothing (FirstUnsacked is then at or
+//!   above HighSACK), and a congestion loss sent after it is FirstUnsacked
+//!   below HighSACK: counted, and fast retransmitted at DupThresh.
 
+use crate::ll_elsn::ErsnMarks;
 use crate::sack::Scoreboard;
 use std::collections::VecDeque;
 
@@ -134,19 +145,25 @@ impl EsackQueue {
         self.prev_first_unsacked = None;
     }
 
-    /// FirstUnsacked, as the position in the queue and the first byte.
-    fn first_unsacked_at(&self, sb: &Scoreboard) -> Option<(usize, u64)> {
-        self.entries.iter().enumerate().find(|(_, &(s, e))| !covered(sb, s, e)).map(|(i, &(s, _))| (i, s))
+    /// FirstUnsacked, as the position in the queue and the first byte: the
+    /// first entry neither SACKed nor marked by an ERSN.
+    fn first_unsacked_at(&self, sb: &Scoreboard, marks: &ErsnMarks) -> Option<(usize, u64)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .find(|(_, &(s, e))| !covered(sb, s, e) && !marks.any_in(s, e))
+            .map(|(i, &(s, _))| (i, s))
     }
 
-    pub fn first_unsacked(&self, sb: &Scoreboard) -> Option<u64> {
-        self.first_unsacked_at(sb).map(|(_, s)| s)
+    pub fn first_unsacked(&self, sb: &Scoreboard, marks: &ErsnMarks) -> Option<u64> {
+        self.first_unsacked_at(sb, marks).map(|(_, s)| s)
     }
 
     /// Algorithm 1's three branches on a duplicate ack whose SACK blocks
-    /// `sb` already holds; HighACK is `snd_una`.
-    pub fn on_dupack(&mut self, snd_una: u64, sb: &Scoreboard) -> DupackBranch {
-        let first = self.first_unsacked(sb);
+    /// `sb` already holds; HighACK is `snd_una`; `marks` are the segments the
+    /// link layer is retrying.
+    pub fn on_dupack(&mut self, snd_una: u64, sb: &Scoreboard, marks: &ErsnMarks) -> DupackBranch {
+        let first = self.first_unsacked(sb, marks);
         // One past the highest SACKed octet: FirstUnsacked, never SACKed
         // itself, lies below HighSACK exactly when it lies below this.
         let high_sack_end = sb.sacked_ranges().last().map(|&(_, e)| e);
@@ -168,8 +185,8 @@ impl EsackQueue {
 
     /// IsLost(FirstUnsacked) in sending order: the SACKed entries queued
     /// after it hold more than (DupThresh - 1)·SMSS bytes or number DupThresh.
-    pub fn first_unsacked_is_lost(&self, sb: &Scoreboard) -> bool {
-        let Some((i, _)) = self.first_unsacked_at(sb) else { return false };
+    pub fn first_unsacked_is_lost(&self, sb: &Scoreboard, marks: &ErsnMarks) -> bool {
+        let Some((i, _)) = self.first_unsacked_at(sb, marks) else { return false };
         let (mut n, mut bytes) = (0u64, 0u64);
         for &(s, e) in self.entries.iter().skip(i + 1) {
             if covered(sb, s, e) {
@@ -187,6 +204,8 @@ mod tests {
     use super::*;
 
     const MSS: u64 = 1000;
+    /// No segment marked by an ERSN.
+    const NONE: ErsnMarks = ErsnMarks::new();
 
     fn queue(segments: std::ops::Range<u64>) -> EsackQueue {
         let mut q = EsackQueue::new(MSS as u32, 3);
@@ -204,13 +223,13 @@ mod tests {
         let mut dupacks = 0;
         for blocks in [&[(15_000, 16_000)][..], &[(17_000, 18_000)], &[(19_000, 20_000)]] {
             sb.on_ack(14_000, blocks);
-            let b = q.on_dupack(14_000, &sb);
+            let b = q.on_dupack(14_000, &sb, &NONE);
             assert_eq!(b, DupackBranch::AtHighAck);
             dupacks = b.apply(dupacks);
         }
         assert_eq!(dupacks, 3);
-        assert_eq!(q.first_unsacked(&sb), Some(14_000));
-        assert!(q.first_unsacked_is_lost(&sb));
+        assert_eq!(q.first_unsacked(&sb, &NONE), Some(14_000));
+        assert!(q.first_unsacked_is_lost(&sb, &NONE));
     }
 
     #[test]
@@ -224,10 +243,10 @@ mod tests {
         let mut branches = Vec::new();
         for end in [16_000, 17_000, 18_000, 19_000, 20_000] {
             sb.on_ack(14_000, &[(15_000, end)]);
-            let b = q.on_dupack(14_000, &sb);
+            let b = q.on_dupack(14_000, &sb, &NONE);
             branches.push(b);
             dupacks = b.apply(dupacks);
-            assert!(!q.first_unsacked_is_lost(&sb));
+            assert!(!q.first_unsacked_is_lost(&sb, &NONE));
         }
         use DupackBranch::*;
         assert_eq!(branches, vec![Nothing, Nothing, Nothing, Nothing, AtHighAck]);
@@ -245,7 +264,7 @@ mod tests {
         // (0; 2), (0; 2, 4); then 1 arrives late: (0; 1..3, 4), (0; 1..3, 4..6).
         for blocks in [&[(2000, 3000)][..], &[(4000, 5000)], &[(1000, 2000)], &[(5000, 6000)]] {
             sb.on_ack(0, blocks);
-            let b = q.on_dupack(0, &sb);
+            let b = q.on_dupack(0, &sb, &NONE);
             branches.push(b);
             dupacks = b.apply(dupacks);
         }
@@ -254,7 +273,46 @@ mod tests {
         // the count at 1, the same one adds to it; then it moves on to 3.
         assert_eq!(branches, vec![Restart, Same, Restart, Same]);
         assert_eq!(dupacks, 2);
-        assert_eq!(q.first_unsacked(&sb), Some(3000));
+        assert_eq!(q.first_unsacked(&sb, &NONE), Some(3000));
+    }
+
+    #[test]
+    fn a_marked_segment_is_never_first_unsacked() {
+        // 0..7 out; the link layer retries 0 (ERSN) while 1.. overtake it.
+        let q0 = queue(0..7);
+        let mut marks = ErsnMarks::new();
+        marks.mark(0);
+        let mut sb = Scoreboard::new(MSS as u32, 3);
+        let (mut q, mut dupacks) = (q0.clone(), 0);
+        for end in [2000, 3000, 4000, 5000] {
+            sb.on_ack(0, &[(1000, end)]);
+            let b = q.on_dupack(0, &sb, &marks);
+            // FirstUnsacked (the next segment in flight) is at HighSACK.
+            assert_eq!(b, DupackBranch::Nothing);
+            dupacks = b.apply(dupacks);
+            assert!(!q.first_unsacked_is_lost(&sb, &marks));
+        }
+        assert_eq!((dupacks, q.first_unsacked(&sb, &marks)), (0, Some(5000)));
+        // Unmarked, the same acks count against 0 (Algorithm 1 as written).
+        let (mut q, mut sb) = (q0.clone(), Scoreboard::new(MSS as u32, 3));
+        let mut dupacks = 0;
+        for end in [2000, 3000, 4000] {
+            sb.on_ack(0, &[(1000, end)]);
+            dupacks = q.on_dupack(0, &sb, &NONE).apply(dupacks);
+        }
+        assert_eq!(dupacks, 3);
+        // Marked 0 and a congestion loss of 2 behind it: (0; 1), (0; 1, 3),
+        // (0; 1, 3..5), (0; 1, 3..6): 2 is FirstUnsacked below HighSACK.
+        let (mut q, mut sb) = (q0, Scoreboard::new(MSS as u32, 3));
+        let mut branches = Vec::new();
+        for blocks in [&[(1000, 2000)][..], &[(3000, 4000)], &[(4000, 5000)], &[(5000, 6000)]] {
+            sb.on_ack(0, blocks);
+            branches.push(q.on_dupack(0, &sb, &marks));
+        }
+        use DupackBranch::*;
+        assert_eq!(branches, vec![Nothing, Same, Same, Same]);
+        assert_eq!(q.first_unsacked(&sb, &marks), Some(2000));
+        assert!(q.first_unsacked_is_lost(&sb, &marks));
     }
 
     #[test]
@@ -263,7 +321,7 @@ mod tests {
         let mut sb = Scoreboard::new(MSS as u32, 3);
         // The receiver SACKs 0..3000 yet acks 0: everything SACKed, HighACK among it.
         sb.on_ack(0, &[(0, 3000)]);
-        assert_eq!(q.on_dupack(0, &sb), DupackBranch::Reneged);
+        assert_eq!(q.on_dupack(0, &sb, &NONE), DupackBranch::Reneged);
     }
 
     #[test]

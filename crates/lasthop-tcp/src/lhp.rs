@@ -29,9 +29,16 @@
 //!   ssthresh = cwnd = max(list bytes / 2, 2 SMSS), once per packet whose
 //!   counter reaches DupThresh, with no recovery phase between cuts.
 //!
+//! - A packet the link layer is retrying (ERSN-marked, see
+//!   [`crate::ll_elsn`]) is not counted against: Sec. 3.1, "Upon reception
+//!   of ERSN, the TCP sender neither invokes congestion control due to the
+//!   packet 1 nor retransmits it". Its counter stands still until the mark
+//!   clears; the packets around it count as before.
+//!
 //! The list is a VecDeque of at most a window of entries; removing a trigger
 //! and counting the packets before it is one pass.
 
+use crate::ll_elsn::ErsnMarks;
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,16 +83,17 @@ impl LhpList {
         self.rexmit.retain(|&s| s != seq);
     }
 
-    /// An ack: cumulative `snd_una`, and the packet that triggered it.
+    /// An ack: cumulative `snd_una`, and the packet that triggered it;
+    /// `marks`, the packets the link layer is retrying (not counted).
     /// Returns how many packets reached DupThresh (queued in `rexmit`).
-    pub fn on_ack(&mut self, snd_una: u64, trigger: Option<u64>) -> u32 {
+    pub fn on_ack(&mut self, snd_una: u64, trigger: Option<u64>, marks: &ErsnMarks) -> u32 {
         self.entries.retain(|e| e.end > snd_una);
         self.rexmit.retain(|&s| s >= snd_una);
         let Some(t) = trigger else { return 0 };
         let Some(pos) = self.entries.iter().position(|e| e.start == t) else { return 0 };
         self.entries.remove(pos);
         let mut fired = 0;
-        for e in self.entries.iter_mut().take(pos) {
+        for e in self.entries.iter_mut().take(pos).filter(|e| !marks.any_in(e.start, e.end)) {
             e.dups += 1;
             if e.dups == self.dupthresh {
                 self.rexmit.push(e.start);
@@ -108,6 +116,8 @@ impl LhpList {
 mod tests {
     use super::*;
 
+    const NONE: ErsnMarks = ErsnMarks::new();
+
     #[test]
     fn fig4_counters() {
         // The list holds 14..19; 14, 16, 18 are lost.
@@ -116,11 +126,11 @@ mod tests {
             l.on_sent(k, 1);
         }
         // ACK (14, 15): 15 leaves, 14 counts one.
-        assert_eq!(l.on_ack(14, Some(15)), 0);
+        assert_eq!(l.on_ack(14, Some(15), &NONE), 0);
         assert_eq!(l.counters(), vec![(14, 1), (16, 0), (17, 0), (18, 0), (19, 0)]);
         // ACKs for 17 and 19: 14 reaches three.
-        assert_eq!(l.on_ack(14, Some(17)), 0);
-        assert_eq!(l.on_ack(14, Some(19)), 1);
+        assert_eq!(l.on_ack(14, Some(17), &NONE), 0);
+        assert_eq!(l.on_ack(14, Some(19), &NONE), 1);
         assert_eq!(l.rexmit, vec![14]);
         assert_eq!(l.counters(), vec![(14, 3), (16, 2), (18, 1)]);
         // The retransmission moves 14 to the tail, its counter at zero.
@@ -129,9 +139,26 @@ mod tests {
         assert_eq!(l.counters(), vec![(16, 2), (18, 1), (14, 0)]);
         assert_eq!(l.outstanding_bytes(), 3);
         // A cumulative ack takes everything below it; no echo, no count.
-        assert_eq!(l.on_ack(17, None), 0);
+        assert_eq!(l.on_ack(17, None, &NONE), 0);
         assert_eq!(l.counters(), vec![(18, 1)]);
         l.on_timeout();
         assert_eq!(l.counters(), vec![(18, 0)]);
+    }
+
+    #[test]
+    fn a_marked_packet_is_not_counted_against() {
+        let mut l = LhpList::new(3);
+        for k in 14..20 {
+            l.on_sent(k, 1);
+        }
+        let mut marks = ErsnMarks::new();
+        marks.mark(14);
+        for t in [15, 16, 17] {
+            assert_eq!(l.on_ack(14, Some(t), &marks), 0);
+        }
+        assert_eq!(l.counters(), vec![(14, 0), (18, 0), (19, 0)]);
+        // The mark gone (an ELN, say), counting resumes from where it stood.
+        assert_eq!(l.on_ack(14, Some(18), &NONE), 0);
+        assert_eq!(l.counters(), vec![(14, 1), (19, 0)]);
     }
 }

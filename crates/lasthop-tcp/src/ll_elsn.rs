@@ -7,19 +7,63 @@
 //! is ever an acknowledgment, cumulative or duplicate.
 //!
 //! This module holds the configuration and the parts every response shares:
-//! - ERSN (Sec. 3.1: "Upon reception of ERSN, the TCP sender neither invokes
-//!   congestion control due to the packet 1 nor retransmits it"): the segment
-//!   is marked; a retransmission timeout that expires while the oldest
-//!   outstanding segment is marked neither retransmits nor cuts nor backs
-//!   off, it re-arms for one RTO, at most `ersn_max_deferrals` times for that
-//!   segment (the bound keeps a lost ELN from stalling the connection). The
-//!   mark clears on an ack covering the segment (cumulative or SACK), on an
-//!   ELN for it, and on a timeout that does fire. Departure from the
-//!   reference's reading (yun-004 2.3 "restart the RTO timer"): an ERSN does
-//!   not restart the timer; its Sec. 7 #10 reading, suspending RTO-driven
-//!   retransmission of the marked segment with a bound, is what the deferral
-//!   does, and restarting the timer on an ERSN for a later segment would
-//!   delay the repair of a congestion loss at `snd_una`.
+//! - ERSN. Sec. 3.1: "When the wireless link layer of BS fails in the first
+//!   transmission attempt of the packet 1 (Layer-2 ACK timeout), the wireless
+//!   link layer retransmits the packet and, simultaneously, BS sends the
+//!   Explicit Retransmission Start Notification (ERSN) to the remote TCP
+//!   sender. Upon reception of ERSN, the TCP sender neither invokes
+//!   congestion control due to the packet 1 nor retransmits it. Therefore,
+//!   spurious timeout can be avoided." Algorithm 1 (Sec. 4.1), ESACK's ack
+//!   processing, never names ERSN: on a duplicate ack it counts
+//!   (HighACK == FirstUnsacked, or FirstUnsacked < HighSACK) and "if
+//!   (dupacks >= DupThresh) Typical TCP operation for DupThresh duplicate
+//!   ACKs", whose fast retransmission "retransmits the FirstUnsacked
+//!   segment". Taken literally the two disagree when the segment being
+//!   retried is FirstUnsacked and later segments overtake it (a link layer
+//!   that serves its queue while a frame waits for its retry, the
+//!   `deferred` reading of yun-004 Sec. 7 #9): Algorithm 1 would fast
+//!   retransmit it and halve the window, Sec. 3.1 says neither. Sec. 3.1 is
+//!   followed: it is the paper's one statement of what a sender does with an
+//!   ERSN, and it is unconditional ("neither ... nor"); Algorithm 1 is
+//!   written for ELNs ("can be used with LL-ELSN as well as generic ELN
+//!   schemes", Sec. 4) and for the paper's stop-and-wait link layer
+//!   (Fig. 1(a)), under which nothing overtakes the retried frame and no
+//!   duplicate ack can name it (yun-004 2.3, last point). Algorithm 1's own
+//!   reasoning is kept: FirstUnsacked is the segment whose absence says
+//!   congestion, and an ELN takes a segment the link layer lost out of its
+//!   way (to the queue's tail); an ERSN-marked segment is likewise known to
+//!   be in the link layer, not dropped by congestion, so it is never
+//!   FirstUnsacked. So, for every response:
+//!   - the segment is marked; the mark clears on an ack covering it
+//!     (cumulative or SACK), on an ELN for it, and on a timeout that fires;
+//!   - duplicate acks count nothing against a marked segment, and no fast
+//!     retransmission resends it nor cuts the window for it (ESACK: the first
+//!     unSACKed, unmarked entry is FirstUnsacked; HACK and HACK-fixed: no
+//!     count while HighACK's segment is marked; LHP list: a marked packet's
+//!     counter stands still). A congestion loss of an unmarked segment is
+//!     still found and fast retransmitted: ESACK's FirstUnsacked is then that
+//!     segment (Algorithm 1's FirstUnsacked < HighSACK branch); HACK and
+//!     HACK-fixed, whose RFC 6675 count only ever names HighACK + 1, find
+//!     it once the mark on HighACK's segment clears (at most the link
+//!     layer's l attempts later); the LHP list counts it as it did;
+//!   - a SACK recovery under way never resends a marked segment (NextSeg
+//!     passes over it: [`crate::sack::Scoreboard::next_seg`]);
+//!   - a retransmission timeout that expires while the oldest outstanding
+//!     segment is marked neither retransmits nor cuts nor backs off, it
+//!     re-arms for one RTO, at most `ersn_max_deferrals` times for that
+//!     segment (the bound keeps a lost ELN from stalling the connection).
+//!
+//!   When the mark clears: an ELN resends the segment at once (below), with
+//!   the duplicate-ack count as it was before the mark, since nothing was
+//!   counted against it meanwhile; a covering ack is an ack like any other
+//!   (a new cumulative ack zeroes the count). Departure from the reference's
+//!   reading (yun-004 2.3 "restart the RTO timer"): an ERSN does not restart
+//!   the timer; its Sec. 7 #10 reading, suspending RTO-driven retransmission
+//!   of the marked segment with a bound, is what the deferral does, and
+//!   restarting the timer on an ERSN for a later segment would delay the
+//!   repair of a congestion loss at `snd_una`. `ersn_max_deferrals = 0`
+//!   turns the reaction off (no marks: LL-ELSN without ERSN, Fig. 13's
+//!   comparison).
 //! - ELN filtering (Sec. 4.2): "channel noise can maximally result in N
 //!   consecutive ELNs"; beyond N the sender declares a disconnection, "freezes
 //!   all the TCP-related parameters and retransmits the discarded segments at
@@ -43,6 +87,10 @@
 //! The response to ELNs and duplicate acks is one of four (Sec. 5.3,
 //! Fig. 14), dispatched by enum: ESACK ([`crate::esack`]), HACK and
 //! HACK-fixed ([`crate::hack`]) and the LHP packet list ([`crate::lhp`]).
+//! The paper runs all four "with LL-ELSN" (Sec. 5.3), and "The behavior of
+//! the TCP sender against ERSN and ELN is the same" in both directions
+//! (Sec. 3.1): the ERSN reaction above belongs to LL-ELSN, not to ESACK, so
+//! all four have it.
 
 use crate::esack::EsackQueue;
 use crate::hack::ElnHoles;
@@ -80,13 +128,17 @@ pub struct LlElsnConfig {
     /// p = 20 %, retry limit r = 1 gives N = 2.
     pub eln_filter: Option<u32>,
     /// Timeouts an ERSN may defer for the oldest outstanding segment, in
-    /// RTOs. The reference suggests ceil(l·T_llrtx / RTO) + 1 for retry limit
-    /// l and link retransmission delay T_llrtx (yun-004 2.3).
+    /// RTOs. The reference gives ceil(l·T_llrtx / RTO) + 1 for retry limit
+    /// l and link retransmission delay T_llrtx (yun-004 2.3); a scenario
+    /// computes it so (`lasthop_sim`'s `LlElsnSpec`). 0: ERSNs are ignored
+    /// (no marks at all: LL-ELSN without ERSN).
     pub ersn_max_deferrals: u32,
 }
 
 impl LlElsnConfig {
-    /// The paper's sender: ESACK with N = 2 and two deferrals per segment.
+    /// The paper's sender: ESACK with N = 2 and two deferrals per segment
+    /// (the library's default; a scenario computes the bound, see
+    /// `ersn_max_deferrals`).
     pub fn esack() -> LlElsnConfig {
         LlElsnConfig { response: LlElsnResponse::Esack, eln_filter: Some(2), ersn_max_deferrals: 2 }
     }
@@ -206,6 +258,9 @@ pub struct ErsnMarks {
 }
 
 impl ErsnMarks {
+    pub const fn new() -> ErsnMarks {
+        ErsnMarks { marks: Vec::new(), deferrals: 0 }
+    }
     pub fn mark(&mut self, seq: u64) {
         if let Err(i) = self.marks.binary_search(&seq) {
             self.marks.insert(i, seq);
@@ -213,6 +268,15 @@ impl ErsnMarks {
     }
     pub fn is_marked(&self, seq: u64) -> bool {
         self.marks.binary_search(&seq).is_ok()
+    }
+    /// True if a marked segment starts in [start, end).
+    pub fn any_in(&self, start: u64, end: u64) -> bool {
+        let i = self.marks.partition_point(|&m| m < start);
+        self.marks.get(i).is_some_and(|&m| m < end)
+    }
+    /// The marked segments' first bytes, sorted.
+    pub fn marks(&self) -> &[u64] {
+        &self.marks
     }
     pub fn clear(&mut self, seq: u64) {
         if let Ok(i) = self.marks.binary_search(&seq) {

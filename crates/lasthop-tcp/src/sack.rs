@@ -230,7 +230,21 @@ impl Scoreboard {
     /// (`u64::MAX` for unbounded); `rwnd_limit` is `snd_una` + the receiver's
     /// window (no new byte at or beyond it may be sent). The caller checks
     /// `cwnd - pipe >= 1 SMSS` (step C) before asking.
-    pub fn next_seg(&self, snd_una: u64, snd_max: u64, end_of_data: u64, rwnd_limit: u64) -> Option<(u64, u32, bool)> {
+    ///
+    /// `retrying`: first bytes (sorted) of segments of up to SMSS that the
+    /// link layer is retrying (seed 004's ERSN marks; empty for any other
+    /// sender). Rules (1), (3) and (4) never name an octet of one: "Upon
+    /// reception of ERSN, the TCP sender neither invokes congestion control
+    /// due to the packet 1 nor retransmits it" (Yun 2009 Sec. 3.1). Rules (1)
+    /// and (3) take the smallest unSACKed octet above HighRxt outside them.
+    pub fn next_seg(
+        &self,
+        snd_una: u64,
+        snd_max: u64,
+        end_of_data: u64,
+        rwnd_limit: u64,
+        retrying: &[u64],
+    ) -> Option<(u64, u32, bool)> {
         let mut rule3 = None;
         if self.in_recovery && snd_una < snd_max {
             if self.entry_rxt_pending {
@@ -243,8 +257,12 @@ impl Scoreboard {
             // Rules (1) and (3) look at the smallest unSACKed octet above
             // HighRxt: IsLost only weakens going up, so if that one is not
             // lost no higher one is.
-            let from = self.high_rxt.max(snd_una);
-            let s2 = if self.is_sacked(from) { self.hole_end(from, u64::MAX) } else { from };
+            let mut from = self.high_rxt.max(snd_una);
+            let mut s2 = if self.is_sacked(from) { self.hole_end(from, u64::MAX) } else { from };
+            while let Some(end) = self.retrying_end(retrying, s2) {
+                from = end;
+                s2 = if self.is_sacked(from) { self.hole_end(from, u64::MAX) } else { from };
+            }
             // "(1.b) S2 is less than the highest octet covered by any received
             // SACK."
             let highest_sacked = self.sacked.last().map_or(0, |&(_, end)| end.min(snd_max));
@@ -290,11 +308,19 @@ impl Scoreboard {
         // of up to SMSS octets that MUST include the highest outstanding
         // unSACKed sequence number SHOULD be returned"
         if self.rescue_enabled && self.rescue_rxt.is_none_or(|r| snd_una > r) {
-            return self.rescue(snd_una, snd_max);
+            return self.rescue(snd_una, snd_max).filter(|&(seq, _, _)| self.retrying_end(retrying, seq).is_none());
         }
         // "(5) If the conditions for each of (1), (2), (3), and (4) are not
         // met, then NextSeg () MUST indicate failure"
         None
+    }
+
+    /// One past the segment in `retrying` (first bytes, sorted; SMSS long)
+    /// that holds `seq`, if one does.
+    fn retrying_end(&self, retrying: &[u64], seq: u64) -> Option<u64> {
+        let i = retrying.partition_point(|&m| m <= seq);
+        let m = *retrying.get(i.checked_sub(1)?)?;
+        (seq < m + self.mss_bytes).then_some(m + self.mss_bytes)
     }
 
     /// The end of the unSACKed hole holding `seq`, at most `limit`.
@@ -514,7 +540,7 @@ mod tests {
         assert_eq!(sb.pipe(0, 10_000), 6000);
         // t2: the third duplicate ack: recovery, and 0 is retransmitted ((b): S1 <= HighRxt).
         sb.enter_recovery(10_000);
-        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000), Some((0, 1000, true)));
+        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000, &[]), Some((0, 1000, true)));
         sb.on_retransmit(0, 1000);
         assert_eq!(sb.pipe(0, 10_000), 7000);
         // t3: segment 4 is SACKed: it leaves the pipe.
@@ -536,21 +562,49 @@ mod tests {
         assert!(sb.is_lost(0) && sb.is_lost(4000));
         sb.enter_recovery(10_000);
         // Step (4.3) first: the segment at HighACK + 1.
-        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000), Some((0, 1000, true)));
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000, &[]), Some((0, 1000, true)));
         sb.on_retransmit(0, 1000);
         assert_eq!((sb.high_rxt(), sb.rescue_rxt()), (1000, Some(1000)));
         // Rule (1): the lowest unSACKed lost octet above HighRxt is 4000.
-        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000), Some((4000, 1000, true)));
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000, &[]), Some((4000, 1000, true)));
         sb.on_retransmit(4000, 1000);
         assert_eq!(sb.high_rxt(), 5000);
         // No hole qualifies any more: rule (2) sends new data if the window allows...
-        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000), Some((10_000, 1000, false)));
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000, &[]), Some((10_000, 1000, false)));
         // ... and the last, short segment of a bounded transfer...
-        assert_eq!(sb.next_seg(0, 10_000, 10_500, 20_000), Some((10_000, 500, false)));
+        assert_eq!(sb.next_seg(0, 10_000, 10_500, 20_000, &[]), Some((10_000, 500, false)));
         // ... but never a piece of a segment to fit the receiver's window.
-        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 10_999), None);
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 10_999, &[]), None);
         // Everything is SACKed or sent and the rescue is not yet due: nothing.
-        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000), None);
+        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000, &[]), None);
+    }
+
+    #[test]
+    fn next_seg_passes_over_segments_the_link_layer_is_retrying() {
+        // As above, 0, 4 and 6 lost; 4 is being retried by the link layer
+        // (ERSN): rule (1) passes it over for 6, and does not come back to it.
+        let mut sb = board();
+        sb.on_ack(0, &[(1000, 4000)]);
+        sb.on_ack(0, &[(5000, 6000), (1000, 4000)]);
+        sb.on_ack(0, &[(7000, 10_000), (5000, 6000), (1000, 4000)]);
+        sb.enter_recovery(10_000);
+        let retrying = [4000];
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000, &retrying), Some((0, 1000, true)));
+        sb.on_retransmit(0, 1000);
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000, &retrying), Some((6000, 1000, true)));
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000, &[]), Some((4000, 1000, true)), "unmarked");
+        sb.on_retransmit(6000, 1000);
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000, &retrying), Some((10_000, 1000, false)));
+        // Rule (3) passes it over too: 0 lost, 4 retried and not lost, 1..=3
+        // and 5 SACKed; at the end of the data rule (3) would offer 4.
+        let mut sb = board();
+        sb.on_ack(0, &[(1000, 4000)]);
+        sb.on_ack(0, &[(5000, 6000), (1000, 4000)]);
+        assert!(!sb.is_lost(4000));
+        sb.enter_recovery(6000);
+        sb.on_retransmit(0, 1000);
+        assert_eq!(sb.next_seg(0, 6000, 6000, 20_000, &[]), Some((4000, 1000, true)));
+        assert_eq!(sb.next_seg(0, 6000, 6000, 20_000, &retrying), None);
     }
 
     #[test]
@@ -561,14 +615,14 @@ mod tests {
         sb.on_ack(0, &[(8000, 9000), (1000, 7000)]);
         assert!(!sb.is_lost(7000), "one sequence, 1000 bytes above 7000");
         sb.enter_recovery(10_000);
-        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000), Some((0, 1000, true)));
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000, &[]), Some((0, 1000, true)));
         sb.on_retransmit(0, 1000);
         // Rule (2) comes before rule (3) while new data may go.
-        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000), Some((10_000, 1000, false)));
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 20_000, &[]), Some((10_000, 1000, false)));
         // The receiver's window is full: rule (3) offers 7, below the highest SACK.
-        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 10_000), Some((7000, 1000, true)));
+        assert_eq!(sb.next_seg(0, 10_000, UNBOUNDED, 10_000, &[]), Some((7000, 1000, true)));
         // So does the end of the data.
-        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000), Some((7000, 1000, true)));
+        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000, &[]), Some((7000, 1000, true)));
         sb.on_retransmit(7000, 1000);
         assert_eq!(sb.high_rxt(), 8000);
         // 7 was retransmitted without being lost: counted twice ((a) and (b)).
@@ -576,7 +630,7 @@ mod tests {
         assert_eq!(sb.pipe(0, 10_000), 4000);
         // 9 lies above the highest SACK: neither rule (1) nor (3) may take it,
         // and the rescue is premature (HighACK has not passed RescueRxt).
-        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000), None);
+        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000, &[]), None);
     }
 
     #[test]
@@ -585,20 +639,20 @@ mod tests {
         let mut sb = board();
         sb.on_ack(0, &[(1000, 9000)]);
         sb.enter_recovery(10_000);
-        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000), Some((0, 1000, true)));
+        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000, &[]), Some((0, 1000, true)));
         sb.on_retransmit(0, 1000);
         // Nothing SACKed above 9: no rule (1) or (3); HighACK is not past RescueRxt.
-        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000), None);
+        assert_eq!(sb.next_seg(0, 10_000, 10_000, 20_000, &[]), None);
         // t1: the retransmission of 0 arrives: a partial ack to 9000, no SACK left.
         sb.on_ack(9000, &[]);
         assert!(!sb.recovery_done(9000));
         // Rule (4): one segment holding the highest unSACKed octet (9999).
-        assert_eq!(sb.next_seg(9000, 10_000, 10_000, 20_000), Some((9000, 1000, true)));
+        assert_eq!(sb.next_seg(9000, 10_000, 10_000, 20_000, &[]), Some((9000, 1000, true)));
         sb.on_retransmit(9000, 1000);
         assert_eq!(sb.rescue_rxt(), Some(10_000), "RescueRxt = RecoveryPoint");
         assert_eq!(sb.high_rxt(), 1000, "HighRxt MUST NOT be updated");
         // Once per recovery.
-        assert_eq!(sb.next_seg(9000, 10_000, 10_000, 20_000), None);
+        assert_eq!(sb.next_seg(9000, 10_000, 10_000, 20_000, &[]), None);
         // t2: the rescue arrives and ends recovery.
         sb.on_ack(10_000, &[]);
         assert!(sb.recovery_done(10_000));
@@ -610,7 +664,7 @@ mod tests {
         sb.enter_recovery(10_000);
         sb.on_retransmit(0, 1000);
         sb.on_ack(9000, &[]);
-        assert_eq!(sb.next_seg(9000, 10_000, 10_000, 20_000), None);
+        assert_eq!(sb.next_seg(9000, 10_000, 10_000, 20_000, &[]), None);
     }
 
     #[test]
@@ -621,16 +675,16 @@ mod tests {
         sb.on_ack(0, &[(3000, 6000), (1000, 2000)]);
         sb.enter_recovery(6000);
         sb.on_retransmit(0, 1000); // (4.3)
-        assert_eq!(sb.next_seg(0, 6000, 6000, 20_000), Some((2000, 1000, true)));
+        assert_eq!(sb.next_seg(0, 6000, 6000, 20_000, &[]), Some((2000, 1000, true)));
         sb.on_retransmit(2000, 1000); // rule (1)
-        assert_eq!(sb.next_seg(0, 6000, 6000, 20_000), None);
+        assert_eq!(sb.next_seg(0, 6000, 6000, 20_000, &[]), None);
         // t1: 0 arrives, the ack reaches 2000; 2's retransmission is lost.
         sb.on_ack(2000, &[(3000, 6000)]);
         // The highest unSACKed octet is 2999, at or below HighRxt: only the rescue may send it.
-        assert_eq!(sb.next_seg(2000, 6000, 6000, 20_000), Some((2000, 1000, true)));
+        assert_eq!(sb.next_seg(2000, 6000, 6000, 20_000, &[]), Some((2000, 1000, true)));
         sb.on_retransmit(2000, 1000);
         assert_eq!((sb.high_rxt(), sb.rescue_rxt()), (3000, Some(6000)));
-        assert_eq!(sb.next_seg(2000, 6000, 6000, 20_000), None);
+        assert_eq!(sb.next_seg(2000, 6000, 6000, 20_000, &[]), None);
     }
 
     #[test]
@@ -652,11 +706,11 @@ mod tests {
         sb.enter_recovery(5000);
         assert_eq!(sb.recovery_point(), 5000);
         // The whole transfer is these five segments: NextSeg repairs 0, then 1000.
-        assert_eq!(sb.next_seg(0, 5000, 5000, 8000), Some((0, 1000, true)));
+        assert_eq!(sb.next_seg(0, 5000, 5000, 8000, &[]), Some((0, 1000, true)));
         sb.on_retransmit(0, 1000);
-        assert_eq!(sb.next_seg(0, 5000, 5000, 8000), Some((1000, 1000, true)));
+        assert_eq!(sb.next_seg(0, 5000, 5000, 8000, &[]), Some((1000, 1000, true)));
         sb.on_retransmit(1000, 1000);
-        assert_eq!(sb.next_seg(0, 5000, 5000, 8000), None);
+        assert_eq!(sb.next_seg(0, 5000, 5000, 8000, &[]), None);
         // Both retransmissions in flight, nothing else: the pipe holds two segments.
         assert_eq!(sb.pipe(0, 5000), 2000);
         // One round trip later: the first retransmission brings a partial ack,
@@ -681,8 +735,8 @@ mod tests {
         sb.exit_recovery();
         assert_eq!(sb.sacked_ranges(), &[(6000, 7000)], "SHOULD NOT be cleared");
         // Outside recovery NextSeg only offers new data (Limited Transmit).
-        assert_eq!(sb.next_seg(5000, 8000, UNBOUNDED, 8000), None);
-        assert_eq!(sb.next_seg(5000, 8000, UNBOUNDED, 9000), Some((8000, 1000, false)));
+        assert_eq!(sb.next_seg(5000, 8000, UNBOUNDED, 8000, &[]), None);
+        assert_eq!(sb.next_seg(5000, 8000, UNBOUNDED, 9000, &[]), Some((8000, 1000, false)));
     }
 
     #[test]

@@ -451,7 +451,12 @@ impl Sender {
             if self.cc.cwnd() < sb.pipe(self.snd_una, self.snd_max) + self.mss {
                 return None;
             }
-            let (seq, len, _) = sb.next_seg(self.snd_una, self.snd_max, end, limit_rwnd)?;
+            // Seed 004 Sec. 3.1: a segment the link layer is retrying (ERSN) is not resent.
+            let retrying = match self.ll_elsn.as_deref() {
+                Some(l) if self.ll_elsn_on => l.ersn.marks(),
+                _ => &[],
+            };
+            let (seq, len, _) = sb.next_seg(self.snd_una, self.snd_max, end, limit_rwnd, retrying)?;
             return Some((seq, u64::from(len)));
         }
         if self.smart_credit {

@@ -378,3 +378,127 @@ fn eln_filter_declares_disconnection_after_n_plus_one_and_a_new_ack_restores() {
     expect.extend([(p(20), NEW), (p(21), NEW)]);
     assert_eq!(sent, expect);
 }
+
+/// Issue 28 item 5. t = 0: packets 14..19 leave; with `ersn`, the link
+/// layer starts retrying 14 at t = 20 ms (ERSN(14)); 15..19 overtake it
+/// (a link layer that serves its queue while 14 waits for its retry) and
+/// their duplicate acks arrive at t = 100..104 ms, each SACKing 15..n and
+/// echoing n (the LHP list reads the echo, the others the SACK blocks).
+fn overtaken(r: LlElsnResponse, ersn: bool) -> (Harness, Vec<Vec<(u64, bool)>>) {
+    let mut h = Harness::response(r);
+    fig4_start(&mut h);
+    if ersn {
+        assert_eq!(h.ersn(20, p(14)), vec![]);
+    }
+    let mut sent = Vec::new();
+    for (i, n) in (15..20).enumerate() {
+        let held: Vec<u64> = (15..=n).collect();
+        sent.push(h.ack(100 + i as u64, p(14), &blocks(&held, n), Some(p(n))));
+    }
+    (h, sent)
+}
+
+const RESPONSES: [LlElsnResponse; 4] =
+    [LlElsnResponse::Esack, LlElsnResponse::Hack, LlElsnResponse::HackFixed, LlElsnResponse::LhpList];
+
+#[test]
+fn a_segment_the_link_layer_retries_is_neither_fast_retransmitted_nor_a_window_cut() {
+    // Seed 004 Sec. 3.1: "Upon reception of ERSN, the TCP sender neither
+    // invokes congestion control due to the packet 1 nor retransmits it."
+    for r in RESPONSES {
+        let (mut h, sent) = overtaken(r, true);
+        // Five duplicate acks, none a retransmission; cwnd and ssthresh as
+        // they were; nothing counted against 14.
+        assert!(sent.iter().flatten().all(|&(_, rexmit)| !rexmit), "{r:?}: {sent:?}");
+        assert_eq!(h.window(), (6, BIG), "{r:?}");
+        assert!(!h.s.in_recovery(), "{r:?}");
+        let st = h.s.stats();
+        assert_eq!((st.fast_retransmits, st.retransmits, st.timeouts), (0, 0, 0), "{r:?}");
+        match r {
+            LlElsnResponse::LhpList => assert_eq!(h.s.lhp_counters().unwrap()[0], (p(14), 0), "{r:?}"),
+            _ => assert_eq!(h.s.dupacks(), 0, "{r:?}"),
+        }
+        // t = 130 ms: the link layer gives up on 14: ELN(14), resent at once,
+        // still without a cut.
+        assert_eq!(h.eln(130, p(14)), vec![(p(14), REXMIT)], "{r:?}");
+        assert_eq!(h.window(), (6, BIG), "{r:?}");
+        let st = h.s.stats();
+        assert_eq!((st.ll_eln_retransmits, st.fast_retransmits), (1, 0), "{r:?}");
+    }
+}
+
+#[test]
+fn the_same_acks_without_the_ersn_fast_retransmit_at_the_third() {
+    // The control: 14 unmarked, its absence is taken for congestion by all
+    // four (Algorithm 1's HighACK == FirstUnsacked, RFC 6675, the list's
+    // counter): the third duplicate ack resends 14 and halves the window.
+    for r in RESPONSES {
+        let (h, sent) = overtaken(r, false);
+        assert!(sent[..2].iter().flatten().all(|&(_, rexmit)| !rexmit), "{r:?}: {sent:?}");
+        assert_eq!(sent[2].first(), Some(&(p(14), REXMIT)), "{r:?}: {sent:?}");
+        assert_eq!(h.s.stats().fast_retransmits, 1, "{r:?}");
+        assert!(h.window().1 < BIG, "{r:?}");
+    }
+}
+
+#[test]
+fn esack_still_fast_retransmits_a_congestion_loss_behind_a_marked_segment() {
+    // ERSN(14) at 20 ms; 16 is lost to congestion. Acks (14; 15), (14; 15,
+    // 17), (14; 15, 17..18), (14; 15, 17..19): FirstUnsacked is 16 (14 is
+    // marked), below HighSACK from the second on: dupacks 1, 2, 3, and 16 is
+    // IsLost in sending order (17, 18, 19 SACKed after it).
+    let mut h = Harness::response(LlElsnResponse::Esack);
+    fig4_start(&mut h);
+    h.ersn(20, p(14));
+    assert_eq!(h.ack(100, p(14), &blocks(&[15], 15), None), vec![]);
+    assert_eq!(h.s.dupacks(), 0);
+    assert_eq!(h.ack(101, p(14), &blocks(&[15, 17], 17), None), vec![]);
+    assert_eq!(h.ack(102, p(14), &blocks(&[15, 17, 18], 18), None), vec![]);
+    assert_eq!(h.s.dupacks(), 2);
+    // The third: fast retransmit of FirstUnsacked, 16, never 14; ssthresh =
+    // cwnd = 6/2. pipe: 14 and 16 below HighRxt (17) count once each, so 20 goes.
+    assert_eq!(h.ack(103, p(14), &blocks(&[15, 17, 18, 19], 19), None), vec![(p(16), REXMIT), (p(20), NEW)]);
+    assert_eq!(h.window(), (3, 3));
+    assert_eq!((h.s.stats().fast_retransmits, h.s.stats().retransmits), (1, 1));
+    // t = 130 ms: the link layer delivers 14 after all: ACK 16 (17..19).
+    // Recovery goes on (RecoveryPoint 20), 14 was never resent.
+    h.ack(130, p(16), &blocks(&[17, 18, 19], 19), None);
+    assert!(h.s.in_recovery());
+    assert_eq!(h.s.stats().retransmits, 1);
+}
+
+#[test]
+fn hack_finds_a_congestion_loss_behind_a_marked_segment_once_the_mark_clears() {
+    // HACK counts against HighACK + 1 only (RFC 6675): while 14 is marked,
+    // the acks of 15, 17, 18, 19 above the lost 16 count nothing ...
+    let mut h = Harness::response(LlElsnResponse::Hack);
+    fig4_start(&mut h);
+    h.ersn(20, p(14));
+    for (t, held, last) in
+        [(100, &[15][..], 15), (101, &[15, 17], 17), (102, &[15, 17, 18], 18), (103, &[15, 17, 18, 19], 19)]
+    {
+        assert_eq!(h.ack(t, p(14), &blocks(held, last), None), vec![]);
+    }
+    assert_eq!((h.s.dupacks(), h.s.stats().fast_retransmits), (0, 0));
+    // ... 14 gets through at 130 ms: ACK 16 (17..19) ends the mark, 16 is
+    // HighACK + 1 and IsLost; slow start (cwnd 7 from 16) sends 20..22, and
+    // the first duplicate ack, for 20, starts recovery with 16.
+    let sent = h.ack(130, p(16), &blocks(&[17, 18, 19], 19), None);
+    assert_eq!(sent, vec![(p(20), NEW), (p(21), NEW), (p(22), NEW)]);
+    assert_eq!(h.ack(160, p(16), &blocks(&[17, 18, 19, 20], 20), None).first(), Some(&(p(16), REXMIT)));
+    assert_eq!(h.s.stats().fast_retransmits, 1);
+}
+
+#[test]
+fn without_deferrals_the_sender_ignores_ersns() {
+    // ersn_max_deferrals = 0 is LL-ELSN without ERSN (Fig. 13's comparison):
+    // no mark, so the third duplicate ack fast retransmits 14 as usual.
+    let cfg = LlElsnConfig { ersn_max_deferrals: 0, ..LlElsnConfig::esack() };
+    let mut h = Harness::new(Some(cfg));
+    fig4_start(&mut h);
+    h.ersn(20, p(14));
+    assert_eq!(h.s.stats().ersns_received, 1);
+    h.ack(100, p(14), &blocks(&[15], 15), None);
+    h.ack(101, p(14), &blocks(&[15, 16], 16), None);
+    assert_eq!(h.ack(102, p(14), &blocks(&[15, 16, 17], 17), None), vec![(p(14), REXMIT)]);
+}

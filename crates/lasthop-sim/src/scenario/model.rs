@@ -670,6 +670,16 @@ fn radio_config(r: &RadioSpec, path: &str) -> Result<RadioConfig, ScenarioError>
     Ok(cfg)
 }
 
+/// The timeouts an ERSN may defer for one segment when the scenario does
+/// not say: yun-004.md Sec. 2.3's "at most ceil(l * T_llrtx / RTO) + 1"
+/// for retry limit `l` and link retransmission delay `T_llrtx`, with the
+/// sender's smallest possible RTO, `rto_floor_ns` (see `LlElsnSpec`).
+pub fn ersn_deferral_bound(retry_limit: u32, ll_retransmission_delay_ns: u64, rto_floor_ns: u64) -> u32 {
+    let retrying_ns = u64::from(retry_limit).saturating_mul(ll_retransmission_delay_ns);
+    let bound = retrying_ns.div_ceil(rto_floor_ns.max(1)).saturating_add(1);
+    u32::try_from(bound).unwrap_or(u32::MAX)
+}
+
 /// A `dcf` table at `path`, checked and in the MAC's units.
 fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioError> {
     let p = |f: &str| format!("{path}.{f}");
@@ -703,6 +713,7 @@ fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioError> {
             LlRetransmissionSpec::Deferred => LlRetransmission::Deferred,
         },
         ll_retransmission_window: d.ll_retransmission_window,
+        control_frame_errors: d.control_frame_errors,
         ..DcfConfig::default()
     };
     // The MAC's own check, its field names in the table's units.
@@ -1140,7 +1151,8 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
                 None if response == LlElsnResponse::Esack => Some(2),
                 None => None,
             };
-            LlElsnConfig { response, eln_filter, ersn_max_deferrals: l.ersn_max_deferrals }
+            // Absent, the bound needs the flow's link layer: set with its route.
+            LlElsnConfig { response, eln_filter, ersn_max_deferrals: l.ersn_max_deferrals.unwrap_or(0) }
         }),
     })
 }
@@ -1311,6 +1323,19 @@ impl Model {
                 format!("flows[{i}].tcp.ll_elsn"),
                 "the flow's data crosses no link layer that notifies (an 802.11 medium with ll_elsn = true)",
             )?;
+            let rto_floor_ns = fl.sender.rto.min_ns.max(fl.sender.rto.granularity_ns);
+            if let (Some(cfg), Some(None)) =
+                (fl.ll_elsn.as_mut(), f.flows[i].tcp.ll_elsn.as_ref().map(|l| l.ersn_max_deferrals))
+            {
+                cfg.ersn_max_deferrals = data
+                    .iter()
+                    .filter_map(|h| medium_of(&links, h))
+                    .filter(|m| media[m.medium as usize].ll_elsn)
+                    .filter_map(|m| media[m.medium as usize].dcf)
+                    .map(|d| ersn_deferral_bound(d.retry_limit, d.ll_retransmission_delay_ns, rto_floor_ns))
+                    .max()
+                    .expect("a notifying 802.11 medium on the path (checked above)");
+            }
             if fl.snoop.is_some() {
                 fl.snoop_node = Some(snoop_node(&data, base_station, &links, media.is_empty(), i)?);
             }

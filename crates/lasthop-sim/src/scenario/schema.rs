@@ -313,6 +313,11 @@ pub struct DcfSpec {
     /// The discipline of every station's queue. Absent: drop-tail.
     #[serde(default)]
     pub queue: Option<QueueConfig>,
+    /// MAC acks, RTS and CTS consult their sender's error model too (with
+    /// their own sizes), so that a data frame the peer handed up may lose
+    /// its MAC ack and be retried. [R] false: only data frames are lost.
+    #[serde(default)]
+    pub control_frame_errors: bool,
 }
 
 impl Default for DcfSpec {
@@ -335,6 +340,7 @@ impl Default for DcfSpec {
             ll_retransmission: LlRetransmissionSpec::default(),
             ll_retransmission_window: dcf_ll_window(),
             queue: None,
+            control_frame_errors: false,
         }
     }
 }
@@ -966,13 +972,21 @@ pub struct LlElsnSpec {
     /// answered by a retransmission: Fig. 16's comparison). Absent: 2 for
     /// `esack` (the paper's example), no filtering for the others.
     pub eln_filter: Option<u32>,
-    /// Retransmission timeouts an ERSN may defer for one segment. [R] 2.
-    #[serde(default = "ersn_deferrals")]
-    pub ersn_max_deferrals: u32,
-}
-
-fn ersn_deferrals() -> u32 {
-    2
+    /// Retransmission timeouts an ERSN may defer for one segment (seed 004
+    /// Sec. 3.1: while the link layer retries a segment the sender "neither
+    /// invokes congestion control due to the packet 1 nor retransmits it";
+    /// the bound keeps a lost ELN from stalling the connection). Absent:
+    /// yun-004.md Sec. 2.3's bound, "(e.g. at most ceil(l * T_llrtx /
+    /// RTO) + 1) so a lost ELN cannot stall the connection" [I], with l
+    /// the retry limit and T_llrtx the link retransmission delay of the
+    /// notifying 802.11 medium on the flow's data path (the largest over
+    /// several) and RTO the smallest the sender's timer can take
+    /// (`rto.min_ms`, or its clock granularity if larger), so that the
+    /// deferrals outlast l retries whatever the estimator does: seed 004
+    /// Fig. 13's l = 7, 100 ms and ns-2's 200 ms give 5; with no link
+    /// retransmission delay, 1. 0: the sender ignores ERSNs (LL-ELSN
+    /// without ERSN).
+    pub ersn_max_deferrals: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -22,6 +22,21 @@
 //!   kept a per-segment retransmitted flag).
 //! - ERSN and ELN are never acks: they touch neither `snd_una`, nor the
 //!   advertised window, nor any duplicate-ack count (but HACK-fixed's reset).
+//! - ERSN (Sec. 3.1, "Upon reception of ERSN, the TCP sender neither invokes
+//!   congestion control due to the packet 1 nor retransmits it"), on the
+//!   duplicate-ack path as on the timer's: Algorithm 1 (Sec. 4.1) would fast
+//!   retransmit FirstUnsacked at DupThresh duplicate acks even while the
+//!   link layer retries it; Sec. 3.1 is followed, and why is in
+//!   [`crate::ll_elsn`]. Per response: ESACK's FirstUnsacked is the first
+//!   entry neither SACKed nor marked ([`crate::esack`]), so acks for
+//!   segments that overtook a marked one count nothing and a congestion
+//!   loss behind it is still counted and fast retransmitted; HACK and
+//!   HACK-fixed count no duplicate ack while HighACK's segment is marked
+//!   (RFC 6675 counts against HighACK + 1 only: a congestion loss behind it
+//!   waits for the mark to clear); the LHP list leaves a marked packet's
+//!   counter where it is; a SACK recovery's NextSeg passes marked segments
+//!   over. What was not counted is not counted later either: an ELN that
+//!   clears the mark finds the count as it was before the mark.
 
 use super::Sender;
 use crate::cc::{CongestionEvent, CongestionKind, LossCause};
@@ -86,7 +101,8 @@ impl Sender {
         }
         let Some(l) = self.ll_elsn.as_deref_mut() else { return };
         let sacked = self.sack.as_ref().is_some_and(|sb| sb.is_sacked(seq));
-        if seq >= self.snd_una && seq < self.snd_max && !sacked {
+        // No deferrals allowed: the sender ignores ERSNs (LL-ELSN without ERSN).
+        if seq >= self.snd_una && seq < self.snd_max && !sacked && l.cfg.ersn_max_deferrals > 0 {
             l.ersn.mark(seq);
         }
     }
@@ -233,7 +249,7 @@ impl Sender {
         }
         match l.cfg.response {
             LlElsnResponse::Esack => self.on_ack_esack(now, hdr, acked, dup, trace),
-            LlElsnResponse::Hack => self.on_ack_sack(now, hdr, acked, dup, trace),
+            LlElsnResponse::Hack => self.on_ack_hack(now, hdr, acked, dup, trace),
             LlElsnResponse::HackFixed => self.on_ack_hack_fixed(now, hdr, acked, dup, trace),
             LlElsnResponse::LhpList => self.on_ack_lhp(now, hdr, acked, trace),
         }
@@ -251,7 +267,7 @@ impl Sender {
         let snd_una = self.snd_una;
         let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
         let newly_sacked = sb.on_ack(snd_una, hdr.sack.as_slice());
-        let Some(ResponseState::Esack(q)) = self.ll_elsn.as_deref_mut().map(|l| &mut l.response) else {
+        let Some(LlElsn { response: ResponseState::Esack(q), ersn: marks, .. }) = self.ll_elsn.as_deref_mut() else {
             unreachable!("an ESACK sender has its queue")
         };
         if acked > 0 {
@@ -264,7 +280,7 @@ impl Sender {
         if !dup || (newly_sacked == 0 && !sb.in_recovery()) {
             return;
         }
-        let branch = q.on_dupack(snd_una, sb);
+        let branch = q.on_dupack(snd_una, sb, marks);
         self.dupacks = branch.apply(self.dupacks);
         if branch == DupackBranch::Reneged {
             // "If the segment of HighACK is already SACKed, it means that the
@@ -276,8 +292,11 @@ impl Sender {
         if sb.in_recovery() {
             return;
         }
-        let lost = q.first_unsacked_is_lost(sb);
-        let first = q.first_unsacked(sb).unwrap_or(snd_una);
+        // FirstUnsacked is never a segment the link layer is retrying
+        // (Sec. 3.1); with every unSACKed segment marked there is none, and
+        // nothing to fast retransmit.
+        let Some(first) = q.first_unsacked(sb, marks) else { return };
+        let lost = q.first_unsacked_is_lost(sb, marks);
         let requested = self.cfg.fr_request && hdr.fr_request;
         if (self.dupacks >= self.cfg.dupack_threshold || lost || requested) && sb.may_enter_recovery(snd_una) {
             let requested_only = requested && self.dupacks < self.cfg.dupack_threshold && !lost;
@@ -289,20 +308,46 @@ impl Sender {
         }
     }
 
+    /// HACK (see [`crate::hack`]): the SACK sender's ack processing, but a
+    /// duplicate ack while HighACK's segment is marked by an ERSN is not
+    /// counted (Sec. 3.1: no congestion control "due to the packet 1").
+    fn on_ack_hack(&mut self, now: Time, hdr: &TcpHeader, acked: u64, dup: bool, trace: &mut Trace) {
+        if acked == 0 && dup && self.hack_skips_dupack(hdr, false) {
+            return;
+        }
+        self.on_ack_sack(now, hdr, acked, dup, trace);
+    }
+
     /// HACK-fixed (see [`crate::hack`]): a duplicate ack while HighACK's
-    /// segment is a hole resent on an ELN is not counted.
+    /// segment is a hole resent on an ELN, or is marked by an ERSN, is not
+    /// counted.
     fn on_ack_hack_fixed(&mut self, now: Time, hdr: &TcpHeader, acked: u64, dup: bool, trace: &mut Trace) {
         let snd_una = self.snd_una;
         let Some(ResponseState::Hack(holes)) = self.ll_elsn.as_deref_mut().map(|l| &mut l.response) else {
             unreachable!("a HACK-fixed sender has its holes")
         };
         holes.on_ack(snd_una);
-        let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
-        if acked == 0 && dup && holes.contains(snd_una) && !sb.in_recovery() {
-            sb.on_ack(snd_una, hdr.sack.as_slice());
+        let resent_on_eln = holes.contains(snd_una);
+        if acked == 0 && dup && self.hack_skips_dupack(hdr, resent_on_eln) {
             return;
         }
         self.on_ack_sack(now, hdr, acked, dup, trace);
+    }
+
+    /// A HACK or HACK-fixed duplicate ack outside recovery that is not to be
+    /// counted, because HighACK's segment is marked by an ERSN (or, for
+    /// HACK-fixed, `resent_on_eln`): its SACK blocks go on the scoreboard
+    /// and nothing else happens. False otherwise (the caller goes on).
+    fn hack_skips_dupack(&mut self, hdr: &TcpHeader, resent_on_eln: bool) -> bool {
+        let snd_una = self.snd_una;
+        let end = snd_una + self.mss;
+        let marked = self.ll_elsn.as_deref().is_some_and(|l| l.ersn.any_in(snd_una, end));
+        let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
+        if (resent_on_eln || marked) && !sb.in_recovery() {
+            sb.on_ack(snd_una, hdr.sack.as_slice());
+            return true;
+        }
+        false
     }
 
     /// The LHP packet list (see [`crate::lhp`]): the window opens per ack of
@@ -313,10 +358,10 @@ impl Sender {
         if let Some(sb) = self.sack.as_mut() {
             sb.on_ack(snd_una, hdr.sack.as_slice()); // kept current for ERSN/ELN checks
         }
-        let Some(ResponseState::Lhp(list)) = self.ll_elsn.as_deref_mut().map(|l| &mut l.response) else {
+        let Some(LlElsn { response: ResponseState::Lhp(list), ersn: marks, .. }) = self.ll_elsn.as_deref_mut() else {
             unreachable!("an LHP sender has its list")
         };
-        let fired = list.on_ack(snd_una, hdr.smart_echo);
+        let fired = list.on_ack(snd_una, hdr.smart_echo, marks);
         if acked > 0 {
             self.open_window(acked);
             self.arm_rto(now);
