@@ -28,14 +28,55 @@
 //! - Timer. "Timeout-based retransmissions are done by maintaining a smoothed
 //!   round-trip time estimate, with a minimum timeout granularity of 200 ms"
 //!   (Sec. III-B). The estimate is of the wireless hop as the agent sees it:
-//!   from a segment's (only) transmission by the base station to the first ack
-//!   covering it (Karn: retransmitted segments give no sample), smoothed as
-//!   RFC 6298 does (srtt + 4·rttvar, at least 200 ms). The timer retransmits
-//!   the oldest cached segment. It does not back off: neither the paper nor
-//!   ns-2.35 (`Snoop::timeout()` is `max(srtt_ + 4*rttvar_, snoopTick_)`, the
+//!   from a segment's latest transmission toward the mobile host to the new
+//!   ack that frees it; an ack freeing several gives one sample, from the
+//!   last (highest) of them, as ns-2.35's `snoop_cleanbufs_` returns the
+//!   `sndTime` of the last packet it frees (`tcp/snoop.cc:630-631`). Seed
+//!   000 names no estimator beyond the sentence above, so the agent offers
+//!   two ([`SnoopRtt`], `SnoopConfig::estimator`):
+//!   - [`SnoopRtt::Rfc6298`], the default (seed 000's schemes): RFC 6298
+//!     Sec. 2's smoothing (`lasthop_core::rtt::SmoothedRtt`: the first sample
+//!     R sets srtt = R, rttvar = R/2; then rttvar gains 1/4 and srtt 1/8 of
+//!     the new sample), Karn's rule (a segment sent more than once, by the
+//!     agent or by the source, gives no sample), a timeout of
+//!     srtt + 4·rttvar, at least `min_rto_ns`, and `initial_rto_ns` before
+//!     the first sample. It is not ns-2's estimator (below): seed 000's
+//!     testbed ran "a set of modifications to the BSD/OS TCP/IP (Reno)
+//!     network stack", whose estimator the paper does not give; RFC 6298's
+//!     is the standard one.
+//!   - [`SnoopRtt::Ns2`] (seed 004's `snoop`: the paper ran ns-2's built-in
+//!     Snoop, Sec. 5.1): ns-2.35's `Snoop::snoop_rtt`
+//!     (`tcp/snoop.cc:657-677`) with the defaults of `tcl/lan/ns-ll.tcl:66-77`
+//!     (`srtt_` 0.1 s, `rttvar_` 0.25 s, `g_` 0.125, `snoopTick_` 0.1 s).
+//!     With g = `g_`, a sample R > 0 gives srtt ← g·srtt + (1−g)·R (the new
+//!     sample weighs 7/8, the old estimate 1/8: the reverse of RFC 6298),
+//!     delta = |R − srtt| against that updated srtt, and rttvar ←
+//!     g·delta + (1−g)·rttvar (rttvar ← delta only if rttvar is exactly 0,
+//!     which the 0.25 s start never is); nothing is reset at the first
+//!     sample. The timeout is max(srtt + 4·rttvar, `snoopTick_`) (`snoop.h:
+//!     143-148`, `integrate_` 0 by `ns-ll.tcl:80`), here `min_rto_ns`:
+//!     1.1 s before any sample, at least srtt + 0.875 s after the first
+//!     (rttvar keeps 7/8 of its 0.25 s), and for a steady 20 ms round trip
+//!     under 100 ms only from the 19th sample on. No Karn: every segment's
+//!     send time is the time of its latest transmission, which a local
+//!     retransmission (`snoop.cc:733`) and a source's retransmission of a
+//!     cached segment (`snoop.cc:336-338`) both reset, so a retransmitted
+//!     segment gives a sample, timed from its latest copy. Departures: the
+//!     arithmetic is in `f64` nanoseconds where ns-2's is in `double`
+//!     seconds, and the timeout is rounded to the nanosecond (differences of
+//!     the last bits). The timer is the agent's own (below), which reads
+//!     the current estimate whenever it is asked for, while ns-2 computes
+//!     `timeout()` when it schedules its timer, and on a new ack does so
+//!     (`snoop.cc:644-646`) before it takes that ack's sample (`:497-500`):
+//!     the timer a new ack starts runs there on the estimate before the
+//!     sample, here on the one after it.
+//!
+//!   Either way, the timer retransmits the oldest cached segment. It does
+//!   not back off: neither the paper nor ns-2.35 (`Snoop::timeout()` is the
 //!   same after every expiry) does; as in ns-2 (`SNOOP_MAX_RXMIT`, 10) a
-//!   segment is retransmitted locally at most `max_local_rexmits` times, after
-//!   which the timer stays idle until a new ack and the source recovers it.
+//!   segment is retransmitted locally at most `max_local_rexmits` times,
+//!   after which the timer stays idle until a new ack and the source
+//!   recovers it.
 //! - TCP awareness (LL-TCP-AWARE, LL-SMART-TCP-AWARE). The agent "suppresses
 //!   the duplicate acknowledgments" caused by the losses it repairs (Sec. II).
 //!   Without SMART it counts the duplicates it expects after a local
@@ -112,9 +153,15 @@ pub struct SnoopConfig {
     pub tcp_aware: bool,
     /// Retransmit selectively from the SMART echo (LL-SMART, LL-SMART-TCP-AWARE).
     pub smart: bool,
-    /// Least local retransmission timeout, in ns (seed 000: 200 ms).
+    /// How the wireless round trip is estimated (module docs): RFC 6298
+    /// (the default) or ns-2.35's snoop.
+    pub estimator: SnoopRtt,
+    /// Least local retransmission timeout, in ns (seed 000: 200 ms; under
+    /// [`SnoopRtt::Ns2`] it is ns-2's `snoopTick_`).
     pub min_rto_ns: u64,
-    /// Timeout before the first round-trip sample, in ns. Seed 000 gives
+    /// Timeout before the first round-trip sample, in ns, under
+    /// [`SnoopRtt::Rfc6298`] only ([`SnoopRtt::Ns2`] starts from ns-2's
+    /// initial `srtt_` and `rttvar_`, a first timeout of 1.1 s). Seed 000 gives
     /// only the 200 ms minimum (Sec. III-B); 200 ms is also the first
     /// timeout of the paper's first author's own ns-2 snoop of July 1997
     /// (`timeout_()` = max(2·srtt_, 100 ms) with `srtt_` starting at 100 ms,
@@ -147,11 +194,84 @@ impl SnoopConfig {
         SnoopConfig {
             tcp_aware,
             smart,
+            estimator: SnoopRtt::Rfc6298,
             min_rto_ns: 200 * NS_PER_MS,
             initial_rto_ns: 200 * NS_PER_MS,
             max_local_rexmits: 10,
             processing_ns: 0,
             local_retransmits: true,
+        }
+    }
+}
+
+/// The agent's estimator of the wireless round trip (module docs, "Timer").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnoopRtt {
+    /// RFC 6298 Sec. 2 smoothing with Karn's rule; `initial_rto_ns` before
+    /// the first sample (seed 000's schemes).
+    Rfc6298,
+    /// ns-2.35's `Snoop::snoop_rtt` (`tcp/snoop.cc:657-677`) with the
+    /// defaults of `tcl/lan/ns-ll.tcl:66-77`; retransmitted segments give
+    /// samples (seed 004's `snoop`).
+    Ns2,
+}
+
+/// ns-2.35's gain `g_` (`tcl/lan/ns-ll.tcl:72`, `Snoop set g_ 0.125`): the
+/// weight of the *old* estimate in both averages (`snoop.cc:668`, `:673`).
+const NS2_G: f64 = 0.125;
+/// ns-2.35's initial `srtt_`, 0.1 s (`ns-ll.tcl:70`), in ns.
+const NS2_SRTT0_NS: f64 = 100e6;
+/// ns-2.35's initial `rttvar_`, 0.25 s (`ns-ll.tcl:71`), in ns.
+const NS2_RTTVAR0_NS: f64 = 250e6;
+
+/// ns-2.35's snoop estimator: `srtt_` and `rttvar_` of `Snoop` (`snoop.h:
+/// 162-163`), in ns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Ns2SnoopRtt {
+    srtt_ns: f64,
+    rttvar_ns: f64,
+}
+
+impl Ns2SnoopRtt {
+    /// Before any sample: `ns-ll.tcl:70-71` (`Snoop::reset` leaves both as
+    /// they are, so they are set once per agent).
+    const INITIAL: Ns2SnoopRtt = Ns2SnoopRtt { srtt_ns: NS2_SRTT0_NS, rttvar_ns: NS2_RTTVAR0_NS };
+
+    /// `Snoop::snoop_rtt` (`snoop.cc:657-677`) for a sample of `rtt_ns`.
+    fn on_sample(&mut self, rtt_ns: u64) {
+        // snoop.cc:667: `if (rtt > 0)`.
+        if rtt_ns == 0 {
+            return;
+        }
+        let rtt = rtt_ns as f64;
+        // snoop.cc:668: `srtt_ = g_*srtt_ + (1-g_)*rtt;` (the new sample weighs 1 - g_).
+        self.srtt_ns = NS2_G * self.srtt_ns + (1.0 - NS2_G) * rtt;
+        // snoop.cc:669-671: the deviation from the srtt_ just updated.
+        let delta = (rtt - self.srtt_ns).abs();
+        // snoop.cc:672-675: no reset at the first sample; `rttvar_ = delta`
+        // only from exactly 0.
+        self.rttvar_ns = if self.rttvar_ns != 0.0 { NS2_G * delta + (1.0 - NS2_G) * self.rttvar_ns } else { delta };
+    }
+
+    /// `srtt_ + 4*rttvar_` of `Snoop::timeout()` (`snoop.h:143-148`), to the
+    /// nearest ns; the caller takes the max with `snoopTick_`.
+    fn timeout_ns(&self) -> u64 {
+        (self.srtt_ns + 4.0 * self.rttvar_ns).round() as u64
+    }
+}
+
+/// The estimator's state, by [`SnoopRtt`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum WirelessRtt {
+    Rfc6298(SmoothedRtt),
+    Ns2(Ns2SnoopRtt),
+}
+
+impl WirelessRtt {
+    fn new(kind: SnoopRtt) -> WirelessRtt {
+        match kind {
+            SnoopRtt::Rfc6298 => WirelessRtt::Rfc6298(SmoothedRtt::default()),
+            SnoopRtt::Ns2 => WirelessRtt::Ns2(Ns2SnoopRtt::INITIAL),
         }
     }
 }
@@ -247,7 +367,7 @@ pub struct Snoop {
     exp_next_ack: u64,
     /// `tx_order` of the latest local retransmission.
     last_rexmit_order: u64,
-    rtt: SmoothedRtt,
+    rtt: WirelessRtt,
     /// Latest new ack or local retransmission: the timer runs from here.
     last_progress: Time,
     /// Entries with `pending` set.
@@ -273,7 +393,7 @@ impl Snoop {
             exp_dupacks: 0,
             exp_next_ack: 0,
             last_rexmit_order: 0,
-            rtt: SmoothedRtt::default(),
+            rtt: WirelessRtt::new(cfg.estimator),
             last_progress: Time::ZERO,
             pending: 0,
             repaired: [u64::MAX; REPAIRED_KEPT],
@@ -308,9 +428,13 @@ impl Snoop {
     /// The local retransmission timeout, in ns: srtt + 4·rttvar, at least
     /// the configured minimum (no backoff: module docs).
     pub fn rto_ns(&self) -> u64 {
-        let base = match self.rtt.srtt_ns() {
-            Some(s) => s + 4 * self.rtt.rttvar_ns(),
-            None => self.cfg.initial_rto_ns,
+        let base = match &self.rtt {
+            WirelessRtt::Rfc6298(r) => match r.srtt_ns() {
+                Some(s) => s + 4 * r.rttvar_ns(),
+                None => self.cfg.initial_rto_ns,
+            },
+            // snoop.h:145: `max(srtt_+4*rttvar_, snoopTick_)`.
+            WirelessRtt::Ns2(r) => r.timeout_ns(),
         };
         base.max(self.cfg.min_rto_ns)
     }
@@ -465,13 +589,17 @@ impl Snoop {
     }
 
     fn on_new_ack(&mut self, now: Time, a: u64) {
+        // Karn's rule under RFC 6298: only a segment sent once times the
+        // wireless hop. ns-2 has none: `last_tx` is its `sndTime`, reset by
+        // every transmission (snoop.cc:338, :399, :733).
+        let karn = self.cfg.estimator == SnoopRtt::Rfc6298;
         let mut sample = None;
         while let Some(e) = self.cache.front() {
             if e.end() > a {
                 break;
             }
-            // Karn: only a segment sent once times the wireless hop.
-            sample = (e.local_rexmits == 0 && !e.sender_rexmit).then(|| now.since(e.last_tx));
+            // The last segment freed gives the sample (snoop.cc:630-631).
+            sample = (!karn || (e.local_rexmits == 0 && !e.sender_rexmit)).then(|| now.since(e.last_tx));
             if e.pending {
                 self.pending -= 1;
             }
@@ -555,8 +683,12 @@ impl Snoop {
     }
 
     fn on_rtt_sample(&mut self, rtt_ns: u64) {
-        // RFC 6298 Sec. 2 smoothing (alpha 1/8, beta 1/4).
-        self.rtt.on_sample(rtt_ns);
+        match &mut self.rtt {
+            // RFC 6298 Sec. 2 smoothing (alpha 1/8, beta 1/4).
+            WirelessRtt::Rfc6298(r) => r.on_sample(rtt_ns),
+            // snoop.cc:497-500: `snoop_rtt(sndTime)` on every new ack that frees one.
+            WirelessRtt::Ns2(r) => r.on_sample(rtt_ns),
+        }
     }
 
     /// The next local retransmission to send toward the mobile host, if any
@@ -932,5 +1064,113 @@ mod tests {
         // copy is not counted again.
         assert_eq!(s.on_packet(ms(10_001), &mut data(0)), Verdict::Forward);
         assert_eq!(s.stats.double_retransmits, 1);
+    }
+
+    /// Seed 004's timer settings: ns-2.35's `snoopTick_` (100 ms) and, for
+    /// RFC 6298, the 1.1 s first timeout ns-2 starts from.
+    fn seed004(estimator: SnoopRtt) -> SnoopConfig {
+        SnoopConfig {
+            estimator,
+            min_rto_ns: 100 * NS_PER_MS,
+            initial_rto_ns: 1100 * NS_PER_MS,
+            ..SnoopConfig::LL_TCP_AWARE
+        }
+    }
+    /// (srtt, rttvar) of the ns-2 estimator, in ms.
+    fn ns2_ms(s: &Snoop) -> (f64, f64) {
+        match s.rtt {
+            WirelessRtt::Ns2(r) => (r.srtt_ns / 1e6, r.rttvar_ns / 1e6),
+            WirelessRtt::Rfc6298(_) => panic!("not the ns-2 estimator"),
+        }
+    }
+    fn us(t_us: u64) -> u64 {
+        t_us * 1000
+    }
+
+    #[test]
+    fn ns2_estimator_follows_snoop_rtt_from_the_ns_ll_tcl_defaults() {
+        // ns-2.35 snoop.cc:657-677 with g = 1/8 (ns-ll.tcl:72): srtt <- g srtt
+        // + (1-g) R; delta = |R - srtt| (the new srtt); rttvar <- g delta +
+        // (1-g) rttvar; timeout max(srtt + 4 rttvar, 100 ms) (snoop.h:145).
+        let mut s = Snoop::new(seed004(SnoopRtt::Ns2), 0);
+        // Before any sample: srtt 100 ms, rttvar 250 ms (ns-ll.tcl:70-71):
+        // 100 + 4*250 = 1100 ms, whatever `initial_rto_ns` says.
+        let s200 = Snoop::new(SnoopConfig { initial_rto_ns: 200 * NS_PER_MS, ..seed004(SnoopRtt::Ns2) }, 0);
+        assert_eq!((ns2_ms(&s), s.rto_ns(), s200.rto_ns()), ((100.0, 250.0), us(1_100_000), us(1_100_000)));
+        // t0: 0 passes; the timer is set 1.1 s out.
+        s.on_packet(ms(0), &mut data(0));
+        assert_eq!(s.poll_at(), ms(1100));
+        // t20: ack 1000: R = 20. srtt = 100/8 + 7*20/8 = 12.5 + 17.5 = 30;
+        // delta = |20 - 30| = 10; rttvar = 10/8 + 7*250/8 = 1.25 + 218.75 =
+        // 220 (not reset: RFC 6298 would have 20 and 10, a 100 ms timeout);
+        // timeout 30 + 4*220 = 910.
+        s.on_packet(ms(20), &mut ack(1000));
+        assert_eq!((ns2_ms(&s), s.rto_ns()), ((30.0, 220.0), us(910_000)));
+        // t20: 1000 passes, t30: 2000; t50: ack 3000 frees both: the sample
+        // is the last one freed (snoop.cc:630-631), 2000's: R = 50 - 30 = 20
+        // (1000's would be 30). srtt = 30/8 + 7*20/8 = 3.75 + 17.5 = 21.25;
+        // delta = 1.25; rttvar = 1.25/8 + 7*220/8 = 0.15625 + 192.5 =
+        // 192.65625; timeout 21.25 + 770.625 = 791.875.
+        s.on_packet(ms(20), &mut data(1000));
+        s.on_packet(ms(30), &mut data(2000));
+        s.on_packet(ms(50), &mut ack(3000));
+        assert_eq!((ns2_ms(&s), s.rto_ns()), ((21.25, 192.65625), us(791_875)));
+        // t50: 3000 passes; t110: ack 4000: R = 60. srtt = 21.25/8 + 7*60/8
+        // = 2.65625 + 52.5 = 55.15625; delta = 60 - 55.15625 = 4.84375;
+        // rttvar = 4.84375/8 + 7*192.65625/8 = 0.60546875 + 168.57421875 =
+        // 169.1796875; timeout 55.15625 + 676.71875 = 731.875.
+        s.on_packet(ms(50), &mut data(3000));
+        s.on_packet(ms(110), &mut ack(4000));
+        assert_eq!((ns2_ms(&s), s.rto_ns()), ((55.15625, 169.1796875), us(731_875)));
+        // t110: 4000 passes: its timer runs 731.875 ms from now.
+        s.on_packet(ms(110), &mut data(4000));
+        assert_eq!(s.poll_at(), ms(110).plus_ns(us(731_875)));
+        // snoop.cc:667, `if (rtt > 0)`: a zero sample changes nothing.
+        s.on_packet(ms(110), &mut ack(5000));
+        assert_eq!(ns2_ms(&s), (55.15625, 169.1796875));
+    }
+
+    #[test]
+    fn a_retransmitted_segment_gives_a_sample_under_ns2_but_not_under_rfc6298() {
+        for est in [SnoopRtt::Ns2, SnoopRtt::Rfc6298] {
+            let mut s = Snoop::new(seed004(est), 0);
+            // t0: 0 passes and is lost; nothing follows it. Both wait 1.1 s.
+            s.on_packet(ms(0), &mut data(0));
+            assert_eq!(s.poll_at(), ms(1100));
+            s.on_timer(ms(1100));
+            assert_eq!(sent(&mut s, ms(1100)), [0], "{est:?}");
+            // t1120: the local retransmission is acked.
+            s.on_packet(ms(1120), &mut ack(1000));
+            match est {
+                // snoop.cc:733: the retransmission reset 0's send time: R =
+                // 20, the first sample of the timeline above (30, 220, 910).
+                SnoopRtt::Ns2 => assert_eq!((ns2_ms(&s), s.rto_ns()), ((30.0, 220.0), us(910_000))),
+                // Karn: no sample; still the 1.1 s start.
+                SnoopRtt::Rfc6298 => {
+                    assert!(matches!(s.rtt, WirelessRtt::Rfc6298(r) if r.srtt_ns().is_none()));
+                    assert_eq!(s.rto_ns(), us(1_100_000));
+                }
+            }
+            // t1120: 1000 passes; t1500: the source sends it again (still
+            // cached); t1520: acked, 20 ms after the source's copy.
+            s.on_packet(ms(1120), &mut data(1000));
+            s.on_packet(ms(1500), &mut data(1000));
+            assert_eq!(s.stats.sender_retransmits_seen, 1);
+            s.on_packet(ms(1520), &mut ack(2000));
+            match est {
+                // snoop.cc:336-338 reset the send time: R = 20, the second
+                // sample of the timeline above (21.25, 192.65625, 791.875).
+                SnoopRtt::Ns2 => assert_eq!((ns2_ms(&s), s.rto_ns()), ((21.25, 192.65625), us(791_875))),
+                SnoopRtt::Rfc6298 => assert_eq!(s.rto_ns(), us(1_100_000), "Karn: still no sample"),
+            }
+        }
+    }
+
+    #[test]
+    fn seed_000s_variants_keep_rfc6298() {
+        for cfg in [SnoopConfig::LL, SnoopConfig::LL_TCP_AWARE, SnoopConfig::LL_SMART, SnoopConfig::LL_SMART_TCP_AWARE]
+        {
+            assert_eq!(cfg.estimator, SnoopRtt::Rfc6298);
+        }
     }
 }

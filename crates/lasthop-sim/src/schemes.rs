@@ -5,7 +5,7 @@
 //! 000's, and seed 004's `snoop`). Schemes not yet built are not listed:
 //! naming one is an error, never a fallback.
 
-use lasthop_agents::snoop::SnoopConfig;
+use lasthop_agents::snoop::{SnoopConfig, SnoopRtt};
 use lasthop_core::time::NS_PER_MS;
 use lasthop_tcp::{ElnResponse, Variant};
 
@@ -79,22 +79,31 @@ pub const SCHEMES: &[Scheme] = &[
 /// Seed 004's Snoop (Yun 2009 Sec. 5.1): "We use NewReno when evaluating the
 /// performance of Snoop for better performance", with ns-2's built-in Snoop
 /// agent (Sec. 5.1: "We use the built-in modules for ... Snoop"). The agent
-/// is seed 000's LL-TCP-AWARE; its timer takes ns-2.35's defaults
-/// (`tcl/lan/ns-ll.tcl`), as the paper gives none [N]: `snoopTick_` 0.1 s,
-/// the least timeout (seed 000's testbed: 200 ms), and `srtt_` 0.1 s,
-/// `rttvar_` 0.25 s before a sample, so a first timeout of
-/// 0.1 + 4·0.25 = 1.1 s. Departure: ns-2 smooths the variance with `g_`
-/// (1/8) as well as the mean; the agent here uses RFC 6298's 1/4.
-/// Placement: where the flow's data goes onto its wireless hop (see
-/// `scenario::model`), the access point downlink and "the wireless station
-/// by symmetric operation" uplink (Sec. 5.2).
+/// is seed 000's LL-TCP-AWARE with ns-2's round-trip estimator and timer
+/// ([`SnoopRtt::Ns2`]; the paper gives none [N]): ns-2.35's
+/// `Snoop::snoop_rtt` (`tcp/snoop.cc:657-677`), whose gain `g_` (1/8)
+/// weighs the old estimate and gives the new sample 7/8, with the deviation
+/// taken against the updated `srtt_`; the start of `tcl/lan/ns-ll.tcl:66-77`
+/// (`srtt_` 0.1 s, `rttvar_` 0.25 s, never reset at the first sample, so a
+/// first timeout of 0.1 + 4·0.25 = 1.1 s and about srtt + 0.9 s after the
+/// first sample); samples from every new ack, retransmitted segments
+/// included (`snoop.cc:630-631`, `:733`); and a timeout of
+/// max(`srtt_` + 4·`rttvar_`, `snoopTick_`) (`snoop.h:143-148`) with
+/// `snoopTick_` 0.1 s (seed 000's testbed: 200 ms). This code is the ns-2 of
+/// 2009 too: ns-2's CVS history (GitHub `Raj64742/ns2`) changes
+/// `tcp/snoop.{cc,h}` between 2003 (`b7093381`) and 2012 only in their
+/// licence text and an unused parameter name, and the snoop lines of
+/// `ns-ll.tcl` not at all. Departures of the estimator: module docs of
+/// `lasthop_agents::snoop`. Placement: where the flow's data goes onto its
+/// wireless hop (see `scenario::model`), the access point downlink and "the
+/// wireless station by symmetric operation" uplink (Sec. 5.2).
 const SNOOP_NEWRENO: Scheme = Scheme {
     name: "snoop",
     variant: Variant::Newreno,
     eln: ElnResponse::Off,
     base_station: BaseStationAgent::Snoop(SnoopConfig {
+        estimator: SnoopRtt::Ns2,
         min_rto_ns: 100 * NS_PER_MS,
-        initial_rto_ns: 1100 * NS_PER_MS,
         ..SnoopConfig::LL_TCP_AWARE
     }),
 };
@@ -105,4 +114,22 @@ pub fn find(name: &str) -> Option<&'static Scheme> {
 
 pub fn names() -> Vec<&'static str> {
     SCHEMES.iter().map(|s| s.name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_004s_snoop_runs_ns2s_estimator_and_seed_000s_rfc_6298() {
+        let cfg = |name| match find(name).map(|s| s.base_station) {
+            Some(BaseStationAgent::Snoop(c)) => c,
+            other => panic!("{name}: {other:?}"),
+        };
+        let snoop = cfg("snoop");
+        assert_eq!((snoop.estimator, snoop.min_rto_ns), (SnoopRtt::Ns2, 100 * NS_PER_MS));
+        for name in ["ll", "ll-tcp-aware", "ll-smart", "ll-smart-tcp-aware"] {
+            assert_eq!(cfg(name).estimator, SnoopRtt::Rfc6298, "{name}");
+        }
+    }
 }
