@@ -62,7 +62,7 @@ def assert_claim_holds_or_is_explained(
 ) -> None:
     """A paper's claim, as a reproduction evaluated it: decided by its cells, and either
     holding or failing with its deviation explained (``claims_<paper>.DEVIATIONS``)."""
-    from lasthop.papers import claims
+    from lasthop.reproduction import claims
 
     assert claim_id in evaluated, f"{claim_id}: the cells do not decide it"
     claim = evaluated[claim_id]

@@ -384,10 +384,10 @@ _VERDICT_STYLE = {"holds": "green", "fails": "bold red", "unchecked": "yellow"}
 
 
 def claims_table(claims: Sequence[Mapping[str, Any]], title: str) -> Table:
-    """The papers' claims (as ``lasthop.papers.claims.evaluate`` gives them): the
+    """The papers' claims (as ``lasthop.reproduction.claims.evaluate`` gives them): the
     verdict, then the claim's id and section, the paper's words, how they are checked and
     the measured figures. The text column wraps to the terminal's width."""
-    from lasthop.papers.claims import figures_text
+    from lasthop.reproduction.claims import figures_text
 
     held = sum(1 for c in claims if c["status"] == "holds")
     failed = sum(1 for c in claims if c["status"] == "fails")
@@ -420,7 +420,7 @@ def claims_table(claims: Sequence[Mapping[str, Any]], title: str) -> Table:
 def deviations_table(deviations: Sequence[Mapping[str, Any]], title: str) -> Table:
     """Failed claims and cells outside 0.8-1.25 of the published value, grouped by their
     explanation (each text once)."""
-    from lasthop.papers.claims import grouped
+    from lasthop.reproduction.claims import grouped
 
     table = Table(
         title=title,

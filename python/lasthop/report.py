@@ -1,6 +1,6 @@
 """A self-contained HTML report of a reproduction: what was run, the measured cells beside
 the published ones, the paper's claims checked on them with the deviations explained
-(:mod:`lasthop.papers.claims`), and the figures of Balakrishnan et al. 1997 (seed 000,
+(:mod:`lasthop.reproduction.claims`), and the figures of Balakrishnan et al. 1997 (seed 000,
 Sec. IV): Figs. 3-12, every figure of the paper but its two diagrams.
 
 The report is one file, ``index.html``, with no external resources: its style is inline
@@ -31,8 +31,9 @@ import lasthop
 from lasthop import plots
 from lasthop.papers import published
 from lasthop.papers import reproduce as reproduce_module
-from lasthop.papers.claims import figures_text, grouped
-from lasthop.papers.reproduce import Job, reproduce, run_jobs
+from lasthop.papers.reproduce import reproduce
+from lasthop.reproduction.claims import figures_text, grouped
+from lasthop.reproduction.jobs import Job, run_jobs
 
 if TYPE_CHECKING:
     import pandas as pd

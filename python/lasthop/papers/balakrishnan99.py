@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from lasthop.papers import balakrishnan99_testbed
-from lasthop.papers.experiment import Experiment
+from lasthop.reproduction.experiment import Experiment
 
 SOURCE: Final = (
     "Balakrishnan, Padmanabhan, Katz, The effects of asymmetry on TCP performance, "

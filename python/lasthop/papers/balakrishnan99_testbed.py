@@ -24,7 +24,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from lasthop.papers.experiment import Experiment
+from lasthop.reproduction.experiment import Experiment
 
 if TYPE_CHECKING:
     from lasthop.render import FittedTable

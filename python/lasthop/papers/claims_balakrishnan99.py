@@ -18,8 +18,8 @@ from lasthop.papers.balakrishnan99 import (
     REVERSE_MAX_KBPS,
     protocol_name,
 )
-from lasthop.papers.claims import Cells, Claim, Verdict
 from lasthop.papers.claims_balakrishnan99_testbed import TESTBED_CLAIMS, TESTBED_DEVIATIONS
+from lasthop.reproduction.claims import Cells, Claim, Verdict
 
 T1: Final = "b99-t1"
 T1B: Final = "b99-t1b"

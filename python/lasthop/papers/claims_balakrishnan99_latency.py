@@ -18,7 +18,7 @@ from lasthop.papers.balakrishnan99 import (
     T7_CONNECTIONS,
     protocol_name,
 )
-from lasthop.papers.claims import Cells, Claim, Verdict
+from lasthop.reproduction.claims import Cells, Claim, Verdict
 
 T6: Final = "b99-t6"
 T7: Final = "b99-t7"

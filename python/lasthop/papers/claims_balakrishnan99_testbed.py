@@ -29,7 +29,7 @@ from lasthop.papers.balakrishnan99_testbed import (
     f20_scheme,
     maxburst_name,
 )
-from lasthop.papers.claims import Cells, Claim, Verdict
+from lasthop.reproduction.claims import Cells, Claim, Verdict
 
 _NAMES: Final = {"reno": "Reno", "acc": "ACC+SA", "af": "AF+SA"}
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from lasthop.papers import yun09
-from lasthop.papers.claims import Cells, Claim, Verdict
 from lasthop.papers.yun09 import fer_setting, scheme_name
+from lasthop.reproduction.claims import Cells, Claim, Verdict
 
 E1: Final = "y09-e1"
 E3: Final = "y09-e3"

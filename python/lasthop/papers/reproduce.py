@@ -19,23 +19,20 @@
 - ``yun09``: Yun 2009, LL-ELSN over 802.11b: E1, E3, E7, E10, E11, E12, E13 and E14
   (:mod:`lasthop.papers.yun09`).
 
-Every cell is the mean over seeds 1..N. Runs go to a process pool over all cores; the
-results are put back in job order, so the output never depends on scheduling.
+Every cell is the mean over seeds 1..N. Runs go to a process pool over all cores
+(:mod:`lasthop.reproduction.jobs`); the results are put back in job order, so the output
+never depends on scheduling.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from lasthop import _core
-from lasthop.errors import RunFailed, engine_failure
 from lasthop.papers import balakrishnan99, published, yun09
-from lasthop.workers import process_pool
+from lasthop.reproduction.jobs import Job, run_jobs
 
 ONLY: Final = ("table2", "table3", "table4", "table5", "fig12", "ll-latency")
 """The parts of ``balakrishnan97`` that ``--only`` picks (the cells' ``table`` field)."""
@@ -86,61 +83,6 @@ _BALAKRISHNAN_SETTINGS: Final = (
     ("wan-32k", "balakrishnan97/wan", "wan", 32768),
 )
 _ELAARAG_BERS: Final = ("1e-5", "1e-6")
-
-
-@dataclass(frozen=True)
-class Job:
-    """One run: an embedded scenario, its overrides and a seed."""
-
-    scenario: str
-    sets: tuple[str, ...]
-    seed: int
-
-
-def run_job(job: Job) -> tuple[str, str]:
-    """Run ``job`` without traces: ``("ok", summary JSON)``, ``("invalid", message)`` for a
-    scenario error, or ``("failed", message)`` for a failure inside the engine (a spent
-    event budget, a Rust panic).
-
-    Errors travel back as text, not as exceptions, so nothing depends on pickling the
-    extension module's exception types across processes (a panic cannot be pickled).
-    """
-    try:
-        text = _core.embedded_scenarios()[job.scenario]
-        output = _core.run(text, job.seed, list(job.sets), False, job.scenario, "toml")
-    except _core.ScenarioError as e:
-        return "invalid", str(e)
-    except KeyError:
-        return "invalid", f"{job.scenario}: no such embedded scenario"
-    except BaseException as e:
-        message = engine_failure(e)
-        if message is None:  # KeyboardInterrupt, SystemExit, a bug: not a run's failure
-            raise
-        return "failed", f"{job.scenario} seed {job.seed}: {message}"
-    return "ok", output.summary_json
-
-
-def run_jobs(jobs: Sequence[Job], workers: int | None = None) -> list[dict[str, Any]]:
-    """The summaries of ``jobs``, in job order; ``ScenarioError`` if a scenario is invalid,
-    ``RunFailed`` if a run failed inside the engine."""
-    if not jobs:
-        return []
-    workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
-    if workers == 1:
-        results = [run_job(job) for job in jobs]
-    else:
-        chunksize = max(1, len(jobs) // (4 * workers))
-        # Workers ignore Ctrl-C and die with this process (lasthop.workers).
-        with process_pool(workers) as pool:
-            results = list(pool.map(run_job, jobs, chunksize=chunksize))
-    summaries = []
-    for status, payload in results:
-        if status == "invalid":
-            raise _core.ScenarioError(payload)
-        if status == "failed":
-            raise RunFailed(payload)
-        summaries.append(json.loads(payload))
-    return summaries
 
 
 @dataclass(frozen=True)
@@ -439,15 +381,15 @@ def check_claims(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The papers' claims evaluated on ``cells`` (those whose cells ran) and the
     deviations: failed claims and cells outside 0.8-1.25 of the published value, each with
-    its explanation (:mod:`lasthop.papers.claims`). Each paper keeps its claims and
+    its explanation (:mod:`lasthop.reproduction.claims`). Each paper keeps its claims and
     explanations in a module ``claims_<paper>``."""
     from lasthop.papers import (
-        claims,
         claims_balakrishnan97,
         claims_balakrishnan99,
         claims_elaarag02,
         claims_yun09,
     )
+    from lasthop.reproduction import claims
 
     evaluated = claims.evaluate(
         claims_balakrishnan97.CLAIMS

@@ -31,7 +31,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from lasthop.papers.experiment import Experiment
+from lasthop.reproduction.experiment import Experiment
 
 if TYPE_CHECKING:
     from lasthop.render import FittedTable
@@ -471,9 +471,9 @@ def tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> list[FittedTable]:
 
 def reproduce_cells(seeds: int, run_jobs: Any, workers: int | None = None) -> list[dict[str, Any]]:
     """Every cell of the reproduction over seeds 1..``seeds``: the measured grids (their
-    runs through ``run_jobs``, :func:`lasthop.papers.reproduce.run_jobs`), E10's traced
+    runs through ``run_jobs``, :func:`lasthop.reproduction.jobs.run_jobs`), E10's traced
     runs, E13's analysis and E14's figures."""
-    from lasthop.papers.reproduce import Job
+    from lasthop.reproduction.jobs import Job
 
     exps = experiments()
     jobs = [Job(e.scenario, e.sets, seed) for e in exps for seed in range(1, seeds + 1)]
