@@ -2,7 +2,7 @@
 
 Each of the paper's checkable statements is a named test, over 10 seeds: it passes when
 the claim holds, or when it fails with its deviation explained in
-:data:`lasthop.papers.claims_balakrishnan99.DEVIATIONS` (a claim that fails without an
+:data:`lasthop.papers.balakrishnan99.claims.DEVIATIONS` (a claim that fails without an
 explanation, or that the cells no longer decide, fails the test). The reproduction's JSON
 is byte-identical across two runs, and bad seed-001 settings get the one-line error."""
 
@@ -17,8 +17,9 @@ from helpers import assert_claim_holds_or_is_explained, lasthop_cli
 from test_cli_errors import assert_usage_error
 
 import lasthop
-from lasthop.papers import balakrishnan99, claims_balakrishnan99
-from lasthop.papers import balakrishnan99_testbed as testbed
+from lasthop.papers.balakrishnan99 import claims as claims_balakrishnan99
+from lasthop.papers.balakrishnan99 import experiments as balakrishnan99
+from lasthop.papers.balakrishnan99 import testbed
 from lasthop.papers.reproduce import check_claims, reproduce
 
 SEEDS = 10

@@ -18,7 +18,7 @@ from matplotlib.image import imread
 
 import lasthop
 from lasthop import plots
-from lasthop.papers.claims_balakrishnan97 import CLAIMS
+from lasthop.papers.balakrishnan97.claims import CLAIMS
 from lasthop.papers.reproduce import check_claims, reproduce
 from lasthop.report import FIG12_SCHEMES, ReportFigure, build_report, reproduction_report
 

@@ -389,7 +389,7 @@ def reproduce_command(
     for table in render.balakrishnan99_tables(cells, seeds):
         console.print(table)
     if which in (Which.all, Which.yun09):
-        from lasthop.papers import yun09
+        from lasthop.papers.yun09 import experiments as yun09
 
         for table in yun09.tables(cells, seeds):
             console.print(table)

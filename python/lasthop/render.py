@@ -13,7 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from lasthop.columns import param_columns
-from lasthop.papers import published
+from lasthop.papers.balakrishnan97 import published
+from lasthop.papers.elaarag02 import published as elaarag02_published
 
 
 class FittedTable:
@@ -447,7 +448,7 @@ def elaarag_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> FittedTable
         f"ElAarag 2002 Table I (TCP Tahoe), mean of {seeds} seeds",
         ["setting"],
         ["throughput\npkts/s", "paper", "ratio"],
-        caption=published.ELAARAG02_SOURCE,
+        caption=elaarag02_published.ELAARAG02_SOURCE,
     )
     for cell in cells:
         if cell["table"] != "elaarag02:I":
@@ -550,7 +551,7 @@ def balakrishnan99_tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> lis
     """Tables T1-T4 of Balakrishnan, Padmanabhan, Katz 1999 (bandwidth asymmetry) in the
     paper's layout, from the ``b99-*`` cells; the seed lost every number, so there is no
     published row."""
-    from lasthop.papers import balakrishnan99 as b99
+    from lasthop.papers.balakrishnan99 import experiments as b99
 
     by = {(str(c["table"]), str(c["setting"]), str(c["scheme"])): c for c in cells}
     caption = b99.SOURCE
@@ -645,7 +646,7 @@ def balakrishnan99_tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> lis
         out.append(t4)
     out += _latency_tables(get, {t for t, _, _ in by}, seeds, caption)
     # The testbed half: figures F19-F21 as tables.
-    from lasthop.papers import balakrishnan99_testbed
+    from lasthop.papers.balakrishnan99 import testbed as balakrishnan99_testbed
 
     out += balakrishnan99_testbed.tables(cells, seeds)
     return out
@@ -653,7 +654,7 @@ def balakrishnan99_tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> lis
 
 def _latency_tables(get: Any, tables: set[str], seeds: int, caption: str) -> list[FittedTable]:
     """Seed 001's latency-asymmetry tables: T6 (hops), T7 (connections), F15 (hosts)."""
-    from lasthop.papers import balakrishnan99 as b99
+    from lasthop.papers.balakrishnan99 import experiments as b99
 
     out: list[FittedTable] = []
     if "b99-f14" in tables:

@@ -29,8 +29,9 @@ from matplotlib.figure import Figure
 
 import lasthop
 from lasthop import plots
-from lasthop.papers import published
 from lasthop.papers import reproduce as reproduce_module
+from lasthop.papers.balakrishnan97 import published
+from lasthop.papers.elaarag02 import published as elaarag02_published
 from lasthop.papers.reproduce import reproduce
 from lasthop.reproduction.claims import figures_text, grouped
 from lasthop.reproduction.jobs import Job, run_jobs
@@ -435,14 +436,14 @@ def reproduction_report(
         )
     asymmetry_figures: list[ReportFigure] = []
     if asymmetry:
-        from lasthop.papers import figures_balakrishnan99
+        from lasthop.papers.balakrishnan99 import figures as figures_balakrishnan99
 
         asymmetry_figures, rows = figures_balakrishnan99.figures(trace_seed)
         provenance += rows
         latency, rows = figures_balakrishnan99.latency_figures(cells, trace_seed)
         asymmetry_figures += latency
         provenance += rows
-        from lasthop.papers import figures_balakrishnan99_testbed
+        from lasthop.papers.balakrishnan99 import figures_testbed as figures_balakrishnan99_testbed
 
         asymmetry_figures += figures_balakrishnan99_testbed.figures(cells, seeds)
     if fig12_points:
@@ -489,11 +490,12 @@ def reproduction_report(
     if balakrishnan:
         provenance.append(("paper", published.BALAKRISHNAN97_SOURCE))
     if which in ("all", "elaarag02"):
-        provenance.append(("paper", published.ELAARAG02_SOURCE))
+        provenance.append(("paper", elaarag02_published.ELAARAG02_SOURCE))
     figures.sort(key=lambda f: f.paper_figure or 0)  # in the paper's order
     figures += asymmetry_figures  # the 1999 paper's, after the 1997 paper's
     if which in ("all", "yun09"):
-        from lasthop.papers import figures_yun09, yun09
+        from lasthop.papers.yun09 import experiments as yun09
+        from lasthop.papers.yun09 import figures as figures_yun09
 
         figures += figures_yun09.figures(cells, seeds)
         provenance.append(("paper", yun09.SOURCE))
@@ -920,8 +922,8 @@ _ASYMMETRY_COLUMNS["y09-e14"] = (
 def _asymmetry_cells_table(table: str, cells: Sequence[Mapping[str, Any]]) -> list[str]:
     """A table of seed 001's or seed 004's cells: no published values survive, so the
     columns are the measures the claims read."""
-    from lasthop.papers.balakrishnan99 import protocol_name
-    from lasthop.papers.yun09 import scheme_name
+    from lasthop.papers.balakrishnan99.experiments import protocol_name
+    from lasthop.papers.yun09.experiments import scheme_name
 
     name = scheme_name if table.startswith("y09-") else protocol_name
     columns = _ASYMMETRY_COLUMNS[table]
@@ -961,7 +963,7 @@ def _html_table(
 
 def _t5_table() -> list[str]:
     """Seed 001's T5: the packet radio's parameters, with where each comes from."""
-    from lasthop.papers.balakrishnan99 import t5_rows
+    from lasthop.papers.balakrishnan99.experiments import t5_rows
 
     headers = [("parameter", False), ("value", True), ("unit", False), ("source", False)]
     rows = [[(n, False), (v, True), (u, False), (src, False)] for n, v, u, src in t5_rows()]

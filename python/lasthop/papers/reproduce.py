@@ -15,9 +15,9 @@
 - ``elaarag02``: ElAarag's Table I, TCP Tahoe at BER 1e-5 and 1e-6.
 - ``balakrishnan99``: Balakrishnan, Padmanabhan, Katz 1999, bandwidth asymmetry: tables
   T1-T4 of experiments E-S1, E-S1b, E-S2, E-S3 and E-S4
-  (:mod:`lasthop.papers.balakrishnan99`).
+  (:mod:`lasthop.papers.balakrishnan99.experiments`).
 - ``yun09``: Yun 2009, LL-ELSN over 802.11b: E1, E3, E7, E10, E11, E12, E13 and E14
-  (:mod:`lasthop.papers.yun09`).
+  (:mod:`lasthop.papers.yun09.experiments`).
 
 Every cell is the mean over seeds 1..N. Runs go to a process pool over all cores
 (:mod:`lasthop.reproduction.jobs`); the results are put back in job order, so the output
@@ -31,7 +31,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from lasthop.papers import balakrishnan99, published, yun09
+from lasthop.papers.balakrishnan97 import published
+from lasthop.papers.balakrishnan99 import experiments as balakrishnan99
+from lasthop.papers.elaarag02 import published as elaarag02_published
+from lasthop.papers.yun09 import experiments as yun09
 from lasthop.reproduction.jobs import Job, run_jobs
 
 ONLY: Final = ("table2", "table3", "table4", "table5", "fig12", "ll-latency")
@@ -219,7 +222,7 @@ def _experiments(which: str, only: str | None = None) -> list[_Experiment]:
                     # Quoted: the parameter and its cases are keyed by the string "1e-5".
                     sets=(f'ber="{ber}"',),
                     unit="pps",
-                    published=published.ELAARAG02_TABLE_I[ber].throughput_pps,
+                    published=elaarag02_published.ELAARAG02_TABLE_I[ber].throughput_pps,
                 )
             )
     return experiments
@@ -383,12 +386,10 @@ def check_claims(
     deviations: failed claims and cells outside 0.8-1.25 of the published value, each with
     its explanation (:mod:`lasthop.reproduction.claims`). Each paper keeps its claims and
     explanations in a module ``claims_<paper>``."""
-    from lasthop.papers import (
-        claims_balakrishnan97,
-        claims_balakrishnan99,
-        claims_elaarag02,
-        claims_yun09,
-    )
+    from lasthop.papers.balakrishnan97 import claims as claims_balakrishnan97
+    from lasthop.papers.balakrishnan99 import claims as claims_balakrishnan99
+    from lasthop.papers.elaarag02 import claims as claims_elaarag02
+    from lasthop.papers.yun09 import claims as claims_yun09
     from lasthop.reproduction import claims
 
     evaluated = claims.evaluate(

@@ -1,7 +1,7 @@
 """Balakrishnan, Padmanabhan, Katz 1999 (seed 001), the testbed half (Secs. 8 and 9.1):
 the experiments E-T5, E-T6 and E-T7 of ``/work/shared/reference/asymmetry-001.md`` as the
 cells of figures F19, F20 and F21 (the reference's numbering; the seed lost every digit,
-so the claims are the check, :mod:`lasthop.papers.claims_balakrishnan99_testbed`).
+so the claims are the check, :mod:`lasthop.papers.balakrishnan99.claims_testbed`).
 
 The BSD/OS testbed: a 10 Mb/s Ethernet forward channel and a 28.8 kb/s dialup return
 emulated in the kernel (Sec. 8.1, ``links.X.emulation``), SA's burst timer on the hosts'
@@ -124,7 +124,7 @@ def experiments() -> list[Experiment]:
 
 def cell(table: str, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The measured figures of a testbed cell of ``table`` from its runs' summaries."""
-    from lasthop.papers.balakrishnan99 import _link, _mean, _mean_opt, _r
+    from lasthop.papers.balakrishnan99.experiments import _link, _mean, _mean_opt, _r
 
     out: dict[str, Any] = {}
     if table in (F19, F20):
@@ -157,7 +157,7 @@ def _sd(values: Sequence[float]) -> float:
 
 def tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> list[FittedTable]:
     """F19, F20 and F21 as terminal tables (the figures' data), from the testbed cells."""
-    from lasthop.papers.balakrishnan99 import SOURCE, protocol_name
+    from lasthop.papers.balakrishnan99.experiments import SOURCE, protocol_name
     from lasthop.render import FittedTable, _fixed
 
     by = {(str(c["table"]), str(c["setting"]), str(c["scheme"])): c for c in cells}

@@ -1,9 +1,9 @@
 """Balakrishnan, Padmanabhan, Katz 1999 (seed 001), bandwidth asymmetry: the experiments
 E-S1, E-S1b, E-S2, E-S3 and E-S4 of ``/work/shared/reference/asymmetry-001.md`` as the
 cells of tables T1-T4, and the testbed's E-T5..E-T7 as figures F19-F21
-(:mod:`lasthop.papers.balakrishnan99_testbed`) (the reference's numbering; the seed lost its
+(:mod:`lasthop.papers.balakrishnan99.testbed`) (the reference's numbering; the seed lost its
 table numbers and every digit, so there are no published values to print beside them, only
-the paper's qualitative claims, :mod:`lasthop.papers.claims_balakrishnan99`).
+the paper's qualitative claims, :mod:`lasthop.papers.balakrishnan99.claims`).
 
 Protocols are the paper's (Sec. 7: "SA is implicitly bundled with ACC and AF unless
 stated; with AR, SA is excluded"): ``reno``, ``acc`` (ACC + SA), ``af`` (AF + SA),
@@ -25,7 +25,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from lasthop.papers import balakrishnan99_testbed
+from lasthop.papers.balakrishnan99 import testbed as balakrishnan99_testbed
 from lasthop.reproduction.experiment import Experiment
 
 SOURCE: Final = (

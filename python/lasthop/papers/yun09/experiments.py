@@ -13,7 +13,7 @@ far can run (issue 13), as cells of the reproduction.
 - E11 (Fig. 17): Reno, Snoop and LL-ELSN per retry limit l against FER.
 - E12 (Fig. 18): ten flows to ten stations, each station's channel a two-state Markov
   chain (p_gb = 0.01) against p_bb, per retry limit.
-- E13 (Fig. 3): the overhead analysis, Eqs. 2-4 (:mod:`lasthop.papers.yun09_analysis`).
+- E13 (Fig. 3): the overhead analysis, Eqs. 2-4 (:mod:`lasthop.papers.yun09.analysis`).
 - E14 (Table 1): the measured ELN delay of LL-ELSN, downlink and uplink, from E1's and
   E3's runs.
 
@@ -306,8 +306,8 @@ def e10_cells(seeds: int) -> list[dict[str, Any]]:
 
 def e13_cell() -> dict[str, Any]:
     """E13 (Fig. 3): Eq. 1's series against its closed form, and the largest overhead
-    R/r of Eqs. 2-4 over p <= 0.25 (:mod:`lasthop.papers.yun09_analysis`)."""
-    from lasthop.papers import yun09_analysis as analysis
+    R/r of Eqs. 2-4 over p <= 0.25 (:mod:`lasthop.papers.yun09.analysis`)."""
+    from lasthop.papers.yun09 import analysis
 
     ps = [i / 100 for i in range(1, 51)]
     _, figures = analysis.check_a26(ps)
