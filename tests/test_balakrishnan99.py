@@ -20,7 +20,7 @@ import lasthop
 from lasthop.papers.balakrishnan99 import claims as claims_balakrishnan99
 from lasthop.papers.balakrishnan99 import experiments as balakrishnan99
 from lasthop.papers.balakrishnan99 import testbed
-from lasthop.papers.reproduce import check_claims, reproduce
+from lasthop.reproduction.reproduce import check_claims, reproduce
 
 SEEDS = 10
 
@@ -178,7 +178,7 @@ def test_es2_unpaced_senders_burst_at_the_end_of_recovery_then_time_out(protocol
 
 
 def test_one_radio_hop_alternates_and_leaves_af_nothing_to_filter() -> None:
-    """The deviation of AS-23, AS-28, AS-29 (claims_balakrishnan99_latency): over one radio
+    """The deviation of AS-23, AS-28, AS-29 (balakrishnan99.claims_latency): over one radio
     hop the two radios alternate, every frame polled for (AS-44) and carrying the link ack of
     the frame before it, and the mobile host's radio never holds two acks, so ACK filtering
     purges nothing."""

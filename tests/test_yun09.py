@@ -16,9 +16,9 @@ import pytest
 from helpers import assert_claim_holds_or_is_explained, lasthop_cli
 from test_cli_errors import assert_usage_error
 
-from lasthop.papers.reproduce import check_claims, reproduce
 from lasthop.papers.yun09 import claims as claims_yun09
 from lasthop.papers.yun09 import experiments as yun09
+from lasthop.reproduction.reproduce import check_claims, reproduce
 
 SEEDS = 10
 
