@@ -61,8 +61,8 @@ def assert_claim_holds_or_is_explained(
     claim_id: str, evaluated: Mapping[str, Mapping[str, Any]], explanations: Mapping[str, str]
 ) -> None:
     """A paper's claim, as a reproduction evaluated it: decided by its cells, and either
-    holding or failing with its deviation explained (``claims_<paper>.DEVIATIONS``)."""
-    from lasthop.papers import claims
+    holding or failing with its deviation explained (the paper's ``claims.DEVIATIONS``)."""
+    from lasthop.reproduction import claims
 
     assert claim_id in evaluated, f"{claim_id}: the cells do not decide it"
     claim = evaluated[claim_id]

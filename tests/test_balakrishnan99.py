@@ -2,7 +2,7 @@
 
 Each of the paper's checkable statements is a named test, over 10 seeds: it passes when
 the claim holds, or when it fails with its deviation explained in
-:data:`lasthop.papers.claims_balakrishnan99.DEVIATIONS` (a claim that fails without an
+:data:`lasthop.papers.balakrishnan99.claims.DEVIATIONS` (a claim that fails without an
 explanation, or that the cells no longer decide, fails the test). The reproduction's JSON
 is byte-identical across two runs, and bad seed-001 settings get the one-line error."""
 
@@ -17,9 +17,10 @@ from helpers import assert_claim_holds_or_is_explained, lasthop_cli
 from test_cli_errors import assert_usage_error
 
 import lasthop
-from lasthop.papers import balakrishnan99, claims_balakrishnan99
-from lasthop.papers import balakrishnan99_testbed as testbed
-from lasthop.papers.reproduce import check_claims, reproduce
+from lasthop.papers.balakrishnan99 import claims as claims_balakrishnan99
+from lasthop.papers.balakrishnan99 import experiments as balakrishnan99
+from lasthop.papers.balakrishnan99 import testbed
+from lasthop.reproduction.reproduce import check_claims, reproduce
 
 SEEDS = 10
 
@@ -177,7 +178,7 @@ def test_es2_unpaced_senders_burst_at_the_end_of_recovery_then_time_out(protocol
 
 
 def test_one_radio_hop_alternates_and_leaves_af_nothing_to_filter() -> None:
-    """The deviation of AS-23, AS-28, AS-29 (claims_balakrishnan99_latency): over one radio
+    """The deviation of AS-23, AS-28, AS-29 (balakrishnan99.claims_latency): over one radio
     hop the two radios alternate, every frame polled for (AS-44) and carrying the link ack of
     the frame before it, and the mobile host's radio never holds two acks, so ACK filtering
     purges nothing."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lasthop.papers import claims, published
-from lasthop.papers.claims_balakrishnan97 import CLAIMS, DEVIATIONS
+from lasthop.papers.balakrishnan97 import published
+from lasthop.papers.balakrishnan97.claims import CLAIMS, DEVIATIONS
+from lasthop.reproduction import claims
 
 
 def paper_cells() -> list[dict[str, Any]]:

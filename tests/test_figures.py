@@ -12,7 +12,8 @@ from helpers import lasthop_cli
 from matplotlib.lines import Line2D
 
 import lasthop
-from lasthop import plots, report
+from lasthop import plots
+from lasthop.papers.balakrishnan97 import report
 
 PLAN = """
 name = "figs"

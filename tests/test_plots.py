@@ -15,7 +15,8 @@ from matplotlib.lines import Line2D
 
 import lasthop
 from lasthop import plots
-from lasthop.papers.reproduce import Job, reproduce, run_jobs
+from lasthop.reproduction.jobs import Job, run_jobs
+from lasthop.reproduction.reproduce import reproduce
 
 # 1 MB transfers over the 1997 LAN: fast, with fast retransmits, timeouts and ELN.
 SMALL = "flows.0.bytes=1048576"

@@ -18,9 +18,11 @@ from matplotlib.image import imread
 
 import lasthop
 from lasthop import plots
-from lasthop.papers.claims_balakrishnan97 import CLAIMS
-from lasthop.papers.reproduce import check_claims, reproduce
-from lasthop.report import FIG12_SCHEMES, ReportFigure, build_report, reproduction_report
+from lasthop.papers.balakrishnan97.claims import CLAIMS
+from lasthop.papers.balakrishnan97.experiments import FIG12_SCHEMES
+from lasthop.report import ReportFigure, build_report
+from lasthop.reproduction.report import reproduction_report
+from lasthop.reproduction.reproduce import check_claims, reproduce
 
 SEEDS = 1
 # Every figure of the paper but the diagrams (Figs. 1, 2): Figs. 3-12.

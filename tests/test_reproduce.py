@@ -9,8 +9,8 @@ import sys
 
 from helpers import lasthop_cli
 
-from lasthop.papers import published
-from lasthop.papers.claims_balakrishnan97 import CLAIMS
+from lasthop.papers.balakrishnan97 import published
+from lasthop.papers.balakrishnan97.claims import CLAIMS
 
 KEYS = {"table", "setting", "scheme", "published", "ratio"}
 KEYS |= {"wireless_goodput_pct", "wired_goodput_pct"}

@@ -2,7 +2,7 @@
 
 Each of the paper's checkable statements that the reproduction decides is a named test,
 over 10 seeds: it passes when the claim holds, or when it fails with its deviation
-explained in :data:`lasthop.papers.claims_yun09.DEVIATIONS` (a claim that fails without
+explained in :data:`lasthop.papers.yun09.claims.DEVIATIONS` (a claim that fails without
 an explanation, or that the cells no longer decide, fails the test). The reproduction's
 JSON is byte-identical across two runs, and issue 13's bad inputs get the one-line error.
 """
@@ -16,8 +16,9 @@ import pytest
 from helpers import assert_claim_holds_or_is_explained, lasthop_cli
 from test_cli_errors import assert_usage_error
 
-from lasthop.papers import claims_yun09, yun09
-from lasthop.papers.reproduce import check_claims, reproduce
+from lasthop.papers.yun09 import claims as claims_yun09
+from lasthop.papers.yun09 import experiments as yun09
+from lasthop.reproduction.reproduce import check_claims, reproduce
 
 SEEDS = 10
 

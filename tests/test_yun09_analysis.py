@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lasthop.papers import yun09_analysis as a
+from lasthop.papers.yun09 import analysis as a
 
 # (p, l=1 ELN, l=2 ERSN, l=2 ELN, l=4 ERSN, l=4 ELN, l=7 ERSN, l=7 ELN): R/r in percent as
 # the reference prints it. Matched to within one unit of the last printed decimal: at

@@ -29,13 +29,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
 
 import lasthop
 from lasthop import _core
 from lasthop.errors import PlanError, RunFailed, StoreError, engine_failure
+from lasthop.reproduction import registry
 from lasthop.scenario import ScenarioSource, check_set, embedded_names, load_scenario_text
 from lasthop.summary import mean_summary
 
@@ -105,27 +106,26 @@ class Format(StrEnum):
     json = "json"
 
 
-class Which(StrEnum):
+def _choices(name: str, values: Sequence[str]) -> type[StrEnum]:
+    """A ``StrEnum`` whose members are ``values``, each named as its value: typer offers
+    an enum's values as a parameter's choices."""
+    # The functional API makes a class; typeshed reads the call as a member lookup.
+    return cast("type[StrEnum]", StrEnum(name, [(value, value) for value in values]))
+
+
+# The papers' selections and parts come from the registry, which reads each paper's
+# paper.json (no paper's code). Typer needs them as an enum class in the annotation; to
+# mypy each is a StrEnum.
+if TYPE_CHECKING:
+    Which = StrEnum
+    Only = StrEnum
+else:
+    Which = _choices("Which", registry.selections())
     """What ``lasthop reproduce`` reproduces."""
+    Only = _choices("Only", registry.only_parts())
+    """What ``lasthop reproduce PAPER --only`` picks."""
 
-    all = "all"
-    balakrishnan97 = "balakrishnan97"
-    balakrishnan97_baseline = "balakrishnan97-baseline"
-    balakrishnan97_table3 = "balakrishnan97-table3"
-    elaarag02 = "elaarag02"
-    balakrishnan99 = "balakrishnan99"
-    yun09 = "yun09"
-
-
-class Only(StrEnum):
-    """What ``lasthop reproduce balakrishnan97 --only`` picks."""
-
-    table2 = "table2"
-    table3 = "table3"
-    table4 = "table4"
-    table5 = "table5"
-    fig12 = "fig12"
-    ll_latency = "ll-latency"
+_WHICH_ALL = Which.__members__[registry.ALL]
 
 
 FormatOption = Annotated[
@@ -317,13 +317,15 @@ def _run_engine(
 def reproduce_command(
     which: Annotated[
         Which, typer.Argument(help="Which experiments to reproduce.", case_sensitive=False)
-    ] = Which.all,
+    ] = _WHICH_ALL,
     seeds: Annotated[int, typer.Option("--seeds", min=1, help="Seeds 1..N per cell.")] = 10,
     fmt: FormatOption = Format.table,
     only: Annotated[
         Only | None,
         typer.Option(
-            "--only", help="balakrishnan97: only this table or figure.", case_sensitive=False
+            "--only",
+            help=" ".join(f"{p.name}: {p.only_help}." for p in registry.papers() if p.only),
+            case_sensitive=False,
         ),
     ] = None,
     report_dir: Annotated[
@@ -342,56 +344,30 @@ def reproduce_command(
         raise typer.BadParameter(
             f"{report_dir} exists and is not a directory", param_hint="--report"
         )
-    if only is not None and which is not Which.balakrishnan97:
-        raise typer.BadParameter("only with balakrishnan97", param_hint="--only")
+    if only is not None and not registry.takes_only(which.value, only.value):
+        raise typer.BadParameter(
+            f"only with {' or '.join(registry.only_selections())}", param_hint="--only"
+        )
     if only is not None and report_dir is not None:
         raise typer.BadParameter("cannot be used together with --only", param_hint="--report")
     from lasthop import render
-    from lasthop.papers.reproduce import reproduce
+    from lasthop.reproduction.reproduce import check_claims, run_reproduction
 
-    cells = reproduce(which.value, seeds, only=only.value if only else None)
+    reproduction = run_reproduction(which.value, seeds, only=only.value if only else None)
     if report_dir is not None:
         # Before anything is printed: a report that cannot be written leaves no output.
-        from lasthop.report import reproduction_report
+        from lasthop.reproduction.report import reproduction_report
 
-        index = reproduction_report(report_dir, which.value, seeds, cells=cells)
+        index = reproduction_report(report_dir, which.value, seeds, reproduction=reproduction)
         sys.stderr.write(f"lasthop: report written to {index}\n")
-    from lasthop.papers.reproduce import check_claims
-
+    cells = reproduction.cells
     claims, deviations = check_claims(cells)
     if fmt is Format.json:
         _print_json({"cells": cells, "claims": claims, "deviations": deviations})
         return
     console = _console()
-    tables = {c["table"] for c in cells}
-    if "peak" in tables:
-        console.print(render.balakrishnan_table(cells, seeds))
-    for table_id in ("table2", "table3", "table4"):
-        if table_id in tables:
-            console.print(render.paper_table(cells, table_id, seeds))
-    if "table5" in tables:
-        title = f"Balakrishnan et al. 1997 Table V (burst losses, LAN 32 KB), mean of {seeds} seeds"
-        console.print(render.grid_table(cells, "table5", title))
-    if "fig12" in tables:
-        title = (
-            f"Balakrishnan et al. 1997 Fig. 12 (one error every N KB, LAN 32 KB), "
-            f"mean of {seeds} seeds"
-        )
-        console.print(render.grid_table(cells, "fig12", title))
-    if "ll-latency" in tables:
-        title = (
-            f"LL on the WAN (32 KB) by base-station processing latency (issue 10), "
-            f"mean of {seeds} seeds"
-        )
-        console.print(render.grid_table(cells, "ll-latency", title))
-    if which in (Which.all, Which.elaarag02):
-        console.print(render.elaarag_table(cells, seeds))
-    for table in render.balakrishnan99_tables(cells, seeds):
-        console.print(table)
-    if which in (Which.all, Which.yun09):
-        from lasthop.papers import yun09
-
-        for table in yun09.tables(cells, seeds):
+    for part in reproduction.parts:
+        for table in registry.load(part.paper).tables(part.request, part.cells):
             console.print(table)
     if claims:
         console.print(

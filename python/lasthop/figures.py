@@ -35,6 +35,10 @@ from lasthop.errors import StoreError
 KINDS: Final = ("throughput", "error-rate", "cwnd", "sequence")
 """What ``lasthop plot`` draws."""
 
+FIGURES_OF: Final = "Balakrishnan et al. 1997"
+"""The paper whose figure kinds ``lasthop plot`` draws (the module docs name them): the
+report's captions say which of its figures each one is like."""
+
 MAX_TRACE_PANELS: Final = 4
 WIRELESS: Final = "goodput:wireless:bs->mh"
 WIRED: Final = "goodput:wired:fh->bs"
@@ -370,6 +374,7 @@ def stored_report(
             caption=f"Mean throughput over seeds, one bar per {by}.",
             alt=f"Bar chart of mean throughput in Mb/s for each {by}.",
             paper_figure=6,
+            paper=FIGURES_OF,
         )
     ]
     if _default_group(frame, "scheme") is not None:  # several lossy error rates
@@ -380,6 +385,7 @@ def stored_report(
                 caption=f"Throughput against the error rate, one line per {by}.",
                 alt="Line chart of throughput in Mb/s against one error every N KB, log axis.",
                 paper_figure=12,
+                paper=FIGURES_OF,
             )
         )
     if frame["series_batch"].notna().any():
@@ -390,6 +396,7 @@ def stored_report(
                 caption=f"Congestion window of one run per {by}.",
                 alt="Congestion window in KB against time in seconds.",
                 paper_figure=8,
+                paper=FIGURES_OF,
             ),
             report.ReportFigure(
                 stem="sequence",
@@ -398,6 +405,7 @@ def stored_report(
                 "retransmissions, bottom row: coarse timeouts.",
                 alt="Sequence number against time with retransmission and timeout marks.",
                 paper_figure=7,
+                paper=FIGURES_OF,
             ),
         ]
     # A run two plans share is a row of each: counted once in all, and in each plan.

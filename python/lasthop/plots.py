@@ -17,7 +17,7 @@ just under the fast retransmissions.
 
 Inputs are trace tables with the columns of :data:`lasthop.result.TABLE_SCHEMAS` (a
 pandas DataFrame or a pyarrow Table; ``RunResult.sent`` works as it is) and cell dicts as
-:func:`lasthop.papers.reproduce.reproduce` returns them. A function that draws several
+:func:`lasthop.reproduction.reproduce.reproduce` returns them. A function that draws several
 runs takes :data:`Labelled` data: either ``{label: table}`` (labels in the order given)
 or one table with a ``label`` column (or whichever column ``by`` names, e.g. ``scheme``
 or ``run``; labels in order of first appearance).

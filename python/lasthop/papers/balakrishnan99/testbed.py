@@ -1,7 +1,7 @@
 """Balakrishnan, Padmanabhan, Katz 1999 (seed 001), the testbed half (Secs. 8 and 9.1):
 the experiments E-T5, E-T6 and E-T7 of ``/work/shared/reference/asymmetry-001.md`` as the
 cells of figures F19, F20 and F21 (the reference's numbering; the seed lost every digit,
-so the claims are the check, :mod:`lasthop.papers.claims_balakrishnan99_testbed`).
+so the claims are the check, :mod:`lasthop.papers.balakrishnan99.claims_testbed`).
 
 The BSD/OS testbed: a 10 Mb/s Ethernet forward channel and a 28.8 kb/s dialup return
 emulated in the kernel (Sec. 8.1, ``links.X.emulation``), SA's burst timer on the hosts'
@@ -24,7 +24,16 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from lasthop.papers.experiment import Experiment
+from lasthop.papers.balakrishnan99.experiments import (
+    SOURCE,
+    _link,
+    _mean,
+    _mean_opt,
+    _r,
+    cell_head,
+    protocol_name,
+)
+from lasthop.reproduction.experiment import Experiment
 
 if TYPE_CHECKING:
     from lasthop.render import FittedTable
@@ -122,11 +131,11 @@ def experiments() -> list[Experiment]:
     return out
 
 
-def cell(table: str, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The measured figures of a testbed cell of ``table`` from its runs' summaries."""
-    from lasthop.papers.balakrishnan99 import _link, _mean, _mean_opt, _r
-
-    out: dict[str, Any] = {}
+def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The measured cell of ``experiment`` (one of :func:`experiments`) from its runs'
+    summaries."""
+    table = experiment.table
+    out = cell_head(experiment)
     if table in (F19, F20):
         flows = [run["flows"][0] for run in runs]
         mbps = [f["throughput_bps"] / 1e6 for f in flows]
@@ -157,8 +166,7 @@ def _sd(values: Sequence[float]) -> float:
 
 def tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> list[FittedTable]:
     """F19, F20 and F21 as terminal tables (the figures' data), from the testbed cells."""
-    from lasthop.papers.balakrishnan99 import SOURCE, protocol_name
-    from lasthop.render import FittedTable, _fixed
+    from lasthop.render import FittedTable, fixed
 
     by = {(str(c["table"]), str(c["setting"]), str(c["scheme"])): c for c in cells}
 
@@ -169,8 +177,8 @@ def tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> list[FittedTable]:
     def mean_sd(table: str, setting: str, scheme: str, mean: str, sd: str, digits: int) -> str:
         m = get(table, setting, scheme, mean)
         if m is None:
-            return _fixed(None, digits)
-        return f"{_fixed(m, digits)} ± {_fixed(get(table, setting, scheme, sd), digits)}"
+            return fixed(None, digits)
+        return f"{fixed(m, digits)} ± {fixed(get(table, setting, scheme, sd), digits)}"
 
     out: list[FittedTable] = []
     if any(t == F19 for t, _, _ in by):

@@ -1,5 +1,6 @@
 """One cell of a reproduction to measure: an embedded scenario with overrides, averaged
-over seeds (the papers whose cells carry their own measures: seeds 001 and 004)."""
+over seeds. The framework runs its scenario once per seed (:mod:`lasthop.reproduction.jobs`);
+its paper makes the cell of the runs' summaries, with the measures it reads."""
 
 from __future__ import annotations
 

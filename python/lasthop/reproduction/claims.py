@@ -3,7 +3,7 @@ deviations a reproduction owes an explanation for.
 
 A :class:`Claim` is one statement of a paper (quoted, with its section) and a function of
 the measured cells that says whether it holds and which measured figures it used. A
-reproduction lists its claims in a module of its own (``claims_balakrishnan97``), beside
+paper lists its claims in its package (``lasthop.papers.balakrishnan97.claims``), beside
 its explanations: a mapping from a claim id or a cell key to the text that explains why
 the claim fails or the cell is far from the published one. The explanations are data, to
 be revised as the model changes; a deviation no entry matches says so.
@@ -14,7 +14,7 @@ be revised as the model changes; a deviation no entry matches says so.
 - :func:`deviations`: every failed claim and every cell whose ratio to the published
   value is outside :data:`RATIO_BAND`, each with its explanation.
 
-Cells are dicts as :func:`lasthop.papers.reproduce.reproduce` returns them: ``table``,
+Cells are dicts as :func:`lasthop.reproduction.reproduce.reproduce` returns them: ``table``,
 ``setting``, ``scheme``, ``throughput_mbps``, ``wireless_goodput_pct``,
 ``wired_goodput_pct``, ``published``, ``ratio`` and, where measured, ``retransmits`` and
 ``timeouts`` (the source's, mean per run).

@@ -13,7 +13,7 @@ far can run (issue 13), as cells of the reproduction.
 - E11 (Fig. 17): Reno, Snoop and LL-ELSN per retry limit l against FER.
 - E12 (Fig. 18): ten flows to ten stations, each station's channel a two-state Markov
   chain (p_gb = 0.01) against p_bb, per retry limit.
-- E13 (Fig. 3): the overhead analysis, Eqs. 2-4 (:mod:`lasthop.papers.yun09_analysis`).
+- E13 (Fig. 3): the overhead analysis, Eqs. 2-4 (:mod:`lasthop.papers.yun09.analysis`).
 - E14 (Table 1): the measured ELN delay of LL-ELSN, downlink and uplink, from E1's and
   E3's runs.
 
@@ -29,12 +29,9 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from lasthop.papers.experiment import Experiment
-
-if TYPE_CHECKING:
-    from lasthop.render import FittedTable
+from lasthop.reproduction.experiment import Experiment
 
 SOURCE: Final = (
     "Yun, Link-layer-originated loss notification (LL-ELSN), EURASIP JWCN 2009 (seed 004); "
@@ -123,7 +120,7 @@ def _protocol(scheme: str) -> str:
 
 def experiments() -> list[Experiment]:
     """Every measured cell of the reproduction, in the paper's order (E10's traced runs
-    are separate: :func:`e10_runs`)."""
+    are separate: :func:`e10_cells`)."""
     out: list[Experiment] = []
     for table, scenario in (("y09-e1", DOWN), ("y09-e3", UP)):
         for fer in E1_FER:
@@ -306,8 +303,8 @@ def e10_cells(seeds: int) -> list[dict[str, Any]]:
 
 def e13_cell() -> dict[str, Any]:
     """E13 (Fig. 3): Eq. 1's series against its closed form, and the largest overhead
-    R/r of Eqs. 2-4 over p <= 0.25 (:mod:`lasthop.papers.yun09_analysis`)."""
-    from lasthop.papers import yun09_analysis as analysis
+    R/r of Eqs. 2-4 over p <= 0.25 (:mod:`lasthop.papers.yun09.analysis`)."""
+    from lasthop.papers.yun09 import analysis
 
     ps = [i / 100 for i in range(1, 51)]
     _, figures = analysis.check_a26(ps)
@@ -376,114 +373,3 @@ def e14_cells(cells: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             }
         )
     return out
-
-
-_GRIDS: Final = (
-    # (table, title, the cell field shown)
-    ("y09-e1", "Fig. 6 (E1): downlink goodput (Mb/s) against FER, one flow", "throughput_mbps"),
-    ("y09-e3", "Fig. 8 (E3): uplink goodput (Mb/s) against FER, one flow", "throughput_mbps"),
-    (
-        "y09-e7",
-        "Fig. 13 (E7): goodput (Mb/s) and spurious timeouts per run, l = 7, 100 ms LL "
-        "retransmission delay",
-        "throughput_mbps",
-    ),
-    ("y09-e11", "Fig. 17 (E11): goodput (Mb/s) per retry limit l against FER", "throughput_mbps"),
-    (
-        "y09-e12",
-        "Fig. 18 (E12): aggregate goodput (Mb/s) of 10 flows, Markov channel p_gb = 0.01",
-        "throughput_mbps",
-    ),
-)
-
-
-def tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> list[FittedTable]:
-    """The reproduction's tables (the figures' data), from its cells."""
-    from lasthop.render import FittedTable, _fixed
-
-    out: list[FittedTable] = []
-    for table_id, title, key in _GRIDS:
-        chosen = [c for c in cells if c["table"] == table_id]
-        if not chosen:
-            continue
-        settings = list(dict.fromkeys(str(c["setting"]) for c in chosen))
-        schemes = list(dict.fromkeys(str(c["scheme"]) for c in chosen))
-        by = {(str(c["setting"]), str(c["scheme"])): c for c in chosen}
-        grid = FittedTable(
-            f"Yun 2009 {title}, mean ± 95 % of {seeds} seeds",
-            ["setting"],
-            [scheme_name(s) for s in schemes],
-            caption=SOURCE,
-        )
-        for setting in settings:
-            row = [setting]
-            for scheme in schemes:
-                c = by.get((setting, scheme))
-                if c is None:
-                    row.append("-")
-                    continue
-                text = f"{_fixed(c.get(key), 3)} ± {_fixed(c.get('ci95_mbps'), 3)}"
-                if table_id == "y09-e7":
-                    text += f" ({_fixed(c.get('spurious_timeouts'), 1)} sp.)"
-                row.append(text)
-            grid.add_row(*row)
-        out.append(grid)
-    e10 = [c for c in cells if c["table"] == "y09-e10"]
-    if e10:
-        t = FittedTable(
-            f"Yun 2009 Fig. 16 (E10): sending rate (segments/s), receiver disconnected at "
-            f"{E10_DISCONNECT_S:g} s, mean of {seeds} seeds",
-            ["sender"],
-            ["5-10 s", "10.5-11.5 s", f"{E10_RUN_S - 5:g}-{E10_RUN_S:g} s"],
-            caption=SOURCE,
-        )
-        for c in e10:
-            t.add_row(
-                scheme_name(str(c["scheme"])),
-                _fixed(c["rate_before_seg_s"], 1),
-                _fixed(c["rate_soon_after_seg_s"], 1),
-                _fixed(c["rate_late_seg_s"], 1),
-            )
-        out.append(t)
-    e14 = [c for c in cells if c["table"] == "y09-e14"]
-    if e14:
-        t = FittedTable(
-            "Yun 2009 Table 1 (E14): ELN delay (ms), LL-ELSN measured (largest cell mean over "
-            "E1/E3's FERs), HACK by Table 1's formula",
-            ["direction"],
-            ["LL-ELSN", "T_wrd", "HACK-style"],
-            caption=SOURCE,
-        )
-        by14 = {(str(c["setting"]), str(c["scheme"])): c for c in e14}
-        for direction in ("down", "up"):
-            ll, hack = by14.get((direction, "ll-elsn")), by14.get((direction, "hack"))
-            if ll is None or hack is None:
-                continue
-            t.add_row(
-                direction,
-                _fixed(ll["eln_delay_ms"], 3),
-                _fixed(ll["t_wrd_ms"], 3),
-                _fixed(hack["eln_delay_ms"], 3),
-            )
-        out.append(t)
-    return out
-
-
-def reproduce_cells(seeds: int, run_jobs: Any, workers: int | None = None) -> list[dict[str, Any]]:
-    """Every cell of the reproduction over seeds 1..``seeds``: the measured grids (their
-    runs through ``run_jobs``, :func:`lasthop.papers.reproduce.run_jobs`), E10's traced
-    runs, E13's analysis and E14's figures."""
-    from lasthop.papers.reproduce import Job
-
-    exps = experiments()
-    jobs = [Job(e.scenario, e.sets, seed) for e in exps for seed in range(1, seeds + 1)]
-    unique = list(dict.fromkeys(jobs))
-    by_job = dict(zip(unique, run_jobs(unique, workers), strict=True))
-    cells = [
-        cell(e, [by_job[Job(e.scenario, e.sets, seed)] for seed in range(1, seeds + 1)])
-        for e in exps
-    ]
-    cells += e10_cells(seeds)
-    cells.append(e13_cell())
-    cells += e14_cells(cells)
-    return cells

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, Final
 from matplotlib.figure import Figure
 
 from lasthop import plots
-from lasthop.papers import yun09
-from lasthop.papers.yun09 import fer_setting, scheme_name
+from lasthop.papers.yun09 import experiments as yun09
+from lasthop.papers.yun09.experiments import fer_setting, scheme_name
 
 if TYPE_CHECKING:
     from lasthop.report import ReportFigure

@@ -1,9 +1,10 @@
 """Balakrishnan, Padmanabhan, Katz 1999 (seed 001), bandwidth asymmetry: the experiments
 E-S1, E-S1b, E-S2, E-S3 and E-S4 of ``/work/shared/reference/asymmetry-001.md`` as the
-cells of tables T1-T4, and the testbed's E-T5..E-T7 as figures F19-F21
-(:mod:`lasthop.papers.balakrishnan99_testbed`) (the reference's numbering; the seed lost its
-table numbers and every digit, so there are no published values to print beside them, only
-the paper's qualitative claims, :mod:`lasthop.papers.claims_balakrishnan99`).
+cells of tables T1-T4, and the latency-asymmetry experiments as F14, T6, T7 and F15 (the
+reference's numbering; the seed lost its table numbers and every digit, so there are no
+published values to print beside them, only the paper's qualitative claims,
+:mod:`lasthop.papers.balakrishnan99.claims`). The testbed's E-T5..E-T7 (figures F19-F21)
+are :mod:`lasthop.papers.balakrishnan99.testbed`'s.
 
 Protocols are the paper's (Sec. 7: "SA is implicitly bundled with ACC and AF unless
 stated; with AR, SA is excluded"): ``reno``, ``acc`` (ACC + SA), ``af`` (AF + SA),
@@ -25,8 +26,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from lasthop.papers import balakrishnan99_testbed
-from lasthop.papers.experiment import Experiment
+from lasthop.reproduction.experiment import Experiment
 
 SOURCE: Final = (
     "Balakrishnan, Padmanabhan, Katz, The effects of asymmetry on TCP performance, "
@@ -96,7 +96,8 @@ def protocol_name(protocol: str) -> str:
 
 
 def experiments() -> list[Experiment]:
-    """Every cell of the bandwidth-asymmetry part, in the paper's order."""
+    """Every cell of the simulations (bandwidth, then latency asymmetry), in the paper's
+    order."""
     out: list[Experiment] = []
     for setting, rate, compression in T1_SETTINGS:
         for protocol in T1_PROTOCOLS:
@@ -163,8 +164,6 @@ def experiments() -> list[Experiment]:
                 )
             )
     out += latency_experiments()
-    # The testbed half (Secs. 8, 9.1): figures F19-F21.
-    out += balakrishnan99_testbed.experiments()
     return out
 
 
@@ -294,18 +293,21 @@ def _pstdev(values: Sequence[float]) -> float:
     return statistics.pstdev(values) if values else 0.0
 
 
-def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The measured cell of ``experiment`` from its runs' summaries."""
-    out: dict[str, Any] = {
+def cell_head(experiment: Experiment) -> dict[str, Any]:
+    """What every cell of the paper starts with: its keys, and no published value."""
+    return {
         "table": experiment.table,
         "setting": experiment.setting,
         "scheme": experiment.scheme,
         "published": None,
         "ratio": None,
     }
-    if experiment.table in balakrishnan99_testbed.TABLES:
-        out.update(balakrishnan99_testbed.cell(experiment.table, runs))
-        return out
+
+
+def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The measured cell of ``experiment`` (one of :func:`experiments`) from its runs'
+    summaries."""
+    out = cell_head(experiment)
     first = [run["flows"][0] for run in runs]
     if experiment.table in ("b99-t1", "b99-t1b", "b99-t2"):
         reverse = [_link(run, REVERSE) for run in runs]

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Final
 from matplotlib.figure import Figure
 
 from lasthop import plots
-from lasthop.papers import balakrishnan99_testbed as tb
-from lasthop.papers.balakrishnan99 import protocol_name
+from lasthop.papers.balakrishnan99 import testbed as tb
+from lasthop.papers.balakrishnan99.experiments import protocol_name
 
 if TYPE_CHECKING:
     from lasthop.report import ReportFigure

@@ -1,5 +1,5 @@
 """The checkable statements of Balakrishnan, Padmanabhan, Katz 1999 (seed 001), bandwidth
-asymmetry (Sec. 7.1), on the cells of :mod:`lasthop.papers.balakrishnan99`, and the
+asymmetry (Sec. 7.1), on the cells of :mod:`lasthop.papers.balakrishnan99.experiments`, and the
 explanations of where the reproduction departs from them.
 
 The ids are the reference's (``/work/shared/reference/asymmetry-001.md`` Sec. 4,
@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from lasthop.papers.balakrishnan99 import (
+from lasthop.papers.balakrishnan99.claims_testbed import TESTBED_CLAIMS, TESTBED_DEVIATIONS
+from lasthop.papers.balakrishnan99.experiments import (
     ACK_CLOCK_BOUND_MBPS,
     REVERSE_MAX_KBPS,
     protocol_name,
 )
-from lasthop.papers.claims import Cells, Claim, Verdict
-from lasthop.papers.claims_balakrishnan99_testbed import TESTBED_CLAIMS, TESTBED_DEVIATIONS
+from lasthop.reproduction.claims import Cells, Claim, Verdict
 
 T1: Final = "b99-t1"
 T1B: Final = "b99-t1b"
@@ -412,7 +412,7 @@ DEVIATIONS: Final[dict[str, str]] = {
 
 # The latency-asymmetry claims (Secs. 7.2, 7.3) live beside these; the reproduction
 # evaluates both as one paper's.
-from lasthop.papers import claims_balakrishnan99_latency as _latency  # noqa: E402
+from lasthop.papers.balakrishnan99 import claims_latency as _latency  # noqa: E402
 
 CLAIMS = CLAIMS + _latency.CLAIMS  # type: ignore[misc]
 DEVIATIONS = DEVIATIONS | _latency.DEVIATIONS  # type: ignore[misc]

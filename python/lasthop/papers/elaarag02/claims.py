@@ -1,7 +1,7 @@
 """ElAarag 2002 (seed 002), Table I: no statement beyond the table's cells to check, and
 the explanation of the one cell outside 0.8-1.25 of the published value.
 
-:data:`DEVIATIONS` uses the keys of :mod:`lasthop.papers.claims` (``table/setting/scheme``,
+:data:`DEVIATIONS` uses the keys of :mod:`lasthop.reproduction.claims` (``table/setting/scheme``,
 shell patterns allowed); the analysis is /work/shared/reference/elaarag-002.md's, with
 ns-2.35 runs of each reading of the two-state error model.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from lasthop.papers.claims import Claim
+from lasthop.reproduction.claims import Claim
 
 CLAIMS: Final[tuple[Claim, ...]] = ()
 """Table I is all the paper gives for this reproduction: its cells are the checks."""

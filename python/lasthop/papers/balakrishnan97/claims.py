@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from lasthop.papers.claims import Cells, Claim, Verdict
-from lasthop.papers.reproduce import FIG12_SCHEMES
+from lasthop.papers.balakrishnan97.experiments import FIG12_SCHEMES
+from lasthop.reproduction.claims import Cells, Claim, Verdict
 
 LAN: Final = ("lan-8k", "lan-32k")
 SETTINGS: Final = ("lan-8k", "lan-32k", "wan-32k")

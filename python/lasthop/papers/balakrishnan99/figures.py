@@ -8,7 +8,7 @@ the HTML report, drawn as the paper drew them (the reference's numbering):
 - F10: the acks the forward sender receives, ACC+SA with acks-first (E-S4): none while a
   reverse data packet holds the channel (278 ms), then a burst (AS-20).
 
-Each comes from one traced run, seed :data:`lasthop.papers.balakrishnan99.TRACE_SEED`.
+Each comes from one traced run, seed :data:`lasthop.papers.balakrishnan99.experiments.TRACE_SEED`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pyarrow as pa
 
 from lasthop import plots
-from lasthop.papers import balakrishnan99 as b99
+from lasthop.papers.balakrishnan99 import experiments as b99
 
 if TYPE_CHECKING:
     from lasthop.report import ReportFigure

@@ -1,5 +1,5 @@
 """The checkable statements of Yun 2009 (seed 004) on the cells of
-:mod:`lasthop.papers.yun09`, and the explanations of where the reproduction departs.
+:mod:`lasthop.papers.yun09.experiments`, and the explanations of where the reproduction departs.
 
 The ids are the reference's (``/work/shared/reference/yun-004.md`` Sec. 6, A1..A28). "X >
 Y" is read as the reference reads it: the 95 % confidence intervals over the seeds do not
@@ -14,9 +14,9 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
-from lasthop.papers import yun09
-from lasthop.papers.claims import Cells, Claim, Verdict
-from lasthop.papers.yun09 import fer_setting, scheme_name
+from lasthop.papers.yun09 import experiments as yun09
+from lasthop.papers.yun09.experiments import fer_setting, scheme_name
+from lasthop.reproduction.claims import Cells, Claim, Verdict
 
 E1: Final = "y09-e1"
 E3: Final = "y09-e3"

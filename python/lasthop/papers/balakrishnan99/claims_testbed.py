@@ -1,7 +1,7 @@
 """The checkable statements of the testbed half of Balakrishnan, Padmanabhan, Katz 1999
 (seed 001, Sec. 9.1; the reference's AS-34..AS-38) on the F19-F21 cells of
-:mod:`lasthop.papers.balakrishnan99_testbed`, and the explanations of where the
-reproduction departs from them. :mod:`lasthop.papers.claims_balakrishnan99` lists them
+:mod:`lasthop.papers.balakrishnan99.testbed`, and the explanations of where the
+reproduction departs from them. :mod:`lasthop.papers.balakrishnan99.claims` lists them
 with the simulation claims.
 
 The seed lost every number, so no claim compares with a published value; the bounds are
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from lasthop.papers.balakrishnan99_testbed import (
+from lasthop.papers.balakrishnan99.testbed import (
     ACKS_FIRST_BOUND_MBPS,
     F19,
     F19_MAXBURSTS,
@@ -29,7 +29,7 @@ from lasthop.papers.balakrishnan99_testbed import (
     f20_scheme,
     maxburst_name,
 )
-from lasthop.papers.claims import Cells, Claim, Verdict
+from lasthop.reproduction.claims import Cells, Claim, Verdict
 
 _NAMES: Final = {"reno": "Reno", "acc": "ACC+SA", "af": "AF+SA"}
 

@@ -1,7 +1,7 @@
 """The checkable statements of Balakrishnan, Padmanabhan, Katz 1999 (seed 001) about
 latency and media-access asymmetry (Secs. 5, 7.2, 7.3): the packet-radio chain (E-S5,
 T6, F11, F12), many connections over one radio hop (E-S6, T7, F13) and the web
-micro-benchmark (E-S7, F15), on the cells of :mod:`lasthop.papers.balakrishnan99`.
+micro-benchmark (E-S7, F15), on the cells of :mod:`lasthop.papers.balakrishnan99.experiments`.
 
 The ids are the reference's (``/work/shared/reference/asymmetry-001.md`` Sec. 4,
 AS-23..AS-33). "Better" is a higher mean over the seeds; no number survives in the seed.
@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from lasthop.papers.balakrishnan99 import (
+from lasthop.papers.balakrishnan99.experiments import (
     F15_HOSTS,
     F15_PROTOCOL_NAMES,
     T6_HOPS,
     T7_CONNECTIONS,
     protocol_name,
 )
-from lasthop.papers.claims import Cells, Claim, Verdict
+from lasthop.reproduction.claims import Cells, Claim, Verdict
 
 T6: Final = "b99-t6"
 T7: Final = "b99-t7"

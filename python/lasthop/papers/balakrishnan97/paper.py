@@ -1,0 +1,53 @@
+"""Balakrishnan et al. 1997 as the reproduction framework drives it: :data:`PAPER`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from lasthop.papers.balakrishnan97 import experiments
+from lasthop.papers.balakrishnan97.claims import CLAIMS, DEVIATIONS
+from lasthop.reproduction.claims import Claim
+from lasthop.reproduction.paper import Paper, Request
+from lasthop.reproduction.throughput import ThroughputExperiment, throughput_cell
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from lasthop.report import ReportPart
+
+
+class Balakrishnan97(Paper):
+    """The reproduction of Sec. IV: the selections ``balakrishnan97`` (with its parts),
+    ``balakrishnan97-baseline`` and ``balakrishnan97-table3``."""
+
+    claims: Sequence[Claim] = CLAIMS
+    deviations: Mapping[str, str] = DEVIATIONS
+
+    def experiments(self, request: Request) -> list[ThroughputExperiment]:
+        return experiments.experiments(request.selection, request.only)
+
+    def cells(
+        self, request: Request, runs: Sequence[Sequence[Mapping[str, Any]]]
+    ) -> list[dict[str, Any]]:
+        planned = self.experiments(request)
+        return [throughput_cell(e, r) for e, r in zip(planned, runs, strict=True)]
+
+    def tables(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> list[RenderableType]:
+        from lasthop.papers.balakrishnan97.tables import tables
+
+        return list(tables(cells, request.seeds))
+
+    def report(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> ReportPart:
+        from lasthop.papers.balakrishnan97.report import report_part
+
+        return report_part(
+            request.selection,
+            cells,
+            request.seeds,
+            trace_seed=request.trace_seed,
+            workers=request.workers,
+        )
+
+
+PAPER: Final = Balakrishnan97()

@@ -1,0 +1,79 @@
+"""Yun 2009's part of the HTML report (seed 004): its figures
+(:mod:`lasthop.papers.yun09.figures`) and the tables of its cells. No plotted value is
+legible in the seed, so the tables' columns are the measures the claims read."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from lasthop.papers.yun09 import figures
+from lasthop.papers.yun09.experiments import SOURCE, scheme_name
+from lasthop.report import CellTable, ReportPart
+
+TITLES: Final[dict[str, str]] = {
+    "y09-e1": "Yun 2009, Fig. 6 (E1): downlink goodput against FER, one flow, l = 1",
+    "y09-e3": "Yun 2009, Fig. 8 (E3): uplink goodput against FER, one flow, l = 1",
+    "y09-e7": "Yun 2009, Fig. 13 (E7): LL-ELSN with and without ERSN, l = 7, 100 ms delay",
+    "y09-e10": "Yun 2009, Fig. 16 (E10): sending rate, receiver disconnected at 10 s",
+    "y09-e11": "Yun 2009, Fig. 17 (E11): goodput per retry limit against FER",
+    "y09-e12": "Yun 2009, Fig. 18 (E12): 10 flows, Markov channel p_gb = 0.01",
+    "y09-e13": "Yun 2009, Fig. 3 (E13): notification overhead, analysis",
+    "y09-e14": "Yun 2009, Table 1 (E14): ELN delay",
+}
+"""What each table of cells is, in the paper's words."""
+
+COLUMNS: Final[dict[str, tuple[tuple[str, str, int], ...]]] = {}
+"""The columns of each table of cells: (header, the cell's key, digits)."""
+_GOODPUT: Final = (("Mb/s", "throughput_mbps", 3), ("95 % ±", "ci95_mbps", 3))
+# Seed 004 (Yun 2009): no plotted value is legible, so again the measures the claims read.
+COLUMNS["y09-e1"] = (
+    *_GOODPUT,
+    ("timeouts", "timeouts", 1),
+    ("spurious timeouts", "spurious_timeouts", 1),
+    ("local retransmits", "local_retransmits", 0),
+    ("ELNs", "elns", 0),
+    ("ELN delay ms", "eln_delay_ms", 3),
+    ("notice bytes / data bytes", "notice_overhead", 5),
+)
+COLUMNS["y09-e3"] = COLUMNS["y09-e1"]
+COLUMNS["y09-e11"] = COLUMNS["y09-e1"]
+COLUMNS["y09-e7"] = (
+    *_GOODPUT,
+    ("timeouts", "timeouts", 1),
+    ("spurious timeouts", "spurious_timeouts", 1),
+    ("ERSNs", "ersns", 0),
+    ("ELNs", "elns", 0),
+    ("notice bytes / data bytes", "notice_overhead", 5),
+)
+COLUMNS["y09-e12"] = (
+    *_GOODPUT,
+    ("better half Mb/s", "top_half_mbps", 3),
+    ("fairness", "jain_index", 3),
+    ("timeouts", "timeouts", 1),
+)
+COLUMNS["y09-e10"] = (
+    ("segments/s before", "rate_before_seg_s", 1),
+    ("0.5-1.5 s after", "rate_soon_after_seg_s", 1),
+    ("last 5 s", "rate_late_seg_s", 1),
+)
+COLUMNS["y09-e13"] = (
+    ("Eq. 1 series gap", "series_gap", 12),
+    ("largest R/r, p <= 0.25", "worst_overhead", 4),
+)
+COLUMNS["y09-e14"] = (
+    ("ELN delay ms", "eln_delay_ms", 3),
+    ("T_wrd ms", "t_wrd_ms", 3),
+)
+
+
+def report_part(cells: Sequence[Mapping[str, Any]], seeds: int) -> ReportPart:
+    """The paper's figures of ``cells`` (over seeds 1..``seeds``) and how their tables read."""
+    return ReportPart(
+        figures=figures.figures(cells, seeds),
+        sources=[("paper", SOURCE)],
+        cell_tables={
+            table: CellTable(TITLES[table], columns, scheme_name)
+            for table, columns in COLUMNS.items()
+        },
+    )
