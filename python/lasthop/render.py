@@ -268,30 +268,39 @@ def bench_table(cases: Sequence[Mapping[str, Any]]) -> FittedTable:
     return table
 
 
-_VERDICT_STYLE = {"holds": "green", "fails": "bold red", "unchecked": "yellow"}
+_VERDICT_STYLE = {
+    "holds": "green",
+    "fails": "bold red",
+    "fails explained": "red",
+    "fails open": "bold red",
+    "unchecked": "yellow",
+}
 
 
 def claims_table(claims: Sequence[Mapping[str, Any]], title: str) -> Table:
-    """The papers' claims (as ``lasthop.reproduction.claims.evaluate`` gives them): the
-    verdict, then the claim's id and section, the paper's words, how they are checked and
-    the measured figures. The text column wraps to the terminal's width."""
+    """The papers' claims (as a reproduction's ``claims``): the verdict (holds, fails
+    explained, fails open, unchecked), then the claim's id and section, the paper's words,
+    how they are checked and the measured figures with their 95% intervals. The text
+    column wraps to the terminal's width."""
     from lasthop.reproduction.claims import figures_text
 
-    held = sum(1 for c in claims if c["status"] == "holds")
-    failed = sum(1 for c in claims if c["status"] == "fails")
+    counts: dict[str, int] = {}
+    for claim in claims:
+        verdict = str(claim.get("verdict", claim["status"]))
+        counts[verdict] = counts.get(verdict, 0) + 1
     table = Table(
         title=title,
         title_justify="left",
-        caption=f"{held} hold, {failed} fail, {len(claims) - held - failed} not checked",
+        caption=", ".join(f"{n} {v}" for v, n in counts.items()),
         caption_justify="left",
         show_lines=True,
     )
     table.add_column("verdict", no_wrap=True)
     table.add_column("claim", ratio=1, overflow="fold")
     for claim in claims:
-        status = str(claim["status"])
+        verdict = str(claim.get("verdict", claim["status"]))
         measured = (
-            f"measured: {figures_text(claim['figures'])}"
+            f"measured: {figures_text(claim['figures'], claim.get('ci95'))}"
             if claim["figures"]
             else f"not checked: {claim.get('reason', '')}"
         )
@@ -301,25 +310,40 @@ def claims_table(claims: Sequence[Mapping[str, Any]], title: str) -> Table:
             f" ({claim['section']}) {claim['statement']}\n"
             f"checked as: {claim['checked_as']}\n{measured}"
         )
-        table.add_row(Text(status, style=_VERDICT_STYLE.get(status, "")), text)
+        table.add_row(Text(verdict.replace(" ", "\n"), style=_VERDICT_STYLE.get(verdict, "")), text)
     return table
 
 
+def check_text(check: Mapping[str, Any]) -> str:
+    """A variation's outcome in a line: what was varied, the figures after, and whether
+    it moved them toward the paper."""
+    from lasthop.reproduction.claims import figures_text, number
+
+    after = check.get("shortfall_after")
+    moved = "moves toward the paper" if check.get("moves_toward_paper") else "does not move it"
+    if after is None:
+        return f"{check['what']} ({' '.join(check['varied'])}): no cell of it could be re-run"
+    figures = figures_text(check.get("figures", {}), check.get("ci95"))
+    held = " (holds)" if check.get("holds_after") else ""
+    return (
+        f"{check['what']} ({' '.join(check['varied'])}): {figures}{held}; shortfall "
+        f"{number(check['shortfall_before'])} -> {number(after)}: {moved}"
+    )
+
+
 def deviations_table(deviations: Sequence[Mapping[str, Any]], title: str) -> Table:
-    """Failed claims and cells outside 0.8-1.25 of the published value, grouped by their
-    explanation (each text once)."""
-    from lasthop.reproduction.claims import grouped
+    """Failed claims and far cells, grouped by their explanation (each text once), with
+    the cause, the run that varies it, the causes ruled out, and the status."""
+    from lasthop.reproduction.deviations import grouped
 
     table = Table(
         title=title,
         title_justify="left",
-        # The caption names the papers' claims files as they were before each paper became
-        # a package (claims.py of lasthop/papers/<paper>/): kept so that the output did
-        # not change in the move (issue 28, item 7).
-        caption="Explanations: DEVIATIONS in python/lasthop/papers/claims_<paper>.py",
+        caption="Explanations: DEVIATIONS in python/lasthop/papers/<paper>/claims*.py",
         caption_justify="left",
         show_lines=True,
     )
+    table.add_column("status", no_wrap=True)
     table.add_column("deviations and their cause", ratio=1, overflow="fold")
     for explanation, found in grouped(deviations):
         text = Text()
@@ -327,8 +351,73 @@ def deviations_table(deviations: Sequence[Mapping[str, Any]], title: str) -> Tab
             text.append(str(d["key"]), style="bold")
             text.append(f" ({d['kind']}): {d['what']}\n")
         text.append("cause: ", style="italic")
-        text.append(explanation)
-        table.add_row(text)
+        text.append(f"{found[0].get('cause', '')}. {explanation}")
+        checks = {check_text(d["check"]) for d in found if d.get("check")}
+        for line in sorted(checks):
+            text.append("\ncheck: ", style="italic")
+            text.append(line)
+        ruled = {check_text(r) for d in found for r in d.get("ruled_out", [])}
+        for line in sorted(ruled):
+            text.append("\nruled out: ", style="italic")
+            text.append(line)
+        statuses = sorted({str(d.get("status", "open")) for d in found})
+        status = "/".join(statuses)
+        style = "red" if statuses == ["explained"] else "bold red"
+        table.add_row(Text(status, style=style), text)
+    return table
+
+
+def sensitivity_table(sensitivity: Mapping[str, Any]) -> FittedTable:
+    """One unsourced default: its cells at each value (mean ± 95% half width)."""
+    values = [str(v) for v in sensitivity["values"]]
+    out = FittedTable(
+        f"Sensitivity ({sensitivity['paper']}): {sensitivity['what']}",
+        ["cell"],
+        values,
+    )
+    for row in sensitivity["cells"]:
+        texts = []
+        for v in values:
+            figure = row["values"].get(v) or {}
+            mean, half = figure.get("mean"), figure.get("ci95")
+            texts.append(
+                "-"
+                if mean is None
+                else f"{fixed(mean, 3)}" + ("" if half is None else f"±{fixed(half, 3)}")
+            )
+        out.add_row(str(row["cell"]), *texts)
+    return out
+
+
+def summary_table(summary: Sequence[Mapping[str, Any]]) -> Table:
+    """Per paper: claims that hold, fail explained, fail open, are not checked; far cells
+    explained and open."""
+    table = Table(title="Claims and deviations per paper", title_justify="left")
+    for name in (
+        "paper",
+        "holds",
+        "fails\nexplained",
+        "fails\nopen",
+        "not\nchecked",
+        "far cells\nexplained",
+        "far cells\nopen",
+    ):
+        table.add_column(name, justify="left" if name == "paper" else "right", no_wrap=True)
+    for row in summary:
+        table.add_row(
+            str(row["paper"]),
+            *(
+                str(row[k])
+                for k in (
+                    "holds",
+                    "fails_explained",
+                    "fails_open",
+                    "unchecked",
+                    "far_cells_explained",
+                    "far_cells_open",
+                )
+            ),
+        )
     return table
 
 

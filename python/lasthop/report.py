@@ -27,7 +27,8 @@ from typing import Any, Final, Literal
 from matplotlib.figure import Figure
 
 from lasthop import plots
-from lasthop.reproduction.claims import figures_text, grouped
+from lasthop.reproduction.claims import figures_text
+from lasthop.reproduction.deviations import grouped
 
 __all__ = [
     "CellTable",
@@ -37,11 +38,6 @@ __all__ = [
     "build_report",
     "write_report",
 ]
-
-# The Claims and Deviations sections name the 1997 paper and its claims' file whatever
-# ran: their texts are kept as they were when the papers became packages (issue 28, item
-# 7: a move without a byte of output changed), for the rewrite of the claims to correct.
-_CLAIMS_OF: Final = "Balakrishnan et al. 1997"
 
 _STYLE: Final = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1a1a1a;
@@ -148,14 +144,17 @@ def build_report(
     claims: Sequence[Mapping[str, Any]] = (),
     deviations: Sequence[Mapping[str, Any]] = (),
     cell_tables: Mapping[str, CellTable] | None = None,
+    summary: Sequence[Mapping[str, Any]] = (),
+    sensitivity: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """The report as one HTML document (a string): ``title``; ``provenance``, rows of
     (what, value) saying what was run; the ``cells`` (as ``reproduce()`` returns them)
     as one table per ``table`` field, each as ``cell_tables`` says; and the ``figures``
     embedded as ``embed`` data URIs. ``file_links`` adds links to ``STEM.png`` and
     ``STEM.svg`` beside the file (as :func:`write_report` writes them). ``claims`` and
-    ``deviations`` (as :func:`lasthop.reproduction.reproduce.check_claims` gives them)
-    make the Claims table and the Deviations section."""
+    ``deviations`` (as a :class:`~lasthop.reproduction.reproduce.Reproduction` has them)
+    make the Claims table and the Deviations section; ``summary`` the count of verdicts
+    per paper, ``sensitivity`` the tables of the defaults no source decides."""
     images = [plots.to_bytes(f.figure, embed) for f in figures]
     return _html(
         title,
@@ -168,6 +167,8 @@ def build_report(
         claims,
         deviations,
         cell_tables,
+        summary,
+        sensitivity,
     )
 
 
@@ -182,6 +183,8 @@ def write_report(
     claims: Sequence[Mapping[str, Any]] = (),
     deviations: Sequence[Mapping[str, Any]] = (),
     cell_tables: Mapping[str, CellTable] | None = None,
+    summary: Sequence[Mapping[str, Any]] = (),
+    sensitivity: Sequence[Mapping[str, Any]] = (),
 ) -> Path:
     """Write ``DIRECTORY/index.html`` (see :func:`build_report`) and each figure's
     ``STEM.png`` and ``STEM.svg`` beside it; return the path of ``index.html``."""
@@ -195,7 +198,18 @@ def write_report(
         images.append(rendered[embed])
     index = out / "index.html"
     text = _html(
-        title, cells, figures, images, embed, provenance, True, claims, deviations, cell_tables
+        title,
+        cells,
+        figures,
+        images,
+        embed,
+        provenance,
+        True,
+        claims,
+        deviations,
+        cell_tables,
+        summary,
+        sensitivity,
     )
     index.write_text(text, encoding="utf-8")
     return index
@@ -219,6 +233,8 @@ def _html(
     claims: Sequence[Mapping[str, Any]],
     deviations: Sequence[Mapping[str, Any]],
     cell_tables: Mapping[str, CellTable] | None,
+    summary: Sequence[Mapping[str, Any]] = (),
+    sensitivity: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     out = [
         "<!DOCTYPE html>",
@@ -247,10 +263,14 @@ def _html(
                 out += _html_table(before.caption, before.headers, before.rows)
             out += _cells_table(how, [c for c in cells if str(c.get("table", "")) == table])
         out.append("</section>")
+    if summary:
+        out += _summary_section(summary)
     if claims:
         out += _claims_section(claims)
     if claims or deviations:
         out += _deviations_section(deviations)
+    if sensitivity:
+        out += _sensitivity_section(sensitivity)
     if figures:
         out += ['<section id="figures">', "<h2>Figures</h2>"]
         mime = "image/png" if embed == "png" else "image/svg+xml"
@@ -278,15 +298,48 @@ def _html(
     return "\n".join(out)
 
 
+_SUMMARY_COLUMNS: Final = (
+    ("holds", "holds"),
+    ("fails_explained", "fails, explained"),
+    ("fails_open", "fails, open"),
+    ("unchecked", "not checked"),
+    ("far_cells_explained", "far cells, explained"),
+    ("far_cells_open", "far cells, open"),
+)
+
+
+def _summary_section(summary: Sequence[Mapping[str, Any]]) -> list[str]:
+    headers = [("paper", False), *((label, True) for _, label in _SUMMARY_COLUMNS)]
+    rows = [
+        [(str(r["paper"]), False), *((str(r[key]), True) for key, _ in _SUMMARY_COLUMNS)]
+        for r in summary
+    ]
+    return [
+        '<section id="summary">',
+        "<h2>Claims and deviations per paper</h2>",
+        "<p>A claim fails <em>explained</em> when its deviation names a cause and a run that "
+        "varies the cause moves the claim's figures toward the paper; <em>open</em> when the "
+        "cause is not identified or its run does not move them.</p>",
+        *_html_table("", headers, rows),
+        "</section>",
+    ]
+
+
 def _claims_section(claims: Sequence[Mapping[str, Any]]) -> list[str]:
-    held = sum(1 for c in claims if c["status"] == "holds")
-    failed = sum(1 for c in claims if c["status"] == "fails")
+    counts: dict[str, int] = {}
+    for claim in claims:
+        verdict = str(claim.get("verdict", claim["status"]))
+        counts[verdict] = counts.get(verdict, 0) + 1
+    papers = ", ".join(dict.fromkeys(str(c.get("paper", "")) for c in claims if c.get("paper")))
     out = [
         '<section id="claims">',
         "<h2>Claims</h2>",
-        f"<p>Every checkable statement of {_CLAIMS_OF}, evaluated on the cells above: {held} "
-        f"hold, {failed} fail, {len(claims) - held - failed} not checked. "
-        "The Deviations section explains each failure.</p>",
+        f"<p>Every checkable statement of the papers ({_e(papers)}), evaluated on the cells "
+        "above by one rule: a figure is the mean over the seeds with its 95% interval, "
+        '"X &gt; Y" holds when the intervals do not overlap, "about equal" when they '
+        "overlap, any other tolerance is quoted from the paper. "
+        + _e(", ".join(f"{n} {v}" for v, n in counts.items()))
+        + ". The Deviations section explains each failure.</p>",
         '<div class="scroll"><table class="claims">',
         "<thead><tr>"
         + "".join(
@@ -298,14 +351,15 @@ def _claims_section(claims: Sequence[Mapping[str, Any]]) -> list[str]:
     ]
     for claim in claims:
         status = str(claim["status"])
+        verdict = str(claim.get("verdict", status))
         measured = (
-            figures_text(claim["figures"])
+            figures_text(claim["figures"], claim.get("ci95"))
             if claim["figures"]
             else f"not checked: {claim.get('reason', '')}"
         )
         out.append(
             f'<tr id="claim-{_e(claim["id"])}">'
-            f'<td class="{_e(status)}">{_e(status)}</td>'
+            f'<td class="{_e(status)}">{_e(verdict)}</td>'
             f"<td><code>{_e(claim['id'])}</code><br>{_e(claim['section'])}</td>"
             f"<td>{_e(claim['statement'])}</td>"
             f"<td>{_e(claim['checked_as'])}</td>"
@@ -316,22 +370,61 @@ def _claims_section(claims: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def _deviations_section(deviations: Sequence[Mapping[str, Any]]) -> list[str]:
+    from lasthop.render import check_text
+
     out = [
         '<section id="deviations">',
         "<h2>Deviations</h2>",
-        # Where the explanations were before the papers became packages: see _CLAIMS_OF.
-        "<p>Every failed claim and every cell whose ratio to the published value is outside "
-        "0.8-1.25, grouped by cause. The explanations are kept in DEVIATIONS of "
-        "<code>python/lasthop/papers/claims_balakrishnan97.py</code> (and "
-        "<code>claims_elaarag02.py</code>).</p>",
+        "<p>Every failed claim and every cell whose 95% interval over the published value "
+        "lies outside 0.8-1.25, grouped by explanation, each with its cause, the run that "
+        "varies the cause and what it did, and the causes ruled out by runs of their own. "
+        "The explanations are the DEVIATIONS of each paper's package "
+        "(<code>python/lasthop/papers/&lt;paper&gt;/</code>).</p>",
     ]
     if not deviations:
         out += ["<p>None: every claim holds and every cell is within 0.8-1.25.</p>"]
     for n, (explanation, found) in enumerate(grouped(deviations), start=1):
+        statuses = "/".join(sorted({str(d.get("status", "open")) for d in found}))
         out += [f'<div class="deviation" id="deviation-{n}">', "<ul>"]
         for d in found:
             out.append(f"<li><code>{_e(d['key'])}</code> ({_e(d['kind'])}): {_e(d['what'])}</li>")
-        out += ["</ul>", f"<p><strong>Cause:</strong> {_e(explanation)}</p>", "</div>"]
+        out += [
+            "</ul>",
+            f"<p><strong>{_e(statuses)}. Cause:</strong> {_e(found[0].get('cause', ''))}. "
+            f"{_e(explanation)}</p>",
+        ]
+        for line in sorted({check_text(d["check"]) for d in found if d.get("check")}):
+            out.append(f"<p><strong>Check:</strong> {_e(line)}</p>")
+        for line in sorted({check_text(r) for d in found for r in d.get("ruled_out", [])}):
+            out.append(f"<p><strong>Ruled out:</strong> {_e(line)}</p>")
+        out.append("</div>")
+    out.append("</section>")
+    return out
+
+
+def _sensitivity_section(sensitivity: Sequence[Mapping[str, Any]]) -> list[str]:
+    out = [
+        '<section id="sensitivity">',
+        "<h2>Sensitivity to defaults without a source</h2>",
+        "<p>Each default of a reproduced scenario that no source decides, with the sentence "
+        "that chose it, and the cells it reaches at other values (mean and 95% half width "
+        "over the seeds).</p>",
+    ]
+    for s in sensitivity:
+        values = [str(v) for v in s["values"]]
+        headers = [("cell", False), *((v, True) for v in values)]
+        rows = []
+        for row in s["cells"]:
+            texts = []
+            for v in values:
+                figure = row["values"].get(v) or {}
+                mean, half = figure.get("mean"), figure.get("ci95")
+                text = "-" if mean is None else _fixed(mean, 3)
+                if half is not None and mean is not None:
+                    text += f" ± {_fixed(half, 3)}"
+                texts.append((text, True))
+            rows.append([(str(row["cell"]), False), *texts])
+        out += _html_table(f"{s['paper']}: {s['what']}", headers, rows)
     out.append("</section>")
     return out
 

@@ -13,9 +13,17 @@ one of the paper's selections (its name in ``all``, or a further one such as
    measures itself (traced runs, analysis);
 3. :meth:`Paper.tables`: its terminal tables of those cells; :meth:`Paper.report`: its
    part of the HTML report (figures, what was run for them, how its cells' tables read);
-4. :attr:`Paper.claims` and :attr:`Paper.deviations`: its checkable statements and the
-   explanations of where the reproduction departs from them, which the framework
-   evaluates on the cells (:mod:`lasthop.reproduction.claims`).
+4. :attr:`Paper.claims`, :attr:`Paper.deviations` and :attr:`Paper.sensitivities`: its
+   checkable statements, the explanations of where the reproduction departs from them,
+   each naming a cause a run can vary, and the defaults no source decides, which the
+   framework evaluates on the cells and checks with runs of its own
+   (:mod:`lasthop.reproduction.claims`, :mod:`lasthop.reproduction.deviations`); the
+   expected verdict of every claim is pinned in the package's ``verdicts.toml``
+   (:mod:`lasthop.reproduction.verdicts`).
+
+:meth:`Paper.cell` makes the cell of one experiment from its runs: the framework calls it
+for each seed's run alone to give every mean its interval, and for the runs that vary a
+deviation's cause.
 
 A cell is a JSON-ready dict with at least ``table``, ``setting``, ``scheme``,
 ``published`` and ``ratio``. Explicit subclasses of :class:`Paper` inherit the defaults
@@ -33,6 +41,7 @@ if TYPE_CHECKING:
 
     from lasthop.report import ReportPart
     from lasthop.reproduction.claims import Claim
+    from lasthop.reproduction.deviations import Deviation, Sensitivity
     from lasthop.reproduction.experiment import Experiment
 
 
@@ -51,6 +60,9 @@ class Request:
     """The most processes the paper's own runs may take (``None``: one per core)."""
     trace_seed: int = 1
     """The seed of the traced runs of the report's figures."""
+    quick: bool = False
+    """Shorter runs where a paper's own runs are long (``--quick``); a paper that shortens
+    them says so in its tables."""
 
 
 class Paper(Protocol):
@@ -62,9 +74,22 @@ class Paper(Protocol):
         ...
 
     @property
-    def deviations(self) -> Mapping[str, str]:
-        """Explanations by claim id or cell key (``table/setting/scheme``, shell patterns
-        allowed) of the failed claims and of the cells far from the published values."""
+    def deviations(self) -> Sequence[Deviation]:
+        """The explanations of the failed claims and of the cells far from the published
+        values, each with its cause."""
+        ...
+
+    @property
+    def sensitivities(self) -> Sequence[Sensitivity]:
+        """The defaults of its scenarios that no source decides, with the values to run."""
+        ...
+
+    def owns(self, table: str) -> bool:
+        """Whether cells of ``table`` are the paper's."""
+        ...
+
+    def cell(self, experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """The cell of one of its experiments from that experiment's runs (one or more)."""
         ...
 
     def experiments(self, request: Request) -> Sequence[Experiment]:

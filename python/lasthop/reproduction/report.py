@@ -16,7 +16,6 @@ from lasthop.report import write_report
 from lasthop.reproduction import registry
 from lasthop.reproduction.reproduce import (
     Reproduction,
-    check_claims,
     experiment_scenarios,
     run_reproduction,
 )
@@ -71,14 +70,15 @@ def reproduction_report(
     for part in parts:
         provenance += part.sources
     cells = reproduction.cells
-    claims, deviations = check_claims(cells)
     return write_report(
         directory,
         title=f"lasthop reproduction: {which}",
         cells=cells,
         figures=[figure for part in parts for figure in part.figures],
         provenance=provenance,
-        claims=claims,
-        deviations=deviations,
+        claims=reproduction.claims,
+        deviations=reproduction.deviations,
+        summary=reproduction.summary(),
+        sensitivity=reproduction.sensitivity,
         cell_tables={table: how for part in parts for table, how in part.cell_tables.items()},
     )

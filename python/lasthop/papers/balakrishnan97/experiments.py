@@ -39,6 +39,9 @@ FIG12_SCHEMES: Final = (
 FIG12_ERROR_EVERY_KB: Final = (16, 32, 64, 128, 256)
 """Seed 000 Sec. IV-F, Fig. 12: six protocols, LAN, one error every 16 to 256 KB."""
 
+TABLES: Final = ("peak", "table2", "table3", "table4", "table5", "fig12", "ll-latency")
+"""The tables of the cells this paper makes."""
+
 LL_LATENCY_US: Final = (0, 25, 50, 100, 200)
 """Issue 10: LL (plain snoop) on the WAN (32 KB) with the base station's processing latency
 (``tcp.base_station_processing_us``) from 0 to 200 us. With snoop's second-duplicate rule

@@ -6,8 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from lasthop.papers.balakrishnan97 import experiments
-from lasthop.papers.balakrishnan97.claims import CLAIMS, DEVIATIONS
+from lasthop.papers.balakrishnan97.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
 from lasthop.reproduction.claims import Claim
+from lasthop.reproduction.deviations import Deviation, Sensitivity
+from lasthop.reproduction.experiment import Experiment
 from lasthop.reproduction.paper import Paper, Request
 from lasthop.reproduction.throughput import ThroughputExperiment, throughput_cell
 
@@ -22,7 +24,15 @@ class Balakrishnan97(Paper):
     ``balakrishnan97-baseline`` and ``balakrishnan97-table3``."""
 
     claims: Sequence[Claim] = CLAIMS
-    deviations: Mapping[str, str] = DEVIATIONS
+    deviations: Sequence[Deviation] = DEVIATIONS
+    sensitivities: Sequence[Sensitivity] = SENSITIVITIES
+
+    def owns(self, table: str) -> bool:
+        return table in experiments.TABLES
+
+    def cell(self, experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        assert isinstance(experiment, ThroughputExperiment)
+        return throughput_cell(experiment, runs)
 
     def experiments(self, request: Request) -> list[ThroughputExperiment]:
         return experiments.experiments(request.selection, request.only)

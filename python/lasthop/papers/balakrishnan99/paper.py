@@ -9,8 +9,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from lasthop.papers.balakrishnan99 import experiments, testbed
-from lasthop.papers.balakrishnan99.claims import CLAIMS, DEVIATIONS
+from lasthop.papers.balakrishnan99.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
 from lasthop.reproduction.claims import Claim
+from lasthop.reproduction.deviations import Deviation, Sensitivity
 from lasthop.reproduction.experiment import Experiment
 from lasthop.reproduction.paper import Paper, Request
 
@@ -36,7 +37,14 @@ class Balakrishnan99(Paper):
     """The reproduction of seed 001: the selection ``balakrishnan99``."""
 
     claims: Sequence[Claim] = CLAIMS
-    deviations: Mapping[str, str] = DEVIATIONS
+    deviations: Sequence[Deviation] = DEVIATIONS
+    sensitivities: Sequence[Sensitivity] = SENSITIVITIES
+
+    def owns(self, table: str) -> bool:
+        return table.startswith("b99-")
+
+    def cell(self, experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return cell(experiment, runs)
 
     def experiments(self, request: Request) -> list[Experiment]:
         return all_experiments()

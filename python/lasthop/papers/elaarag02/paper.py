@@ -7,8 +7,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from lasthop.papers.elaarag02 import published
-from lasthop.papers.elaarag02.claims import CLAIMS, DEVIATIONS
+from lasthop.papers.elaarag02.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
 from lasthop.reproduction.claims import Claim
+from lasthop.reproduction.deviations import Deviation, Sensitivity
+from lasthop.reproduction.experiment import Experiment
 from lasthop.reproduction.paper import Paper, Request
 from lasthop.reproduction.throughput import ThroughputExperiment, throughput_cell
 
@@ -66,10 +68,18 @@ class ElAarag02(Paper):
     """The reproduction of ElAarag's Table I: the selection ``elaarag02``."""
 
     claims: Sequence[Claim] = CLAIMS
-    deviations: Mapping[str, str] = DEVIATIONS
+    deviations: Sequence[Deviation] = DEVIATIONS
+    sensitivities: Sequence[Sensitivity] = SENSITIVITIES
+
+    def owns(self, table: str) -> bool:
+        return table == TABLE
 
     def experiments(self, request: Request) -> list[ThroughputExperiment]:
         return experiments()
+
+    def cell(self, experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        assert isinstance(experiment, ThroughputExperiment)
+        return throughput_cell(experiment, runs)
 
     def cells(
         self, request: Request, runs: Sequence[Sequence[Mapping[str, Any]]]

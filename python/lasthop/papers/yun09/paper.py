@@ -8,8 +8,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from lasthop.papers.yun09 import experiments
-from lasthop.papers.yun09.claims import CLAIMS, DEVIATIONS
+from lasthop.papers.yun09.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
 from lasthop.reproduction.claims import Claim
+from lasthop.reproduction.deviations import Deviation, Sensitivity
 from lasthop.reproduction.experiment import Experiment
 from lasthop.reproduction.paper import Paper, Request
 
@@ -23,7 +24,14 @@ class Yun09(Paper):
     """The reproduction of seed 004: the selection ``yun09``."""
 
     claims: Sequence[Claim] = CLAIMS
-    deviations: Mapping[str, str] = DEVIATIONS
+    deviations: Sequence[Deviation] = DEVIATIONS
+    sensitivities: Sequence[Sensitivity] = SENSITIVITIES
+
+    def owns(self, table: str) -> bool:
+        return table.startswith("y09-")
+
+    def cell(self, experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return experiments.cell(experiment, runs)
 
     def experiments(self, request: Request) -> list[Experiment]:
         return experiments.experiments()
