@@ -65,7 +65,7 @@ fn bad_dcf_settings_name_the_field() {
     assert_eq!(e.path, "media[0].dcf.cw_min", "{e}");
     assert!(e.reason.contains("cw_max"), "{e}");
     let e = err(&["fer=1.5"]);
-    assert_eq!(e.path, "media[0].error.p", "{e}");
+    assert_eq!(e.path, "media[0].error.fer", "{e}");
     let e = err(&["media.0.dcf.slot_us=-1"]);
     assert_eq!(e.path, "media[0].dcf.slot_us", "{e}");
     let e = err(&["media.0.error={model=\"frame_error_rate\",fer=1.5}"]);

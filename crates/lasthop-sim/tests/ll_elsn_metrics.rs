@@ -22,7 +22,7 @@ fn downlink(extra: &[(&str, &str)]) -> String {
 /// the medium's error model replaced by the scripted `error`.
 fn held_frame_downlink(error: &str) -> String {
     downlink(&[
-        ("error = { model = \"bernoulli\", p = \"${fer}\" }", error),
+        ("error = { model = \"frame_error_rate\", fer = \"${fer}\", reference_bytes = 1074 }", error),
         ("duration_s = 200.0                 # [T] long-lived FTP", "bytes = 1000000"),
         ("policy = \"immediate\"", "policy = \"delayed\""),
         ("queue_packets = 50                 # [T] IFQ 50", "queue_packets = 50\nll_retransmission_delay_ms = 100.0"),
@@ -69,9 +69,19 @@ fn a_frame_the_access_point_holds_past_the_rto_makes_a_spurious_timeout() {
 #[test]
 fn in_fig13s_setting_spurious_timeouts_never_exceed_the_timeouts() {
     // Fig. 13: l = 7, 100 ms link retransmission delay, high FER, SACK.
+    // Every frame, TCP acks included, lost with probability FER (the
+    // scenario's error model until issue 28 item 6, which this test was
+    // written for). With the scenario's sourced `frame_error_rate` (acks
+    // lose 0.65 % at FER 9 %) the station's acks rarely stall, the samples
+    // carry fewer stalls, and these four runs have 3 spurious timeouts of
+    // 5 (reported, not asserted here).
     let text = downlink(&[
         ("stop_s = 200.0", "stop_s = 30.0"),
         ("queue_packets = 50                 # [T] IFQ 50", "queue_packets = 50\nll_retransmission_delay_ms = 100.0"),
+        (
+            "error = { model = \"frame_error_rate\", fer = \"${fer}\", reference_bytes = 1074 }",
+            "error = { model = \"bernoulli\", p = \"${fer}\" }",
+        ),
     ]);
     // A spurious timeout is a timeout: never more of them, in any run.
     let mut spurious = 0;

@@ -250,7 +250,10 @@ fn the_cell_scenario_loads_in_every_case() {
     assert_eq!(m.media[0].dcf.unwrap().retry_limit, 1);
     let e = &m.links.last().unwrap().dirs[0].error;
     assert_eq!(*e, lasthop_net::error::ErrorModelConfig::default(), "a hop's link error is unused: the medium's");
-    assert_eq!(m.media[0].error, lasthop_net::error::ErrorModelConfig::Bernoulli { p: 0.01 });
+    assert_eq!(
+        m.media[0].error,
+        lasthop_net::error::ErrorModelConfig::FrameErrorRate { fer: 0.01, reference_bytes: 1074 }
+    );
     let m = load(text, &["channel=\"markov\"", "p_bb=0.5"]).model;
     assert_eq!(m.media[0].error, lasthop_net::error::ErrorModelConfig::Markov { p_gb: 0.01, p_bb: 0.5 });
     for protocol in ["reno", "newreno", "sack"] {
