@@ -190,10 +190,13 @@ impl RtoConfig {
 }
 
 impl RtoConfig {
-    /// ns-2's TCP agent as seed 001's scripts set it up: `tcpTick_` 0.1 s
-    /// (tcl/ex/asym/asym.tcl; ns-2.35's own default is 0.01), `minrto_`
-    /// 0.2 s, `maxrto_` 60 s and `rtxcur_init_` 3 s (ns-2.35
-    /// tcl/lib/ns-default.tcl). The tick is kept as `granularity_ns`.
+    /// ns-2's TCP agent with seed 001's scripts' tick: `tcpTick_` 0.1 s
+    /// (tcl/ex/asym/asym.tcl; ns-2.35's own default is 0.01), and ns-2.35's
+    /// `minrto_` 0.2 s, `maxrto_` 60 s and `rtxcur_init_` 3 s
+    /// (tcl/lib/ns-default.tcl). The ns of 1997-2004 had no minimum but the
+    /// floor of two ticks, `rtxcur_init_` 6 s (until 2006) and `maxrto_`
+    /// 100000 s (until 2007): the seed-001 and seed-002 scenarios set those.
+    /// The tick is kept as `granularity_ns`.
     pub fn ns2() -> RtoConfig {
         RtoConfig {
             mode: RtoMode::Ns2,

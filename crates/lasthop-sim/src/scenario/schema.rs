@@ -307,7 +307,8 @@ pub struct DcfSpec {
     #[serde(default)]
     pub ll_retransmission: LlRetransmissionSpec,
     /// `deferred` only: frames a station may hold set aside at once
-    /// (1..=64). [R] 16.
+    /// (1..=64). [R] 16: no source (the paper's link layer is stop and
+    /// wait); a UMTS-RLC-like window, acting only under `deferred`.
     #[serde(default = "dcf_ll_window")]
     pub ll_retransmission_window: u32,
     /// The discipline of every station's queue. Absent: drop-tail.
@@ -404,7 +405,9 @@ pub struct RadioSpec {
     /// From the end of a data frame's reception to its hand-up, in ms. [N] 10.
     #[serde(default = "radio_hand_up")]
     pub hand_up_latency_ms: f64,
-    /// Propagation of every frame on the air, in ms. [R] 0.
+    /// Propagation of every frame on the air, in ms. [R] 0: no source (ns-2
+    /// takes it from node positions the paper does not give); a few km of
+    /// radio path is microseconds against the turnarounds' milliseconds.
     #[serde(default)]
     pub propagation_ms: f64,
     /// Transmit-to-receive turnaround T_TR, in ms. [N] 11.125.
@@ -422,13 +425,17 @@ pub struct RadioSpec {
     /// CTS (poll ack) size, in bytes. [N] 40.
     #[serde(default = "radio_control")]
     pub cts_bytes: u32,
-    /// Bare link-level ack size, in bytes. [R] 40.
+    /// Bare link-level ack size, in bytes. [R] 40: no source; the size of
+    /// ns-2's poll frames (`MAC_POLLSIZE`).
     #[serde(default = "radio_control")]
     pub link_ack_bytes: u32,
     /// MAC header of every data frame, in bytes. [N] 16.
     #[serde(default = "radio_header")]
     pub mac_header_bytes: u32,
-    /// Each radio's queue limit, in packets. [R] 10.
+    /// Each radio's queue limit, in packets. [R] 10: no source (ns-2's
+    /// `Mac/Multihop` sets none, so its interface queue would be `Queue set
+    /// limit_` 50); the reference's suggested default, the size of seed
+    /// 001's simulated reverse buffer.
     #[serde(default = "radio_queue")]
     pub queue_packets: u32,
     /// Link acks ride on data frames going the other way (the paper's
@@ -535,7 +542,8 @@ pub struct LinkSpec {
     #[serde(default)]
     pub duplex: DuplexSpec,
     /// Queue limit in packets waiting, whatever their size (default 50 when
-    /// no limit is given). The packet on the medium is not counted.
+    /// no limit is given: ns-2's `Queue set limit_ 50`, 4.4BSD's
+    /// `IFQ_MAXLEN`). The packet on the medium is not counted.
     pub queue_packets: Option<u32>,
     /// Queue limit in bytes waiting.
     pub queue_bytes: Option<u64>,
@@ -827,12 +835,17 @@ pub struct TcpSpec {
     /// data and is the receiver's advertised window.
     #[serde(default = "default_buffer")]
     pub socket_buffer_bytes: u64,
-    /// Initial congestion window, in segments.
+    /// Initial congestion window, in segments. Default 1: 4.4BSD-Lite
+    /// (`tcp_mss()` sets `snd_cwnd` to one segment) and ns-2's
+    /// `windowInit_` until 2001.
     #[serde(default = "default_one")]
     pub initial_cwnd_segments: u32,
-    /// Initial slow-start threshold, in bytes (default: unlimited).
+    /// Initial slow-start threshold, in bytes (default: unlimited, as
+    /// 4.4BSD-Lite's `tcp_newtcpcb()`, `TCP_MAXWIN << TCP_MAX_WINSHIFT`, and
+    /// RFC 5681's "arbitrarily high").
     pub initial_ssthresh_bytes: Option<u64>,
-    /// Duplicate acks that trigger fast retransmit.
+    /// Duplicate acks that trigger fast retransmit. Default 3: RFC 5681,
+    /// 4.4BSD-Lite's `tcprexmtthresh`, ns-2's `NUMDUPACKS`.
     #[serde(default = "default_dupthresh")]
     pub dupack_threshold: u32,
     /// Send SACK blocks from the receiver (always on with variant `sack`).
@@ -1122,11 +1135,15 @@ pub struct RtoSpec {
     /// tick-rounded estimator; its tick `tcpTick_` is `granularity_ms`).
     #[serde(default)]
     pub mode: lasthop_tcp::RtoMode,
-    /// Minimum RTO, in ms (RFC 6298: 1000; BSD: 1000 = two ticks; ns-2: 200).
+    /// Minimum RTO, in ms (RFC 6298: 1000; BSD: 1000 = two ticks; ns-2: 200,
+    /// ns-2.35's `minrto_` since 2004; before, none (0), only the floor of
+    /// two ticks in `rtt_timeout()`).
     pub min_ms: Option<f64>,
-    /// Maximum RTO, in seconds (RFC 6298: 60; BSD: 64; ns-2: 60).
+    /// Maximum RTO, in seconds (RFC 6298: 60; BSD: 64; ns-2: 60, ns-2.35's
+    /// `maxrto_` since 2007; 100000 before).
     pub max_s: Option<f64>,
-    /// RTO before the first sample, in seconds (RFC 6298: 1; BSD: 6; ns-2: 3).
+    /// RTO before the first sample, in seconds (RFC 6298: 1; BSD: 6; ns-2: 3,
+    /// ns-2.35's `rtxcur_init_` since 2006; 6 before).
     pub initial_s: Option<f64>,
     /// RFC 6298 clock granularity G, or ns-2's `tcpTick_`, in ms (default 1;
     /// ns-2: 100, as seed 001's asym.tcl sets it).
@@ -1151,10 +1168,13 @@ pub enum AckPolicySpec {
 pub struct AckSpec {
     #[serde(default)]
     pub policy: AckPolicySpec,
-    /// Full-sized segments per delayed ack.
+    /// Full-sized segments per delayed ack. Default 2: RFC 5681 Sec. 4.2
+    /// ("at least every second full-sized segment"), 4.4BSD-Lite's window
+    /// update once two segments of buffer are freed.
     #[serde(default = "default_two")]
     pub every_segments: u32,
-    /// Delayed-ack timeout (or BSD fast-tick period), in ms.
+    /// Delayed-ack timeout (or BSD fast-tick period), in ms. Default 200:
+    /// 4.4BSD's fast timer (`PR_FASTHZ` 5); RFC 5681 allows up to 500.
     #[serde(default = "default_delack_ms")]
     pub delay_ms: f64,
 }
