@@ -12,9 +12,11 @@ papers' words:
   overlap. ``rel`` widens Y's interval by a tolerance the paper itself shows (e.g. it
   calls 0.60 and 0.70 Mb/s "about the same"), and the claim says where it comes from.
 - ``not_below(x, y)``: "at least as good as", "the best of": Y is not greater than X.
+- ``above(x, v)``, ``below(x, v)``: a one-sided bound the paper quotes ("more than a
+  factor of two", "less than 50%"): X's whole interval beyond it, as "X > Y" with Y the
+  bound.
 - ``within(x, lo, hi)``: a range the paper quotes ("between 10% and 25%", "1.75-2
-  times", "less than 50%", "over two times"; one side may be open): X's interval meets
-  the range.
+  times"): X's interval meets the range. "No timeouts" is ``within(x, hi=0)``.
 - ``about(x, v)``: a number the paper gives as "about v", read to the precision it is
   written with, half a unit of its last significant figure either side ("about 10%":
   5-15%, "about 35%": 32.5-37.5%, "about 0.8 Mb/s": 0.75-0.85, "about nine times":
@@ -193,6 +195,18 @@ class Judge:
         holds = x.hi >= lo and x.lo <= hi
         gap = 0.0 if holds else max(lo - x.hi, x.lo - hi) / _scale(x.mean, y.mean)
         return self._add(name, _ratio(x, y), holds, gap)
+
+    def above(self, name: str, x: Estimate, bound: float) -> bool:
+        """X above a quoted bound: its whole interval. Figure: X."""
+        holds = x.lo > bound
+        gap = 0.0 if holds else (bound - x.lo) / _scale(bound, x.mean)
+        return self._add(name, x, holds, gap)
+
+    def below(self, name: str, x: Estimate, bound: float) -> bool:
+        """X below a quoted bound: its whole interval. Figure: X."""
+        holds = x.hi < bound
+        gap = 0.0 if holds else (x.hi - bound) / _scale(bound, x.mean)
+        return self._add(name, x, holds, gap)
 
     def within(self, name: str, x: Estimate, lo: float = -math.inf, hi: float = math.inf) -> bool:
         """X's interval meets [lo, hi]. Figure: X."""

@@ -6,7 +6,8 @@ deviations with :class:`Deviation` entries, each naming its **cause** as a
 :class:`Cause`: something a run can vary (``--set`` overrides applied to the cells the
 claim read, or to the far cell). The framework runs the variation and asks whether the
 claim's shortfall (:mod:`lasthop.reproduction.compare`) or the cell's distance from the
-band shrinks, by at least :data:`TOWARD` of itself, or vanishes:
+band shrinks by at least :data:`TOWARD` of itself (at least half the way to the paper) and
+by at least :data:`MIN_MOVE`:
 
 - **explained**: it does;
 - **open**: the entry says "cause not identified" (no :class:`Cause`), or its variation
@@ -31,9 +32,16 @@ from typing import Any, Final
 from lasthop.reproduction.claims import RATIO_BAND, Cells, Evaluated, cell_key, judge
 from lasthop.reproduction.compare import Estimate
 
-TOWARD: Final = 0.1
+TOWARD: Final = 0.5
 """A variation moves a figure toward the paper when it removes at least this fraction of
-its shortfall (or all of it): less is within what the seeds' noise does to a gap."""
+its shortfall (or all of it). A shortfall is a gap between 95% intervals, itself a
+random quantity: a smaller share can be the seeds' noise (a 1% move of one cell takes a
+tenth off a small gap), and a cause that takes less than half the way explains less than
+half of the deviation."""
+
+MIN_MOVE: Final = 0.01
+"""...and by at least this much: a shortfall is relative to the figures it compares, and a
+claim that fails by a hair moves by a hair with any run."""
 
 UNEXPLAINED: Final = "Not yet explained."
 """The explanation of a deviation that no entry matches."""
@@ -180,7 +188,8 @@ class Outcome:
         after = self.shortfall_after
         if after is None:
             return False
-        return after == 0 or after <= (1 - TOWARD) * self.shortfall_before
+        gain = self.shortfall_before - after
+        return gain >= max(TOWARD * self.shortfall_before, MIN_MOVE)
 
     def as_json(self) -> dict[str, Any]:
         from lasthop.reproduction.claims import figures_json

@@ -39,8 +39,10 @@ def throughput_cell(
     "scheme", "throughput_mbps" | "throughput_pps", "published", "ratio",
     "wireless_goodput_pct", "wired_goodput_pct"}``, and for cells in Mb/s
     ``published_mbps`` (the same value as ``published``, the field the paper-wide JSON of
-    issue 4 names; ``None`` where the paper gives no number) and the source's
-    ``retransmits`` and ``timeouts``, mean per run."""
+    issue 4 names; ``None`` where the paper gives no number), the source's
+    ``retransmits`` and ``timeouts``, the data frames lost on the wireless hop
+    (``wireless_losses``) and, where a snoop-family agent runs, the segments it and the
+    source both retransmitted (``double_retransmits``), mean per run."""
     if experiment.unit == "mbps":
         key, digits = "throughput_mbps", 4
         throughput = _mean([run["flows"][0]["throughput_bps"] / 1e6 for run in runs])
@@ -65,7 +67,26 @@ def throughput_cell(
         # timeouts" read them).
         cell["retransmits"] = _round(_mean([float(r["flows"][0]["retransmits"]) for r in runs]), 2)
         cell["timeouts"] = _round(_mean([float(r["flows"][0]["timeouts"]) for r in runs]), 2)
+        # Data lost on the wireless hop, and the segments a snoop-family agent and the
+        # source both retransmitted (Sec. IV-B: "about 90% of the lost packets are
+        # retransmitted by both the source and the base station"), mean per run.
+        losses = [_link(r, WIRELESS) for r in runs]
+        if all(link is not None for link in losses):
+            cell["wireless_losses"] = _round(
+                _mean([float(link["drops_error"]) for link in losses if link is not None]), 2
+            )
+        both = [r["flows"][0].get("double_retransmits") for r in runs]
+        if all(b is not None for b in both):
+            cell["double_retransmits"] = _round(_mean([float(b) for b in both if b is not None]), 2)
     return cell
+
+
+def _link(run: Mapping[str, Any], which: tuple[str, str]) -> Mapping[str, Any] | None:
+    name, direction = which
+    for link in run["links"]:
+        if link.get("name") == name and link.get("direction") == direction:
+            return link  # type: ignore[no-any-return]
+    return None
 
 
 def _packets_per_s(run: Mapping[str, Any]) -> float:

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from lasthop.papers.balakrishnan97 import experiments
-from lasthop.papers.balakrishnan97.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
+from lasthop.papers.balakrishnan97.claims import CLAIMS
+from lasthop.papers.balakrishnan97.deviations import DEVIATIONS, SENSITIVITIES
 from lasthop.reproduction.claims import Claim
 from lasthop.reproduction.deviations import Deviation, Sensitivity
 from lasthop.reproduction.experiment import Experiment
