@@ -11,3 +11,15 @@ def lan_text() -> str:
     from lasthop import _core
 
     return _core.embedded_scenarios()["balakrishnan97/lan"]
+
+
+@pytest.fixture(scope="session")
+def reproduce_all() -> str:
+    """``lasthop reproduce --format json`` on its defaults (every paper, 10 seeds, every
+    deviation's check): the document the golden verdicts are pinned on. Run once per
+    session; tests/test_verdicts.py runs it again to compare the bytes."""
+    from helpers import lasthop_cli
+
+    proc = lasthop_cli("reproduce", "--format", "json", timeout=1800)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout

@@ -20,7 +20,7 @@ def test_reproduce_json_cells() -> None:
     proc = lasthop_cli("reproduce", "--seeds", "1", "--format", "json")
     assert proc.returncode == 0, proc.stderr
     document = json.loads(proc.stdout)
-    assert list(document) == ["cells", "claims", "deviations"]
+    assert list(document) == ["cells", "claims", "deviations", "summary", "sensitivity"]
     # Seed 001's cells come next to last, with their own measures
     # (tests/test_balakrishnan99.py), and seed 004's last (tests/test_yun09.py).
     yun = [c for c in document["cells"] if str(c["table"]).startswith("y09-")]
@@ -73,9 +73,12 @@ def test_reproduce_json_cells() -> None:
     for cell in cells:
         unit = "throughput_pps" if cell["table"] == "elaarag02:I" else "throughput_mbps"
         extra = (
-            {"published_mbps", "retransmits", "timeouts"} if unit == "throughput_mbps" else set()
+            {"published_mbps", "retransmits", "timeouts", "wireless_losses"}
+            if unit == "throughput_mbps"
+            else set()
         )
-        assert set(cell) == KEYS | {unit} | extra
+        # One seed: no intervals; snoop-family schemes count double retransmissions.
+        assert KEYS | {unit} | extra <= set(cell) <= KEYS | {unit} | extra | {"double_retransmits"}
         assert cell[unit] > 0
         if cell["published"] is None:  # Table V, Fig. 12, the latency sweep: no numbers
             assert cell["table"] in ("table5", "fig12", "ll-latency") and cell["ratio"] is None
@@ -130,25 +133,21 @@ def test_only_needs_balakrishnan97() -> None:
 
 
 def test_balakrishnan97_fig12_error_rates() -> None:
-    """Issue 4, Fig. 12 (10 seeds, LAN): at one error per 16 KB the TCP-aware link layers
-    beat E2E-SMART and E2E by large factors (the paper: 1.75-2x and about 9x); at one per
-    256 KB the schemes that improve on TCP are within 20% of each other.
-
-    Since issue 10 (4.4BSD-Lite's window growth and Reno) two readings of the paper's
-    sentences are deviations, reported by ``reproduce`` and not asserted: LL-TCP-AWARE is
-    1.72x E2E-SMART at 16 KB (E2E-SMART gains from the maxseg/8 growth), and plain Reno
-    (E2E) stays about 30% below the others at 256 KB, where its windows reach the socket
-    buffer and header prediction leaves fast recovery inflated until a timeout."""
+    """Issue 4, Fig. 12 (10 seeds, LAN): six schemes at five error rates, each slower as
+    errors grow, and at one error per 16 KB the TCP-aware link layers ahead of the
+    end-to-end schemes. The paper's own ratios ("about 1.75-2 times", "about nine
+    times", "almost equally well") are claims f12-*, whose verdicts are pinned in
+    papers/balakrishnan97/verdicts.toml (issue 28: no loosened copies of them here)."""
     cells = _json_cells("--only", "fig12")
     mbps = {(c["setting"], c["scheme"]): float(str(c["throughput_mbps"])) for c in cells}
     assert len(mbps) == 30
-    assert mbps[("every-16k", "ll-smart-tcp-aware")] >= 1.75 * mbps[("every-16k", "e2e-smart")]
+    schemes = {k for _, k in mbps}
+    rates = ["every-16k", "every-32k", "every-64k", "every-128k", "every-256k"]
+    for k in schemes:
+        assert [mbps[(r, k)] for r in rates] == sorted(mbps[(r, k)] for r in rates), k
     for aware in ("ll-tcp-aware", "ll-smart-tcp-aware"):
-        assert mbps[("every-16k", aware)] >= 1.5 * mbps[("every-16k", "e2e-smart")]
-        assert mbps[("every-16k", aware)] >= 5 * mbps[("every-16k", "e2e")]
-    at_256 = [v for (setting, k), v in mbps.items() if setting == "every-256k" and k != "e2e"]
-    assert max(at_256) <= 1.2 * min(at_256)
-    assert mbps[("every-256k", "e2e")] < min(at_256)
+        for e2e in ("e2e-smart", "e2e-ietf-sack", "e2e"):
+            assert mbps[("every-16k", aware)] > mbps[("every-16k", e2e)]
 
 
 def test_balakrishnan97_json_is_the_same_bytes_twice() -> None:
@@ -162,9 +161,10 @@ def test_balakrishnan97_json_is_the_same_bytes_twice() -> None:
 
 
 def test_claims_and_deviations_in_the_json_and_the_terminal() -> None:
-    """Issue 10, item 5: every claim the cells of ``--only table3`` can decide is in the
-    JSON with its verdict and figures, every failed one among the deviations with an
-    explanation; the terminal prints both after the tables, at 80 columns."""
+    """Issue 10, item 5; issue 28: every claim the cells of ``--only table3`` can decide
+    is in the JSON with its verdict, figures and their 95% intervals; every failed one and
+    every far cell among the deviations with its cause, its check and its status; the
+    terminal prints them after the tables, with a line per paper, at 80 columns."""
     proc = lasthop_cli("reproduce", "balakrishnan97", "--only", "table3", "--format", "json")
     assert proc.returncode == 0, proc.stderr
     document = json.loads(proc.stdout)
@@ -179,19 +179,20 @@ def test_claims_and_deviations_in_the_json_and_the_terminal() -> None:
     ]
     assert ids == expected
     for claim in claims:
-        assert claim["status"] in ("holds", "fails")
+        assert claim["status"] in ("holds", "fails") and claim["paper"] == "balakrishnan97"
+        assert claim["verdict"] in ("holds", "fails explained", "fails open")
         assert claim["figures"] and all(isinstance(v, float) for v in claim["figures"].values())
+        assert claim["ci95"] and set(claim["ci95"]) <= set(claim["figures"])
         assert claim["statement"] and claim["section"] and claim["checked_as"]
     failed = [c["id"] for c in claims if c["status"] == "fails"]
     keys = [d["key"] for d in document["deviations"]]
     assert keys[: len(failed)] == failed
-    far = [
-        f"table3/{c['setting']}/{c['scheme']}"
-        for c in document["cells"]
-        if not 0.8 <= c["ratio"] <= 1.25
-    ]
-    assert keys[len(failed) :] == far
-    assert all(d["explanation"] for d in document["deviations"])
+    for d in document["deviations"]:
+        assert d["cause"] and d["status"] in ("explained", "open")
+        assert d["explanation"] != "Not yet explained.", d["key"]
+        if d["status"] == "explained":
+            assert d["check"]["moves_toward_paper"]
+    assert document["summary"][0]["paper"] == "balakrishnan97"
 
     text = subprocess.run(
         [sys.executable, "-m", "lasthop", "reproduce", "balakrishnan97", "--only", "table3"],
@@ -202,11 +203,12 @@ def test_claims_and_deviations_in_the_json_and_the_terminal() -> None:
     ).stdout
     assert all(len(line) <= 80 for line in text.splitlines())
     assert "…" not in text
-    tail = text[text.index("the paper's claims") :]
+    tail = text[text.index("the papers' claims") :]
     for claim in claims:
-        assert claim["id"] in tail and claim["status"] in tail
+        assert claim["id"] in tail
     if failed:
-        assert "Deviations" in tail and "cause:" in tail
+        assert "Deviations" in tail and "cause:" in tail and "explained" in tail
+    assert "Claims and deviations per paper" in tail
 
 
 def test_balakrishnan97_ll_latency_sweep() -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -60,6 +60,30 @@ def measured(part: Any) -> Pinned:
         "claims": {str(c["id"]): str(c["verdict"]) for c in part.claims},
         "cells": {str(d["key"]): str(d["status"]) for d in part.deviations if d["kind"] == "cell"},
     }
+
+
+def from_json(document: Mapping[str, Any]) -> dict[str, Pinned]:
+    """Per paper, what ``lasthop reproduce --format json`` printed: its claims' verdicts
+    and its far cells' statuses."""
+    out: dict[str, Pinned] = {}
+    for claim in document["claims"]:
+        out.setdefault(str(claim["paper"]), {"claims": {}, "cells": {}})["claims"][
+            str(claim["id"])
+        ] = str(claim["verdict"])
+    for d in document["deviations"]:
+        if d["kind"] == "cell":
+            out.setdefault(str(d["paper"]), {"claims": {}, "cells": {}})["cells"][str(d["key"])] = (
+                str(d["status"])
+            )
+    return out
+
+
+def decided(pinned: Pinned, tables: Sequence[str] | None = None) -> tuple[dict[str, str], set[str]]:
+    """What a run without the deviations' checks can compare with ``pinned``: each claim's
+    ``holds`` / ``fails`` / ``unchecked`` and the set of far cells (of ``tables`` only)."""
+    claims = {k: v.split()[0] for k, v in pinned["claims"].items()}
+    far = {k for k in pinned["cells"] if tables is None or k.split("/")[0] in tables}
+    return claims, far
 
 
 def differences(expected: Pinned, got: Pinned) -> list[str]:
