@@ -22,7 +22,7 @@ from lasthop.papers.balakrishnan97.claims import CLAIMS
 from lasthop.papers.balakrishnan97.experiments import FIG12_SCHEMES
 from lasthop.report import ReportFigure, build_report
 from lasthop.reproduction.report import reproduction_report
-from lasthop.reproduction.reproduce import check_claims, reproduce
+from lasthop.reproduction.reproduce import run_reproduction
 
 SEEDS = 1
 # Every figure of the paper but the diagrams (Figs. 1, 2): Figs. 3-12.
@@ -175,31 +175,34 @@ def _section(text: str, name: str) -> str:
 
 
 def test_report_checks_the_claims_and_explains_the_deviations(report_dir: Path) -> None:
-    """Issue 10, item 5: a Claims table with a row per claim of the paper and its verdict,
-    and a Deviations section holding every failed claim and every cell outside 0.8-1.25
-    of the published value, each under its cause."""
+    """Issue 10, item 5; issue 28: a line per paper counting its verdicts, a Claims table
+    with a row per claim of the paper and its verdict (holds, fails explained, fails
+    open), a Deviations section holding every failed claim and every far cell under its
+    explanation with its status, cause and checks, and the sensitivity of the defaults no
+    source decides."""
     text = (report_dir / "index.html").read_text(encoding="utf-8")
-    cells = reproduce("balakrishnan97", SEEDS)
-    claims, deviations = check_claims(cells)
+    reproduction = run_reproduction("balakrishnan97", SEEDS)
+    claims, deviations = reproduction.claims, reproduction.deviations
     assert len(claims) == len(CLAIMS)  # every table ran: every claim is there
+    summary = _section(text, "summary")
+    assert "<td>balakrishnan97</td>" in summary
     section = _section(text, "claims")
     assert section.count('<tr id="claim-') == len(claims)
     for claim in claims:
         row = re.search(rf'<tr id="claim-{claim["id"]}">(.*?)</tr>', section, re.S)
         assert row, claim["id"]
-        assert f'<td class="{claim["status"]}">{claim["status"]}</td>' in row.group(1)
+        assert f'<td class="{claim["status"]}">{claim["verdict"]}</td>' in row.group(1)
     failed = [c["id"] for c in claims if c["status"] == "fails"]
-    far = [
-        f"{c['table']}/{c['setting']}/{c['scheme']}"
-        for c in cells
-        if c["ratio"] is not None and not 0.8 <= c["ratio"] <= 1.25
-    ]
-    assert [d["key"] for d in deviations] == failed + far
+    assert [d["key"] for d in deviations if d["kind"] == "claim"] == failed
     section = html.unescape(_section(text, "deviations"))
     for deviation in deviations:
         assert f"<code>{deviation['key']}</code>" in section
-        assert deviation["explanation"] in section
-    assert section.count("<strong>Cause:</strong>") == len({d["explanation"] for d in deviations})
+        assert deviation["explanation"] in section and deviation["cause"] in section
+    assert section.count(". Cause:</strong>") == len({d["explanation"] for d in deviations})
+    assert section.count("<strong>Check:</strong>") >= 1
+    sensitivity = html.unescape(_section(text, "sensitivity"))
+    for s in reproduction.sensitivity:
+        assert s["what"] in sensitivity
 
 
 def test_report_is_byte_identical_when_built_twice(report_dir: Path, tmp_path: Path) -> None:
