@@ -62,22 +62,28 @@ F21_PROTOCOLS: Final = ("reno", "acc", "af")
 F21_SCHEDULING: Final = ("fifo", "acks-first")
 
 MSS_BYTES: Final = 1460
+"""The testbed's MSS [R: Ethernet's; testbed-maxburst.toml says why]."""
+DATA_BYTES: Final = MSS_BYTES - 12
+"""The data a full segment carries: the MSS less the 12-byte timestamp option (4.4BSD's
+tcp_output sends ``t_maxseg - optlen``; the scenarios' ``mss_bytes``) [D]."""
 TICK_S: Final = 0.010
-SLOPE_MBPS: Final = MSS_BYTES * 8 / TICK_S / 1e6
-"""F19's linear region: one burst of maxburst segments per 10 ms tick, 1.168 Mb/s per unit of
-maxburst with 1460-byte segments [D]."""
+SLOPE_MBPS: Final = DATA_BYTES * 8 / TICK_S / 1e6
+"""F19's linear region: one burst of maxburst segments per 10 ms tick, 1.158 Mb/s of goodput
+per unit of maxburst with 1448 bytes of data a segment [D]."""
 
 REVERSE_BPS: Final = 28800
-PACKET_BYTES: Final = MSS_BYTES + 52
-"""A testbed data packet: 1460 bytes of payload, 40 of header and the 12-byte timestamp option."""
-REVERSE_MAX_KBPS: Final = REVERSE_BPS * MSS_BYTES / PACKET_BYTES / 1e3
-"""The reverse transfer's most goodput: 28.8 kb/s of 1512-byte packets carrying 1460 bytes."""
+PACKET_BYTES: Final = DATA_BYTES + 52
+"""A testbed data packet: 1448 bytes of data, 40 of header and the 12-byte timestamp option
+(1500 bytes)."""
+REVERSE_MAX_KBPS: Final = REVERSE_BPS * DATA_BYTES / PACKET_BYTES / 1e3
+"""The reverse transfer's most goodput: 28.8 kb/s of 1500-byte packets carrying 1448 bytes
+(27.8 kb/s)."""
 REVERSE_PACKET_S: Final = PACKET_BYTES * 8 / REVERSE_BPS
-"""Time a reverse data packet holds the emulated dialup: 420 ms."""
+"""Time a reverse data packet holds the emulated dialup: 417 ms."""
 WINDOW_BYTES: Final = 65535
 ACKS_FIRST_BOUND_MBPS: Final = WINDOW_BYTES * 8 / REVERSE_PACKET_S / 1e6
 """Sec. 9.1.3's "best possible forward throughput" with acks-first: one window (64 KB) per
-reverse data packet's transmission time, 1.25 Mb/s [D]."""
+reverse data packet's transmission time, 1.26 Mb/s [D]."""
 
 STARVED_KBPS: Final = 1.0
 """A reverse transfer below this over the overlap counts as starved."""
