@@ -231,7 +231,9 @@ class Judge:
         self.notes[name] = figure
 
     def _add(self, name: str, figure: Estimate | None, holds: bool, gap: float) -> bool:
-        self.tests.append(Test(name, figure, holds, gap))
+        # A comparison that fails is never 0 away from holding (two equal exact figures
+        # fail "greater" with no gap between them).
+        self.tests.append(Test(name, figure, holds, 0.0 if holds else max(gap, 1e-9)))
         return holds
 
     @property
