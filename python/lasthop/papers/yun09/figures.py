@@ -37,6 +37,13 @@ def _num(cell: Mapping[str, Any] | None, key: str) -> float:
     return float("nan") if value is None else float(value)
 
 
+def _half(cell: Mapping[str, Any] | None, key: str) -> float:
+    """The half width of the 95 % interval of the cell's ``key`` (the framework's
+    ``ci95``; 0 without one)."""
+    value = None if cell is None else (cell.get("ci95") or {}).get(key)
+    return 0.0 if value is None else float(value)
+
+
 def _goodput_line(
     ax: Any,
     by: Mapping[tuple[str, str, str], Mapping[str, Any]],
@@ -48,7 +55,7 @@ def _goodput_line(
     ax.errorbar(
         list(xs),
         [_num(by.get(k), "throughput_mbps") for k in keys],
-        yerr=[_num(by.get(k), "ci95_mbps") for k in keys],
+        yerr=[_half(by.get(k), "throughput_mbps") for k in keys],
         marker="o",
         capsize=3,
         label=label,
@@ -174,13 +181,19 @@ def _fig3(cells: Sequence[Mapping[str, Any]]) -> Figure:
     return fig
 
 
-def figures(cells: Sequence[Mapping[str, Any]], seeds: int) -> list[ReportFigure]:
-    """The report's figures of the Yun 2009 cells that ran."""
+def figures(
+    cells: Sequence[Mapping[str, Any]], seeds: int, quick: bool = False
+) -> list[ReportFigure]:
+    """The report's figures of the Yun 2009 cells that ran (``quick``: of 50 s runs)."""
     from lasthop.report import ReportFigure
 
     tables = {str(c["table"]) for c in cells}
     mean = f"mean of seeds 1..{seeds} with 95 % bars" if seeds > 1 else "seed 1"
-    run = f"{yun09.RUN_S:g} s per run (the paper: 200 s)"
+    run = (
+        f"--quick: {yun09.QUICK_RUN_S:g} s per run (the paper: {yun09.RUN_S:g} s)"
+        if quick
+        else f"{yun09.RUN_S:g} s per run, as the paper's"
+    )
     out: list[ReportFigure] = []
     if "y09-e13" in tables:
         out.append(

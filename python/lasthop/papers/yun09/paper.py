@@ -34,12 +34,12 @@ class Yun09(Paper):
         return experiments.cell(experiment, runs)
 
     def experiments(self, request: Request) -> list[Experiment]:
-        return experiments.experiments()
+        return experiments.experiments(request.quick)
 
     def cells(
         self, request: Request, runs: Sequence[Sequence[Mapping[str, Any]]]
     ) -> list[dict[str, Any]]:
-        planned = experiments.experiments()
+        planned = experiments.experiments(request.quick)
         cells = [experiments.cell(e, r) for e, r in zip(planned, runs, strict=True)]
         cells += experiments.e10_cells(request.seeds)
         cells.append(experiments.e13_cell())
@@ -53,12 +53,12 @@ class Yun09(Paper):
     def tables(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> list[RenderableType]:
         from lasthop.papers.yun09.tables import tables
 
-        return list(tables(cells, request.seeds))
+        return list(tables(cells, request.seeds, request.quick))
 
     def report(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> ReportPart:
         from lasthop.papers.yun09.report import report_part
 
-        return report_part(cells, request.seeds)
+        return report_part(cells, request.seeds, request.quick)
 
 
 PAPER: Final = Yun09()

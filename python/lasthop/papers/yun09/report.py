@@ -1,6 +1,8 @@
 """Yun 2009's part of the HTML report (seed 004): its figures
 (:mod:`lasthop.papers.yun09.figures`) and the tables of its cells. No plotted value is
-legible in the seed, so the tables' columns are the measures the claims read."""
+legible in the seed, so the tables' columns are the measures the claims read; each
+goodput table is preceded by its grid of means with their 95 % intervals (the
+framework's ``ci95``, which the cell tables' columns cannot reach)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from lasthop.papers.yun09 import figures
-from lasthop.papers.yun09.experiments import SOURCE, scheme_name
-from lasthop.report import CellTable, ReportPart
+from lasthop.papers.yun09.experiments import QUICK_RUN_S, RUN_S, SOURCE, scheme_name
+from lasthop.papers.yun09.tables import grid_rows, quick_note
+from lasthop.report import CellTable, HtmlTable, ReportPart
 
 TITLES: Final[dict[str, str]] = {
     "y09-e1": "Yun 2009, Fig. 6 (E1): downlink goodput against FER, one flow, l = 1",
@@ -25,7 +28,7 @@ TITLES: Final[dict[str, str]] = {
 
 COLUMNS: Final[dict[str, tuple[tuple[str, str, int], ...]]] = {}
 """The columns of each table of cells: (header, the cell's key, digits)."""
-_GOODPUT: Final = (("Mb/s", "throughput_mbps", 3), ("95 % ±", "ci95_mbps", 3))
+_GOODPUT: Final = (("Mb/s", "throughput_mbps", 3),)
 # Seed 004 (Yun 2009): no plotted value is legible, so again the measures the claims read.
 COLUMNS["y09-e1"] = (
     *_GOODPUT,
@@ -67,13 +70,43 @@ COLUMNS["y09-e14"] = (
 )
 
 
-def report_part(cells: Sequence[Mapping[str, Any]], seeds: int) -> ReportPart:
-    """The paper's figures of ``cells`` (over seeds 1..``seeds``) and how their tables read."""
+GRIDS: Final = ("y09-e1", "y09-e3", "y09-e7", "y09-e11", "y09-e12")
+"""The tables whose goodput grid (mean ± 95 %) precedes the cells' table."""
+
+
+def _grid(
+    cells: Sequence[Mapping[str, Any]], table: str, seeds: int, note: str
+) -> tuple[HtmlTable, ...]:
+    schemes, rows = grid_rows(cells, table, "throughput_mbps")
+    if not rows:
+        return ()
+    caption = f"{TITLES[table]}: goodput (Mb/s), mean ± 95 % of {seeds} seeds{note}"
+    headers = [("setting", False), *((scheme_name(s), True) for s in schemes)]
+    return (
+        HtmlTable(caption, headers, [[(r[0], False), *((x, True) for x in r[1:])] for r in rows]),
+    )
+
+
+def report_part(cells: Sequence[Mapping[str, Any]], seeds: int, quick: bool = False) -> ReportPart:
+    """The paper's figures of ``cells`` (over seeds 1..``seeds``; ``quick``: 50 s runs) and
+    how their tables read."""
+    note = quick_note(quick)
+    length = (
+        f"{QUICK_RUN_S:g} s (--quick; the paper: {RUN_S:g} s)"
+        if quick
+        else f"{RUN_S:g} s, the paper's (Sec. 5.1)"
+    )
     return ReportPart(
-        figures=figures.figures(cells, seeds),
+        figures=figures.figures(cells, seeds, quick),
+        provenance=[("Yun 2009 run length", f"{length}; E10's traced runs 20 s")],
         sources=[("paper", SOURCE)],
         cell_tables={
-            table: CellTable(TITLES[table], columns, scheme_name)
+            table: CellTable(
+                TITLES[table] + note,
+                columns,
+                scheme_name,
+                before=_grid(cells, table, seeds, note) if table in GRIDS else (),
+            )
             for table, columns in COLUMNS.items()
         },
     )

@@ -1,12 +1,21 @@
 """The terminal tables of Yun 2009 (seed 004): the figures' data as grids (E1, E3, E7,
-E11, E12: goodput with its 95 % half width), E10's sending rates and E14's ELN delays."""
+E11, E12: goodput with the half width of its 95 % interval over the seeds, the
+framework's ``ci95``), E10's sending rates and E14's ELN delays. With ``--quick`` every
+title says the runs are 50 s long (the paper's are 200 s)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from lasthop.papers.yun09.experiments import E10_DISCONNECT_S, E10_RUN_S, SOURCE, scheme_name
+from lasthop.papers.yun09.experiments import (
+    E10_DISCONNECT_S,
+    E10_RUN_S,
+    QUICK_RUN_S,
+    RUN_S,
+    SOURCE,
+    scheme_name,
+)
 from lasthop.render import FittedTable, fixed
 
 _GRIDS: Final = (
@@ -28,40 +37,64 @@ _GRIDS: Final = (
 )
 
 
-def tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> list[FittedTable]:
+def quick_note(quick: bool) -> str:
+    """What a title says of the run length: nothing at the paper's 200 s."""
+    return f"; --quick: {QUICK_RUN_S:g} s runs (the paper: {RUN_S:g} s)" if quick else ""
+
+
+def half(cell: Mapping[str, Any], key: str) -> Any:
+    """The half width of the 95 % interval of the cell's ``key`` (``None`` without one)."""
+    return (cell.get("ci95") or {}).get(key)
+
+
+def grid_rows(
+    cells: Sequence[Mapping[str, Any]], table_id: str, key: str
+) -> tuple[list[str], list[list[str]]]:
+    """A grid's schemes and rows (setting, then ``mean ± half`` per scheme)."""
+    chosen = [c for c in cells if c["table"] == table_id]
+    settings = list(dict.fromkeys(str(c["setting"]) for c in chosen))
+    schemes = list(dict.fromkeys(str(c["scheme"]) for c in chosen))
+    by = {(str(c["setting"]), str(c["scheme"])): c for c in chosen}
+    rows = []
+    for setting in settings:
+        row = [setting]
+        for scheme in schemes:
+            c = by.get((setting, scheme))
+            if c is None:
+                row.append("-")
+                continue
+            text = f"{fixed(c.get(key), 3)} ± {fixed(half(c, key), 3)}"
+            if table_id == "y09-e7":
+                text += f" ({fixed(c.get('spurious_timeouts'), 1)} sp.)"
+            row.append(text)
+        rows.append(row)
+    return schemes, rows
+
+
+def tables(
+    cells: Sequence[Mapping[str, Any]], seeds: int, quick: bool = False
+) -> list[FittedTable]:
     """The reproduction's tables (the figures' data), from its cells."""
+    note = quick_note(quick)
     out: list[FittedTable] = []
     for table_id, title, key in _GRIDS:
-        chosen = [c for c in cells if c["table"] == table_id]
-        if not chosen:
+        schemes, rows = grid_rows(cells, table_id, key)
+        if not rows:
             continue
-        settings = list(dict.fromkeys(str(c["setting"]) for c in chosen))
-        schemes = list(dict.fromkeys(str(c["scheme"]) for c in chosen))
-        by = {(str(c["setting"]), str(c["scheme"])): c for c in chosen}
         grid = FittedTable(
-            f"Yun 2009 {title}, mean ± 95 % of {seeds} seeds",
+            f"Yun 2009 {title}, mean ± 95 % of {seeds} seeds{note}",
             ["setting"],
             [scheme_name(s) for s in schemes],
             caption=SOURCE,
         )
-        for setting in settings:
-            row = [setting]
-            for scheme in schemes:
-                c = by.get((setting, scheme))
-                if c is None:
-                    row.append("-")
-                    continue
-                text = f"{fixed(c.get(key), 3)} ± {fixed(c.get('ci95_mbps'), 3)}"
-                if table_id == "y09-e7":
-                    text += f" ({fixed(c.get('spurious_timeouts'), 1)} sp.)"
-                row.append(text)
+        for row in rows:
             grid.add_row(*row)
         out.append(grid)
     e10 = [c for c in cells if c["table"] == "y09-e10"]
     if e10:
         t = FittedTable(
             f"Yun 2009 Fig. 16 (E10): sending rate (segments/s), receiver disconnected at "
-            f"{E10_DISCONNECT_S:g} s, mean of {seeds} seeds",
+            f"{E10_DISCONNECT_S:g} s, mean of {seeds} seeds ({E10_RUN_S:g} s runs)",
             ["sender"],
             ["5-10 s", "10.5-11.5 s", f"{E10_RUN_S - 5:g}-{E10_RUN_S:g} s"],
             caption=SOURCE,
@@ -78,7 +111,7 @@ def tables(cells: Sequence[Mapping[str, Any]], seeds: int) -> list[FittedTable]:
     if e14:
         t = FittedTable(
             "Yun 2009 Table 1 (E14): ELN delay (ms), LL-ELSN measured (largest cell mean over "
-            "E1/E3's FERs), HACK by Table 1's formula",
+            f"E1/E3's FERs), HACK by Table 1's formula{note}",
             ["direction"],
             ["LL-ELSN", "T_wrd", "HACK-style"],
             caption=SOURCE,
