@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,18 +53,3 @@ def lasthop_cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess
         timeout=timeout,
         check=False,
     )
-
-
-def assert_claim_holds_or_is_explained(
-    claim_id: str, evaluated: Mapping[str, Mapping[str, Any]], explanations: Mapping[str, str]
-) -> None:
-    """A paper's claim, as a reproduction evaluated it: decided by its cells, and either
-    holding or failing with its deviation explained (the paper's ``claims.DEVIATIONS``)."""
-    from lasthop.reproduction import claims
-
-    assert claim_id in evaluated, f"{claim_id}: the cells do not decide it"
-    claim = evaluated[claim_id]
-    assert claim["status"] in ("holds", "fails"), claim
-    if claim["status"] == "fails":
-        text = claims.explain(claim_id, explanations)
-        assert text != claims.UNEXPLAINED, f"{claim_id} fails unexplained: {claim}"
