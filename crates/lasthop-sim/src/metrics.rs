@@ -397,6 +397,9 @@ pub struct DcfSummary {
     /// Attempts the error model spoiled.
     pub corrupted: u64,
     pub delivered_up: u64,
+    /// Retransmitted data frames it received again and did not hand up: its
+    /// peer retried a frame it already had, the MAC ack having been lost.
+    pub duplicates_suppressed: u64,
     pub backoff_s: f64,
     pub airtime_s: f64,
     pub drops_queue: u64,

@@ -1832,6 +1832,7 @@ impl<'m> World<'m> {
                                     collisions: st.collisions,
                                     corrupted: st.data_frames_corrupted,
                                     delivered_up: st.delivered_up,
+                                    duplicates_suppressed: st.duplicates_suppressed,
                                     backoff_s: secs(st.backoff_ns),
                                     airtime_s: secs(st.airtime_ns),
                                     drops_queue: st.drops_queue,
