@@ -56,7 +56,7 @@
 //!   above HighSACK), and a congestion loss sent after it is FirstUnsacked
 //!   below HighSACK: counted, and fast retransmitted at DupThresh.
 
-use crate::ll_elsn::ErsnMarks;
+use crate::ersn_marks::ErsnMarks;
 use crate::sack::Scoreboard;
 use std::collections::VecDeque;
 

@@ -38,7 +38,7 @@
 //! The list is a VecDeque of at most a window of entries; removing a trigger
 //! and counting the packets before it is one pass.
 
-use crate::ll_elsn::ErsnMarks;
+use crate::ersn_marks::ErsnMarks;
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,6 +22,7 @@ pub mod acc;
 pub mod cc;
 pub mod config;
 pub mod ecn;
+pub mod ersn_marks;
 pub mod esack;
 pub mod fr_request;
 pub mod hack;
