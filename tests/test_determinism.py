@@ -61,8 +61,5 @@ def test_seeds_output_is_byte_identical() -> None:
     assert set(document) == {"runs", "mean"}
 
 
-def test_reproduce_in_a_process_pool_is_deterministic() -> None:
-    args = ("reproduce", "--seeds", "2", "--format", "json")
-    first, second = lasthop_cli(*args), lasthop_cli(*args)
-    assert first.returncode == 0, first.stderr
-    assert first.stdout == second.stdout
+# The whole reproduction in a process pool, twice: tests/test_verdicts.py
+# (test_the_whole_reproduction_is_the_same_bytes_twice, on the defaults).
