@@ -69,6 +69,11 @@ pub struct CongestionControl {
     ssthresh: u64,
     /// Largest window growth may reach, in bytes.
     max_cwnd: u64,
+    /// The window a recovery began with when it began without a cut (an
+    /// ELN-marked ack started it, [`LossCause::Corruption`]): its exit
+    /// returns there, the ssthresh no loss reduced being no window to
+    /// deflate to (issue 29: SACK with ELN left recovery at u32::MAX).
+    uncut_from: Option<u64>,
 }
 
 impl CongestionControl {
@@ -84,6 +89,7 @@ impl CongestionControl {
             cwnd: mss * u64::from(initial_cwnd_segments.max(1)),
             ssthresh: ssthresh_bytes,
             max_cwnd: u64::MAX,
+            uncut_from: None,
         }
     }
 
@@ -132,8 +138,10 @@ impl CongestionControl {
 
     pub fn on_congestion(&mut self, ev: &CongestionEvent, dupack_threshold: u32) {
         if ev.cause == LossCause::Corruption {
+            self.uncut_from = Some(self.cwnd);
             return;
         }
+        self.uncut_from = None;
         self.ssthresh = self.cut_ssthresh(ev);
         self.inflated = false;
         self.cwnd = match (ev.kind, self.algo) {
@@ -149,8 +157,10 @@ impl CongestionControl {
     /// inflation by the duplicate acks already seen.
     pub fn on_congestion_no_inflation(&mut self, ev: &CongestionEvent) {
         if ev.cause == LossCause::Corruption {
+            self.uncut_from = Some(self.cwnd);
             return;
         }
+        self.uncut_from = None;
         let half = (ev.flight_bytes / 2) / self.mss * self.mss;
         self.ssthresh = half.max(2 * self.mss);
         self.cwnd = self.ssthresh;
@@ -160,6 +170,7 @@ impl CongestionControl {
     /// rule (RFC 5681: max(FlightSize/2, 2·SMSS)), cwnd = ssthresh, never
     /// raised by the cut.
     pub fn on_ecn_echo(&mut self, ev: &CongestionEvent) {
+        self.uncut_from = None;
         self.ssthresh = self.cut_ssthresh(ev);
         self.inflated = false;
         self.cwnd = self.cwnd.min(self.ssthresh);
@@ -195,14 +206,20 @@ impl CongestionControl {
     }
 
     /// Fast recovery ends (RFC 5681 3.2 step 6, RFC 6582 3.2 step 4 option 1):
-    /// deflate the window to ssthresh.
+    /// deflate the window to ssthresh; a recovery that began without a cut
+    /// returns to the window it began with.
     pub fn on_recovery_exit(&mut self) {
-        self.cwnd = self.ssthresh;
+        self.cwnd = self.uncut_from.take().unwrap_or(self.ssthresh);
         self.inflated = false;
     }
 
     /// Reno's fast recovery ends on an ack of `acked_bytes` new bytes.
     pub fn on_reno_recovery_exit(&mut self, acked_bytes: u64) {
+        if let Some(cwnd) = self.uncut_from.take() {
+            self.cwnd = cwnd;
+            self.inflated = false;
+            return;
+        }
         match self.exit {
             RecoveryExit::Rfc5681 => self.on_recovery_exit(),
             RecoveryExit::Bsd44 => {
