@@ -70,10 +70,13 @@ pub struct CongestionControl {
     /// Largest window growth may reach, in bytes.
     max_cwnd: u64,
     /// The window a recovery began with when it began without a cut (an
-    /// ELN-marked ack started it, [`LossCause::Corruption`]): its exit
-    /// returns there, the ssthresh no loss reduced being no window to
-    /// deflate to (issue 29: SACK with ELN left recovery at u32::MAX).
-    uncut_from: Option<u64>,
+    /// ELN-marked ack started it, [`LossCause::Corruption`]), in whole
+    /// segments, 0 for none: its exit returns there, the ssthresh no loss
+    /// reduced being no window to deflate to (issue 29: SACK with ELN left
+    /// recovery at u32::MAX). Segments in a u16 (rounded down, at most
+    /// 65,535) keep this struct at 40 bytes, and the sender's hot fields
+    /// within their four cache lines (`sender.rs`'s layout test).
+    uncut_segments: u16,
 }
 
 impl CongestionControl {
@@ -89,7 +92,7 @@ impl CongestionControl {
             cwnd: mss * u64::from(initial_cwnd_segments.max(1)),
             ssthresh: ssthresh_bytes,
             max_cwnd: u64::MAX,
-            uncut_from: None,
+            uncut_segments: 0,
         }
     }
 
@@ -138,10 +141,10 @@ impl CongestionControl {
 
     pub fn on_congestion(&mut self, ev: &CongestionEvent, dupack_threshold: u32) {
         if ev.cause == LossCause::Corruption {
-            self.uncut_from = Some(self.cwnd);
+            self.begin_uncut();
             return;
         }
-        self.uncut_from = None;
+        self.uncut_segments = 0;
         self.ssthresh = self.cut_ssthresh(ev);
         self.inflated = false;
         self.cwnd = match (ev.kind, self.algo) {
@@ -157,10 +160,10 @@ impl CongestionControl {
     /// inflation by the duplicate acks already seen.
     pub fn on_congestion_no_inflation(&mut self, ev: &CongestionEvent) {
         if ev.cause == LossCause::Corruption {
-            self.uncut_from = Some(self.cwnd);
+            self.begin_uncut();
             return;
         }
-        self.uncut_from = None;
+        self.uncut_segments = 0;
         let half = (ev.flight_bytes / 2) / self.mss * self.mss;
         self.ssthresh = half.max(2 * self.mss);
         self.cwnd = self.ssthresh;
@@ -170,7 +173,7 @@ impl CongestionControl {
     /// rule (RFC 5681: max(FlightSize/2, 2·SMSS)), cwnd = ssthresh, never
     /// raised by the cut.
     pub fn on_ecn_echo(&mut self, ev: &CongestionEvent) {
-        self.uncut_from = None;
+        self.uncut_segments = 0;
         self.ssthresh = self.cut_ssthresh(ev);
         self.inflated = false;
         self.cwnd = self.cwnd.min(self.ssthresh);
@@ -209,13 +212,24 @@ impl CongestionControl {
     /// deflate the window to ssthresh; a recovery that began without a cut
     /// returns to the window it began with.
     pub fn on_recovery_exit(&mut self) {
-        self.cwnd = self.uncut_from.take().unwrap_or(self.ssthresh);
+        self.cwnd = self.take_uncut().unwrap_or(self.ssthresh);
         self.inflated = false;
+    }
+
+    /// A recovery begins without a cut: remember its window.
+    fn begin_uncut(&mut self) {
+        self.uncut_segments = (self.cwnd / self.mss).clamp(1, u64::from(u16::MAX)) as u16;
+    }
+
+    /// The window an uncut recovery began with, forgotten.
+    fn take_uncut(&mut self) -> Option<u64> {
+        let segments = std::mem::take(&mut self.uncut_segments);
+        (segments > 0).then(|| u64::from(segments) * self.mss)
     }
 
     /// Reno's fast recovery ends on an ack of `acked_bytes` new bytes.
     pub fn on_reno_recovery_exit(&mut self, acked_bytes: u64) {
-        if let Some(cwnd) = self.uncut_from.take() {
+        if let Some(cwnd) = self.take_uncut() {
             self.cwnd = cwnd;
             self.inflated = false;
             return;
