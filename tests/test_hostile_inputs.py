@@ -138,3 +138,51 @@ def test_link_directions_and_units_in_range_errors(setting: str, named: str, say
     value is given back in the field's own unit, in a readable form."""
     line = assert_usage_error(lasthop_cli("run", "balakrishnan97/lan", "--set", setting), named)
     assert says in line and len(line) < 200, line
+
+
+# ---- issue 29 items 12 and 13: three tracebacks and an unbounded read ----------------------
+
+
+def test_a_plan_nested_5000_deep_is_one_line(tmp_path: Path) -> None:
+    plan = write(
+        tmp_path, "deep.toml", 'scenario = "balakrishnan97/lan"\nset = ' + "[" * 5000 + "]" * 5000
+    )
+    assert_usage_error(lasthop_cli("sweep", plan), "deep.toml", "nested too deeply")
+
+
+def test_executor_dask_without_distributed_is_one_line(tmp_path: Path) -> None:
+    """The package missing (a None in sys.modules makes its import fail, as when it is not
+    installed): one line before anything runs, no traceback, nothing stored."""
+    import subprocess
+    import sys
+
+    plan = write(tmp_path, "p.toml", 'scenario = "balakrishnan97/lan"\n')
+    store = tmp_path / "s.duckdb"
+    code = (
+        "import sys, runpy; sys.modules['distributed'] = None; sys.argv = ['lasthop', 'sweep', "
+        f"{plan!r}, '--store', {str(store)!r}, '--executor', 'dask', '--scheduler', "
+        "'tcp://127.0.0.1:1']; runpy.run_module('lasthop', run_name='__main__')"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert_usage_error(proc, "executor", "distributed")
+    assert not store.exists()
+
+
+@pytest.mark.parametrize(
+    "command", [["sweep", "PLAN"], ["results"], ["plot", "throughput"], ["report", "DIR"]]
+)
+def test_an_empty_or_directory_store_is_one_line(tmp_path: Path, command: list[str]) -> None:
+    plan = write(tmp_path, "p.toml", 'scenario = "balakrishnan97/lan"\n')
+    args = [{"PLAN": plan, "DIR": str(tmp_path / "r")}.get(a, a) for a in command]
+    for store in ("", str(tmp_path)):
+        assert_usage_error(lasthop_cli(*args, "--store", store), "--store")
+
+
+@pytest.mark.parametrize("command", ["run", "sweep"])
+def test_dev_zero_is_one_line_naming_the_cap(command: str) -> None:
+    t0 = time.monotonic()
+    proc = lasthop_cli(command, "/dev/zero", timeout=BOUND_S)
+    assert time.monotonic() - t0 < BOUND_S
+    assert_usage_error(proc, "/dev/zero", "64 MiB")

@@ -481,6 +481,16 @@ class Executor(StrEnum):
     dask = "dask"
 
 
+def _check_store(value: Path | None) -> Path | None:
+    """``--store`` names a database file: not empty, not a directory."""
+    if value is not None and (value.name == "" or value.is_dir()):
+        raise typer.BadParameter(
+            f"must name the results database file, not a directory or nothing, got {str(value)!r}",
+            param_hint="--store",
+        )
+    return value
+
+
 StoreOption = Annotated[
     Path | None,
     typer.Option(
@@ -489,6 +499,7 @@ StoreOption = Annotated[
         help="The results database; its time series go in a folder beside it named after "
         "it, PATH.series [default: lasthop-results/lasthop.duckdb].",
         show_default=False,
+        callback=_check_store,
     ),
 ]
 PlanOption = Annotated[str | None, typer.Option("--plan", help="Only this plan's runs.")]

@@ -32,6 +32,7 @@ pool and a Dask cluster store the same values.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import math
@@ -47,7 +48,7 @@ from typing import Any, Final
 from lasthop import _core
 from lasthop.errors import PlanError
 from lasthop.result import TABLE_NAMES
-from lasthop.scenario import ScenarioSource, check_set, load_scenario_text
+from lasthop.scenario import ScenarioSource, check_set, load_scenario_text, read_text_file
 from lasthop.store import RunKey, RunRecord, Store, point_summaries, scenario_hash
 from lasthop.workers import process_pool
 
@@ -129,12 +130,14 @@ def load_plan(path: str | os.PathLike[str]) -> Plan:
     combination with the core, so that nothing starts unless every run can.
     """
     plan_path = Path(path)
+    text = read_text_file(plan_path, PlanError)
     try:
-        raw = tomllib.loads(plan_path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise PlanError(f"{plan_path}: invalid TOML: {e}") from None
-    except UnicodeDecodeError as e:
-        raise PlanError(f"{plan_path}: not UTF-8 text (byte {e.start})") from None
+    except RecursionError:
+        # tomllib parses nested arrays and tables recursively.
+        raise PlanError(f"{plan_path}: invalid TOML: arrays or tables nested too deeply") from None
     return plan_from_dict(raw, base_dir=plan_path.parent, default_name=plan_path.stem)
 
 
@@ -322,6 +325,9 @@ def sweep(
         raise ValueError(f"executor: expected local or dask, got {executor!r}")
     if executor == "dask" and not scheduler:
         raise ValueError("scheduler: a Dask scheduler address is needed with executor dask")
+    if executor == "dask" and importlib.util.find_spec("distributed") is None:
+        # Said before anything runs or is stored, as one line (issue 29 item 12).
+        raise PlanError("executor: dask needs the distributed package: pip install 'lasthop[dask]'")
     started = time.perf_counter()
     jobs = plan_jobs(plan)
     report = SweepReport(plan=plan.name, total=len(jobs), keys=[j.key for j in jobs])
