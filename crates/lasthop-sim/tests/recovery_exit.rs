@@ -114,6 +114,6 @@ proptest! {
         if let Some(s) = ssthresh {
             sets.push(format!("flows.0.tcp.initial_ssthresh_bytes={s}"));
         }
-        prop_assert!(check(SCHEMES[scheme].name, &sets, seed).is_ok(), "{}", check(SCHEMES[scheme].name, &sets, seed).unwrap_err());
+        check(SCHEMES[scheme].name, &sets, seed).map_err(TestCaseError::fail)?;
     }
 }

@@ -140,11 +140,9 @@ impl CongestionControl {
     }
 
     pub fn on_congestion(&mut self, ev: &CongestionEvent, dupack_threshold: u32) {
-        if ev.cause == LossCause::Corruption {
-            self.begin_uncut();
+        if self.uncut(ev) {
             return;
         }
-        self.uncut_segments = 0;
         self.ssthresh = self.cut_ssthresh(ev);
         self.inflated = false;
         self.cwnd = match (ev.kind, self.algo) {
@@ -159,11 +157,9 @@ impl CongestionControl {
     /// cwnd = (FlightSize / 2)"), also SMART's once-per-episode cut: no
     /// inflation by the duplicate acks already seen.
     pub fn on_congestion_no_inflation(&mut self, ev: &CongestionEvent) {
-        if ev.cause == LossCause::Corruption {
-            self.begin_uncut();
+        if self.uncut(ev) {
             return;
         }
-        self.uncut_segments = 0;
         let half = (ev.flight_bytes / 2) / self.mss * self.mss;
         self.ssthresh = half.max(2 * self.mss);
         self.cwnd = self.ssthresh;
@@ -216,9 +212,13 @@ impl CongestionControl {
         self.inflated = false;
     }
 
-    /// A recovery begins without a cut: remember its window.
-    fn begin_uncut(&mut self) {
-        self.uncut_segments = (self.cwnd / self.mss).clamp(1, u64::from(u16::MAX)) as u16;
+    /// A recovery begins on `ev`: true if without a cut (a corruption loss),
+    /// its window remembered; false (and any uncut window forgotten) if the
+    /// caller is to cut.
+    fn uncut(&mut self, ev: &CongestionEvent) -> bool {
+        let uncut = ev.cause == LossCause::Corruption;
+        self.uncut_segments = if uncut { (self.cwnd / self.mss).clamp(1, u64::from(u16::MAX)) as u16 } else { 0 };
+        uncut
     }
 
     /// The window an uncut recovery began with, forgotten.
