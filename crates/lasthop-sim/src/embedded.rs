@@ -17,6 +17,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan99/two-forward", include_str!("../../../scenarios/balakrishnan99/two-forward.toml")),
     ("balakrishnan99/two-way", include_str!("../../../scenarios/balakrishnan99/two-way.toml")),
     ("balakrishnan99/web", include_str!("../../../scenarios/balakrishnan99/web.toml")),
+    ("examples/satellite", include_str!("../../../scenarios/examples/satellite.toml")),
     ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),
     ("yun09/cell", include_str!("../../../scenarios/yun09/cell.toml")),
     ("yun09/downlink", include_str!("../../../scenarios/yun09/downlink.toml")),

@@ -19,7 +19,7 @@
 //! is corruption (ELN, ELSN: seed 000 Sec. III-A, seed 004) leaves the window
 //! alone; that is how later schemes plug in.
 
-use crate::config::{RecoveryExit, WindowCut, WindowGrowth};
+use crate::config::{CwndBound, RecoveryExit, WindowCut, WindowGrowth};
 
 /// What kind of loss signal the loss-recovery part reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +59,7 @@ pub struct CongestionControl {
     growth: WindowGrowth,
     cut: WindowCut,
     exit: RecoveryExit,
+    bound: CwndBound,
     /// Fast recovery has inflated cwnd beyond ssthresh + threshold·SMSS
     /// (4.4BSD: `t_dupacks > tcprexmtthresh`).
     inflated: bool,
@@ -87,6 +88,7 @@ impl CongestionControl {
             growth: WindowGrowth::Rfc5681,
             cut: WindowCut::Rfc5681,
             exit: RecoveryExit::Rfc5681,
+            bound: CwndBound::None,
             inflated: false,
             mss,
             cwnd: mss * u64::from(initial_cwnd_segments.max(1)),
@@ -102,6 +104,17 @@ impl CongestionControl {
     /// there either.
     pub fn with_max_cwnd(mut self, bytes: u64) -> Self {
         self.max_cwnd = bytes.max(self.mss);
+        self
+    }
+
+    /// Bound growth by the rule of the stack modelled (see [`CwndBound`]);
+    /// `peer_buffer_bytes` is the peer's socket buffer, whose window-scale
+    /// shift sets 4.4BSD's `TCP_MAXWIN << snd_scale`.
+    pub fn with_bound(mut self, bound: CwndBound, peer_buffer_bytes: u64) -> Self {
+        self.bound = bound;
+        if bound == CwndBound::MaxWindow {
+            self.max_cwnd = self.max_cwnd.min(crate::window_scale::max_window(peer_buffer_bytes)).max(self.mss);
+        }
         self
     }
 
@@ -127,8 +140,12 @@ impl CongestionControl {
         self.ssthresh
     }
 
-    /// New data acknowledged outside loss recovery.
-    pub fn on_ack(&mut self, acked_bytes: u64) {
+    /// New data acknowledged outside loss recovery; `flight_bytes` were
+    /// outstanding when the ack arrived.
+    pub fn on_ack(&mut self, acked_bytes: u64, flight_bytes: u64) {
+        if self.bound == CwndBound::CwndLimited && !self.cwnd_limited(flight_bytes) {
+            return;
+        }
         match self.growth {
             WindowGrowth::Rfc5681 if self.cwnd < self.ssthresh => self.cwnd += acked_bytes.min(self.mss),
             WindowGrowth::Rfc5681 => self.cwnd += (self.mss * self.mss / self.cwnd).max(1),
@@ -137,6 +154,22 @@ impl CongestionControl {
             WindowGrowth::Bsd44 => self.cwnd += self.mss * self.mss / self.cwnd + self.mss / 8,
         }
         self.cwnd = self.cwnd.min(self.max_cwnd);
+    }
+
+    /// Linux `tcp_is_cwnd_limited()`: in slow start "ensure cwnd grows to
+    /// twice what was ACKed" (`snd_cwnd < 2 * max_packets_out`), after it
+    /// only if the flight filled the window (`packets_in_flight >=
+    /// snd_cwnd`, in whole segments as Linux counts them).
+    fn cwnd_limited(&self, flight_bytes: u64) -> bool {
+        let slow_start = match self.growth {
+            WindowGrowth::Rfc5681 => self.cwnd < self.ssthresh,
+            WindowGrowth::Bsd44 => self.cwnd <= self.ssthresh,
+        };
+        if slow_start {
+            self.cwnd < flight_bytes.saturating_mul(2)
+        } else {
+            flight_bytes >= self.cwnd / self.mss * self.mss
+        }
     }
 
     pub fn on_congestion(&mut self, ev: &CongestionEvent, dupack_threshold: u32) {
@@ -228,7 +261,7 @@ impl CongestionControl {
     }
 
     /// Reno's fast recovery ends on an ack of `acked_bytes` new bytes.
-    pub fn on_reno_recovery_exit(&mut self, acked_bytes: u64) {
+    pub fn on_reno_recovery_exit(&mut self, acked_bytes: u64, flight_bytes: u64) {
         if let Some(cwnd) = self.take_uncut() {
             self.cwnd = cwnd;
             self.inflated = false;
@@ -246,7 +279,7 @@ impl CongestionControl {
                     self.cwnd = self.ssthresh;
                 }
                 self.inflated = false;
-                self.on_ack(acked_bytes);
+                self.on_ack(acked_bytes, flight_bytes);
             }
         }
     }
@@ -255,6 +288,9 @@ impl CongestionControl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A flight that fills any window: growth not held back by the bound.
+    const FILLED: u64 = 1 << 40;
 
     fn ev(kind: CongestionKind, cause: LossCause, flight: u64) -> CongestionEvent {
         CongestionEvent { kind, cause, flight_bytes: flight, peer_window_bytes: u64::MAX }
@@ -266,28 +302,81 @@ mod tests {
     fn growth_stops_at_the_cap() {
         let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 60, 1 << 30).with_max_cwnd(65_535);
         for _ in 0..10 {
-            cc.on_ack(1000);
+            cc.on_ack(1000, FILLED);
         }
         assert_eq!(cc.cwnd(), 65_535);
+    }
+
+    /// Issue 29 item 2, Linux `tcp_is_cwnd_limited()`: a sender whose
+    /// window is not what limits it (the peer's window, its socket buffer)
+    /// stops opening cwnd: in slow start at twice the flight, in congestion
+    /// avoidance at the flight.
+    #[test]
+    fn cwnd_limited_opens_only_a_window_that_limits_sending() {
+        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 4, 1 << 30).with_bound(CwndBound::CwndLimited, 0);
+        // t0: slow start, 3 segments in flight: 4000 < 6000, the ack opens it.
+        cc.on_ack(1000, 3000);
+        assert_eq!(cc.cwnd(), 5000);
+        cc.on_ack(1000, 3000);
+        assert_eq!(cc.cwnd(), 6000, "5000 < 2 * 3000");
+        cc.on_ack(1000, 3000);
+        assert_eq!(cc.cwnd(), 6000, "twice what was in flight: held");
+        // Congestion avoidance: only a full window opens it.
+        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 5000).with_bound(CwndBound::CwndLimited, 0);
+        cc.on_ack(1000, 9000);
+        assert_eq!(cc.cwnd(), 10_000, "9 segments in flight of a 10-segment window");
+        cc.on_ack(1000, 10_000);
+        assert_eq!(cc.cwnd(), 10_100, "a full window opens it");
+        cc.on_ack(1000, 10_000);
+        assert_eq!(cc.cwnd(), 10_199, "10,100 counts as 10 whole segments, as Linux counts packets");
+        // Without the bound, the same acks open it every time (ns-2).
+        let mut ns2 = CongestionControl::new(CcAlgorithm::Reno, 1000, 4, 1 << 30);
+        for _ in 0..3 {
+            ns2.on_ack(1000, 3000);
+        }
+        assert_eq!(ns2.cwnd(), 7000);
+    }
+
+    /// Issue 29 item 2, 4.4BSD: cwnd at most `TCP_MAXWIN << snd_scale`, the
+    /// scale the peer's 1 MB socket buffer asks for (5: 2,097,120 bytes).
+    #[test]
+    fn max_window_is_the_scaled_tcp_maxwin() {
+        let mut cc =
+            CongestionControl::new(CcAlgorithm::Reno, 1000, 2090, 1 << 40).with_bound(CwndBound::MaxWindow, 1 << 20);
+        for _ in 0..20 {
+            cc.on_ack(1000, FILLED);
+        }
+        assert_eq!(cc.cwnd(), 2_097_120);
+        let small =
+            CongestionControl::new(CcAlgorithm::Reno, 1000, 70, 1 << 40).with_bound(CwndBound::MaxWindow, 32_768);
+        let mut small = small;
+        small.on_ack(1000, FILLED);
+        assert_eq!(small.cwnd(), 65_535, "no scaling for a 32 KB buffer");
+        // An explicit cap below it still holds.
+        let mut capped = CongestionControl::new(CcAlgorithm::Reno, 1000, 70, 1 << 40)
+            .with_max_cwnd(40_000)
+            .with_bound(CwndBound::MaxWindow, 1 << 20);
+        capped.on_ack(1000, FILLED);
+        assert_eq!(capped.cwnd(), 40_000);
     }
 
     #[test]
     fn slow_start_then_avoidance() {
         let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 1, 4000);
         for _ in 0..3 {
-            cc.on_ack(1000);
+            cc.on_ack(1000, FILLED);
         }
         assert_eq!(cc.cwnd(), 4000);
-        cc.on_ack(1000);
+        cc.on_ack(1000, FILLED);
         assert_eq!(cc.cwnd(), 4250, "SMSS*SMSS/cwnd in avoidance");
     }
 
     #[test]
     fn bsd44_growth_adds_an_eighth_segment_per_ack() {
         let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 4, 4000).with_growth(WindowGrowth::Bsd44);
-        cc.on_ack(1000);
+        cc.on_ack(1000, FILLED);
         assert_eq!(cc.cwnd(), 5000, "cwnd <= ssthresh is still slow start in 4.4BSD");
-        cc.on_ack(1000);
+        cc.on_ack(1000, FILLED);
         assert_eq!(cc.cwnd(), 5000 + 200 + 125);
     }
 
@@ -297,16 +386,16 @@ mod tests {
     fn bsd44_increment_per_ack_is_the_source_form() {
         let mss = 1400u64;
         let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1400, 8, 8 * 1400).with_growth(WindowGrowth::Bsd44);
-        cc.on_ack(1400); // cw = ssthresh: `cw > snd_ssthresh` fails, a whole segment
+        cc.on_ack(1400, FILLED); // cw = ssthresh: `cw > snd_ssthresh` fails, a whole segment
         assert_eq!(cc.cwnd(), 9 * mss);
         for _ in 0..200 {
             let cw = cc.cwnd();
-            cc.on_ack(1400);
+            cc.on_ack(1400, FILLED);
             assert_eq!(cc.cwnd(), cw + mss * mss / cw + mss / 8, "cw = {cw}");
         }
         // TCP_MAXWIN << snd_scale caps it.
         let mut cc = cc.with_max_cwnd(20_000);
-        cc.on_ack(1400);
+        cc.on_ack(1400, FILLED);
         assert_eq!(cc.cwnd(), 20_000);
     }
 
@@ -349,18 +438,18 @@ mod tests {
         // the ack's avoidance increment comes on top.
         let mut cc = mk();
         cc.on_congestion(&fr, 3);
-        cc.on_reno_recovery_exit(1000);
+        cc.on_reno_recovery_exit(1000, FILLED);
         assert_eq!(cc.cwnd(), 8000 + 1000 * 1000 / 8000 + 1000 / 8);
         // A fourth: deflated to ssthresh, then a whole segment (cw = ssthresh).
         let mut cc = mk();
         cc.on_congestion(&fr, 3);
         cc.on_dupack_in_recovery();
-        cc.on_reno_recovery_exit(1000);
+        cc.on_reno_recovery_exit(1000, FILLED);
         assert_eq!(cc.cwnd(), 5000 + 1000);
         // RFC 5681 3.2 step 6 for comparison.
         let mut rfc = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30);
         rfc.on_congestion(&fr, 3);
-        rfc.on_reno_recovery_exit(1000);
+        rfc.on_reno_recovery_exit(1000, FILLED);
         assert_eq!(rfc.cwnd(), 5000);
     }
 

@@ -61,6 +61,36 @@ pub enum WindowGrowth {
     Bsd44,
 }
 
+/// What bounds the congestion window's growth: the rule of the stack a
+/// sender models (issue 29: unbounded, an error-free run with a 1 MB buffer
+/// grew cwnd to 33.8 MB, and the cwnd metric meant nothing). An explicit
+/// `max_cwnd_bytes` caps it further under any rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CwndBound {
+    /// Linux `tcp_is_cwnd_limited()` (include/net/tcp.h; the principle of
+    /// RFC 7661 Sec. 4.3, and of RFC 2861 before it): an ack opens the
+    /// window only while the window limits sending: in slow start while
+    /// `cwnd < 2 * max_packets_out` ("ensure cwnd grows to twice what was
+    /// ACKed"), in congestion avoidance while the data in flight filled it
+    /// (`tcp_cwnd_validate`: `packets_in_flight >= snd_cwnd`). A sender
+    /// limited by the peer's window or by its socket buffer keeps cwnd
+    /// within twice what it sends. Departure: the flight is the one the ack
+    /// found, not the largest of the window (`max_packets_out`).
+    #[default]
+    CwndLimited,
+    /// 4.4BSD-Lite `tcp_input`: `snd_cwnd = min(cw + incr, TCP_MAXWIN <<
+    /// snd_scale)`, the largest window the peer can advertise; `snd_scale`
+    /// is the shift the peer requests for its socket buffer (RFC 7323 Sec.
+    /// 2.3, [`crate::window_scale::shift_for`]): 65,535 bytes up to a
+    /// 64 KB buffer.
+    MaxWindow,
+    /// No bound: ns-2's `TcpAgent` with its default `maxcwnd_ = 0` (it sends
+    /// `min(cwnd_, wnd_)` and grows `cwnd_` on every ack), and RFC 5681,
+    /// which sets none.
+    None,
+}
+
 /// How a loss cuts the window: the base of the new slow-start threshold.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -252,6 +282,8 @@ pub struct SenderConfig {
     pub header_prediction_guard: HeaderPredictionGuard,
     /// Largest congestion window, in bytes (`u64::MAX`: no cap, as RFC 5681).
     pub max_cwnd_bytes: u64,
+    /// The stack's rule that bounds cwnd's growth.
+    pub cwnd_bound: CwndBound,
     /// Response to ELN-marked duplicate acks.
     pub eln: ElnResponse,
     /// Send a new segment on each of the first two duplicate acks (seed 000
@@ -365,6 +397,7 @@ impl SenderConfig {
             header_prediction: false,
             header_prediction_guard: HeaderPredictionGuard::None,
             max_cwnd_bytes: u64::MAX,
+            cwnd_bound: CwndBound::None,
             eln: ElnResponse::Off,
             limited_transmit: false,
             total_bytes: None,

@@ -37,10 +37,11 @@ pub mod sender;
 pub mod sender_adaptation;
 pub mod smart;
 pub mod timestamps;
+pub mod window_scale;
 
 pub use config::{
-    AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, HeaderPredictionGuard, ReceiverConfig, RecoveryExit,
-    RtoConfig, RtoMode, SenderConfig, SenderMutations, Variant, WindowCut, WindowGrowth,
+    AccConfig, AccMode, AckPolicy, AdaptationConfig, CwndBound, ElnResponse, HeaderPredictionGuard, ReceiverConfig,
+    RecoveryExit, RtoConfig, RtoMode, SenderConfig, SenderMutations, Variant, WindowCut, WindowGrowth,
 };
 pub use config::{LlElsnConfig, LlElsnResponse};
 pub use handshake::ConnectionTimes;

@@ -254,6 +254,7 @@ impl Sender {
             mss: u64::from(cfg.mss_bytes),
             cc: CongestionControl::new(algo, cfg.mss_bytes, cfg.initial_cwnd_segments, cfg.initial_ssthresh_bytes)
                 .with_max_cwnd(cfg.max_cwnd_bytes)
+                .with_bound(cfg.cwnd_bound, cfg.send_buffer_bytes)
                 .with_growth(cfg.window_growth)
                 .with_cut(cfg.window_cut)
                 .with_recovery_exit(cfg.recovery_exit),
@@ -585,6 +586,13 @@ impl Sender {
         self.ecn.stamp(hdr, !hdr.is_retransmit);
     }
 
+    /// The data outstanding when an ack of `acked` new bytes arrived (the
+    /// window bound's measure of whether cwnd limited sending), `snd_una`
+    /// having moved past them.
+    fn flight_before_ack(&self, acked: u64) -> u64 {
+        self.snd_max.saturating_sub(self.snd_una) + acked
+    }
+
     /// Open the window for `acked` new bytes (outside loss recovery): per
     /// ack, or with SA as many times as the segments acknowledged. An ack
     /// with ECN-Echo opens nothing.
@@ -592,11 +600,12 @@ impl Sender {
         if self.ece_hold {
             return;
         }
+        let flight = self.flight_before_ack(acked);
         match self.adaptation.as_mut() {
-            None => self.cc.on_ack(acked),
+            None => self.cc.on_ack(acked, flight),
             Some(a) => {
                 for _ in 0..a.increases(acked, self.mss) {
-                    self.cc.on_ack(self.mss);
+                    self.cc.on_ack(self.mss, flight);
                 }
             }
         }
@@ -786,7 +795,7 @@ impl Sender {
                 }
                 AckVerdict::RecoveryExit => {
                     if self.cfg.variant == Variant::Reno {
-                        self.cc.on_reno_recovery_exit(acked);
+                        self.cc.on_reno_recovery_exit(acked, self.flight_before_ack(acked));
                     } else {
                         self.cc.on_recovery_exit();
                     }

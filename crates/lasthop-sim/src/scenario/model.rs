@@ -1096,6 +1096,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
             header_prediction: t.header_prediction,
             header_prediction_guard: t.header_prediction_guard,
             max_cwnd_bytes: t.max_cwnd_bytes.unwrap_or(u64::MAX),
+            cwnd_bound: t.cwnd_bound,
             eln,
             limited_transmit: t.limited_transmit,
             total_bytes: match workload {

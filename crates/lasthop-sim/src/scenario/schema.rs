@@ -901,6 +901,15 @@ pub struct TcpSpec {
     /// advertise, 65535 without window scaling.
     #[serde(default)]
     pub max_cwnd_bytes: Option<u64>,
+    /// What bounds cwnd's growth, the rule of the stack modelled:
+    /// `cwnd_limited` (default; Linux's `tcp_is_cwnd_limited()`, RFC 7661's
+    /// principle: an ack opens the window only while the window limits
+    /// sending), `max_window` (4.4BSD: at most `TCP_MAXWIN << snd_scale`,
+    /// the largest window the peer's socket buffer can advertise with RFC
+    /// 7323 scaling) or `none` (ns-2's default `maxcwnd_ = 0`; RFC 5681).
+    /// `max_cwnd_bytes` caps it further under any rule.
+    #[serde(default)]
+    pub cwnd_bound: lasthop_tcp::CwndBound,
     /// Relay buffer of a split-connection base station (schemes `split`,
     /// `split-smart`), in bytes: data acknowledged to the source and not yet
     /// acknowledged by the mobile host (seed 000 Sec. IV-D: 64 KB).
@@ -1099,6 +1108,7 @@ impl Default for TcpSpec {
             header_prediction: false,
             header_prediction_guard: lasthop_tcp::HeaderPredictionGuard::None,
             max_cwnd_bytes: None,
+            cwnd_bound: lasthop_tcp::CwndBound::default(),
             rto: RtoSpec::default(),
             ack: AckSpec::default(),
             ecn: false,
