@@ -264,3 +264,38 @@ def test_seed001_ecn_bits_and_options_decode_in_tshark(tmp_path: Path, tshark: s
     # RED marked them on arrival; a marked ack can still be lost at a full buffer.
     assert 0 < ce_acks <= marks, (counts, marks)
     assert echoes > 0, counts
+
+
+@pytest.mark.parametrize("handshake", [False, True])
+def test_tshark_reads_the_scaled_window_the_run_advertised(
+    tmp_path: Path, tshark: str, handshake: bool
+) -> None:
+    """Issue 29 item 3: a 1 MiB socket buffer is advertised as 1,048,576 bytes, not
+    65535. The SYN and SYN-ACK carry window-scale shift 5 (RFC 7323; the model's own
+    handshake, or, for a flow that starts established, the opening written before its
+    first frame), and tshark's calculated window of every later ack is the run's."""
+    out = tmp_path / "satellite.pcap"
+    args = ["--set", "stop_s=5", "--set", "flows.0.duration_s=5", "--set", "loss=0"]
+    if handshake:
+        args += ["--set", "flows.0.tcp.handshake=true"]
+    proc = cli(
+        tmp_path,
+        *("run", "examples/satellite", "--seed", "1", "--format", "json", *args),
+        *("--pcap", "wired", "--pcap-file", str(out)),
+    )
+    assert proc.returncode == 0, proc.stderr
+    fields = subprocess.run(
+        [tshark, "-r", str(out), "-T", "fields", "-e", "tcp.flags.syn", "-e", "tcp.len"]
+        + ["-e", "tcp.options.wscale.shift", "-e", "tcp.window_size", "-e", "tcp.window_size_scalefactor"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    ).stdout.splitlines()
+    rows = [line.split("\t") for line in fields]
+    syns = [r for r in rows if r[0] == "1"]
+    assert [r[2] for r in syns] == ["5", "5"], syns
+    acks = [r for r in rows if r[0] == "0" and r[1] == "0"]
+    assert len(acks) > 100
+    assert {r[4] for r in acks} == {"32"}, "tshark applies the scale the SYNs asked for"
+    assert {int(r[3]) for r in acks} == {1_048_576}, "the receiver's whole 1 MiB buffer"

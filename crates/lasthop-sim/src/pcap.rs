@@ -36,10 +36,20 @@
 //!   as any ack). Other flows start established, which tshark and tcptrace
 //!   accept.
 //! - ECN: the IP header's ECN field is the packet's (Not-ECT, ECT(0) or CE).
-//! - Window: an ack's advertised window, clamped to 65535 (window scaling is
-//!   negotiated on the SYN, which the model does not send). Data segments
-//!   advertise 65535: the model's sender receives no data and advertises no
-//!   window, and a zero would read as a closed one.
+//! - Window (RFC 7323 Sec. 2): each end requests the window-scale shift its
+//!   socket buffer needs (4.4BSD's `request_r_scale`, the smallest shift
+//!   with `65535 << shift` at least the buffer; `lasthop_tcp::window_scale`)
+//!   in the window-scale option (kind 3) of its SYN or SYN-ACK, whose
+//!   window field is unscaled; every later segment's field is its window
+//!   shifted right by the sender's shift, at most 65535. An ack advertises
+//!   the model's window; a data segment its sender's socket buffer (the
+//!   model's sender receives no data and advertises no window; a zero would
+//!   read as a closed one). A flow without a handshake whose buffers need a
+//!   shift gets the opening the model skips, written once in each capture
+//!   before its first frame there, at that frame's time: the SYN and the
+//!   SYN-ACK with their window-scale options, so that a reader scales the
+//!   windows that follow as the run had them (issue 29: a 1 MB window read
+//!   as 65535). Those two are the only records no frame of the run made.
 //! - IP: TTL 64 at every hop (the model's forwarding nodes do not decrement
 //!   it), DF set, identification the low 16 bits of the packet's creation
 //!   number in the run: increasing per source node, the same on every link
@@ -82,7 +92,8 @@
 use crate::scenario::{Model, ScenarioError};
 use etherparse::{EtherType, Ethernet2Header, IpEcn, IpNumber, Ipv4Header, TcpHeader as WireTcp, UdpHeader};
 use lasthop_core::time::NS_PER_S;
-use lasthop_core::{Ecn, LlNotice, Packet, PacketKind, TcpHeader, Time};
+use lasthop_core::{Ecn, LlNotice, Packet, PacketKind, TcpHeader, Time, Timestamps};
+use lasthop_tcp::window_scale::shift_for;
 
 /// Snap length when none is given, in bytes: Ethernet, IPv4 and TCP headers
 /// with options (at most 94 bytes) and the start of the payload.
@@ -115,6 +126,7 @@ const MAX_OPTIONS_LEN: usize = 40;
 /// Largest segment payload that fits an IPv4 datagram with a full TCP header.
 const MAX_PAYLOAD_BYTES: u32 = (u16::MAX as usize - IP_LEN - TCP_MIN_LEN - MAX_OPTIONS_LEN) as u32;
 const KIND_NOP: u8 = 1;
+const KIND_WINDOW_SCALE: u8 = 3;
 const KIND_SACK: u8 = 5;
 const KIND_TIMESTAMP: u8 = 8;
 const KIND_EXPERIMENT: u8 = 253;
@@ -124,6 +136,8 @@ const SMART_ECHO_SPACE: usize = 3 + 2 + 2 + 1 + 4;
 const ELN_SPACE: usize = 3 + 2 + 2 + 1;
 /// NOP, kind, length, ExID, subtype, 16-bit window.
 const SENDER_WINDOW_SPACE: usize = 1 + 2 + 2 + 1 + 2;
+/// NOP, kind, length, shift (RFC 7323 Sec. 2.2, aligned as Appendix A).
+const WINDOW_SCALE_SPACE: usize = 1 + 3;
 /// NOPs, kind, length, TSval, TSecr (RFC 7323 Appendix A's layout).
 const TIMESTAMP_SPACE: usize = 2 + 2 + 4 + 4;
 /// The option name in messages (the command line's).
@@ -168,6 +182,67 @@ pub struct CaptureFile {
     pub bytes: Vec<u8>,
 }
 
+/// How a connection's segments carry their windows (RFC 7323).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnScale {
+    /// The window-scale shift the sender requests (its socket buffer's).
+    pub sender_shift: u8,
+    /// The shift the receiver requests.
+    pub receiver_shift: u8,
+    /// The sender's socket buffer, which its data segments advertise, in
+    /// bytes.
+    pub sender_buffer_bytes: u64,
+    /// The receiver's socket buffer, in bytes.
+    pub receiver_buffer_bytes: u64,
+    /// The model sends the SYN and SYN-ACK itself (`tcp.handshake`).
+    pub handshake: bool,
+    /// The connection's segments carry timestamps (RFC 7323 Sec. 3.2: then
+    /// so does its SYN).
+    pub timestamps: bool,
+}
+
+impl ConnScale {
+    /// No scaling, a full unscaled window on data segments: what a
+    /// connection of 64 KB buffers or less advertises.
+    pub const UNSCALED: ConnScale = ConnScale {
+        sender_shift: 0,
+        receiver_shift: 0,
+        sender_buffer_bytes: 65_535,
+        receiver_buffer_bytes: 65_535,
+        handshake: false,
+        timestamps: false,
+    };
+
+    fn new(sender_buffer_bytes: u64, receiver_buffer_bytes: u64, handshake: bool, timestamps: bool) -> ConnScale {
+        ConnScale {
+            sender_shift: shift_for(sender_buffer_bytes),
+            receiver_shift: shift_for(receiver_buffer_bytes),
+            sender_buffer_bytes,
+            receiver_buffer_bytes,
+            handshake,
+            timestamps,
+        }
+    }
+
+    /// The model skips this connection's opening, and its windows need the
+    /// scale the opening would have said.
+    fn needs_opening(&self) -> bool {
+        !self.handshake && (self.sender_shift > 0 || self.receiver_shift > 0)
+    }
+}
+
+/// Per connection (flows in order, then the wireless legs of split flows,
+/// as [`Model::paths`]), how it carries its windows.
+fn connection_scales(model: &Model) -> Vec<ConnScale> {
+    let scale = |f: &crate::scenario::model::FlowModel| {
+        let s = &f.sender;
+        ConnScale::new(s.send_buffer_bytes, f.receiver.recv_buffer_bytes, s.handshake, s.timestamps)
+    };
+    let firsts = model.flows.iter().map(scale);
+    let wireless_legs = model.flows.iter().filter(|f| f.split.is_some()).map(scale);
+    firsts.chain(wireless_legs).collect()
+}
+
 /// A capture resolved against a scenario, recording as the run goes.
 #[derive(Clone, Debug)]
 pub struct Capture {
@@ -183,6 +258,10 @@ pub struct Capture {
     frame: Vec<u8>,
     /// A zero payload for the TCP checksum, grown to the longest segment.
     zeros: Vec<u8>,
+    /// Per connection, its windows' scaling, and whether this file has its
+    /// opening (see the module's doc).
+    scales: Vec<ConnScale>,
+    opened: Vec<bool>,
 }
 
 impl Capture {
@@ -191,7 +270,50 @@ impl Capture {
     pub fn on_transmit(&mut self, now: Time, link: usize, dir: usize, pkt: &Packet) {
         if link == self.link && self.dirs[dir] {
             let hop = [self.ends[dir], self.ends[1 - dir]];
-            let orig_len = encode_frame(pkt, hop, self.file.snaplen, &mut self.frame, &mut self.zeros);
+            let scale = self.scales.get(pkt.flow as usize).copied().unwrap_or(ConnScale::UNSCALED);
+            if pkt.kind != PacketKind::Datagram && scale.needs_opening() && !self.opened[pkt.flow as usize] {
+                self.write_opening(now, hop, pkt, scale);
+            }
+            let orig_len = encode_frame(pkt, hop, scale, self.file.snaplen, &mut self.frame, &mut self.zeros);
+            self.file.record(now, &self.frame, orig_len);
+        }
+    }
+
+    /// The SYN and SYN-ACK of a connection the model opened without them,
+    /// before `pkt`, its first frame in this file, crossing `hop`.
+    #[cold]
+    fn write_opening(&mut self, now: Time, hop: [u16; 2], pkt: &Packet, scale: ConnScale) {
+        self.opened[pkt.flow as usize] = true;
+        // Hosts and hop from the sender's side.
+        let ((sender, receiver), hop) = match pkt.kind {
+            PacketKind::Data => ((pkt.src, pkt.dst), hop),
+            _ => ((pkt.dst, pkt.src), [hop[1], hop[0]]),
+        };
+        let base = Packet { uid: 0, flow: pkt.flow, src: sender, dst: receiver, ecn: Ecn::NotEct, ..*pkt };
+        // With timestamps, both carry one (RFC 7323 Sec. 3.2), stamped now.
+        let ts = |ecr_ns| scale.timestamps.then_some(Timestamps { val_ns: now.ns(), ecr_ns });
+        let syn = Packet {
+            kind: PacketKind::Data,
+            size_bytes: 0,
+            tcp: TcpHeader { syn: true, ts: ts(0), ..TcpHeader::default() },
+            ..base
+        };
+        // The receiver opens with an ack's own window, else its buffer.
+        let window = match pkt.kind {
+            PacketKind::Ack => u64::from(pkt.tcp.wnd_bytes),
+            _ => scale.receiver_buffer_bytes,
+        };
+        let wnd_bytes = u32::try_from(window).unwrap_or(u32::MAX);
+        let syn_ack = Packet {
+            kind: PacketKind::Ack,
+            src: receiver,
+            dst: sender,
+            size_bytes: 0,
+            tcp: TcpHeader { syn: true, wnd_bytes, ts: ts(now.ns()), ..TcpHeader::default() },
+            ..base
+        };
+        for (p, h) in [(syn, hop), (syn_ack, [hop[1], hop[0]])] {
+            let orig_len = encode_frame(&p, h, scale, self.file.snaplen, &mut self.frame, &mut self.zeros);
             self.file.record(now, &self.frame, orig_len);
         }
     }
@@ -235,6 +357,7 @@ fn resolve_one(model: &Model, spec: &CaptureSpec, snaplen: u32) -> Result<Captur
         return Err(ScenarioError::new(OPTION, reason));
     };
     let ends = model.links[li].ends;
+    let scales = connection_scales(model);
     let (dirs, label) = match &spec.direction {
         None => ([true, true], spec.link.clone()),
         Some(want) => {
@@ -262,6 +385,8 @@ fn resolve_one(model: &Model, spec: &CaptureSpec, snaplen: u32) -> Result<Captur
         file: PcapFile::new(snaplen),
         frame: Vec::with_capacity(snaplen.min(2048) as usize),
         zeros: Vec::new(),
+        opened: vec![false; scales.len()],
+        scales,
     })
 }
 
@@ -334,7 +459,7 @@ pub fn node_mac(node: u16) -> [u8; 6] {
 
 /// The TCP options of `tcp` in wire form (a multiple of 4 bytes, at most
 /// 40); `sender_isn` maps SACK edges and the SMART echo.
-fn encode_options(tcp: &TcpHeader, sender_isn: u32) -> ([u8; MAX_OPTIONS_LEN], usize) {
+fn encode_options(tcp: &TcpHeader, sender_isn: u32, window_shift: Option<u8>) -> ([u8; MAX_OPTIONS_LEN], usize) {
     let mut o = [0u8; MAX_OPTIONS_LEN];
     let mut n = 0;
     let mut put = |bytes: &[u8]| {
@@ -346,7 +471,8 @@ fn encode_options(tcp: &TcpHeader, sender_isn: u32) -> ([u8; MAX_OPTIONS_LEN], u
         + space(tcp.eln, ELN_SPACE)
         + space(tcp.fr_request, ELN_SPACE)
         + space(tcp.sender_window.is_some(), SENDER_WINDOW_SPACE)
-        + space(tcp.ts.is_some(), TIMESTAMP_SPACE);
+        + space(tcp.ts.is_some(), TIMESTAMP_SPACE)
+        + space(window_shift.is_some(), WINDOW_SCALE_SPACE);
     // RFC 2018 Sec. 3: "the SACK option [...] will include as many distinct
     // SACK blocks as possible"; the first blocks are the most recent.
     // The rest fit together: an ack's SMART echo, ELN, request mark and
@@ -360,6 +486,9 @@ fn encode_options(tcp: &TcpHeader, sender_isn: u32) -> ([u8; MAX_OPTIONS_LEN], u
             put(&wire_seq(sender_isn, start).to_be_bytes());
             put(&wire_seq(sender_isn, end).to_be_bytes());
         }
+    }
+    if let Some(shift) = window_shift {
+        put(&[KIND_NOP, KIND_WINDOW_SCALE, 3, shift]);
     }
     let [ex0, ex1] = EXID.to_be_bytes();
     if let Some(echo) = tcp.smart_echo {
@@ -388,7 +517,14 @@ fn encode_options(tcp: &TcpHeader, sender_isn: u32) -> ([u8; MAX_OPTIONS_LEN], u
 /// Encode `pkt` as the Ethernet frame that crosses the hop `hop` (sending
 /// node, receiving node) into `frame`, cut to `snaplen` bytes; returns the
 /// whole frame's length. `zeros` is scratch for the TCP checksum.
-fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, zeros: &mut Vec<u8>) -> u32 {
+fn encode_frame(
+    pkt: &Packet,
+    hop: [u16; 2],
+    scale: ConnScale,
+    snaplen: u32,
+    frame: &mut Vec<u8>,
+    zeros: &mut Vec<u8>,
+) -> u32 {
     if pkt.kind == PacketKind::Datagram {
         return encode_datagram(pkt, hop, snaplen, frame, zeros);
     }
@@ -399,15 +535,22 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
         PacketKind::Data => tcp.len.min(MAX_PAYLOAD_BYTES) as usize,
         PacketKind::Ack | PacketKind::Datagram => 0,
     };
+    // RFC 7323 Sec. 2.2: "The Window field in a segment where the SYN bit
+    // is set (i.e., a <SYN> or <SYN,ACK>) MUST NOT be scaled"; Sec. 2.3:
+    // later ones are the window shifted right by the sender's own shift.
+    let field = |bytes: u64, shift: u8| (if tcp.syn { bytes } else { bytes >> shift }).min(u64::from(u16::MAX)) as u16;
     let mut th = match pkt.kind {
-        PacketKind::Data if tcp.syn => WireTcp::new(sender_port, RECEIVER_PORT, sender_isn, u16::MAX),
+        PacketKind::Data if tcp.syn => {
+            WireTcp::new(sender_port, RECEIVER_PORT, sender_isn, field(scale.sender_buffer_bytes, 0))
+        }
         PacketKind::Data => {
-            let mut h = WireTcp::new(sender_port, RECEIVER_PORT, wire_seq(sender_isn, tcp.seq), u16::MAX);
+            let wnd = field(scale.sender_buffer_bytes, scale.sender_shift);
+            let mut h = WireTcp::new(sender_port, RECEIVER_PORT, wire_seq(sender_isn, tcp.seq), wnd);
             h.acknowledgment_number = wire_seq(receiver_isn, 0);
             h
         }
         PacketKind::Ack | PacketKind::Datagram => {
-            let wnd = tcp.wnd_bytes.min(u32::from(u16::MAX)) as u16;
+            let wnd = field(u64::from(tcp.wnd_bytes), scale.receiver_shift);
             // A SYN-ACK takes the receiver's ISN, later acks ISN+1.
             let seq = if tcp.syn { receiver_isn } else { wire_seq(receiver_isn, 0) };
             let mut h = WireTcp::new(RECEIVER_PORT, sender_port, seq, wnd);
@@ -418,7 +561,13 @@ fn encode_frame(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, 
     th.ack = !(tcp.syn && pkt.kind == PacketKind::Data);
     (th.syn, th.fin) = (tcp.syn, tcp.fin);
     (th.ece, th.cwr) = (tcp.ece, tcp.cwr);
-    let (opts, opts_len) = encode_options(tcp, sender_isn);
+    // The window-scale option on a SYN and a SYN-ACK only (RFC 7323 Sec. 2.2).
+    let window_shift = match pkt.kind {
+        _ if !tcp.syn => None,
+        PacketKind::Data => Some(scale.sender_shift),
+        PacketKind::Ack | PacketKind::Datagram => Some(scale.receiver_shift),
+    };
+    let (opts, opts_len) = encode_options(tcp, sender_isn, window_shift);
     th.set_options_raw(&opts[..opts_len]).expect("options are at most 40 bytes");
 
     let seg_len = th.header_len() + payload_len;
@@ -506,7 +655,7 @@ fn encode_datagram(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8
 mod tests {
     use super::*;
     use etherparse::TcpOptionElement;
-    use lasthop_core::{SackBlocks, Timestamps};
+    use lasthop_core::SackBlocks;
 
     /// One record read back from a file: times, lengths and captured bytes.
     struct Record<'a> {
@@ -544,7 +693,7 @@ mod tests {
 
     fn encode(pkt: &Packet, hop: [u16; 2], snaplen: u32) -> (Vec<u8>, u32) {
         let (mut frame, mut zeros) = (Vec::new(), Vec::new());
-        let orig = encode_frame(pkt, hop, snaplen, &mut frame, &mut zeros);
+        let orig = encode_frame(pkt, hop, ConnScale::UNSCALED, snaplen, &mut frame, &mut zeros);
         (frame, orig)
     }
 
@@ -675,6 +824,82 @@ mod tests {
         }
     }
 
+    /// Issue 29 item 3 (RFC 7323 Secs. 2.2-2.3): a SYN and a SYN-ACK carry
+    /// their sender's shift in a window-scale option and an unscaled window;
+    /// later segments the window shifted right by it.
+    #[test]
+    fn windows_are_scaled_by_the_shift_each_side_asked_for() {
+        let scale = ConnScale::new(1 << 20, 1 << 20, true, false);
+        assert_eq!((scale.sender_shift, scale.receiver_shift), (5, 5));
+        let th = |pkt: &Packet| {
+            let (mut frame, mut zeros) = (Vec::new(), Vec::new());
+            encode_frame(pkt, [0, 1], scale, MAX_SNAPLEN, &mut frame, &mut zeros);
+            let (_, rest) = Ipv4Header::from_slice(&frame[14..]).unwrap();
+            WireTcp::from_slice(rest).unwrap().0
+        };
+        let shift_of = |h: &WireTcp| {
+            h.options_iterator().find_map(|o| match o.unwrap() {
+                TcpOptionElement::WindowScale(s) => Some(s),
+                _ => None,
+            })
+        };
+        let mut syn = data(0, 1, 0, 0);
+        syn.tcp.syn = true;
+        let h = th(&syn);
+        assert_eq!((shift_of(&h), h.window_size), (Some(5), 65_535), "unscaled on a SYN, clamped");
+        let syn_ack = ack(0, TcpHeader { wnd_bytes: 1 << 20, syn: true, ..TcpHeader::default() });
+        assert_eq!(shift_of(&th(&syn_ack)), Some(5));
+        let h = th(&ack(0, TcpHeader { ack: 1000, wnd_bytes: 1_000_000, ..TcpHeader::default() }));
+        assert_eq!((shift_of(&h), h.window_size), (None, 31_250), "1,000,000 >> 5");
+        assert_eq!(th(&data(0, 2, 0, 100)).window_size, 32_768, "the sender's 1 MiB buffer >> 5");
+    }
+
+    /// A flow that starts established but needs scaling gets its opening
+    /// once, before its first frame, at that frame's time; an unscaled
+    /// flow gets none.
+    #[test]
+    fn a_scaled_flow_without_a_handshake_gets_its_opening_once() {
+        let mut c = Capture {
+            spec: "l".into(),
+            label: "l".into(),
+            link: 0,
+            dirs: [true, true],
+            ends: [0, 1],
+            file: PcapFile::new(MAX_SNAPLEN),
+            frame: Vec::new(),
+            zeros: Vec::new(),
+            scales: vec![ConnScale::new(1 << 20, 1 << 20, false, false), ConnScale::new(32_768, 32_768, false, false)],
+            opened: vec![false; 2],
+        };
+        let first = ack(0, TcpHeader { ack: 1000, wnd_bytes: 1 << 20, ..TcpHeader::default() });
+        c.on_transmit(Time::from_ns(5), 0, 1, &first);
+        c.on_transmit(Time::from_ns(6), 0, 0, &data(0, 2, 1000, 100));
+        c.on_transmit(Time::from_ns(7), 0, 0, &data(1, 3, 0, 100));
+        let file = c.finish().bytes;
+        let recs = records(&file, MAX_SNAPLEN);
+        let flags: Vec<(u64, bool, bool, u16)> = recs
+            .iter()
+            .map(|r| {
+                let (_, rest) = Ipv4Header::from_slice(&r.data[14..]).unwrap();
+                let h = WireTcp::from_slice(rest).unwrap().0;
+                (r.time_ns, h.syn, h.ack, h.source_port)
+            })
+            .collect();
+        assert_eq!(
+            flags,
+            [
+                (5, true, false, 20_000),
+                (5, true, true, 5001),
+                (5, false, true, 5001),
+                (6, false, true, 20_000),
+                (7, false, true, 20_001)
+            ],
+            "SYN and SYN-ACK of flow 0 before its first frame (an ack from the far end); none for the unscaled flow 1"
+        );
+        // The SYN goes the sender's way across the hop: the ack came from node 1.
+        assert_eq!(&recs[0].data[6..12], &node_mac(0)[..], "SYN from the sender's side of the hop");
+    }
+
     #[test]
     fn snap_length_cuts_the_record_not_the_lengths() {
         let pkt = data(0, 1, 0, 1400);
@@ -687,6 +912,8 @@ mod tests {
             file: PcapFile::new(DEFAULT_SNAPLEN),
             frame: Vec::new(),
             zeros: Vec::new(),
+            scales: Vec::new(),
+            opened: Vec::new(),
         };
         c.on_transmit(Time::from_ns(2_500_000_001), 0, 0, &pkt);
         c.on_transmit(Time::from_ns(3), 0, 1, &pkt); // the other direction: not captured
@@ -775,7 +1002,7 @@ mod tests {
         assert_eq!(th.options.as_slice(), &want[..]);
         // etherparse stops at the experimental option it does not know; the
         // timestamp option alone decodes as RFC 7323's.
-        let (o, n) = encode_options(&TcpHeader { ts, ..TcpHeader::default() }, 0);
+        let (o, n) = encode_options(&TcpHeader { ts, ..TcpHeader::default() }, 0, None);
         let mut alone = WireTcp::new(1, 2, 0, 0);
         alone.set_options_raw(&o[..n]).unwrap();
         let elems: Vec<TcpOptionElement> = alone.options_iterator().map(|e| e.unwrap()).collect();
@@ -799,11 +1026,11 @@ mod tests {
             sack.push(10_000 * (3 - i), 10_000 * (3 - i) + 500);
         }
         // Three blocks alone fit: 4 + 24 = 28 bytes.
-        let (o, n) = encode_options(&TcpHeader { sack, ..TcpHeader::default() }, 0);
+        let (o, n) = encode_options(&TcpHeader { sack, ..TcpHeader::default() }, 0, None);
         assert_eq!((n, o[3]), (28, 26));
         // With SMART (12) and ELN (8), 20 bytes are left: two blocks.
         let all = TcpHeader { sack, smart_echo: Some(1), eln: true, ..TcpHeader::default() };
-        let (o, n) = encode_options(&all, 0);
+        let (o, n) = encode_options(&all, 0, None);
         assert_eq!((n, o[3]), (40, 18));
         assert_eq!(&o[4..8], &wire_seq(0, 30_000).to_be_bytes(), "the most recent block stays");
         assert_eq!(o[20 + 3], 253);
@@ -820,7 +1047,7 @@ mod tests {
         // An ack and a SACK block across the wrap stay 1 segment apart.
         let mut sack = SackBlocks::default();
         sack.push(1098, 2098);
-        let (o, _) = encode_options(&TcpHeader { sack, ..TcpHeader::default() }, isn);
+        let (o, _) = encode_options(&TcpHeader { sack, ..TcpHeader::default() }, isn, None);
         assert_eq!(&o[4..12], &[0, 0, 3, 231, 0, 0, 7, 207], "999 and 1999 after the wrap");
     }
 
