@@ -688,6 +688,14 @@ GroupOption = Annotated[
     str | None,
     typer.Option("--group", metavar="PARAM", help="Group the bars by this parameter's values."),
 ]
+FlowOption = Annotated[
+    str | None,
+    typer.Option(
+        "--flow",
+        metavar="NAME",
+        help="The flow of each run, by its name in the scenario [default: the first flow].",
+    ),
+]
 
 
 def _where(items: list[str] | None) -> dict[str, str]:
@@ -729,9 +737,15 @@ def plot_command(
         str | None,
         typer.Option("--time", metavar="START:END", help="cwnd, sequence: seconds shown."),
     ] = None,
+    flow: FlowOption = None,
 ) -> None:
-    """Draw one of the papers' figures from stored runs (``lasthop sweep`` stores them)."""
+    """Draw one of the papers' figures from stored runs (``lasthop sweep`` stores them).
+    cwnd and sequence draw a panel per run, four to a page: more runs than four are
+    written as STEM-1.png, STEM-2.png, ... (and .svg)."""
     from lasthop import figures, plots
+
+    if flow is not None and kind.value not in ("cwnd", "sequence"):
+        raise typer.BadParameter("only with cwnd or sequence", param_hint="--flow")
 
     try:
         window = figures.parse_time_window(time_window)
@@ -739,7 +753,7 @@ def plot_command(
         raise typer.BadParameter(str(e), param_hint="--time") from None
     if out.parent != Path("") and not out.parent.is_dir():
         raise typer.BadParameter(f"no directory {out.parent}", param_hint="--out")
-    fig = figures.figure(
+    figs = figures.figure(
         kind.value,
         store,
         plan=plan,
@@ -750,8 +764,9 @@ def plot_command(
         seed=seed,
         peak_mbps=peak,
         time_window_s=window,
+        flow=flow,
     )
-    for path in plots.save(fig, out):
+    for path in plots.save_pages(figs, out):
         sys.stdout.write(f"{path}\n")
 
 
