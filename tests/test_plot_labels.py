@@ -88,6 +88,9 @@ def test_throughput_of_a_plan_is_labelled_by_its_parameters_not_the_paper(buffer
     # The plan's values as it spells them, not the paper's capitals.
     assert [t.get_text() for t in legend.get_texts()][: len(SCHEMES)] == list(SCHEMES)
     assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["8192", "32768"]
+    # No error-free run in the selection: the dashed line is the best bar, and says so.
+    assert "no error-free run" in ax.get_xlabel()
+    assert [t.get_text() for t in legend.get_texts()][len(SCHEMES)] == "best bar"
     # The reproduction keeps the paper's label (its figures' default).
     paper = plots.throughput_bars(
         [{"setting": "lan-32k", "scheme": "e2e", "throughput_mbps": 1.0}], {"lan-32k": 1.5}

@@ -439,6 +439,7 @@ def throughput_bars(
     xlabel: str = PAPER_SETTINGS_XLABEL,
     legend_title: str | None = None,
     setting_label: Callable[[str], str] = setting_name,
+    peak_label: str = "error-free maximum",
 ) -> Figure:
     """Figs. 3, 6 and 9: one bar per (setting, scheme) cell, grouped by setting.
 
@@ -452,7 +453,8 @@ def throughput_bars(
 
     ``xlabel`` says what a setting is (by default the 1997 paper's: a testbed and a socket
     buffer), ``setting_label`` how its tick reads, ``legend_title`` heads the legend
-    (what a bar is, e.g. the swept parameter's name).
+    (what a bar is, e.g. the swept parameter's name), ``peak_label`` names the dashed
+    line in the legend (what ``peaks_mbps`` are).
     """
     rows = [r for r in _records(cells) if r.get("throughput_mbps") is not None]
     settings = list(dict.fromkeys(str(r["setting"]) for r in rows))
@@ -563,7 +565,7 @@ def throughput_bars(
             )
             for s in schemes
         ]
-        handles.append(Line2D([], [], color="black", linestyle="--", label="error-free maximum"))
+        handles.append(Line2D([], [], color="black", linestyle="--", label=peak_label))
         if published_drawn:
             handles.append(
                 Line2D(
