@@ -200,6 +200,19 @@ def run_command(
             help="Bytes kept of each captured frame [default: 128].",
         ),
     ] = None,
+    series_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--series",
+            metavar="DIR",
+            help=(
+                "Also write the run's time series as Parquet, DIR/TABLE.parquet for each "
+                "table (window, sent, acks, events, drops, local_rexmits, send_rate), a "
+                "seed column first, every seed of --seeds in one file; DIR is made if "
+                "missing (not its parent)."
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Run a scenario and print its flow and link metrics."""
     if seed is not None and seeds is not None:
@@ -218,6 +231,8 @@ def run_command(
         raise typer.BadParameter("needs exactly one --pcap", param_hint="--pcap-file")
     if snaplen is not None and not specs:
         raise typer.BadParameter("needs --pcap", param_hint="--snaplen")
+    if series_dir is not None:
+        _check_series_dir(series_dir)
     if pcap_file is not None:
         # Checked before the run, which may be long, rather than after it.
         if os.path.isdir(pcap_file):
@@ -232,13 +247,23 @@ def run_command(
     # the time series, so the engine records none.
     runs: list[dict[str, Any]] = []
     captured: lasthop.RunResult | None = None
+    traced: list[lasthop.RunResult] = []
     for run_seed in seed_list:
         result = _run_engine(
-            source, run_seed, overrides, specs, 128 if snaplen is None else snaplen
+            source,
+            run_seed,
+            overrides,
+            specs,
+            128 if snaplen is None else snaplen,
+            trace=series_dir is not None,
         )
         runs.append(result.summary)
         captured = result if specs else None
+        if series_dir is not None:
+            traced.append(result)
 
+    if series_dir is not None:
+        _write_series(traced, series_dir)
     if captured is not None:
         _write_captures(captured, pcap_file)
 
@@ -301,11 +326,76 @@ def _write_captures(result: lasthop.RunResult, pcap_file: str | None) -> None:
         raise
 
 
+def _check_series_dir(directory: str) -> None:
+    """``run --series DIR``, checked before the run: DIR is a directory or can be made."""
+    if not directory:
+        raise typer.BadParameter("must name a directory", param_hint="--series")
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise typer.BadParameter(
+            f"'{directory}' exists and is not a directory", param_hint="--series"
+        )
+    parent = os.path.dirname(os.path.normpath(directory)) or "."
+    if not os.path.isdir(parent):
+        raise typer.BadParameter(f"no directory '{parent}'", param_hint="--series")
+
+
+def _write_series(results: Sequence[lasthop.RunResult], directory: str) -> None:
+    """Write every trace table of ``results`` to ``DIRECTORY/TABLE.parquet``: the runs one
+    after the other, each row with its run's ``seed`` in front (uint64).
+
+    The same runs give the same bytes (pyarrow's writer with fixed settings and no
+    timestamps). The files are written into a new temporary folder beside ``directory``
+    and moved into place once all are written: a failure leaves nothing behind, and a
+    ``directory`` that did not exist appears whole or not at all.
+    """
+    # pyarrow only here: a run without --series never loads it.
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from lasthop.result import TABLE_NAMES
+
+    target = os.path.normpath(directory)
+    parent, name = os.path.split(target)
+    temporary = os.path.join(parent, f".{name}.{os.getpid()}.tmp")
+    os.mkdir(temporary)
+    try:
+        for table in TABLE_NAMES:
+            parts = []
+            for result in results:
+                rows = result.table(table)
+                seeds = pa.array([result.seed] * rows.num_rows, type=pa.uint64())
+                parts.append(rows.add_column(0, "seed", seeds))
+            pq.write_table(
+                pa.concat_tables(parts),
+                os.path.join(temporary, f"{table}.parquet"),
+                compression="zstd",
+                write_statistics=True,
+            )
+        if not os.path.exists(target):
+            os.rename(temporary, target)
+            return
+        for table in TABLE_NAMES:
+            file = f"{table}.parquet"
+            os.replace(os.path.join(temporary, file), os.path.join(target, file))
+        os.rmdir(temporary)
+    except BaseException:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise
+
+
 def _run_engine(
-    source: ScenarioSource, seed: int, sets: list[str], pcaps: list[str], snaplen: int
+    source: ScenarioSource,
+    seed: int,
+    sets: list[str],
+    pcaps: list[str],
+    snaplen: int,
+    *,
+    trace: bool = False,
 ) -> lasthop.RunResult:
     try:
-        return lasthop.run_source(source, seed, sets, False, pcaps, snaplen)
+        return lasthop.run_source(source, seed, sets, trace, pcaps, snaplen)
     except BaseException as e:
         message = engine_failure(e)
         if message is None:
@@ -688,6 +778,14 @@ GroupOption = Annotated[
     str | None,
     typer.Option("--group", metavar="PARAM", help="Group the bars by this parameter's values."),
 ]
+FlowOption = Annotated[
+    str | None,
+    typer.Option(
+        "--flow",
+        metavar="NAME",
+        help="The flow of each run, by its name in the scenario [default: the first flow].",
+    ),
+]
 
 
 def _where(items: list[str] | None) -> dict[str, str]:
@@ -729,9 +827,15 @@ def plot_command(
         str | None,
         typer.Option("--time", metavar="START:END", help="cwnd, sequence: seconds shown."),
     ] = None,
+    flow: FlowOption = None,
 ) -> None:
-    """Draw one of the papers' figures from stored runs (``lasthop sweep`` stores them)."""
+    """Draw one of the papers' figures from stored runs (``lasthop sweep`` stores them).
+    cwnd and sequence draw a panel per run, four to a page: more runs than four are
+    written as STEM-1.png, STEM-2.png, ... (and .svg)."""
     from lasthop import figures, plots
+
+    if flow is not None and kind.value not in ("cwnd", "sequence"):
+        raise typer.BadParameter("only with cwnd or sequence", param_hint="--flow")
 
     try:
         window = figures.parse_time_window(time_window)
@@ -739,7 +843,7 @@ def plot_command(
         raise typer.BadParameter(str(e), param_hint="--time") from None
     if out.parent != Path("") and not out.parent.is_dir():
         raise typer.BadParameter(f"no directory {out.parent}", param_hint="--out")
-    fig = figures.figure(
+    figs = figures.figure(
         kind.value,
         store,
         plan=plan,
@@ -750,8 +854,9 @@ def plot_command(
         seed=seed,
         peak_mbps=peak,
         time_window_s=window,
+        flow=flow,
     )
-    for path in plots.save(fig, out):
+    for path in plots.save_pages(figs, out):
         sys.stdout.write(f"{path}\n")
 
 

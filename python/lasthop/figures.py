@@ -13,7 +13,16 @@ Stored runs carry their swept parameters as columns (``scheme``, ``socket_buffer
   axis, one line per value of ``by`` (Fig. 12);
 - ``cwnd`` and ``sequence``: the congestion window and the time-sequence graph with fast
   retransmit and timeout marks (Figs. 4, 5, 7, 8, 10, 11) of one run per value of
-  ``by`` (the lowest stored seed with time series, or ``seed``), at most four.
+  ``by`` (the lowest stored seed with time series, or ``seed``), of its first flow or of
+  the flow named ``flow``; a panel per run, :data:`lasthop.plots.PANELS_PER_PAGE` to a
+  figure, further runs on further figures (pages): none is left out.
+
+Titles, axis labels, legends and captions name what the user's plan and scenario name:
+the swept parameters (``by``, ``group``, ``x``) by their names and values as the plan
+spells them, the scenario and the plan. None claims to be a figure of a paper: that is for
+the reproductions (:mod:`lasthop.papers.balakrishnan97.report` draws the 1997 paper's
+figures with its labels). The report's goodput columns are those of the runs' own links,
+one per link direction that carries data.
 """
 
 from __future__ import annotations
@@ -35,13 +44,11 @@ from lasthop.errors import StoreError
 KINDS: Final = ("throughput", "error-rate", "cwnd", "sequence")
 """What ``lasthop plot`` draws."""
 
-FIGURES_OF: Final = "Balakrishnan et al. 1997"
-"""The paper whose figure kinds ``lasthop plot`` draws (the module docs name them): the
-report's captions say which of its figures each one is like."""
+GOODPUT_PREFIX: Final = "goodput:"
+"""The stored runs' goodput columns: ``goodput:<link>:<from->to>``, one per direction."""
 
-MAX_TRACE_PANELS: Final = 4
-WIRELESS: Final = "goodput:wireless:bs->mh"
-WIRED: Final = "goodput:wired:fh->bs"
+STORED_CELLS: Final = "stored runs"
+"""The ``table`` of the report's cells of stored runs."""
 
 
 def select(
@@ -99,6 +106,21 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _subject(frame: pd.DataFrame) -> str:
+    """What the selection ran, for titles: its scenarios and its plans, as named."""
+    scenarios = ", ".join(dict.fromkeys(str(s) for s in frame["scenario"]))
+    plans = [str(p) for p in dict.fromkeys(frame["plan"]) if not _missing(p)]
+    if not plans:
+        return scenarios
+    return f"{scenarios}, plan{'s' if len(plans) > 1 else ''} {', '.join(plans)}"
+
+
+def _setting_axis(frame: pd.DataFrame, by: str, group: str | None) -> str:
+    """What a bar group (a setting of :func:`_bars`) is, by the parameters' names."""
+    per_plan = _several_plans(frame) and "plan" not in (by, group)
+    return ", ".join(k for k in ("plan" if per_plan else None, group) if k) or "plan"
+
+
 def _several_plans(frame: pd.DataFrame) -> bool:
     """Whether the selection spans plans: their grids may differ (a parameter one plan
     sweeps has no value in another's rows), so their runs are never averaged together."""
@@ -148,15 +170,25 @@ def cells(frame: pd.DataFrame, by: str, group: str | None) -> list[dict[str, Any
 
 def _cell(bar: _Bar) -> dict[str, Any]:
     return {
-        "table": "stored runs",
+        "table": STORED_CELLS,
         "setting": bar.setting,
         "scheme": _text(bar.value),
         "throughput_mbps": round(float(bar.rows["throughput_mbps"].mean()), 4),
         "published": None,
         "ratio": None,
-        "wireless_goodput_pct": _pct(bar.rows, WIRELESS),
-        "wired_goodput_pct": _pct(bar.rows, WIRED),
+        "goodput_pct": _goodputs(bar.rows),
         "runs": len(bar.rows),
+    }
+
+
+def _goodputs(rows: pd.DataFrame) -> dict[str, float | None]:
+    """The mean goodput (%) of each link direction of the stored runs, named ``link
+    from->to`` (the runs' own links, whatever the scenario calls them), in the store's
+    order; ``None`` where one of ``rows`` has none (its direction carried no data)."""
+    return {
+        str(column).removeprefix(GOODPUT_PREFIX).replace(":", " ", 1): _pct(rows, str(column))
+        for column in rows.columns
+        if str(column).startswith(GOODPUT_PREFIX)
     }
 
 
@@ -213,13 +245,21 @@ def throughput_figure(
             )
             best.add(bar.setting)
     if not best:
-        labels = "% of the error-free maximum"
+        labels, line = "% of the error-free maximum", "error-free maximum"
     elif best == set(peaks):
-        labels = "% of the best bar; no error-free run"
+        labels, line = "% of the best bar; no error-free run", "best bar"
     else:
         labels = "% of the error-free maximum, or of the best bar where none ran"
+        line = "error-free maximum, or best bar"
     return plots.throughput_bars(
-        rows, peaks, title=f"Throughput of each scheme (bar labels: {labels})"
+        rows,
+        peaks,
+        title=f"Mean throughput per {by}: {_subject(frame)}",
+        xlabel=f"{_setting_axis(lossy, by, group)}; bar labels: {labels}",
+        legend_title=by,
+        scheme_label=str,
+        setting_label=str,
+        peak_label=line,
     )
 
 
@@ -232,7 +272,7 @@ def error_rate_figure(frame: pd.DataFrame, by: str | None = None, x: str | None 
     if usable.empty:
         raise StoreError(f"--x: {x} has no positive numeric values in the selection")
     # A line per value of `by`, and per plan when the points span plans.
-    labels = usable[by].map(lambda v: plots.scheme_name(_text(v)))
+    labels = usable[by].map(_text)
     if _several_plans(usable) and by != "plan":
         labels = labels + " (" + usable["plan"].astype(str) + ")"
     points = [
@@ -241,7 +281,15 @@ def error_rate_figure(frame: pd.DataFrame, by: str | None = None, x: str | None 
             labels, pd.to_numeric(usable[x]), usable["throughput_mbps"], strict=True
         )
     ]
-    return plots.throughput_vs_error_rate(points, scheme_label=str)
+    paper_x = x == "error_every_bytes"  # the error rate: one bit error every N KB
+    return plots.throughput_vs_error_rate(
+        points,
+        x="error_every_kb" if paper_x else "value",
+        title=f"Mean throughput against {x}: {_subject(usable)}",
+        scheme_label=str,
+        xlabel=f"{x} / 1024, KB (log scale)" if paper_x else f"{x} (log scale)",
+        legend_title=by,
+    )
 
 
 def _trace_runs(
@@ -273,7 +321,7 @@ def _trace_runs(
         raise StoreError(
             "selection: no stored run with time series (the plan's `series` keeps them)"
         )
-    return chosen[:MAX_TRACE_PANELS]
+    return chosen
 
 
 def _trace_error_rate(frame: pd.DataFrame) -> float | None:
@@ -299,33 +347,92 @@ def _default_group(frame: pd.DataFrame, by: str) -> str | None:
 
 
 def _labelled(
-    table: str, path: str | os.PathLike[str] | None, runs: Sequence[tuple[str, Any]]
+    table: str,
+    path: str | os.PathLike[str] | None,
+    runs: Sequence[tuple[str, Any]],
+    flows: Mapping[str, int],
 ) -> dict[str, pd.DataFrame]:
+    """Series ``table`` of each run, only the rows of its flow ``flows[label]``."""
     series = store.load_series(table, path, keys=[key for _, key in runs])
     out = {}
     for label, (h, s, v) in runs:
         mask = (series["scenario_hash"] == h) & (series["seed"] == s) & (series["version"] == v)
+        if "flow" in series.columns:
+            mask &= series["flow"] == flows[label]
         out[label] = series[mask].reset_index(drop=True)
     return out
 
 
-def trace_figure(
+def _flows(
+    path: str | os.PathLike[str] | None, runs: Sequence[tuple[str, Any]], flow: str | None
+) -> tuple[dict[str, int], str]:
+    """Which flow of each run the trace figures show, as its index in the ``flow`` column
+    of the series (its place in the scenario's flows): the one named ``flow``, else the
+    first; and the names shown, for the title. ``StoreError`` names a run without it."""
+    names = store.flow_names(path, [key for _, key in runs])
+    chosen: dict[str, int] = {}
+    shown: list[str] = []
+    for label, key in runs:
+        flows = names.get(key, [])
+        if flow is None:
+            chosen[label] = 0
+            shown.append(flows[0] if flows else "0")
+        elif flow in flows:
+            chosen[label] = flows.index(flow)
+            shown.append(flow)
+        else:
+            raise StoreError(
+                f"--flow: no flow {flow!r} in the run {label} (its flows: "
+                f"{', '.join(flows) or 'none'})"
+            )
+    return chosen, ", ".join(dict.fromkeys(shown))
+
+
+def trace_figures(
     kind: str,
     frame: pd.DataFrame,
     path: str | os.PathLike[str] | None,
     by: str | None = None,
     seed: int | None = None,
     time_window_s: tuple[float, float] | None = None,
-) -> Figure:
+    flow: str | None = None,
+) -> list[Figure]:
     """From stored series, ``kind`` ``cwnd`` (Figs. 4/8/11) or ``sequence`` (Figs.
-    5/7/10, with fast retransmit and timeout marks) of one run per value of ``by``."""
+    5/7/10, with fast retransmit and timeout marks) of one run per value of ``by``, of the
+    flow named ``flow`` (default: each run's first): a panel per run, as pages of
+    :data:`lasthop.plots.PANELS_PER_PAGE` panels (one figure each)."""
     by = _choose(frame, by, "--by") or _default_by(frame)
     runs = _trace_runs(frame, by, seed)
-    if kind == "cwnd":
-        window = _labelled("window", path, runs)
-        return plots.cwnd_vs_time(window, time_window_s=time_window_s, share_y=False)
-    sent, events = _labelled("sent", path, runs), _labelled("events", path, runs)
-    return plots.time_sequence(sent, events, time_window_s=time_window_s)
+    flows, flow_text = _flows(path, runs, flow)
+    what = "Congestion window" if kind == "cwnd" else "Sequence numbers sent"
+    title = f"{what} against time, flow {flow_text}\n{_subject(frame)}"
+    tables = ("window",) if kind == "cwnd" else ("sent", "events")
+    series = [_labelled(table, path, runs, flows) for table in tables]
+    pages = plots.page_ranges(len(runs))
+    figs = []
+    for number, panels in enumerate(pages, start=1):
+        chunks = [{runs[i][0]: of_run[runs[i][0]] for i in panels} for of_run in series]
+        page_title = title if len(pages) == 1 else f"{title} (page {number} of {len(pages)})"
+        if kind == "cwnd":
+            fig = plots.cwnd_vs_time(
+                chunks[0],
+                flow=None,
+                time_window_s=time_window_s,
+                share_y=False,
+                title=page_title,
+                first_panel=panels.start,
+            )
+        else:
+            fig = plots.time_sequence(
+                chunks[0],
+                chunks[1],
+                flow=None,
+                time_window_s=time_window_s,
+                title=page_title,
+                first_panel=panels.start,
+            )
+        figs.append(fig)
+    return figs
 
 
 def figure(
@@ -340,16 +447,20 @@ def figure(
     seed: int | None = None,
     peak_mbps: float | None = None,
     time_window_s: tuple[float, float] | None = None,
-) -> Figure:
-    """One figure of ``kind`` (one of :data:`KINDS`) from the stored runs selected."""
+    flow: str | None = None,
+) -> list[Figure]:
+    """The figure of ``kind`` (one of :data:`KINDS`) from the stored runs selected, as
+    its pages: one figure, or for ``cwnd`` and ``sequence`` of more runs than a page
+    holds, several (see :func:`trace_figures`). ``flow`` names the flow the trace kinds
+    show."""
     if kind not in KINDS:
         raise StoreError(f"KIND: expected one of {', '.join(KINDS)}, got {kind!r}")
     frame = select(path, plan, where)
     if kind == "throughput":
-        return throughput_figure(frame, by, group, peak_mbps)
+        return [throughput_figure(frame, by, group, peak_mbps)]
     if kind == "error-rate":
-        return error_rate_figure(frame, by, x)
-    return trace_figure(kind, frame, path, by, seed, time_window_s)
+        return [error_rate_figure(frame, by, x)]
+    return trace_figures(kind, frame, path, by, seed, time_window_s, flow)
 
 
 def stored_report(
@@ -363,18 +474,18 @@ def stored_report(
 ) -> Path:
     """The HTML report of the stored runs selected: the mean of each grid point, the
     throughput bars, throughput against error rate when ``error_every_bytes`` varies, and
-    the congestion window and time-sequence graph of one run per value of ``by``."""
+    the congestion window and time-sequence graph of one run per value of ``by`` (as
+    pages of :data:`lasthop.plots.PANELS_PER_PAGE` runs)."""
     frame = select(path, plan, where)
     by = _choose(frame, by, "--by") or _default_by(frame)
     group = _choose(frame, group, "--group") or _default_group(frame, by)
+    subject = _subject(frame)
     figures = [
         report.ReportFigure(
             stem="throughput",
             figure=throughput_figure(frame, by, group),
-            caption=f"Mean throughput over seeds, one bar per {by}.",
+            caption=f"Mean throughput over seeds, one bar per {by}: {subject}.",
             alt=f"Bar chart of mean throughput in Mb/s for each {by}.",
-            paper_figure=6,
-            paper=FIGURES_OF,
         )
     ]
     if _default_group(frame, "scheme") is not None:  # several lossy error rates
@@ -382,32 +493,31 @@ def stored_report(
             report.ReportFigure(
                 stem="error-rate",
                 figure=error_rate_figure(frame, by),
-                caption=f"Throughput against the error rate, one line per {by}.",
+                caption=f"Throughput against error_every_bytes, one line per {by}: {subject}.",
                 alt="Line chart of throughput in Mb/s against one error every N KB, log axis.",
-                paper_figure=12,
-                paper=FIGURES_OF,
             )
         )
     if frame["series_batch"].notna().any():
-        figures += [
-            report.ReportFigure(
-                stem="cwnd",
-                figure=trace_figure("cwnd", frame, path, by),
-                caption=f"Congestion window of one run per {by}.",
-                alt="Congestion window in KB against time in seconds.",
-                paper_figure=8,
-                paper=FIGURES_OF,
+        for kind, caption, alt in (
+            (
+                "cwnd",
+                f"Congestion window and ssthresh of one run per {by}: {subject}.",
+                "Congestion window in KB against time in seconds.",
             ),
-            report.ReportFigure(
-                stem="sequence",
-                figure=trace_figure("sequence", frame, path, by),
-                caption=f"Time-sequence graph of one run per {by}; top row: fast "
+            (
+                "sequence",
+                f"Time-sequence graph of one run per {by}: {subject}; top row: fast "
                 "retransmissions, bottom row: coarse timeouts.",
-                alt="Sequence number against time with retransmission and timeout marks.",
-                paper_figure=7,
-                paper=FIGURES_OF,
+                "Sequence number against time with retransmission and timeout marks.",
             ),
-        ]
+        ):
+            pages = trace_figures(kind, frame, path, by)
+            stems = plots.page_stems(kind, len(pages))
+            for number, (fig, stem) in enumerate(zip(pages, stems, strict=True), start=1):
+                of = f" Page {number} of {len(pages)}." if len(pages) > 1 else ""
+                figures.append(
+                    report.ReportFigure(stem=str(stem), figure=fig, caption=caption + of, alt=alt)
+                )
     # A run two plans share is a row of each: counted once in all, and in each plan.
     per_plan = frame.groupby("plan", dropna=False).size()
     plans = ", ".join(f"{p} ({n} ok runs)" for p, n in per_plan.items() if not _missing(p))
@@ -415,16 +525,28 @@ def stored_report(
     seeds = sorted({int(s) for s in frame["seed"]})
     provenance = [
         ("store", str(path or store.DEFAULT_STORE)),
+        ("scenarios", ", ".join(dict.fromkeys(str(s) for s in frame["scenario"]))),
         ("plans", plans or "-"),
         ("runs", f"{runs} ok runs, seeds {seeds[0]}..{seeds[-1]}"),
         ("lasthop versions", ", ".join(sorted({str(v) for v in frame["version"]}))),
     ]
+    lossy = _lossy(frame)
     return report.write_report(
         Path(directory),
         title=f"lasthop: stored runs{f' of plan {plan}' if plan else ''}",
-        cells=cells(_lossy(frame), by, group),
+        cells=cells(lossy, by, group),
         figures=figures,
         provenance=provenance,
+        cell_tables={
+            STORED_CELLS: report.CellTable(
+                f"Mean over seeds per {by}: {subject}",
+                name=str,
+                setting=str,
+                setting_header=_setting_axis(lossy, by, group),
+                series_header=by,
+                published=False,
+            )
+        },
     )
 
 

@@ -15,6 +15,13 @@ right-hand axis; here it is the bar's label (one right axis cannot serve setting
 different maxima). ELN retransmissions, which the paper does not mark, get their own row
 just under the fast retransmissions.
 
+The defaults of titles and labels (the settings' x label, schemes in capitals) are the
+1997 paper's, which its reproduction draws; :mod:`lasthop.figures` passes the names of a
+user's own plan and scenario instead. Up to 20 series get 20 distinct colours, hatches,
+markers and line styles (:data:`PALETTE`). The trace figures draw a panel per run; many
+runs are drawn as several figures, pages of :data:`PANELS_PER_PAGE` panels
+(:func:`page_ranges`) saved as ``STEM-1``, ``STEM-2``, ... (:func:`save_pages`).
+
 Inputs are trace tables with the columns of :data:`lasthop.result.TABLE_SCHEMAS` (a
 pandas DataFrame or a pyarrow Table; ``RunResult.sent`` works as it is) and cell dicts as
 :func:`lasthop.reproduction.reproduce.reproduce` returns them. A function that draws several
@@ -54,10 +61,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DPI",
+    "PANELS_PER_PAGE",
     "Labelled",
     "Table",
     "cwnd_vs_time",
+    "page_ranges",
+    "page_stems",
     "save",
+    "save_pages",
     "scheme_name",
     "setting_name",
     "throughput_bars",
@@ -78,8 +89,16 @@ Records: TypeAlias = "Sequence[Mapping[str, Any]] | pd.DataFrame | pa.Table"
 DPI: Final = 150
 """Resolution of saved PNGs, in dots per inch."""
 
+PANELS_PER_PAGE: Final = 4
+"""Panels of a trace figure (one run each) on one page: more go on further pages."""
+
 # Okabe and Ito's colour-blind-safe palette, yellow swapped for grey (yellow lines vanish
-# on white). Every series also gets its own marker and line style: never colour alone.
+# on white), then twelve more so that 20 series stay distinct: each added colour was
+# picked, from ColorBrewer's and matplotlib's tab20 palettes, as the one farthest (CIE
+# Lab distance) from those already chosen; the closest pair of the 20 is no closer
+# (delta E 26) than the closest pair of Okabe and Ito's eight. Every series also gets
+# its own marker and line style (bars: hatch): never colour alone. Past 20 series the
+# styles repeat.
 PALETTE: Final = (
     "#0072B2",  # blue
     "#D55E00",  # vermillion
@@ -89,8 +108,23 @@ PALETTE: Final = (
     "#56B4E9",  # sky blue
     "#000000",  # black
     "#7F7F7F",  # grey
+    "#3F007D",  # deep purple
+    "#DBDB8D",  # pale olive
+    "#67001F",  # wine
+    "#66A61E",  # leaf green
+    "#F4A582",  # salmon
+    "#E7298A",  # magenta
+    "#00441B",  # forest green
+    "#7F3B08",  # brown
+    "#B2182B",  # crimson
+    "#BCBD22",  # olive
+    "#9467BD",  # lavender
+    "#C5B0D5",  # lilac
 )
-MARKERS: Final = ("o", "s", "^", "D", "v", "P", "X", "*")
+MARKERS: Final = (
+    *("o", "s", "^", "D", "v", "P", "X", "*"),
+    *("<", ">", "p", "h", "d", "8", "H", "o", "s", "^", "D", "v"),
+)
 LINESTYLES: Final[tuple[str | tuple[int, tuple[int, ...]], ...]] = (
     "-",
     "--",
@@ -100,6 +134,23 @@ LINESTYLES: Final[tuple[str | tuple[int, tuple[int, ...]], ...]] = (
     (0, (3, 1, 1, 1, 1, 1)),
     (0, (1, 1)),
     (0, (8, 2, 2, 2)),
+    (0, (5, 2, 1, 2)),
+    (0, (2, 2)),
+    (0, (6, 1, 1, 1, 1, 1, 1, 1)),
+    (0, (4, 1, 4, 1, 1, 1)),
+    (0, (10, 3)),
+    (0, (1, 2)),
+    (0, (7, 2, 2, 2, 2, 2)),
+    (0, (3, 3)),
+    (0, (9, 1)),
+    (0, (2, 1)),
+    (0, (5, 1, 5, 3)),
+    (0, (1, 3)),
+)
+# Bars carry a hatch as well as a colour, so schemes differ in grey-scale print too.
+HATCHES: Final = (
+    *("", "//", "..", "\\\\", "xx", "--", "", "oo"),
+    *("++", "||", "**", "OO", "//..", "\\\\..", "xx..", "--..", "||..", "++..", "O.", "/|"),
 )
 
 # A scheme keeps its style from figure to figure (E2E is blue circles in Fig. 6 and in
@@ -213,7 +264,52 @@ def save(
     return paths
 
 
+def page_ranges(n: int, per_page: int = PANELS_PER_PAGE) -> list[range]:
+    """The panels of each page when ``n`` panels are drawn ``per_page`` to a figure: the
+    trace figures paginate rather than drop panels (``lasthop plot cwnd`` of 14 schemes
+    is four figures of 4, 4, 4 and 2 panels, lettered (a) to (n) through them)."""
+    if per_page < 1:
+        raise ValueError(f"per_page: expected at least 1, got {per_page}")
+    return [range(start, min(start + per_page, n)) for start in range(0, n, per_page)] or [range(0)]
+
+
+def page_stems(path_stem: str | Path, pages: int) -> list[Path]:
+    """Where :func:`save_pages` writes ``pages`` figures: ``STEM`` for one, else
+    ``STEM-1``, ``STEM-2``, ..."""
+    stem = Path(path_stem)
+    if pages == 1:
+        return [stem]
+    return [stem.with_name(f"{stem.name}-{page}") for page in range(1, pages + 1)]
+
+
+def save_pages(
+    figs: Sequence[Figure],
+    path_stem: str | Path,
+    formats: Sequence[Literal["png", "svg"]] = ("png", "svg"),
+    dpi: int = DPI,
+) -> list[Path]:
+    """Write the pages of a figure, each as :func:`save` does, to the stems
+    :func:`page_stems` names (``STEM.png`` for a single page, else ``STEM-1.png``,
+    ``STEM-2.png``, ...); return the paths written, page after page. Every page is
+    rendered before any file is written."""
+    rendered = [[to_bytes(fig, fmt, dpi) for fmt in formats] for fig in figs]
+    stems = page_stems(path_stem, len(figs))
+    paths = []
+    for stem, data in zip(stems, rendered, strict=True):
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        for fmt, payload in zip(formats, data, strict=True):
+            path = stem.with_name(f"{stem.name}.{fmt}")
+            path.write_bytes(payload)
+            paths.append(path)
+    return paths
+
+
 # --- names and styles -----------------------------------------------------------------
+
+PAPER_SETTINGS_XLABEL: Final = (
+    "setting (testbed, socket buffer); bar labels: % of the error-free maximum"
+)
+"""The x label of Figs. 3, 6 and 9: the 1997 paper's settings (its reproduction's)."""
 
 
 def scheme_name(scheme: str) -> str:
@@ -230,8 +326,9 @@ def setting_name(setting: str) -> str:
 
 
 def _styles(labels: Sequence[str]) -> dict[str, int]:
-    """A style index per label, distinct within the figure (up to 8 labels): a known
-    scheme takes its own style unless an earlier label took it."""
+    """A style index per label, distinct within the figure (up to ``len(PALETTE)``, 20
+    labels; past that they repeat): a known scheme takes its own style unless an earlier
+    label took it."""
     taken: set[int] = set()
     styles: dict[str, int] = {}
     for label in labels:
@@ -310,11 +407,23 @@ def _panels(
     return fig, [ax for row in axes for ax in row]
 
 
-def _panel_title(ax: Axes, index: int, label: str, n: int) -> None:
-    if n > 1:
-        ax.set_title(f"({chr(ord('a') + index)}) {label}", loc="left")
+def _panel_title(ax: Axes, index: int, label: str, n: int, first: int = 0) -> None:
+    """Title panel ``index`` of ``n``: ``(a) label``, ``(b) label``, ..., lettered from the
+    ``first`` panel on (a figure that continues another one's panels, a later page)."""
+    if n > 1 or first > 0:
+        ax.set_title(f"({_panel_letter(first + index)}) {label}", loc="left")
     elif label:
         ax.set_title(label, loc="left")
+
+
+def _panel_letter(index: int) -> str:
+    """a, b, ..., z, aa, ab, ...: the letter of the panel ``index`` (from 0)."""
+    letters = ""
+    index += 1
+    while index > 0:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
 
 
 # --- Figs. 3, 6, 9 --------------------------------------------------------------------
@@ -327,6 +436,10 @@ def throughput_bars(
     title: str = "Throughput of each scheme",
     show_published: bool = True,
     scheme_label: Callable[[str], str] = scheme_name,
+    xlabel: str = PAPER_SETTINGS_XLABEL,
+    legend_title: str | None = None,
+    setting_label: Callable[[str], str] = setting_name,
+    peak_label: str = "error-free maximum",
 ) -> Figure:
     """Figs. 3, 6 and 9: one bar per (setting, scheme) cell, grouped by setting.
 
@@ -337,6 +450,11 @@ def throughput_bars(
     are black diamonds (legend "published"). Settings and schemes keep the order in
     which the cells give them. Artist gids: ``bar:SETTING:SCHEME``, ``pct:SETTING:SCHEME``
     (the label), ``published:SETTING:SCHEME``, ``peak:SETTING``.
+
+    ``xlabel`` says what a setting is (by default the 1997 paper's: a testbed and a socket
+    buffer), ``setting_label`` how its tick reads, ``legend_title`` heads the legend
+    (what a bar is, e.g. the swept parameter's name), ``peak_label`` names the dashed
+    line in the legend (what ``peaks_mbps`` are).
     """
     rows = [r for r in _records(cells) if r.get("throughput_mbps") is not None]
     settings = list(dict.fromkeys(str(r["setting"]) for r in rows))
@@ -381,7 +499,7 @@ def throughput_bars(
                     color=PALETTE[style],
                     edgecolor="black",
                     linewidth=0.5,
-                    hatch=_HATCHES[style],
+                    hatch=HATCHES[style],
                     zorder=2,
                     gid=f"bar:{setting}:{scheme}",
                 )
@@ -428,11 +546,11 @@ def throughput_bars(
 
         ax.set_xticks(range(len(settings)))
         ax.set_xticklabels(
-            [f"{setting_name(s)}\n(max {float(peaks_mbps[s]):.2f} Mb/s)" for s in settings]
+            [f"{setting_label(s)}\n(max {float(peaks_mbps[s]):.2f} Mb/s)" for s in settings]
         )
         ax.set_xlim(-0.6, len(settings) - 0.4)
         ax.set_ylim(0, top * 1.12)
-        ax.set_xlabel("setting (testbed, socket buffer); bar labels: % of the error-free maximum")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel("throughput (Mb/s)")
         ax.set_title(title)
         ax.grid(axis="x", visible=False)
@@ -442,12 +560,12 @@ def throughput_bars(
                 facecolor=PALETTE[styles[s]],
                 edgecolor="black",
                 linewidth=0.5,
-                hatch=_HATCHES[styles[s]],
+                hatch=HATCHES[styles[s]],
                 label=scheme_label(s),
             )
             for s in schemes
         ]
-        handles.append(Line2D([], [], color="black", linestyle="--", label="error-free maximum"))
+        handles.append(Line2D([], [], color="black", linestyle="--", label=peak_label))
         if published_drawn:
             handles.append(
                 Line2D(
@@ -460,12 +578,13 @@ def throughput_bars(
                     label="published",
                 )
             )
-        fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 5))
+        fig.legend(
+            handles=handles,
+            loc="outside lower center",
+            ncols=min(len(handles), 5),
+            title=legend_title,
+        )
     return _frozen(fig)
-
-
-# Bars carry a hatch as well as a colour, so schemes differ in grey-scale print too.
-_HATCHES: Final = ("", "//", "..", "\\\\", "xx", "--", "", "oo")
 
 
 # --- Figs. 4, 8, 11 -------------------------------------------------------------------
@@ -483,6 +602,7 @@ def cwnd_vs_time(
     hlines_bytes: Mapping[str, float] | None = None,
     title: str = "Congestion window against time",
     end_s: float | Mapping[str, float] | None = None,
+    first_panel: int = 0,
 ) -> Figure:
     """Figs. 4, 8 and 11: the congestion window (KB) of ``flow`` against time (s), as a
     step plot, one panel per labelled run (``overlay=True``: all on one axes).
@@ -494,8 +614,9 @@ def cwnd_vs_time(
     labelled horizontal dotted lines, e.g. ``{"WAN bandwidth-delay product": 23000}`` as
     in Fig. 4. ``end_s`` (seconds, one for all runs or one per label) carries each run's
     last sample on to that time: the trace holds changes only, so a window that stays put
-    (SPLIT's wired sender in Fig. 11) would otherwise end at its last change. Line gids:
-    ``cwnd:LABEL``, ``ssthresh:LABEL``.
+    (SPLIT's wired sender in Fig. 11) would otherwise end at its last change.
+    ``first_panel`` letters the panels on from another figure's (a later page: see
+    :func:`page_ranges`). Line gids: ``cwnd:LABEL``, ``ssthresh:LABEL``.
     """
     runs = _split(window, by)
     labels = [label for label, _ in runs]
@@ -552,7 +673,7 @@ def cwnd_vs_time(
                     gid=f"ssthresh:{name}",
                 )
             if not overlay:
-                _panel_title(ax, i, label, n_panels)
+                _panel_title(ax, i, label, n_panels, first_panel)
         for i, ax in enumerate(axes):
             for j, (name, value) in enumerate((hlines_bytes or {}).items()):
                 ax.axhline(
@@ -594,6 +715,7 @@ def time_sequence(
     seq_unit: Literal["auto", "KB", "MB"] = "auto",
     title: str = "Packet sequence trace",
     local_rexmits: Labelled | None = None,
+    first_panel: int = 0,
 ) -> Figure:
     """Figs. 5, 7 and 10: the sequence number of every segment ``flow`` sent against
     time, one panel per labelled run (sharing both axes, so runs compare directly).
@@ -610,7 +732,8 @@ def time_sequence(
     node, timer), labelled like ``sent``: as in Fig. 5 a row of marks, just above the
     timeouts, shows the base station's local retransmissions (circles on a duplicate
     ack, squares on the local timer). Gids ``local_dupack:LABEL``,
-    ``local_timer:LABEL``.
+    ``local_timer:LABEL``. ``first_panel`` letters the panels on from another figure's
+    (a later page: see :func:`page_ranges`).
     """
     runs = _split(sent, by)
     local_runs = dict(_split(local_rexmits, by)) if local_rexmits is not None else {}
@@ -717,7 +840,7 @@ def time_sequence(
                         label=f"{text} ({at.size}, lower row)",
                         gid=f"{kind}:{name}",
                     )
-            _panel_title(ax, i, label, len(runs))
+            _panel_title(ax, i, label, len(runs), first_panel)
             ax.set_ylabel(f"sequence number ({unit})")
             # Upper left is empty: a transfer climbs from bottom left to top right.
             ax.legend(loc="upper left", bbox_to_anchor=(0.0, 0.89), markerscale=1.4)
@@ -756,11 +879,13 @@ def _marked_line(ax: Axes, xs: Any, ys: Any, style: int, label: str, gid: str) -
 def throughput_vs_error_rate(
     points: Records,
     *,
-    x: Literal["error_every_kb", "ber"] = "error_every_kb",
+    x: Literal["error_every_kb", "ber", "value"] = "error_every_kb",
     by: str = "scheme",
     peak_mbps: float | None = None,
     title: str = "Throughput across error rates",
     scheme_label: Callable[[str], str] = scheme_name,
+    xlabel: str | None = None,
+    legend_title: str | None = None,
 ) -> Figure:
     """Fig. 12: throughput (Mb/s) against the error rate, log x axis, one line with
     markers per scheme (each its own colour, marker and line style).
@@ -769,8 +894,11 @@ def throughput_vs_error_rate(
     (mean bytes between bit errors). Several points at one (scheme, error rate), e.g.
     one per seed, are drawn as their mean with a bar from their minimum to their
     maximum. ``x="error_every_kb"`` puts "1 error every N KB" on a log2 axis (16, 32, ...
-    256 KB in the paper); ``x="ber"`` puts the bit-error rate 1 / (8 N) on a log10 axis.
-    ``peak_mbps`` draws the error-free maximum dashed. Line gids: ``scheme:SCHEME``.
+    256 KB in the paper); ``x="ber"`` puts the bit-error rate 1 / (8 N) on a log10 axis;
+    ``x="value"`` puts ``error_every_bytes`` as it is (whatever the points' x parameter
+    is) on a log10 axis. ``xlabel`` replaces the axis label its ``x`` implies,
+    ``legend_title`` heads the legend. ``peak_mbps`` draws the error-free maximum dashed.
+    Line gids: ``scheme:SCHEME``.
     """
     rows = _records(points)
     schemes = list(dict.fromkeys(str(r[by]) for r in rows))
@@ -787,7 +915,12 @@ def throughput_vs_error_rate(
                 every = float(r["error_every_bytes"])
                 if every <= 0:
                     continue  # error-free: no place on a log axis; that is peak_mbps
-                xv = every / 1024 if x == "error_every_kb" else 1.0 / (8.0 * every)
+                if x == "error_every_kb":
+                    xv = every / 1024
+                elif x == "ber":
+                    xv = 1.0 / (8.0 * every)
+                else:
+                    xv = every
                 by_x.setdefault(xv, []).append(float(r["throughput_mbps"]))
             xv_sorted = sorted(by_x)
             xs_all.update(xv_sorted)
@@ -820,21 +953,21 @@ def throughput_vs_error_rate(
         ticks = sorted(xs_all)
         if x == "error_every_kb":
             ax.set_xscale("log", base=2)
-            ax.set_xlabel("error rate: one bit error every N KB (log scale)")
+            ax.set_xlabel(xlabel or "error rate: one bit error every N KB (log scale)")
             ax.xaxis.set_major_locator(FixedLocator(ticks))
             ax.set_xticklabels([f"{v:g}" for v in ticks])
         else:
             ax.set_xscale("log", base=10)
-            ax.set_xlabel("bit-error rate (log scale)")
+            ax.set_xlabel(xlabel or ("bit-error rate (log scale)" if x == "ber" else "(log scale)"))
             ax.xaxis.set_major_locator(FixedLocator(ticks))
-            ax.set_xticklabels([f"{v:.1e}" for v in ticks])
+            ax.set_xticklabels([f"{v:.1e}" if x == "ber" else f"{v:g}" for v in ticks])
         ax.xaxis.set_minor_locator(NullLocator())
         if ticks:
             ax.set_xlim(ticks[0] / 1.25, ticks[-1] * 1.25)
         ax.set_ylim(bottom=0)
         ax.set_ylabel("throughput (Mb/s)")
         ax.set_title(title)
-        ax.legend(loc="lower right" if x == "error_every_kb" else "lower left")
+        ax.legend(loc="lower right" if x == "error_every_kb" else "lower left", title=legend_title)
     return _frozen(fig)
 
 

@@ -53,7 +53,7 @@ table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0
 caption { text-align: left; font-weight: 600; padding: 0.3rem 0; }
 th, td { border-bottom: 1px solid #e2e2e2; padding: 0.2rem 0.55rem; text-align: left;
   white-space: nowrap; }
-th { background: #f4f4f4; }
+th { background: #f4f4f4; white-space: normal; vertical-align: bottom; }
 td.num, th.num { text-align: right; }
 div.scroll { overflow-x: auto; }
 figure { margin: 1.8rem 0; }
@@ -106,9 +106,18 @@ class CellTable:
     """(header, the cell's key, digits) after the setting and the protocol; none: the
     setting, the scheme, the throughput with the goodputs and the published value."""
     name: Callable[[str], str] = plots.scheme_name
-    """How the protocol column names a cell's ``scheme`` (with :attr:`columns`)."""
+    """How the protocol (or :attr:`series_header`) column names a cell's ``scheme``."""
     before: tuple[HtmlTable, ...] = ()
     """Tables shown just before this one (seed 001's T5 before its F14)."""
+    setting: Callable[[str], str] = plots.setting_name
+    """How the setting column names a cell's ``setting`` (without :attr:`columns`)."""
+    setting_header: str = "setting"
+    """The header of the setting column (without :attr:`columns`)."""
+    series_header: str = "scheme"
+    """The header of the column of the cells' ``scheme`` (without :attr:`columns`)."""
+    published: bool = True
+    """Whether the table has the published value and the ratio to it (without
+    :attr:`columns`)."""
 
 
 @dataclass(frozen=True)
@@ -453,28 +462,47 @@ def _cells_table(how: CellTable, cells: Sequence[Mapping[str, Any]]) -> list[str
     unit = "packets/s" if pps else "Mb/s"
     key = "throughput_pps" if pps else "throughput_mbps"
     digits = 2 if pps else 3
-    headers = [
-        ("setting", False),
-        ("scheme", False),
-        (f"measured {unit}", True),
-        ("wireless goodput %", True),
-        ("wired goodput %", True),
-        (f"published {unit}", True),
-        ("measured / published", True),
-    ]
-    rows = [
-        [
-            (plots.setting_name(str(c.get("setting", ""))), False),
-            (plots.scheme_name(str(c.get("scheme", ""))), False),
-            (_fixed(c.get(key), digits), True),
-            (_fixed(c.get("wireless_goodput_pct"), 1), True),
-            (_fixed(c.get("wired_goodput_pct"), 1), True),
-            (_fixed(c.get("published"), 3 if pps else 2), True),  # the paper's precision
-            (_fixed(c.get("ratio"), 3), True),
+    # A cell's goodput per link direction (``goodput_pct``, named by the run's own links),
+    # else the 1997 paper's two columns.
+    links = list(dict.fromkeys(name for c in cells for name in c.get("goodput_pct") or {}))
+    if links or any("goodput_pct" in c for c in cells):
+        goodputs = [(f"goodput % {name}", ("goodput_pct", name)) for name in links]
+    else:
+        goodputs = [
+            ("wireless goodput %", ("wireless_goodput_pct", None)),
+            ("wired goodput %", ("wired_goodput_pct", None)),
         ]
-        for c in cells
+    headers = [
+        (how.setting_header, False),
+        (how.series_header, False),
+        (f"measured {unit}", True),
+        *((header, True) for header, _ in goodputs),
     ]
+    if how.published:
+        headers += [(f"published {unit}", True), ("measured / published", True)]
+    rows = []
+    for c in cells:
+        row = [
+            (how.setting(str(c.get("setting", ""))), False),
+            (how.name(str(c.get("scheme", ""))), False),
+            (_fixed(c.get(key), digits), True),
+            *((_fixed(_goodput(c, field, link), 1), True) for _, (field, link) in goodputs),
+        ]
+        if how.published:
+            row += [
+                (_fixed(c.get("published"), 3 if pps else 2), True),  # the paper's precision
+                (_fixed(c.get("ratio"), 3), True),
+            ]
+        rows.append(row)
     return _html_table(how.title, headers, rows)
+
+
+def _goodput(cell: Mapping[str, Any], field: str, link: str | None) -> Any:
+    """A cell's goodput: ``cell[field]``, or with ``link`` that link's in ``cell[field]``."""
+    value = cell.get(field)
+    if link is None:
+        return value
+    return (value or {}).get(link)
 
 
 def _html_table(

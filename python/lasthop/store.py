@@ -784,6 +784,25 @@ def load_series(
         ).df()
 
 
+def flow_names(
+    path: str | os.PathLike[str] | None, keys: Iterable[RunKey]
+) -> dict[RunKey, list[str]]:
+    """The names of the flows of each stored run of ``keys``, in the scenario's order: the
+    ``flow`` column of its time series counts them from 0 in that order."""
+    wanted = _keys_table([list(keys)])
+    with _reading(path) as (db, _db_path):
+        db.register("wanted", wanted)
+        rows = db.execute(
+            "SELECT scenario_hash, seed, version, summary FROM runs "
+            "SEMI JOIN wanted USING (scenario_hash, seed, version)"
+        ).fetchall()
+    out: dict[RunKey, list[str]] = {}
+    for h, s, v, summary in rows:
+        flows = json.loads(summary or "{}").get("flows", [])
+        out[(str(h), int(s), str(v))] = [str(f["name"]) for f in flows]
+    return out
+
+
 def _series_file(db_path: Path, table: str, batch: str, runs: int) -> Path:
     """The file of ``table`` of ``batch``: in the store's folder, or where a store of the
     old layout kept it; ``StoreError`` if neither holds it."""
