@@ -327,8 +327,16 @@ def throughput_bars(
     title: str = "Throughput of each scheme",
     show_published: bool = True,
     scheme_label: Callable[[str], str] = scheme_name,
+    value_label: str = "throughput (Mb/s)",
+    unit: str = "Mb/s",
+    peak_label: str = "error-free maximum",
 ) -> Figure:
     """Figs. 3, 6 and 9: one bar per (setting, scheme) cell, grouped by setting.
+
+    A cell with ``ci95`` (the half width of a 95% interval of its mean) gets an error
+    bar of that half width each way (gid ``ci95:SETTING:SCHEME``). ``value_label``,
+    ``unit`` and ``peak_label`` name what the bars and the dashed line are (throughput in
+    Mb/s and the error-free maximum unless told).
 
     ``cells`` have ``setting``, ``scheme``, ``throughput_mbps`` and (optional)
     ``published`` (Mb/s, or ``None``). ``peaks_mbps`` maps each setting to its
@@ -359,7 +367,7 @@ def throughput_bars(
         ax = fig.subplots()
         top = max(
             [*peaks_mbps.values()]
-            + [float(r["throughput_mbps"]) for r in rows]
+            + [float(r["throughput_mbps"]) + float(r.get("ci95") or 0.0) for r in rows]
             + [float(r["published"]) for r in rows if r.get("published") is not None],
             default=1.0,
         )
@@ -385,6 +393,19 @@ def throughput_bars(
                     zorder=2,
                     gid=f"bar:{setting}:{scheme}",
                 )
+                half = row.get("ci95")
+                if half is not None and float(half) > 0:
+                    ax.errorbar(
+                        x,
+                        mbps,
+                        yerr=float(half),
+                        fmt="none",
+                        ecolor="black",
+                        elinewidth=0.9,
+                        capsize=3.0,
+                        zorder=4,
+                        gid=f"ci95:{setting}:{scheme}",
+                    )
                 pub = row.get("published") if show_published else None
                 if pub is not None:
                     ax.plot(
@@ -401,7 +422,8 @@ def throughput_bars(
                     )
                     published_drawn = True
                 pct = 100.0 * mbps / peak if peak > 0 else math.nan
-                text_y = max(mbps, float(pub) if pub is not None else 0.0) + label_pad
+                top_of_bar = mbps + (float(half) if half is not None else 0.0)
+                text_y = max(top_of_bar, float(pub) if pub is not None else 0.0) + label_pad
                 ax.text(
                     x,
                     text_y,
@@ -428,12 +450,15 @@ def throughput_bars(
 
         ax.set_xticks(range(len(settings)))
         ax.set_xticklabels(
-            [f"{setting_name(s)}\n(max {float(peaks_mbps[s]):.2f} Mb/s)" for s in settings]
+            [
+                f"{setting_name(s)}\n(max {float(peaks_mbps[s]):.2f}{' ' + unit if unit else ''})"
+                for s in settings
+            ]  # fmt: skip
         )
         ax.set_xlim(-0.6, len(settings) - 0.4)
         ax.set_ylim(0, top * 1.12)
-        ax.set_xlabel("setting (testbed, socket buffer); bar labels: % of the error-free maximum")
-        ax.set_ylabel("throughput (Mb/s)")
+        ax.set_xlabel(f"setting (testbed, socket buffer); bar labels: % of the {peak_label}")
+        ax.set_ylabel(value_label)
         ax.set_title(title)
         ax.grid(axis="x", visible=False)
         ax.set_axisbelow(True)
@@ -447,7 +472,7 @@ def throughput_bars(
             )
             for s in schemes
         ]
-        handles.append(Line2D([], [], color="black", linestyle="--", label="error-free maximum"))
+        handles.append(Line2D([], [], color="black", linestyle="--", label=peak_label))
         if published_drawn:
             handles.append(
                 Line2D(
