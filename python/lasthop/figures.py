@@ -245,10 +245,10 @@ def throughput_figure(
         return plots.throughput_bars(
             rows,
             {bar.setting: 1.0 for bar in bars},
-            title="Jain's fairness index of each run's flows (bar labels: % of equal shares)",
+            title="Fairness of each scheme (bar labels: % of equal shares)",
             value_label="Jain's fairness index",
             unit="",
-            peak_label="equal shares (1)",
+            peak_label="equal-share maximum (1)",
         )
     base = frame[_error_free(frame)]
     per_plan = _several_plans(lossy) and "plan" not in (by, group)  # as _bars decides
@@ -280,7 +280,9 @@ def throughput_figure(
     return plots.throughput_bars(
         rows,
         peaks,
-        title=f"Throughput{f', {what},' if what else ''} of each scheme (bar labels: {labels})",
+        title=f"Throughput of each scheme (bar labels: {labels})",
+        # What a bar is of, when runs have several flows: the sum, a mean, one flow.
+        value_label=f"throughput, {what} (Mb/s)" if what else "throughput (Mb/s)",
     )
 
 
