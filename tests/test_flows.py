@@ -21,7 +21,7 @@ import pandas as pd
 import pytest
 from helpers import lasthop_cli
 
-from lasthop import figures, store, sweep
+from lasthop import figures, plots, store, sweep
 from lasthop.reproduction.compare import ci95
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -372,3 +372,22 @@ def test_a_store_written_before_flows_is_read_as_it_is_and_upgraded(tmp_path: Pa
     assert list(again["throughput_mbps"]) == pytest.approx(
         list(third[third["seed"] == 1]["throughput_mbps"]), rel=1e-12
     )
+
+
+def test_reproduction_bars_carry_their_intervals() -> None:
+    # Cells as reproduce() gives them: ci95 maps each figure to its half width.
+    cells = [
+        {"setting": "lan-32k", "scheme": "e2e", "throughput_mbps": 1.2,
+         "ci95": {"throughput_mbps": 0.1, "wireless_goodput_pct": 2.0}},
+        {"setting": "lan-32k", "scheme": "ll", "throughput_mbps": 1.5},
+    ]  # fmt: skip
+    fig = plots.throughput_bars(cells, {"lan-32k": 1.6})
+    drawn = {
+        c.get_gid(): c.get_segments()
+        for ax in fig.axes
+        for c in ax.collections
+        if (c.get_gid() or "").startswith("ci95:")
+    }
+    assert list(drawn) == ["ci95:lan-32k:e2e"]
+    ((_, low), (_, high)) = drawn["ci95:lan-32k:e2e"][0]
+    assert (low, high) == pytest.approx((1.1, 1.3))

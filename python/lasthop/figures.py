@@ -196,8 +196,8 @@ def _cell(bar: _Bar, metric: str = "throughput_mbps") -> dict[str, Any]:
         "setting": bar.setting,
         "scheme": _text(bar.value),
         "throughput_mbps": round(mean, 4),
-        # The 95% interval of the mean over seeds (the reproductions' rule).
-        "ci95": round(half, 4) if len(values) > 1 else None,
+        # The 95% interval of the mean over seeds, as the reproductions give it.
+        "ci95": {"throughput_mbps": round(half, 4)} if len(values) > 1 else None,
         "published": None,
         "ratio": None,
         "wireless_goodput_pct": _pct(bar.rows, WIRELESS),

@@ -333,8 +333,9 @@ def throughput_bars(
 ) -> Figure:
     """Figs. 3, 6 and 9: one bar per (setting, scheme) cell, grouped by setting.
 
-    A cell with ``ci95`` (the half width of a 95% interval of its mean) gets an error
-    bar of that half width each way (gid ``ci95:SETTING:SCHEME``). ``value_label``,
+    A cell whose ``ci95`` (name -> the half width of the 95% interval of its mean, as
+    ``reproduce()`` gives it) has ``throughput_mbps`` gets an error bar of that half
+    width each way (gid ``ci95:SETTING:SCHEME``). ``value_label``,
     ``unit`` and ``peak_label`` name what the bars and the dashed line are (throughput in
     Mb/s and the error-free maximum unless told).
 
@@ -367,7 +368,7 @@ def throughput_bars(
         ax = fig.subplots()
         top = max(
             [*peaks_mbps.values()]
-            + [float(r["throughput_mbps"]) + float(r.get("ci95") or 0.0) for r in rows]
+            + [float(r["throughput_mbps"]) + _half_width(r) for r in rows]
             + [float(r["published"]) for r in rows if r.get("published") is not None],
             default=1.0,
         )
@@ -393,12 +394,12 @@ def throughput_bars(
                     zorder=2,
                     gid=f"bar:{setting}:{scheme}",
                 )
-                half = row.get("ci95")
-                if half is not None and float(half) > 0:
+                half = _half_width(row)
+                if half > 0:
                     ax.errorbar(
                         x,
                         mbps,
-                        yerr=float(half),
+                        yerr=half,
                         fmt="none",
                         ecolor="black",
                         elinewidth=0.9,
@@ -422,7 +423,7 @@ def throughput_bars(
                     )
                     published_drawn = True
                 pct = 100.0 * mbps / peak if peak > 0 else math.nan
-                top_of_bar = mbps + (float(half) if half is not None else 0.0)
+                top_of_bar = mbps + half
                 text_y = max(top_of_bar, float(pub) if pub is not None else 0.0) + label_pad
                 ax.text(
                     x,
@@ -487,6 +488,13 @@ def throughput_bars(
             )
         fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 5))
     return _frozen(fig)
+
+
+def _half_width(cell: Mapping[str, Any]) -> float:
+    """The 95% half width of a cell's throughput (``ci95``, as ``reproduce()`` gives it),
+    0 where it has none."""
+    half = (cell.get("ci95") or {}).get("throughput_mbps")
+    return 0.0 if half is None else float(half)
 
 
 # Bars carry a hatch as well as a colour, so schemes differ in grey-scale print too.
