@@ -706,7 +706,8 @@ def results_command(
     )
     if export is not None:
         write_export(frame, export)
-        sys.stderr.write(f"lasthop: {len(frame)} runs written to {export}\n")
+        what = "rows (a row per flow)" if "flow_index" in frame.columns else "runs"
+        sys.stderr.write(f"lasthop: {len(frame)} {what} written to {export}\n")
         return
     if fmt is Format.json:
         _print_json(json.loads(frame.to_json(orient="records")))
