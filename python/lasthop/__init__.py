@@ -110,8 +110,10 @@ def validate(scenario: ScenarioLike, set: SetLike = None) -> None:
 
 def load_results(path: str | os.PathLike[str] | None = None, **filters: Any) -> pd.DataFrame:
     """The runs in the results store at ``path`` (default
-    ``lasthop-results/lasthop.duckdb``) as a DataFrame, one row per run; ``filters`` are
-    those of :func:`lasthop.store.load_results` (``plan``, ``status``, ``where``)."""
+    ``lasthop-results/lasthop.duckdb``) as a DataFrame, one row per run (a run of several
+    flows as the sum over its flows); ``filters`` are those of
+    :func:`lasthop.store.load_results` (``plan``, ``status``, ``where``, and ``flow`` or
+    ``aggregate`` for one flow's rows or the mean or Jain's index over them)."""
     from lasthop import store  # DuckDB and pandas load only when results are read
 
     return store.load_results(path, **filters)

@@ -601,6 +601,43 @@ WhereOption = Annotated[
         help="Keep runs where COLUMN equals VALUE; repeatable.",
     ),
 ]
+FlowOption = Annotated[
+    str | None,
+    typer.Option(
+        "--flow",
+        metavar="NAME",
+        help="One flow's numbers (bulk#3), or a row per flow matching a pattern (bulk#*, *) "
+        "[default: the sum over a run's flows]; cwnd, sequence: the flow drawn [default: "
+        "the first].",
+    ),
+]
+
+
+class Aggregate(StrEnum):
+    """How ``results`` and ``plot`` combine the flows of a run."""
+
+    sum = "sum"
+    mean = "mean"
+    jain = "jain"
+
+
+AggregateOption = Annotated[
+    Aggregate | None,
+    typer.Option(
+        "--aggregate",
+        help="Combine a run's flows: their sum (the default), mean, or Jain's fairness index.",
+        case_sensitive=False,
+    ),
+]
+
+
+def _flow_choice(flow: str | None, aggregate: "Aggregate | None") -> str | None:
+    """``--flow`` and ``--aggregate`` exclude each other; the aggregate asked for."""
+    if flow is not None and aggregate is not None:
+        raise typer.BadParameter("cannot be used together with --flow", param_hint="--aggregate")
+    if flow is not None and not flow:
+        raise typer.BadParameter("expected a flow's name or a pattern, got ''", param_hint="--flow")
+    return None if aggregate is None else aggregate.value
 
 
 @app.command("sweep")
@@ -738,25 +775,37 @@ def results_command(
         typer.Option("--export", metavar="FILE", help="Write the rows to FILE (.csv or .parquet)."),
     ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="Rows shown as a table.")] = 50,
+    flow: FlowOption = None,
+    aggregate: AggregateOption = None,
     fmt: FormatOption = Format.table,
 ) -> None:
-    """List, filter and export the stored runs (one row per run)."""
+    """List, filter and export the stored runs (one row per run).
+
+    A run of several flows counts as the sum over its flows unless --aggregate or --flow
+    says otherwise (--flow with a pattern: one row per flow of each run).
+    """
     if status is not None and status not in ("ok", "failed"):
         raise typer.BadParameter(f"expected ok or failed, got {status!r}", param_hint="--status")
     if export is not None and export.suffix.lower() not in (".csv", ".parquet"):
         raise typer.BadParameter("FILE must end in .csv or .parquet", param_hint="--export")
+    how = _flow_choice(flow, aggregate)
     from lasthop import render
     from lasthop.store import load_results, write_export
 
-    frame = load_results(store, plan=plan, status=status, where=_where(where))
+    frame = load_results(
+        store, plan=plan, status=status, where=_where(where), flow=flow, aggregate=how
+    )
     if export is not None:
         write_export(frame, export)
-        sys.stderr.write(f"lasthop: {len(frame)} runs written to {export}\n")
+        what = "rows (a row per flow)" if "flow_index" in frame.columns else "runs"
+        sys.stderr.write(f"lasthop: {len(frame)} {what} written to {export}\n")
         return
     if fmt is Format.json:
         _print_json(json.loads(frame.to_json(orient="records")))
         return
-    _console().print(render.results_table(frame, limit))
+    console = _console()
+    for table in render.results_tables(frame, limit):
+        console.print(table)
 
 
 class PlotKind(StrEnum):
@@ -777,14 +826,6 @@ ByOption = Annotated[
 GroupOption = Annotated[
     str | None,
     typer.Option("--group", metavar="PARAM", help="Group the bars by this parameter's values."),
-]
-FlowOption = Annotated[
-    str | None,
-    typer.Option(
-        "--flow",
-        metavar="NAME",
-        help="The flow of each run, by its name in the scenario [default: the first flow].",
-    ),
 ]
 
 
@@ -828,14 +869,13 @@ def plot_command(
         typer.Option("--time", metavar="START:END", help="cwnd, sequence: seconds shown."),
     ] = None,
     flow: FlowOption = None,
+    aggregate: AggregateOption = None,
 ) -> None:
     """Draw one of the papers' figures from stored runs (``lasthop sweep`` stores them).
     cwnd and sequence draw a panel per run, four to a page: more runs than four are
     written as STEM-1.png, STEM-2.png, ... (and .svg)."""
+    how = _flow_choice(flow, aggregate)
     from lasthop import figures, plots
-
-    if flow is not None and kind.value not in ("cwnd", "sequence"):
-        raise typer.BadParameter("only with cwnd or sequence", param_hint="--flow")
 
     try:
         window = figures.parse_time_window(time_window)
@@ -855,6 +895,7 @@ def plot_command(
         peak_mbps=peak,
         time_window_s=window,
         flow=flow,
+        aggregate=how,
     )
     for path in plots.save_pages(figs, out):
         sys.stdout.write(f"{path}\n")

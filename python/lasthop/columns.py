@@ -12,6 +12,8 @@ RUN_COLUMNS: Final = frozenset(
         "flow", "throughput_mbps", "bytes_delivered", "transfer_time_s", "retransmits",
         "timeouts", "spurious_timeouts", "fast_retransmits", "eln_retransmits",
         "local_retransmits", "completed", "sim_time_s", "events", "series_batch",
+        "aggregate", "flows", "flow_index", "flow_group", "flow_copy", "jain_index",
+        "throughput_sum_mbps", "throughput_mean_mbps", "all_completed",
     }
 )  # fmt: skip
 """Key, status and metric columns of the store's ``runs`` table as loaded."""

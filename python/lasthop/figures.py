@@ -5,7 +5,8 @@ plotting functions (:mod:`lasthop.plots`) and the HTML report (:mod:`lasthop.rep
 Stored runs carry their swept parameters as columns (``scheme``, ``socket_buffer_bytes``,
 ``error_every_bytes``, any grid path). A figure picks its series by those columns:
 
-- ``throughput``: bars of the mean throughput over seeds, one per value of ``by``, grouped
+- ``throughput``: bars of the mean throughput over seeds with their 95% intervals
+  (Student's t, as the reproductions compute them), one per value of ``by``, grouped
   by ``group`` (Figs. 3, 6, 9); each bar labelled with its percentage of the error-free
   maximum, taken from stored runs of the selection with ``error_every_bytes = 0`` when
   there are any, or else from ``peak_mbps``, or else the best bar (said in the title);
@@ -16,6 +17,12 @@ Stored runs carry their swept parameters as columns (``scheme``, ``socket_buffer
   ``by`` (the lowest stored seed with time series, or ``seed``), of its first flow or of
   the flow named ``flow``; a panel per run, :data:`lasthop.plots.PANELS_PER_PAGE` to a
   figure, further runs on further figures (pages): none is left out.
+
+A run of several flows is drawn as the sum over its flows unless ``flow`` (one flow, by
+name) or ``aggregate`` (``mean``, or ``jain``: bars of Jain's fairness index) says
+otherwise; the title says which. A grid dimension (or, with a pattern of flows, the
+flow) that neither ``by`` nor ``group`` (nor ``x``) names and that varies within a bar or
+point is refused with one line naming it, never averaged with the seeds.
 
 Titles, axis labels, legends and captions name what the user's plan and scenario name:
 the swept parameters (``by``, ``group``, ``x``) by their names and values as the plan
@@ -40,6 +47,7 @@ from matplotlib.figure import Figure
 from lasthop import plots, report, store
 from lasthop.columns import param_columns
 from lasthop.errors import StoreError
+from lasthop.reproduction.compare import ci95
 
 KINDS: Final = ("throughput", "error-rate", "cwnd", "sequence")
 """What ``lasthop plot`` draws."""
@@ -55,11 +63,16 @@ def select(
     path: str | os.PathLike[str] | None,
     plan: str | None = None,
     where: Mapping[str, Any] | None = None,
+    flow: str | None = None,
+    aggregate: str | None = None,
 ) -> pd.DataFrame:
     """The ok runs of the selection; ``StoreError`` if there are none. Without ``plan``,
     a run that several plans asked for is a row of each (with that plan's parameters), so
-    that every plan's bars are whole."""
-    frame = store.load_results(path, plan=plan, status="ok", where=where, each_plan=True)
+    that every plan's bars are whole. ``flow`` and ``aggregate`` pick the numbers of a
+    run of several flows (:func:`lasthop.store.load_results`; the sum by default)."""
+    frame = store.load_results(
+        path, plan=plan, status="ok", where=where, each_plan=True, flow=flow, aggregate=aggregate
+    )
     if frame.empty:
         raise StoreError("selection: no stored ok runs match (see `lasthop results`)")
     return frame
@@ -163,17 +176,50 @@ def _bars(frame: pd.DataFrame, by: str, group: str | None) -> list[_Bar]:
     return bars
 
 
+def _averaged_apart(bars: Sequence[_Bar], frame: pd.DataFrame, by: str, used: str) -> None:
+    """``StoreError`` naming the dimensions (grid parameters, or ``flow`` with a pattern
+    of flows) that vary within a bar or point: they would be averaged with the seeds
+    (issue 29 item 5). One line; the figure is not drawn."""
+    dims = [d for d in (*param_columns(frame), "flow") if d in frame.columns]
+    varying: dict[str, list[str]] = {}
+    for bar in bars:
+        for d in dims:
+            values = list(dict.fromkeys(_text(v) for v in bar.rows[d]))
+            if len(values) > 1:
+                seen = varying.setdefault(d, [])
+                seen += [v for v in values if v not in seen]
+    if varying:
+        named = "; ".join(f"{d} ({', '.join(v[:4])}{', ...' if len(v) > 4 else ''})"
+                          for d, v in varying.items())  # fmt: skip
+        first = next(iter(varying))
+        raise StoreError(
+            f"--by {by}: the selection also varies {named}, which {used} would average: "
+            f"add --group {first} or keep one value with --where {first}=VALUE"
+        )
+
+
 def cells(frame: pd.DataFrame, by: str, group: str | None) -> list[dict[str, Any]]:
     """Mean over seeds per bar (see :func:`_bars`), as the report's cells."""
     return [_cell(bar) for bar in _bars(frame, by, group)]
 
 
-def _cell(bar: _Bar) -> dict[str, Any]:
+def _metric(frame: pd.DataFrame) -> str:
+    """The column a figure draws: Jain's index with ``aggregate="jain"``, else
+    throughput."""
+    jain = "aggregate" in frame.columns and (frame["aggregate"] == "jain").any()
+    return "jain_index" if jain else "throughput_mbps"
+
+
+def _cell(bar: _Bar, metric: str = "throughput_mbps") -> dict[str, Any]:
+    values = [float(v) for v in bar.rows[metric] if not _missing(v)]
+    mean, half = ci95(values) if values else (math.nan, 0.0)
     return {
         "table": STORED_CELLS,
         "setting": bar.setting,
         "scheme": _text(bar.value),
-        "throughput_mbps": round(float(bar.rows["throughput_mbps"].mean()), 4),
+        "throughput_mbps": round(mean, 4),
+        # The 95% interval of the mean over seeds, as the reproductions give it.
+        "ci95": {"throughput_mbps": round(half, 4)} if len(values) > 1 else None,
         "published": None,
         "ratio": None,
         "goodput_pct": _goodputs(bar.rows),
@@ -223,7 +269,23 @@ def throughput_figure(
     group = _choose(frame, group, "--group") or _default_group(frame, by)
     lossy = _lossy(frame)
     bars = _bars(lossy, by, group)
-    rows = [_cell(bar) for bar in bars]
+    _averaged_apart(bars, lossy, by, "a bar")
+    metric = _metric(frame)
+    rows = [_cell(bar, metric) for bar in bars]
+    if metric == "jain_index":
+        # Fairness has one maximum, 1 (equal shares): bars are labelled with their share.
+        return plots.throughput_bars(
+            rows,
+            {bar.setting: 1.0 for bar in bars},
+            title=f"Fairness per {by}: {_subject(frame)}",
+            xlabel=f"{_setting_axis(lossy, by, group)}; bar labels: % of equal shares",
+            legend_title=by,
+            scheme_label=str,
+            setting_label=str,
+            value_label="Jain's fairness index",
+            unit="",
+            peak_label="equal-share maximum (1)",
+        )
     base = frame[_error_free(frame)]
     per_plan = _several_plans(lossy) and "plan" not in (by, group)  # as _bars decides
     peaks: dict[str, float] = {}
@@ -251,6 +313,7 @@ def throughput_figure(
     else:
         labels = "% of the error-free maximum, or of the best bar where none ran"
         line = "error-free maximum, or best bar"
+    what = _what(frame)
     return plots.throughput_bars(
         rows,
         peaks,
@@ -260,7 +323,21 @@ def throughput_figure(
         scheme_label=str,
         setting_label=str,
         peak_label=line,
+        # What a bar is of, when runs have several flows: the sum, a mean, one flow.
+        value_label=f"throughput, {what} (Mb/s)" if what else "throughput (Mb/s)",
     )
+
+
+def _what(frame: pd.DataFrame) -> str | None:
+    """What a figure's numbers are of when a run has several flows: ``flow bulk#3``,
+    ``sum of 10 flows``; ``None`` when every run is of one flow."""
+    if "flow_index" in frame.columns:
+        names = list(dict.fromkeys(str(v) for v in frame["flow"].dropna()))
+        return f"flow {names[0]}" if len(names) == 1 else f"flows {', '.join(names[:3])}, ..."
+    if "flows" not in frame.columns or not (frame["flows"].fillna(1) > 1).any():
+        return None
+    labels = list(dict.fromkeys(str(v) for v in frame["flow"].dropna()))
+    return ", ".join(labels[:3]) + (", ..." if len(labels) > 3 else "")
 
 
 def error_rate_figure(frame: pd.DataFrame, by: str | None = None, x: str | None = None) -> Figure:
@@ -271,6 +348,12 @@ def error_rate_figure(frame: pd.DataFrame, by: str | None = None, x: str | None 
     usable = frame[values > 0]
     if usable.empty:
         raise StoreError(f"--x: {x} has no positive numeric values in the selection")
+    # Each point averages the seeds of one (plan, by, x): nothing else may vary in it.
+    points_of = [
+        _Bar("", None, None, None, rows)
+        for _, rows in usable.groupby(["plan", by, x], sort=False, dropna=False)
+    ]
+    _averaged_apart(points_of, usable, by, "a point")
     # A line per value of `by`, and per plan when the points span plans.
     labels = usable[by].map(_text)
     if _several_plans(usable) and by != "plan":
@@ -448,14 +531,16 @@ def figure(
     peak_mbps: float | None = None,
     time_window_s: tuple[float, float] | None = None,
     flow: str | None = None,
+    aggregate: str | None = None,
 ) -> list[Figure]:
     """The figure of ``kind`` (one of :data:`KINDS`) from the stored runs selected, as
     its pages: one figure, or for ``cwnd`` and ``sequence`` of more runs than a page
     holds, several (see :func:`trace_figures`). ``flow`` names the flow the trace kinds
-    show."""
+    show; for the others ``flow`` or ``aggregate`` pick a run's numbers (the sum over its
+    flows by default)."""
     if kind not in KINDS:
         raise StoreError(f"KIND: expected one of {', '.join(KINDS)}, got {kind!r}")
-    frame = select(path, plan, where)
+    frame = select(path, plan, where, flow, aggregate)
     if kind == "throughput":
         return [throughput_figure(frame, by, group, peak_mbps)]
     if kind == "error-rate":

@@ -439,9 +439,17 @@ def throughput_bars(
     xlabel: str = PAPER_SETTINGS_XLABEL,
     legend_title: str | None = None,
     setting_label: Callable[[str], str] = setting_name,
+    value_label: str = "throughput (Mb/s)",
+    unit: str = "Mb/s",
     peak_label: str = "error-free maximum",
 ) -> Figure:
     """Figs. 3, 6 and 9: one bar per (setting, scheme) cell, grouped by setting.
+
+    A cell whose ``ci95`` (name -> the half width of the 95% interval of its mean, as
+    ``reproduce()`` gives it) has ``throughput_mbps`` gets an error bar of that half
+    width each way (gid ``ci95:SETTING:SCHEME``). ``value_label``,
+    ``unit`` and ``peak_label`` name what the bars and the dashed line are (throughput in
+    Mb/s and the error-free maximum unless told).
 
     ``cells`` have ``setting``, ``scheme``, ``throughput_mbps`` and (optional)
     ``published`` (Mb/s, or ``None``). ``peaks_mbps`` maps each setting to its
@@ -477,7 +485,7 @@ def throughput_bars(
         ax = fig.subplots()
         top = max(
             [*peaks_mbps.values()]
-            + [float(r["throughput_mbps"]) for r in rows]
+            + [float(r["throughput_mbps"]) + _half_width(r) for r in rows]
             + [float(r["published"]) for r in rows if r.get("published") is not None],
             default=1.0,
         )
@@ -503,6 +511,19 @@ def throughput_bars(
                     zorder=2,
                     gid=f"bar:{setting}:{scheme}",
                 )
+                half = _half_width(row)
+                if half > 0:
+                    ax.errorbar(
+                        x,
+                        mbps,
+                        yerr=half,
+                        fmt="none",
+                        ecolor="black",
+                        elinewidth=0.9,
+                        capsize=3.0,
+                        zorder=4,
+                        gid=f"ci95:{setting}:{scheme}",
+                    )
                 pub = row.get("published") if show_published else None
                 if pub is not None:
                     ax.plot(
@@ -519,7 +540,8 @@ def throughput_bars(
                     )
                     published_drawn = True
                 pct = 100.0 * mbps / peak if peak > 0 else math.nan
-                text_y = max(mbps, float(pub) if pub is not None else 0.0) + label_pad
+                top_of_bar = mbps + half
+                text_y = max(top_of_bar, float(pub) if pub is not None else 0.0) + label_pad
                 ax.text(
                     x,
                     text_y,
@@ -546,12 +568,15 @@ def throughput_bars(
 
         ax.set_xticks(range(len(settings)))
         ax.set_xticklabels(
-            [f"{setting_label(s)}\n(max {float(peaks_mbps[s]):.2f} Mb/s)" for s in settings]
+            [
+                f"{setting_label(s)}\n(max {float(peaks_mbps[s]):.2f}{' ' + unit if unit else ''})"
+                for s in settings
+            ]  # fmt: skip
         )
         ax.set_xlim(-0.6, len(settings) - 0.4)
         ax.set_ylim(0, top * 1.12)
         ax.set_xlabel(xlabel)
-        ax.set_ylabel("throughput (Mb/s)")
+        ax.set_ylabel(value_label)
         ax.set_title(title)
         ax.grid(axis="x", visible=False)
         ax.set_axisbelow(True)
@@ -585,6 +610,13 @@ def throughput_bars(
             title=legend_title,
         )
     return _frozen(fig)
+
+
+def _half_width(cell: Mapping[str, Any]) -> float:
+    """The 95% half width of a cell's throughput (``ci95``, as ``reproduce()`` gives it),
+    0 where it has none."""
+    half = (cell.get("ci95") or {}).get("throughput_mbps")
+    return 0.0 if half is None else float(half)
 
 
 # --- Figs. 4, 8, 11 -------------------------------------------------------------------

@@ -447,61 +447,199 @@ def _count(value: Any) -> str:
     return str(int(value))
 
 
-def sweep_table(document: Mapping[str, Any]) -> Table:
-    """A sweep's grid points: parameters, runs ok/failed and the means over seeds."""
+MAX_GOODPUT_COLUMNS = 4
+"""Tables show each link direction's goodput up to this many directions; a scenario with
+more (yun09/cell has 42) says so in the caption: ``--format json`` and ``--export`` have
+them all."""
+
+MAX_FLOW_ROWS = 16
+"""The sweep table shows a row per flow for scenarios of up to this many flows."""
+
+INCOMPLETE = "*"
+"""Marks a throughput whose transfer did not complete (the caption says so)."""
+
+
+def interval(mean: Any, half: Any, digits: int) -> str:
+    """``mean ± half`` (a 95% interval), or the mean alone where there is no half width
+    (one run)."""
+    if _missing(mean):
+        return "-"
+    return fixed(mean, digits) + ("" if _missing(half) else f" ± {fixed(half, digits)}")
+
+
+def _goodput_columns(names: Sequence[str]) -> tuple[list[str], str | None]:
+    """The link directions a table shows, and the caption line for those it does not."""
+    if len(names) <= MAX_GOODPUT_COLUMNS:
+        return list(names), None
+    return [], (
+        f"goodput of {len(names)} link directions not shown: --format json and --export have them"
+    )
+
+
+def _incomplete_note(what: str) -> str:
+    return f"{INCOMPLETE} {what} did not complete (its throughput is over the time it ran)"
+
+
+def sweep_table(document: Mapping[str, Any]) -> FittedTable:
+    """A sweep's grid points: parameters, runs ok/failed, and over the ok runs the mean
+    throughput with its 95% interval (Student's t over seeds), retransmissions and
+    timeouts; for a scenario of several flows, the sum over its flows with Jain's index,
+    then a row per flow (up to :data:`MAX_FLOW_ROWS` flows)."""
     points: Sequence[Mapping[str, Any]] = document.get("points", [])
-    caption = (
+    params = list(points[0]["params"]) if points else []
+    several = any((p.get("flows") or 0) > 1 for p in points)
+    goodputs, goodput_note = _goodput_columns(
+        list(dict.fromkeys(name for p in points for name in p["goodput_pct"]))
+    )
+    columns = ["runs\nok", "failed", "throughput Mb/s\nmean ± 95%"]
+    if several:
+        columns.append("Jain's index\nmean ± 95%")
+    columns += ["retrans-\nmits", "timeouts", *(f"goodput %\n{name}" for name in goodputs)]
+    notes = [
         f"{document.get('runs')} runs: {document.get('ran')} ran, "
         f"{document.get('skipped')} already stored, {document.get('failed')} failed; "
         f"{document.get('seconds')} s; store {document.get('store')}"
+    ]
+    table = FittedTable(
+        f"sweep {document.get('plan')}", [*params, *(["flow"] if several else [])], columns
     )
-    table = Table(title=f"sweep {document.get('plan')}", title_justify="left", caption=caption)
-    params = list(points[0]["params"]) if points else []
-    goodputs = list(dict.fromkeys(name for p in points for name in p["goodput_pct"]))
-    for name in params:
-        table.add_column(name)
-    for header in ("ok", "failed", "throughput Mb/s", "retransmits", "timeouts"):
-        table.add_column(header, justify="right")
-    for name in goodputs:
-        table.add_column(f"goodput % {name}", justify="right")
+    marked = hidden = False
     for point in points:
-        table.add_row(
-            *(str(point["params"][name]) for name in params),
+        names = [str(point["params"][name]) for name in params]
+        n = point.get("flows") or 0
+        mark = INCOMPLETE if point.get("incomplete_runs") else ""
+        marked = marked or bool(mark)
+        row = [
             f"{point['ok']}/{point['runs']}",
             _count(point.get("failed")),
-            fixed(point.get("throughput_mbps"), 3),
+            interval(point.get("throughput_mbps"), point.get("throughput_ci95_mbps"), 3) + mark,
+        ]
+        if several:
+            row.append(interval(point.get("jain_index"), point.get("jain_ci95"), 3))
+        row += [
             fixed(point.get("retransmits"), 1),
             fixed(point.get("timeouts"), 1),
             *(fixed(point["goodput_pct"].get(name), 2) for name in goodputs),
+        ]
+        label = [f"sum of {n} flows" if n > 1 else "-"] if several else []
+        table.add_row(*names, *label, *row)
+        flows = point.get("per_flow") or []
+        if len(flows) > MAX_FLOW_ROWS:
+            hidden = True
+            continue
+        for flow in flows:
+            mark = INCOMPLETE if flow.get("incomplete_runs") else ""
+            cells = [
+                "", "",
+                interval(flow.get("throughput_mbps"), flow.get("throughput_ci95_mbps"), 3) + mark,
+                *([""] if several else []),
+                fixed(flow.get("retransmits"), 1),
+                fixed(flow.get("timeouts"), 1),
+                *("" for _ in goodputs),
+            ]  # fmt: skip
+            table.add_row(*names, str(flow.get("name", "")), *cells)
+    if several:
+        notes.append(
+            "a run of several flows: its throughput, retransmits and timeouts are the sums "
+            "over its flows, then a row per flow"
+            + (f" (up to {MAX_FLOW_ROWS} flows: lasthop results --flow NAME)" if hidden else "")
         )
+    notes.append("± 95% interval of the mean over seeds (Student's t); none with one run")
+    if marked:
+        notes.append(_incomplete_note("a transfer of some of the point's runs"))
+    if goodput_note:
+        notes.append(goodput_note)
+    table.caption = "\n".join(notes)
     return table
 
 
-_RESULT_COLUMNS = ("throughput_mbps", "retransmits", "timeouts", "fast_retransmits")
+_RESULT_COLUMNS = ("retransmits", "timeouts", "fast_retransmits")
 
 
-def results_table(frame: Any, limit: int) -> Table:
-    """Stored runs (a DataFrame from ``lasthop.load_results``), the first ``limit``."""
+def results_tables(frame: Any, limit: int) -> list[FittedTable]:
+    """Stored runs (a DataFrame from ``lasthop.load_results``), the first ``limit``, and
+    the mean of each plan's grid point (and flow) over its seeds, with its 95% interval
+    (Student's t), when some point has several runs."""
     params = param_columns(frame)
-    goodputs = [c for c in frame.columns if c.startswith("goodput:")]
+    goodputs, goodput_note = _goodput_columns(
+        [c for c in frame.columns if c.startswith("goodput:")]
+    )
+    several = "flows" in frame.columns and bool((frame["flows"].fillna(0) > 1).any())
+    jain = several and "flow_index" not in frame.columns
     shown = min(limit, len(frame))
-    caption = f"{len(frame)} runs" + (f", first {shown} shown" if shown < len(frame) else "")
-    table = Table(title="stored runs", title_justify="left", caption=caption)
-    for header in ("plan", *params, "seed", "status"):
-        table.add_column(header)
-    for header in ("throughput Mb/s", "retransmits", "timeouts", "fast rxmt"):
-        table.add_column(header, justify="right")
-    for column in goodputs:
-        table.add_column(column.replace("goodput:", "goodput % "), justify="right")
+    notes = [f"{len(frame)} rows" + (f", first {shown} shown" if shown < len(frame) else "")]
+    columns = ["status", "throughput\nMb/s", *(["Jain's\nindex"] if jain else [])]
+    columns += ["retrans-\nmits", "timeouts", "fast\nretrans-\nmits"]
+    columns += [c.replace("goodput:", "goodput %\n") for c in goodputs]
+    table = FittedTable("stored runs", ["plan", *params, "seed", "flow"], columns)
+    errors: dict[str, int] = {}
+    marked = False
     for row in frame.head(shown).to_dict("records"):
-        status = str(row["status"]) if row["status"] == "ok" else f"failed: {row['error']}"
+        if row["status"] == "ok":
+            status = "ok"
+        else:
+            number = errors.setdefault(str(row.get("error")), len(errors) + 1)
+            status = f"failed [{number}]"
+        completed = row.get("completed")
+        mark = INCOMPLETE if not _missing(completed) and not bool(completed) else ""
+        marked = marked or bool(mark)
         table.add_row(
             str(row.get("plan") or ""),
-            *(str(row.get(c)) for c in params),
+            *(_text(row.get(c)) for c in params),
             str(row["seed"]),
+            _text(row.get("flow")),
             status,
-            fixed(row.get("throughput_mbps"), 3),
-            *(_count(row.get(c)) for c in _RESULT_COLUMNS[1:]),
+            fixed(row.get("throughput_mbps"), 3) + mark,
+            *([fixed(row.get("jain_index"), 3)] if jain else []),
+            *(_count(row.get(c)) for c in _RESULT_COLUMNS),
             *(fixed(_scaled(row.get(c), 100.0), 2) for c in goodputs),
         )
+    if several and not jain:
+        notes.append("a row per flow of each run")
+    elif several:
+        notes.append("runs of several flows: the flow column says how their flows combine")
+    if marked:
+        notes.append(_incomplete_note("the transfer (or one of the run's)"))
+    notes += [f"[{n}] {error}" for error, n in errors.items()]
+    if goodput_note:
+        notes.append(goodput_note)
+    table.caption = "\n".join(notes)
+    tables = [table]
+    means = _means_table(frame, params, jain)
+    if means is not None:
+        tables.append(means)
+    return tables
+
+
+def _means_table(frame: Any, params: Sequence[str], jain: bool) -> FittedTable | None:
+    """Per plan, grid point and flow: ok runs, mean throughput (and Jain's index) with
+    the 95% interval over the seeds; ``None`` when no point has two ok runs."""
+    from lasthop.reproduction.compare import ci95
+
+    ok = frame[frame["status"] == "ok"]
+    keys = ["plan", *params, "flow"]
+    groups = list(ok.groupby(keys, sort=False, dropna=False)) if len(ok) else []
+    if not any(len(rows) > 1 for _, rows in groups):
+        return None
+    columns = ["ok\nruns", "throughput Mb/s\nmean ± 95%"]
+    if jain:
+        columns.append("Jain's index\nmean ± 95%")
+    table = FittedTable("means over seeds", keys, columns)
+    for values, rows in groups:
+        cells = []
+        for column in ("throughput_mbps", *(["jain_index"] if jain else [])):
+            xs = [float(v) for v in rows[column] if not _missing(v)]
+            mean, half = ci95(xs) if xs else (None, None)
+            cells.append(interval(mean, half if len(xs) > 1 else None, 3))
+        table.add_row(*(_text(v) for v in values), str(len(rows)), *cells)
+    table.caption = "± 95% interval of the mean over seeds (Student's t); none with one run"
     return table
+
+
+def _text(value: Any) -> str:
+    """A parameter's value as text; ``-`` where a run's plan does not sweep it."""
+    if _missing(value):
+        return "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

@@ -4,9 +4,11 @@ Layout (default ``./lasthop-results/``; any ``*.duckdb`` path works, and several
 may share a folder)::
 
     lasthop-results/
-      lasthop.duckdb                 runs (one row per run), links (one row per link
-                                     direction per run), plan_runs (which plan asked for
-                                     which run) and batches (the series files it wrote)
+      lasthop.duckdb                 runs (one row per run, with its flows' aggregates),
+                                     flows (one row per flow per run), links (one row per
+                                     link direction per run), plan_runs (which plan asked
+                                     for which run), batches (the series files it wrote)
+                                     and meta (the schema version)
       lasthop.duckdb.series/         the store's own folder, named after its database
         writer.lock                  held by the one process writing (a sweep)
         gate.lock                    held by that writer during each of its transactions
@@ -43,6 +45,23 @@ polling in a loop cannot starve the writer, the writer holds ``gate.lock`` while
 and writes, and readers wait at the gate before they open the database. A reader sees the
 runs committed so far, each with all of its series.
 
+A run has one row per flow in ``flows`` (key, ``flow_index``, the flow's name, its group
+and copy index: copies of a scenario flow ``bulk`` with ``copies = 10`` are ``bulk#0`` ..
+``bulk#9``, group ``bulk``, copies 0..9; a flow without copies is its own group, copy 0)
+and, on its ``runs`` row, the aggregates over them: ``flows`` (how many),
+``throughput_sum_mbps``, ``throughput_mean_mbps``, ``jain_index`` (Jain's fairness index
+as the engine computes it, over the flows' overlapping interval; null with one flow) and
+``all_completed``. The ``runs`` row's other metric columns (``flow``, ``throughput_mbps``,
+``retransmits``, ...) are the first flow's, as lasthop stored them before ``flows``
+existed; :func:`load_results` never shows them as they are, but per flow (``flow=``) or
+aggregated (``aggregate=``, the sum by default) and labelled so.
+
+Schema versions (``meta.schema_version``): 1 (no ``meta`` table) is every store written
+before ``flows``; 2 adds ``flows`` and the aggregates. A store of version 1 is read as it
+is: its flows come from each run's stored summary JSON, which has always held every flow.
+The first sweep into it upgrades it in place (adds the columns, fills ``flows`` and the
+aggregates from the same JSON) in one transaction.
+
 A store written before this layout (series under ``series/`` beside the database, no
 ``plan_runs``) is read as it is; the first sweep into it records its plans' runs from
 ``runs.plan``, writes new series into the store's own folder and never deletes anything
@@ -53,8 +72,10 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import fnmatch
 import hashlib
 import json
+import math
 import os
 import re
 import time
@@ -78,7 +99,8 @@ DEFAULT_STORE: Final = Path("lasthop-results") / "lasthop.duckdb"
 
 KEY_COLUMNS: Final = ("scenario_hash", "seed", "version")
 
-# Flow metrics of the first flow, kept as columns (the summary JSON has every flow).
+# A flow's metrics: a row of ``flows`` each, and the first flow's on its run's row (as
+# stores of schema version 1 kept them).
 _FLOW_METRICS: Final[tuple[tuple[str, str], ...]] = (
     ("bytes_delivered", "UBIGINT"),
     ("transfer_time_s", "DOUBLE"),
@@ -90,6 +112,17 @@ _FLOW_METRICS: Final[tuple[tuple[str, str], ...]] = (
     ("local_retransmits", "UBIGINT"),
     ("completed", "BOOLEAN"),
 )
+
+# The aggregates over a run's flows, on its run row (schema version 2).
+_RUN_AGGREGATES: Final[tuple[tuple[str, str], ...]] = (
+    ("flows", "UBIGINT"),
+    ("throughput_sum_mbps", "DOUBLE"),
+    ("throughput_mean_mbps", "DOUBLE"),
+    ("jain_index", "DOUBLE"),
+    ("all_completed", "BOOLEAN"),
+)
+SCHEMA_VERSION: Final = 2
+"""The store schema this lasthop writes (see the module doc)."""
 
 # Each table's columns, once: (name, DuckDB type, nullable). The DDL and the Arrow
 # schema that batches are inserted with are both derived from them.
@@ -110,6 +143,19 @@ _RUN_COLUMNS: Final[tuple[tuple[str, str, bool], ...]] = (
     ("events", "UBIGINT", True),
     ("summary", "VARCHAR", True),
     ("series_batch", "VARCHAR", True),
+    *((name, kind, True) for name, kind in _RUN_AGGREGATES),
+)
+# One row per flow of each run (schema version 2).
+_FLOW_COLUMNS: Final[tuple[tuple[str, str, bool], ...]] = (
+    ("scenario_hash", "VARCHAR", False),
+    ("seed", "UBIGINT", False),
+    ("version", "VARCHAR", False),
+    ("flow_index", "UBIGINT", False),
+    ("flow", "VARCHAR", False),
+    ("flow_group", "VARCHAR", False),
+    ("flow_copy", "UBIGINT", False),
+    ("throughput_mbps", "DOUBLE", True),
+    *((name, kind, True) for name, kind in _FLOW_METRICS),
 )
 _LINK_METRICS: Final = ("goodput", "drops_error", "drops_queue", "packets_sent", "bytes_sent")
 _LINK_COLUMNS: Final[tuple[tuple[str, str, bool], ...]] = (
@@ -155,6 +201,9 @@ _RUNS_DDL: Final = _ddl("runs", _RUN_COLUMNS, KEY_COLUMNS)
 _LINKS_DDL: Final = _ddl("links", _LINK_COLUMNS, (*KEY_COLUMNS, "link", "direction"))
 _PLAN_RUNS_DDL: Final = _ddl("plan_runs", _PLAN_RUN_COLUMNS, ("plan", *KEY_COLUMNS))
 _BATCHES_DDL: Final = _ddl("batches", _BATCH_COLUMNS, ("batch",))
+_FLOWS_DDL: Final = _ddl("flows", _FLOW_COLUMNS, (*KEY_COLUMNS, "flow_index"))
+_META_DDL: Final = "CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)"
+_FLOWS_ARROW: Final = _arrow(_FLOW_COLUMNS)
 _RUNS_ARROW: Final = _arrow(_RUN_COLUMNS)
 _LINKS_ARROW: Final = _arrow(_LINK_COLUMNS)
 _PLAN_RUNS_ARROW: Final = _arrow(_PLAN_RUN_COLUMNS)
@@ -254,12 +303,19 @@ class Store:
         (or whose runs were all forgotten), and reserve the id of the next batch."""
         with self._connect() as db, _transaction(db):
             had_plan_runs = _has_table(db, "plan_runs")
-            for ddl in (_RUNS_DDL, _LINKS_DDL, _PLAN_RUNS_DDL, _BATCHES_DDL):
+            version = _schema_version(db)
+            for ddl in (_RUNS_DDL, _LINKS_DDL, _PLAN_RUNS_DDL, _BATCHES_DDL, _FLOWS_DDL, _META_DDL):
                 db.execute(ddl)
             # A store written by an older lasthop gains the metric columns added since,
             # and its plans' runs as it recorded them.
-            for name, kind in _FLOW_METRICS:
+            for name, kind in (*_FLOW_METRICS, *_RUN_AGGREGATES):
                 db.execute(f"ALTER TABLE runs ADD COLUMN IF NOT EXISTS {name} {kind}")
+            if version < SCHEMA_VERSION:
+                _upgrade_flows(db)
+                db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
+                    [str(SCHEMA_VERSION)],
+                )
             if not had_plan_runs:
                 db.execute(
                     "INSERT OR IGNORE INTO plan_runs BY NAME "
@@ -349,7 +405,7 @@ class Store:
         if not keys:
             return
         with self._connect() as db, _transaction(db):
-            for table in ("runs", "links"):
+            for table in ("runs", "links", "flows"):
                 db.executemany(
                     f"DELETE FROM {table} WHERE scenario_hash = ? AND seed = ? AND version = ?",
                     keys,
@@ -367,14 +423,20 @@ class Store:
         links = pa.Table.from_pylist(
             [row for r in records for row in _link_rows(r)], schema=_LINKS_ARROW
         )
+        flows = pa.Table.from_pylist(
+            [row for r in records for row in _flow_rows(r.key, r.summary if r.ok else None)],
+            schema=_FLOWS_ARROW,
+        )
         following = uuid.uuid4().hex if batch is not None else None
         # Arrow tables in, one statement per table: DuckDB's executemany goes row by row
         # and costs milliseconds a row.
         with self._connect() as db, _transaction(db):
             db.register("new_runs", runs)
             db.register("new_links", links)
+            db.register("new_flows", flows)
             db.execute("INSERT OR IGNORE INTO runs BY NAME SELECT * FROM new_runs")
             db.execute("INSERT OR IGNORE INTO links BY NAME SELECT * FROM new_links")
+            db.execute("INSERT OR IGNORE INTO flows BY NAME SELECT * FROM new_flows")
             if following is not None:
                 db.execute("INSERT INTO batches VALUES (?)", [following])
         if following is not None:
@@ -568,7 +630,92 @@ def _run_row(r: RunRecord, batch: str | None) -> dict[str, Any]:
     row["events"] = summary.get("events")
     row["summary"] = json.dumps(summary) if r.ok else None
     row["series_batch"] = batch
+    row.update(_aggregates(summary if r.ok else None))
     return row
+
+
+_COPY_NAME: Final = re.compile(r"(.+)#(\d+)")
+
+
+def flow_group_copy(flow: Mapping[str, Any]) -> tuple[str, int]:
+    """A flow's group and copy index: the summary's ``group`` and ``copy`` when it gives
+    them, else read from the engine's naming of copies, ``NAME#COPY`` (a flow with
+    ``copies = N`` runs as ``NAME#0`` .. ``NAME#N-1``); a flow without copies is its own
+    group, copy 0. (The engine does not forbid ``#`` in a flow's own name: a lone flow
+    named ``a#1`` reads as copy 1 of ``a``.)"""
+    name = str(flow.get("name", ""))
+    if isinstance(flow.get("group"), str) and isinstance(flow.get("copy"), int):
+        return str(flow["group"]), int(flow["copy"])
+    m = _COPY_NAME.fullmatch(name)
+    return (m.group(1), int(m.group(2))) if m else (name, 0)
+
+
+def _flow_rows(key: RunKey, summary: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The ``flows`` rows of a run from its summary (none for a failed run)."""
+    rows = []
+    for i, flow in enumerate((summary or {}).get("flows") or []):
+        group, copy = flow_group_copy(flow)
+        throughput = flow.get("throughput_bps")
+        row: dict[str, Any] = {
+            "scenario_hash": key[0], "seed": key[1], "version": key[2], "flow_index": i,
+            "flow": str(flow.get("name", "")), "flow_group": group, "flow_copy": copy,
+            "throughput_mbps": None if throughput is None else float(throughput) / 1e6,
+        }  # fmt: skip
+        row.update({name: flow.get(name) for name, _ in _FLOW_METRICS})
+        rows.append(row)
+    return rows
+
+
+def _aggregates(summary: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A run's aggregates over its flows (see the module doc); all null for a failed run."""
+    flows = (summary or {}).get("flows") or []
+    rates = [float(f["throughput_bps"]) / 1e6 for f in flows if f.get("throughput_bps") is not None]
+    whole = bool(flows) and len(rates) == len(flows)
+    jain = (summary or {}).get("jain_index")
+    return {
+        "flows": len(flows) if flows else None,
+        "throughput_sum_mbps": math.fsum(rates) if whole else None,
+        "throughput_mean_mbps": math.fsum(rates) / len(rates) if whole else None,
+        "jain_index": None if jain is None else float(jain),
+        "all_completed": all(bool(f.get("completed")) for f in flows) if flows else None,
+    }
+
+
+def _schema_version(db: duckdb.DuckDBPyConnection) -> int:
+    """The store's schema version: 1 for a store without ``meta`` (or a new, empty one)."""
+    if not _has_table(db, "meta"):
+        return 1
+    found = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return int(found[0]) if found and str(found[0]).isdigit() else 1
+
+
+def _upgrade_flows(db: duckdb.DuckDBPyConnection) -> None:
+    """Fill ``flows`` and the runs' aggregates from the summaries of runs stored without
+    them (a store of schema version 1), in the caller's transaction."""
+    stored = db.execute(
+        "SELECT scenario_hash, seed, version, summary FROM runs r WHERE status = 'ok' "
+        "AND summary IS NOT NULL AND NOT EXISTS (SELECT 1 FROM flows f WHERE "
+        "f.scenario_hash = r.scenario_hash AND f.seed = r.seed AND f.version = r.version)"
+    ).fetchall()
+    if not stored:
+        return
+    flow_rows, aggregate_rows = [], []
+    for h, seed, v, text in stored:
+        summary = json.loads(text)
+        flow_rows += _flow_rows((h, int(seed), v), summary)
+        aggregate_rows.append(
+            {"scenario_hash": h, "seed": seed, "version": v} | _aggregates(summary)
+        )
+    db.register("old_flows", pa.Table.from_pylist(flow_rows, schema=_FLOWS_ARROW))
+    db.execute("INSERT OR IGNORE INTO flows BY NAME SELECT * FROM old_flows")
+    schema = _arrow([*_RUN_COLUMNS[:3], *((name, kind, True) for name, kind in _RUN_AGGREGATES)])
+    db.register("old_aggregates", pa.Table.from_pylist(aggregate_rows, schema=schema))
+    names = [name for name, _ in _RUN_AGGREGATES]
+    db.execute(
+        f"UPDATE runs SET {', '.join(f'{n} = a.{n}' for n in names)} FROM old_aggregates a "
+        "WHERE runs.scenario_hash = a.scenario_hash AND runs.seed = a.seed "
+        "AND runs.version = a.version"
+    )
 
 
 def _link_rows(r: RunRecord) -> list[dict[str, Any]]:
@@ -611,26 +758,49 @@ def load_results(
     where: Mapping[str, Any] | None = None,
     goodput: bool = True,
     each_plan: bool = False,
+    flow: str | None = None,
+    aggregate: str | None = None,
 ) -> pd.DataFrame:
-    """The stored runs as a DataFrame, one row per run, ordered by plan, then in the
-    plan's order (grid points in order, each for every seed) or else by overrides and seed.
+    """The stored runs as a DataFrame, one row per run (or per flow and run, with
+    ``flow``), ordered by plan, then in the plan's order (grid points in order, each for
+    every seed) or else by overrides and seed.
 
     Columns: the key (``scenario_hash``, ``seed``, ``version``), ``plan``, ``scenario``,
     one column per swept parameter (the plan's grid paths, e.g. ``scheme``), ``status``,
-    ``error``, the first flow's metrics (``throughput_mbps``, ``retransmits``, ...),
+    ``error``, ``flow`` (what the metrics are of: a flow's name, or ``sum of 10 flows``),
+    ``aggregate``, ``flows`` (the run's number of flows), the metrics
+    (``throughput_mbps``, ``retransmits``, ..., ``completed``), ``jain_index``,
     ``sim_time_s``, ``events`` and, with ``goodput``, one ``goodput:<link>:<from->to>``
-    column per link direction. ``plan`` keeps the runs that plan asked for, whichever plan
-    stored them, with that plan's name and parameters; without it ``plan`` is the plan
+    column per link direction.
+
+    The metrics of a run of several flows are, by default, the sum over its flows
+    (throughput, bytes and counts summed, ``transfer_time_s`` the longest, ``completed``
+    only if every flow completed); ``aggregate="mean"`` averages them over the flows
+    instead, and ``aggregate="jain"`` is the sum with ``jain_index`` the figure of
+    interest (plots draw it instead of throughput). ``flow`` selects one flow by name
+    (``bulk#3``) or several by a glob pattern (``bulk#*``, ``*``), one row per flow and
+    run with ``flow_index``, ``flow_group`` and ``flow_copy``; ``StoreError`` names the
+    stored flows if none matches. A run of one flow is the same either way.
+
+    ``plan`` keeps the runs that plan asked for, whichever plan stored them, with that
+    plan's name and parameters (``StoreError`` naming the store's plans if it has no plan
+    of that name); without it ``plan`` is the plan
     that stored the run, or with ``each_plan`` every plan that asked for it (one row per
     plan and run). ``status`` filters; ``where`` keeps the rows whose columns equal the
     given values (compared as text, so ``{"seed": 3}`` and ``{"socket_buffer_bytes":
     "8192"}`` both work).
     """
+    if flow is not None and aggregate is not None:
+        raise StoreError("--flow and --aggregate: give one of them (a flow's rows or an aggregate)")
+    if aggregate is not None and aggregate not in AGGREGATES:
+        raise StoreError(f"--aggregate: expected one of {', '.join(AGGREGATES)}, got {aggregate!r}")
     conditions, args = [], []
     if status is not None:
         conditions.append("r.status = ?")
         args.append(status)
     with _reading(path) as (db, _db_path):
+        if plan is not None:
+            _check_plan(db, plan)
         if not _has_table(db, "plan_runs"):  # a store older than plan_runs
             source = "SELECT r.*, NULL AS _position FROM runs r"
             if plan is not None:
@@ -660,6 +830,7 @@ def load_results(
         links = db.execute(
             "SELECT scenario_hash, seed, version, link, direction, goodput FROM links"
         ).df()
+        flows = _stored_flows(db, runs)
     params = pd.DataFrame(
         [json.loads(p) for p in runs["params"]], index=runs.index, dtype=object
     ).reindex(index=runs.index)
@@ -668,6 +839,7 @@ def load_results(
     rest = [c for c in runs.columns if c not in front and c not in hidden]
     params = params[[c for c in params.columns if c not in runs.columns]]
     frame = pd.concat([runs[front], params, runs[rest]], axis=1)
+    frame = _flow_metrics(frame, _jain(runs), flows, flow, aggregate or "sum")
     if goodput and not links.empty and not frame.empty:
         links["column"] = "goodput:" + links["link"] + ":" + links["direction"]
         wide = links.pivot_table(
@@ -681,6 +853,116 @@ def load_results(
             raise StoreError(f"{column}: no such column (columns: {known})")
         frame = frame[frame[column].astype(str) == str(value)]
     return frame.reset_index(drop=True)
+
+
+AGGREGATES: Final = ("sum", "mean", "jain")
+"""How :func:`load_results` combines a run's flows (``aggregate=``); ``sum`` by default."""
+
+# Summed (or averaged, with aggregate="mean") over a run's flows.
+_ADDITIVE: Final = (
+    "throughput_mbps", "bytes_delivered", "retransmits", "timeouts", "spurious_timeouts",
+    "fast_retransmits", "eln_retransmits", "local_retransmits",
+)  # fmt: skip
+# The run row's first-flow and aggregate columns: load_results shows them selected.
+_RUN_FLOW_COLUMNS: Final = (
+    "flow", "throughput_mbps", *(n for n, _ in _FLOW_METRICS), *(n for n, _ in _RUN_AGGREGATES)
+)  # fmt: skip
+_METRICS_SHOWN: Final = (*_ADDITIVE, "transfer_time_s", "completed")
+
+
+def _check_plan(db: duckdb.DuckDBPyConnection, plan: str) -> None:
+    """``StoreError`` naming the plans the store has when it has none called ``plan``."""
+    tables = ["SELECT plan FROM runs WHERE plan IS NOT NULL"]
+    if _has_table(db, "plan_runs"):
+        tables.append("SELECT plan FROM plan_runs")
+    known = [p for (p,) in db.execute(f"{' UNION '.join(tables)} ORDER BY plan").fetchall()]
+    if plan not in known:
+        names = ", ".join(known) if known else "none (runs stored by no plan only)"
+        raise StoreError(f"--plan {plan}: no such plan in this store (plans: {names})")
+
+
+def _stored_flows(db: duckdb.DuckDBPyConnection, runs: pd.DataFrame) -> pd.DataFrame:
+    """The ``flows`` rows of ``runs``; from their summaries in a store of schema version 1."""
+    columns = [name for name, _, _ in _FLOW_COLUMNS]
+    if _has_table(db, "flows"):
+        keys = zip(runs["scenario_hash"], runs["seed"], runs["version"], strict=True)
+        # A cursor of its own: the caller's results may still be open on ``db``.
+        cursor = db.cursor()
+        cursor.register("selected", _keys_table([[(h, int(seed), v) for h, seed, v in keys]]))
+        return cursor.execute(
+            "SELECT * FROM flows SEMI JOIN selected USING (scenario_hash, seed, version) "
+            "ORDER BY scenario_hash, seed, version, flow_index"
+        ).df()
+    rows = []
+    for h, seed, v, status, text in runs[[*KEY_COLUMNS, "status", "summary"]].itertuples(
+        index=False
+    ):
+        if status == "ok" and isinstance(text, str):
+            rows += _flow_rows((h, int(seed), v), json.loads(text))
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _jain(runs: pd.DataFrame) -> pd.Series:
+    """Each run's Jain index: stored (schema 2) or from its summary (schema 1)."""
+    if "jain_index" in runs.columns:
+        return pd.to_numeric(runs["jain_index"], errors="coerce")
+    return pd.Series(
+        [
+            json.loads(t).get("jain_index") if isinstance(t, str) else None
+            for t in runs.get("summary", pd.Series(None, index=runs.index))
+        ],
+        index=runs.index,
+        dtype="float64",
+    )
+
+
+def _flow_metrics(
+    frame: pd.DataFrame, jain: pd.Series, flows: pd.DataFrame, flow: str | None, aggregate: str
+) -> pd.DataFrame:
+    """``frame`` (runs) with its metric columns those of ``flow`` (one row per matching
+    flow and run) or of ``aggregate`` over each run's flows (see :func:`load_results`)."""
+    keys = list(KEY_COLUMNS)
+    base = frame.drop(columns=[c for c in (*_RUN_FLOW_COLUMNS, "summary") if c in frame])
+    at = list(base.columns).index("error") + 1 if "error" in base.columns else len(base.columns)
+    front, back = list(base.columns[:at]), list(base.columns[at:])
+    base = base.assign(_run=range(len(base)), jain_index=jain.to_numpy())
+    counts = flows.groupby(keys, sort=False).size().rename("flows").reset_index()
+    if flow is not None:
+        names = list(dict.fromkeys(flows["flow"]))
+        chosen = (
+            flows[flows["flow"] == flow]
+            if flow in names
+            else flows[[fnmatch.fnmatchcase(n, flow) for n in flows["flow"]]]
+        )
+        if chosen.empty:
+            shown = ", ".join(names[:12]) + (
+                f", ... ({len(names)} in all)" if len(names) > 12 else ""
+            )
+            raise StoreError(f"--flow {flow}: no stored flow matches (flows: {shown or 'none'})")
+        out = base.merge(chosen, on=keys, how="inner")
+        out = pd.concat([out, base[base["status"] != "ok"]], ignore_index=True)
+        out = out.sort_values(["_run", "flow_index"], kind="stable")
+        out["aggregate"] = None
+        out = out.astype({"flow_index": "Int64", "flow_copy": "Int64"})
+        labels = ["flow", "flow_index", "flow_group", "flow_copy", "aggregate"]
+    else:
+        grouped = flows.groupby(keys, sort=False)
+        mean = aggregate == "mean"
+        agg = grouped[list(_ADDITIVE)].agg("mean" if mean else "sum")
+        agg["transfer_time_s"] = grouped["transfer_time_s"].agg("mean" if mean else "max")
+        agg["completed"] = grouped["completed"].agg(lambda c: bool(c.fillna(False).all()))
+        n = grouped.size()
+        first = grouped["flow"].first()
+        how = "mean" if mean else "sum"
+        agg["flow"] = [
+            name if k == 1 else f"{how} of {k} flows" for name, k in zip(first, n, strict=True)
+        ]
+        out = base.merge(agg.reset_index(), on=keys, how="left")
+        out["aggregate"] = aggregate
+        labels = ["flow", "aggregate"]
+    out = out.merge(counts, on=keys, how="left")
+    metrics = [*labels, "flows", *_METRICS_SHOWN, "jain_index"]
+    return out[[*front, *metrics, *back]].reset_index(drop=True)
 
 
 def _keys_table(groups: Sequence[Sequence[RunKey]]) -> pa.Table:
@@ -699,25 +981,50 @@ def point_summaries(
     path: str | os.PathLike[str], points: Sequence[Sequence[RunKey]]
 ) -> list[dict[str, Any]]:
     """For each group of run keys (a sweep's grid point and its seeds): runs stored ok and
-    failed, the means over its ok runs of the first flow's throughput (Mb/s),
-    retransmissions and timeouts and of each link direction's goodput (0..1), and the
-    distinct errors of its failed runs. One aggregate query in DuckDB, however many runs
-    the store holds."""
+    failed, the distinct errors of its failed runs, and over its ok runs: each run's
+    throughput summed over its flows (Mb/s, a list in seed order), retransmissions and
+    timeouts summed over its flows (means), Jain's index (a list; runs of several flows),
+    how many runs had a flow that did not complete, the flows per run, each link
+    direction's goodput (mean, 0..1), and per flow (by index): its name, group and copy,
+    its throughputs (a list), mean retransmissions and timeouts and runs in which it did
+    not complete. Aggregate queries in DuckDB, however many runs the store holds."""
     wanted = _keys_table(points)
     with _reading(path) as (db, _db_path):
         db.register("wanted", wanted)
         runs = db.execute(
             """
+            WITH counts AS (
+                SELECT scenario_hash, seed, version, sum(retransmits) AS retransmits,
+                       sum(timeouts) AS timeouts
+                FROM flows SEMI JOIN wanted USING (scenario_hash, seed, version)
+                GROUP BY ALL
+            )
             SELECT w.point,
                    count(*) FILTER (WHERE r.status = 'ok') AS ok,
                    count(*) FILTER (WHERE r.status = 'failed') AS failed,
-                   avg(r.throughput_mbps) FILTER (WHERE r.status = 'ok') AS throughput_mbps,
-                   avg(r.retransmits) FILTER (WHERE r.status = 'ok') AS retransmits,
-                   avg(r.timeouts) FILTER (WHERE r.status = 'ok') AS timeouts,
+                   list(r.throughput_sum_mbps ORDER BY r.seed)
+                       FILTER (WHERE r.status = 'ok' AND r.throughput_sum_mbps IS NOT NULL),
+                   avg(c.retransmits) FILTER (WHERE r.status = 'ok') AS retransmits,
+                   avg(c.timeouts) FILTER (WHERE r.status = 'ok') AS timeouts,
+                   list(r.jain_index ORDER BY r.seed)
+                       FILTER (WHERE r.status = 'ok' AND r.jain_index IS NOT NULL),
+                   count(*) FILTER (WHERE r.status = 'ok' AND NOT r.all_completed),
+                   max(r.flows),
                    list(DISTINCT r.error ORDER BY r.error) FILTER (WHERE r.error IS NOT NULL)
                        AS errors
             FROM wanted w JOIN runs r USING (scenario_hash, seed, version)
+            LEFT JOIN counts c USING (scenario_hash, seed, version)
             GROUP BY w.point
+            """
+        ).fetchall()
+        flows = db.execute(
+            """
+            SELECT w.point, f.flow_index, any_value(f.flow), any_value(f.flow_group),
+                   any_value(f.flow_copy), list(f.throughput_mbps ORDER BY f.seed)
+                       FILTER (WHERE f.throughput_mbps IS NOT NULL),
+                   avg(f.retransmits), avg(f.timeouts), count(*) FILTER (WHERE NOT f.completed)
+            FROM wanted w JOIN flows f USING (scenario_hash, seed, version)
+            GROUP BY w.point, f.flow_index ORDER BY w.point, f.flow_index
             """
         ).fetchall()
         links = db.execute(
@@ -729,19 +1036,29 @@ def point_summaries(
             """
         ).fetchall()
     out: list[dict[str, Any]] = [
-        {"ok": 0, "failed": 0, "throughput_mbps": None, "retransmits": None, "timeouts": None,
-         "goodput": {}, "errors": []}
+        {"ok": 0, "failed": 0, "throughput_mbps": [], "retransmits": None, "timeouts": None,
+         "jain_index": [], "incomplete": 0, "flows": None, "per_flow": [], "goodput": {},
+         "errors": []}
         for _ in points
     ]  # fmt: skip
-    for point, ok, failed, mbps, rxmt, timeouts, errors in runs:
+    for point, ok, failed, mbps, rxmt, timeouts, jain, incomplete, n, errors in runs:
         out[point].update(
             ok=ok,
             failed=failed,
-            throughput_mbps=mbps,
+            throughput_mbps=list(mbps or []),
             retransmits=rxmt,
             timeouts=timeouts,
+            jain_index=list(jain or []),
+            incomplete=incomplete,
+            flows=n,
             errors=list(errors or []),
         )
+    for point, index, name, group, copy, mbps, rxmt, timeouts, incomplete in flows:
+        out[point]["per_flow"].append(
+            {"index": index, "name": name, "group": group, "copy": copy,
+             "throughput_mbps": list(mbps or []), "retransmits": rxmt, "timeouts": timeouts,
+             "incomplete": incomplete}
+        )  # fmt: skip
     for point, name, goodput in links:
         out[point]["goodput"][name] = goodput
     return out

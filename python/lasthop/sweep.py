@@ -47,6 +47,7 @@ from typing import Any, Final
 
 from lasthop import _core
 from lasthop.errors import PlanError
+from lasthop.reproduction.compare import ci95
 from lasthop.result import TABLE_NAMES
 from lasthop.scenario import ScenarioSource, check_set, load_scenario_text, read_text_file
 from lasthop.store import RunKey, RunRecord, Store, point_summaries, scenario_hash
@@ -438,32 +439,69 @@ def plan_keys(jobs: Iterable[SweepJob]) -> list[RunKey]:
 
 def plan_points(store: str | os.PathLike[str], plan: Plan) -> list[dict[str, Any]]:
     """Per grid combination of ``plan``, what the store holds: its parameters, runs ok and
-    failed, and the means over its ok runs of the first flow's throughput (Mb/s),
-    retransmissions and timeouts and of every link direction's goodput (percent); the
-    errors of its failed runs, if any."""
+    failed, and over its ok runs the mean and 95% interval half width (Student's t over
+    the seeds; ``None`` with one run) of the throughput summed over each run's flows
+    (Mb/s; ``aggregate`` says so) and of Jain's index (runs of several flows), the means
+    of retransmissions and timeouts summed over the flows, the runs in which a transfer
+    did not complete (``incomplete_runs``), every link direction's mean goodput
+    (percent) and, for a scenario of several flows, the same per flow (``per_flow``);
+    the errors of its failed runs, if any."""
     jobs = plan_jobs(plan)
     n_seeds = len(plan.seeds)
     groups = [[j.key for j in jobs[i : i + n_seeds]] for i in range(0, len(jobs), n_seeds)]
     summaries = point_summaries(store, groups)
     points: list[dict[str, Any]] = []
     for point, summary in zip(plan.points(), summaries, strict=True):
+        mbps, mbps_half = _interval(summary["throughput_mbps"], 4)
+        jain, jain_half = _interval(summary["jain_index"], 3)
         entry: dict[str, Any] = {
             "params": dict(point),
             "runs": n_seeds,
             "ok": summary["ok"],
             "failed": summary["failed"],
-            "throughput_mbps": _round(summary["throughput_mbps"], 4),
+            "flows": summary["flows"],
+            "aggregate": "sum",
+            "throughput_mbps": mbps,
+            "throughput_ci95_mbps": mbps_half,
+            "jain_index": jain,
+            "jain_ci95": jain_half,
             "retransmits": _round(summary["retransmits"], 2),
             "timeouts": _round(summary["timeouts"], 2),
+            "incomplete_runs": summary["incomplete"],
             "goodput_pct": {
                 name: _round(None if g is None else 100.0 * g, 2)
                 for name, g in summary["goodput"].items()
             },
         }
+        if (summary["flows"] or 0) > 1:
+            entry["per_flow"] = [_flow_point(f) for f in summary["per_flow"]]
         if summary["errors"]:
             entry["errors"] = summary["errors"]
         points.append(entry)
     return points
+
+
+def _flow_point(flow: Mapping[str, Any]) -> dict[str, Any]:
+    mbps, half = _interval(flow["throughput_mbps"], 4)
+    return {
+        "name": flow["name"],
+        "group": flow["group"],
+        "copy": flow["copy"],
+        "throughput_mbps": mbps,
+        "throughput_ci95_mbps": half,
+        "retransmits": _round(flow["retransmits"], 2),
+        "timeouts": _round(flow["timeouts"], 2),
+        "incomplete_runs": flow["incomplete"],
+    }
+
+
+def _interval(values: Sequence[float], digits: int) -> tuple[float | None, float | None]:
+    """Mean and 95% half width of ``values`` (the reproductions' rule,
+    :func:`lasthop.reproduction.compare.ci95`), rounded; no half width for one value."""
+    if not values:
+        return None, None
+    mean, half = ci95(values)
+    return _round(mean, digits), _round(half, digits) if len(values) > 1 else None
 
 
 def _round(value: float | None, digits: int) -> float | None:
