@@ -265,8 +265,9 @@ def throughput_figure(
     peak_mbps: float | None = None,
 ) -> Figure:
     """Figs. 3/6/9 from stored runs (see the module doc for the maximum)."""
+    auto = by is None and group is None
     by = _choose(frame, by, "--by") or _default_by(frame)
-    group = _choose(frame, group, "--group") or _default_group(frame, by)
+    group = _choose(frame, group, "--group") or _default_group(frame, by, auto)
     lossy = _lossy(frame)
     bars = _bars(lossy, by, group)
     _averaged_apart(bars, lossy, by, "a bar")
@@ -420,13 +421,35 @@ def _trace_error_rate(frame: pd.DataFrame) -> float | None:
     return lossy[(len(lossy) - 1) // 2] if len(lossy) % 2 else lossy[len(lossy) // 2 - 1]
 
 
-def _default_group(frame: pd.DataFrame, by: str) -> str | None:
-    """Bars of different error rates must not be averaged together: group by the rate
-    when the selection's lossy runs span several."""
-    if by == "error_every_bytes" or "error_every_bytes" not in frame.columns:
+def _default_group(frame: pd.DataFrame, by: str, auto: bool = False) -> str | None:
+    """The group when none is asked for: bars of different error rates must not be
+    averaged together, so the rate when the selection's lossy runs span several. With
+    ``auto`` (lasthop chose ``by`` too: no ``--by`` and no ``--group``), else the one
+    other grid parameter that varies, if exactly one does, so that a two-dimensional
+    plan's plot and report need no options. Otherwise none: a figure whose bars would
+    average a dimension refuses and names it (:func:`_averaged_apart`); who named
+    ``--by`` names the rest."""
+    if by != "error_every_bytes" and "error_every_bytes" in frame.columns:
+        rates = pd.to_numeric(frame["error_every_bytes"], errors="coerce")
+        if rates[rates > 0].nunique() > 1:
+            return "error_every_bytes"
+    if not auto:
         return None
+    others = [
+        c
+        for c in param_columns(frame)
+        if c not in (by, "error_every_bytes") and frame[c].map(_text).nunique() > 1
+    ]
+    return others[0] if len(others) == 1 else None
+
+
+def _several_error_rates(frame: pd.DataFrame) -> bool:
+    """The selection's lossy runs span several error rates (a throughput-against-rate
+    figure is worth drawing)."""
+    if "error_every_bytes" not in frame.columns:
+        return False
     rates = pd.to_numeric(frame["error_every_bytes"], errors="coerce")
-    return "error_every_bytes" if rates[rates > 0].nunique() > 1 else None
+    return bool(rates[rates > 0].nunique() > 1)
 
 
 def _labelled(
@@ -562,8 +585,9 @@ def stored_report(
     the congestion window and time-sequence graph of one run per value of ``by`` (as
     pages of :data:`lasthop.plots.PANELS_PER_PAGE` runs)."""
     frame = select(path, plan, where)
+    auto = by is None and group is None
     by = _choose(frame, by, "--by") or _default_by(frame)
-    group = _choose(frame, group, "--group") or _default_group(frame, by)
+    group = _choose(frame, group, "--group") or _default_group(frame, by, auto)
     subject = _subject(frame)
     figures = [
         report.ReportFigure(
@@ -573,7 +597,7 @@ def stored_report(
             alt=f"Bar chart of mean throughput in Mb/s for each {by}.",
         )
     ]
-    if _default_group(frame, "scheme") is not None:  # several lossy error rates
+    if _several_error_rates(frame):
         figures.append(
             report.ReportFigure(
                 stem="error-rate",
