@@ -275,3 +275,18 @@ fn aqm_settings_are_checked_with_their_field() {
     assert_eq!(field(QueueConfig { discipline: Service::AcksFirst, ..pie() }), "discipline");
     assert!(codel().validate(limit).is_ok() && pie().validate(limit).is_ok());
 }
+
+#[test]
+fn a_station_queue_refuses_what_drops_at_dequeue_and_takes_pie() {
+    // A MAC's station queue reports no drops at dequeue: CoDel and FQ-CoDel
+    // are refused there, with the field named; PIE drops at enqueue only.
+    use crate::mac::dcf::DcfConfig;
+    use crate::mac::radio::RadioConfig;
+    for c in [codel(), fq(FqCodelConfig::default())] {
+        let name = c.drops_at_dequeue().unwrap();
+        assert_eq!(RadioConfig::default().validate_queue(&c).unwrap_err().0, name);
+        assert_eq!(DcfConfig::default().validate_queue(&c).unwrap_err().0, name);
+    }
+    assert!(RadioConfig::default().validate_queue(&pie()).is_ok());
+    assert!(DcfConfig::default().validate_queue(&pie()).is_ok());
+}
