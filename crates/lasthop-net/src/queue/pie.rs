@@ -337,4 +337,26 @@ mod tests {
         pie.update();
         assert!((pie.drop_prob - (0.5 + 0.001875)).abs() < 1e-12, "{}", pie.drop_prob);
     }
+
+    #[test]
+    fn ecn_capable_arrivals_may_be_marked_only_up_to_the_threshold() {
+        // RFC 8033 Sec. 5.1: a mark instead of a drop while drop_prob is at
+        // most mark_ecn_threshold (0.1); above it, a drop whatever the packet.
+        let verdicts = |p: f64, ecn: bool| {
+            let mut pie = Pie::new(&PieConfig { ecn, max_burst_ms: 0.0, ..PieConfig::default() });
+            let mut rng = RngStream::new(2, "pie");
+            (pie.drop_prob, pie.qdelay_ns, pie.qdelay_old_ns) = (p, 50 * MS, 50 * MS);
+            (0..2000)
+                .filter_map(|_| match pie.on_arrival(Time(1), 100_000, &mut rng) {
+                    PieVerdict::Enqueue => None,
+                    PieVerdict::Drop { may_mark } => Some(may_mark),
+                })
+                .collect::<Vec<_>>()
+        };
+        let low = verdicts(0.05, true);
+        assert!(!low.is_empty() && low.iter().all(|&m| m));
+        let high = verdicts(0.5, true);
+        assert!(!high.is_empty() && high.iter().all(|&m| !m));
+        assert!(verdicts(0.05, false).iter().all(|&m| !m));
+    }
 }
