@@ -209,7 +209,7 @@ mod tests {
         let mut now = Time::ZERO;
         let mut exits = Vec::new();
         for key in 0..3 {
-            let s = link.start_transmission(now, &pool).expect("a frame waits");
+            let s = link.start_transmission(now, &mut pool, &mut Vec::new()).expect("a frame waits");
             now = s.done;
             exits.push((now.ns(), link.finish_transmission(now, 0, key, &mut pool).0.ns()));
         }

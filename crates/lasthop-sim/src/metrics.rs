@@ -325,9 +325,10 @@ pub struct LinkSummary {
 /// reverse channel's marks, filtered acks and occupancy).
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct QueueSummary {
-    /// Packets RED marked CE.
+    /// Packets RED, CoDel, PIE or FQ-CoDel marked CE.
     pub marks: u64,
-    /// Packets RED chose for a mark that were not ECN-capable, dropped.
+    /// Packets RED chose for a mark that were not ECN-capable, dropped; and
+    /// CoDel's, PIE's and FQ-CoDel's drops (or those not ECN-capable).
     pub drops_early: u64,
     /// Pure acks purged by ACK filtering.
     pub drops_filtered: u64,

@@ -911,10 +911,29 @@ impl<'m> World<'m> {
     /// Start what link `li` can send now that direction `dir` changed.
     fn start_link(&mut self, li: usize, dir: usize) {
         let now = self.sched.now();
-        while let Some(s) = self.links[li].start_transmission_after(now, dir, &self.pool) {
+        while let Some(s) = self.links[li].start_transmission_after(now, dir, &mut self.pool, &mut self.removed) {
             self.account_tx(li, s.dir, &s.frame);
             self.sched.schedule(s.done, Event::TxDone { link: li as u32, dir: s.dir as u8 });
         }
+        if !self.removed.is_empty() {
+            self.on_dequeue_drops(li);
+        }
+    }
+
+    /// Free and record what link `li`'s queues dropped at dequeue (CoDel,
+    /// FQ-CoDel; counted by the link), each on its own direction.
+    #[cold]
+    #[inline(never)]
+    fn on_dequeue_drops(&mut self, li: usize) {
+        for i in 0..self.removed.len() {
+            let Removal { pkt, cause } = self.removed[i];
+            let (h, _) = self.hop_of(pkt);
+            debug_assert_eq!(self.route[h].link as usize, li, "dropped from the link it waited on");
+            let ld = 2 * li + self.route[h].dir as usize;
+            let pkt = self.pool.take(pkt);
+            self.drop(ld, &pkt, cause);
+        }
+        self.removed.clear();
     }
 
     /// Goodput accounting (and capture) when a frame goes on a link

@@ -283,9 +283,16 @@ impl DcfConfig {
         Ok(())
     }
 
-    /// Whether `q` can serve a station's queue (any discipline: the MAC
-    /// takes the head when it has no frame, and never peeks).
+    /// Whether `q` can serve a station's queue (any discipline that drops
+    /// nothing at dequeue: the MAC takes the head when it has no frame, and
+    /// never peeks).
     pub fn validate_queue(&self, q: &QueueConfig) -> Result<(), (String, String)> {
+        if let Some(aqm) = q.drops_at_dequeue() {
+            return Err((
+                aqm.into(),
+                "drops at dequeue, which a station's queue does not: point-to-point links only".into(),
+            ));
+        }
         q.validate(QueueLimit { packets: Some(self.queue_packets), bytes: None })
     }
 

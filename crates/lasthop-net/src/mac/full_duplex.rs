@@ -10,7 +10,7 @@
 //! does: its two `simplex-link`s never interact.
 
 use super::point_to_point::{Link, Started};
-use crate::queue::Waiting;
+use crate::queue::{Removal, Waiting};
 use lasthop_core::{PacketPool, Time};
 
 /// Start direction `dir`'s next frame after `dir` changed (a frame joined
@@ -20,7 +20,13 @@ use lasthop_core::{PacketPool, Time};
 /// thousands of links its state is not brought into the cache for nothing
 /// (issue 9).
 #[inline]
-pub(super) fn start_after(link: &mut Link, now: Time, dir: usize, pool: &PacketPool) -> Option<Started> {
+pub(super) fn start_after(
+    link: &mut Link,
+    now: Time,
+    dir: usize,
+    pool: &mut PacketPool,
+    out: &mut Vec<Removal>,
+) -> Option<Started> {
     let other = &link.dirs[1 - dir];
     debug_assert!(other.busy() || other.queue.is_empty(), "a full-duplex direction left idle with a frame waiting");
     let d = &link.dirs[dir];
@@ -30,7 +36,7 @@ pub(super) fn start_after(link: &mut Link, now: Time, dir: usize, pool: &PacketP
     if d.busy() || !d.waiting {
         return None;
     }
-    Some(link.start(now, dir, pool))
+    link.start(now, dir, pool, out)
 }
 
 /// Put `w`, just offered to direction `dir`, on the medium at once if it

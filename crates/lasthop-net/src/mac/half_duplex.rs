@@ -9,17 +9,24 @@
 //! itself is the wire's ([`super::point_to_point`]).
 
 use super::point_to_point::{Link, Started};
+use crate::queue::Removal;
 use lasthop_core::{PacketPool, Time};
 
 /// Start the next frame on the channel if it is silent and a frame waits,
 /// whichever direction changed: the direction not served last goes first.
 #[inline]
-pub(super) fn start_next(link: &mut Link, now: Time, pool: &PacketPool) -> Option<Started> {
+pub(super) fn start_next(link: &mut Link, now: Time, pool: &mut PacketPool, out: &mut Vec<Removal>) -> Option<Started> {
     if link.dirs.iter().any(|d| d.busy()) {
         return None;
     }
-    let first = 1 - link.last_served;
-    let dir = [first, 1 - first].into_iter().find(|&d| link.dirs[d].waiting)?;
-    link.last_served = dir;
-    Some(link.start(now, dir, pool))
+    loop {
+        let first = 1 - link.last_served;
+        let dir = [first, 1 - first].into_iter().find(|&d| link.dirs[d].waiting)?;
+        link.last_served = dir;
+        // A queue whose drops (CoDel) left nothing to send is now empty:
+        // the other direction's turn.
+        if let Some(s) = link.start(now, dir, pool, out) {
+            return Some(s);
+        }
+    }
 }

@@ -139,9 +139,11 @@ pub struct DirStats {
     /// those still on it or propagating, less the corrupted).
     pub delivered: u64,
     pub drops_error: u64,
-    /// Packets a full queue dropped (arrivals refused, or victims in their place).
+    /// Packets a full queue dropped (arrivals refused, or victims in their
+    /// place, FQ-CoDel's from the fattest flow).
     pub drops_queue: u64,
-    /// Packets RED chose for a mark that were not ECN-capable.
+    /// Packets RED chose for a mark that were not ECN-capable; CoDel's,
+    /// PIE's and FQ-CoDel's early drops.
     pub drops_early: u64,
     /// Pure acks purged by ACK filtering.
     pub drops_filtered: u64,
@@ -530,24 +532,35 @@ impl Link {
     /// Start the next frame if a transmitter is idle and a frame waits;
     /// call again until `None` (a full-duplex link may start both
     /// directions). `pool` holds the queued packets (the error model may
-    /// read the frame).
-    pub fn start_transmission(&mut self, now: Time, pool: &PacketPool) -> Option<Started> {
+    /// read the frame). What a queue drops at dequeue (CoDel, FQ-CoDel) is
+    /// appended to `out` and counted in its direction's stats: the caller
+    /// frees them from the pool and records their fate.
+    pub fn start_transmission(&mut self, now: Time, pool: &mut PacketPool, out: &mut Vec<Removal>) -> Option<Started> {
         match self.duplex() {
-            Duplex::Full => {
+            Duplex::Full => loop {
                 let dir = (0..2).find(|&d| !self.dirs[d].busy() && self.dirs[d].waiting)?;
-                Some(self.start(now, dir, pool))
-            }
-            Duplex::Half => half_duplex::start_next(self, now, pool),
+                // A queue whose drops left nothing to send is now empty.
+                if let Some(s) = self.start(now, dir, pool, out) {
+                    return Some(s);
+                }
+            },
+            Duplex::Half => half_duplex::start_next(self, now, pool, out),
         }
     }
 
     /// [`Link::start_transmission`] after direction `dir` changed (a frame
     /// joined its queue, or left its medium), by the link's member.
     #[inline]
-    pub fn start_transmission_after(&mut self, now: Time, dir: usize, pool: &PacketPool) -> Option<Started> {
+    pub fn start_transmission_after(
+        &mut self,
+        now: Time,
+        dir: usize,
+        pool: &mut PacketPool,
+        out: &mut Vec<Removal>,
+    ) -> Option<Started> {
         match self.dirs[dir].access {
-            Duplex::Full => full_duplex::start_after(self, now, dir, pool),
-            Duplex::Half => half_duplex::start_next(self, now, pool),
+            Duplex::Full => full_duplex::start_after(self, now, dir, pool, out),
+            Duplex::Half => half_duplex::start_next(self, now, pool, out),
         }
     }
 
@@ -564,13 +577,45 @@ impl Link {
         }
     }
 
-    /// Put direction `dir`'s next frame on its medium (idle, a frame waiting).
-    #[inline]
-    pub(super) fn start(&mut self, now: Time, dir: usize, pool: &PacketPool) -> Started {
+    /// Put direction `dir`'s next frame on its medium (idle, a frame
+    /// waiting); `None` if its queue dropped all that waited (into `out`,
+    /// counted here). A DropTail queue's path is inlined; a composed
+    /// queue's, which may drop at dequeue, is a call kept out of line.
+    #[inline(always)]
+    pub(super) fn start(
+        &mut self,
+        now: Time,
+        dir: usize,
+        pool: &mut PacketPool,
+        out: &mut Vec<Removal>,
+    ) -> Option<Started> {
         let d = &mut self.dirs[dir];
-        let w = d.queue.dequeue(now).expect("checked non-empty");
+        match d.queue.dequeue_drop_tail() {
+            Some(w) => {
+                d.waiting = !d.queue.is_empty();
+                Some(self.start_frame(now, dir, w, pool))
+            }
+            None => self.start_composed(now, dir, pool, out),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn start_composed(
+        &mut self,
+        now: Time,
+        dir: usize,
+        pool: &mut PacketPool,
+        out: &mut Vec<Removal>,
+    ) -> Option<Started> {
+        let d = &mut self.dirs[dir];
+        let before = out.len();
+        let w = d.queue.dequeue(now, pool, out);
         d.waiting = !d.queue.is_empty();
-        self.start_frame(now, dir, w, pool)
+        if out.len() != before {
+            d.stats.count_removals(&out[before..]);
+        }
+        Some(self.start_frame(now, dir, w?, pool))
     }
 
     /// Put `w` on direction `dir`'s idle medium. Always inlined: its
@@ -790,11 +835,11 @@ mod tests {
         let (a, b) = (pkt(&mut pool, 1, 125), pkt(&mut pool, 2, 125));
         assert!(offer(&mut l, 0, a, &mut pool));
         assert!(offer(&mut l, 1, b, &mut pool));
-        let a = l.start_transmission(Time::ZERO, &pool).unwrap();
-        let b = l.start_transmission(Time::ZERO, &pool).unwrap();
+        let a = l.start_transmission(Time::ZERO, &mut pool, &mut Vec::new()).unwrap();
+        let b = l.start_transmission(Time::ZERO, &mut pool, &mut Vec::new()).unwrap();
         assert_eq!((a.done, b.done), (Time(1_000_000), Time(1_000_000)));
         assert_ne!(a.dir, b.dir);
-        assert!(l.start_transmission(Time::ZERO, &pool).is_none());
+        assert!(l.start_transmission(Time::ZERO, &mut pool, &mut Vec::new()).is_none());
     }
 
     #[test]
@@ -814,7 +859,7 @@ mod tests {
         // t = 1 ms: the medium frees, but a frame waits: it goes first (a
         // direction is never left idle with a frame waiting).
         full.finish_transmission(Time(1_000_000), 0, 0, &mut pool);
-        let s = full.start_transmission_after(Time(1_000_000), 0, &pool).expect("b waits");
+        let s = full.start_transmission_after(Time(1_000_000), 0, &mut pool, &mut Vec::new()).expect("b waits");
         assert_eq!(s.frame, b);
         let c = pkt(&mut pool, 3, 125);
         assert!(full.start_at_once(Time(1_000_000), 0, c, &pool).is_none(), "b is on the medium");
@@ -847,12 +892,15 @@ mod tests {
         let mut full = Link::new(Duplex::Full, dir(), dir());
         let w = pkt(&mut pool, 1, 125);
         assert!(offer(&mut full, 1, w, &mut pool));
-        assert_eq!(full.start_transmission_after(Time::ZERO, 1, &pool).map(|s| s.dir), Some(1));
-        assert!(full.start_transmission_after(Time::ZERO, 1, &pool).is_none(), "dir 1 is busy");
-        assert!(full.start_transmission_after(Time::ZERO, 0, &pool).is_none(), "nothing waits on dir 0");
+        assert_eq!(full.start_transmission_after(Time::ZERO, 1, &mut pool, &mut Vec::new()).map(|s| s.dir), Some(1));
+        assert!(full.start_transmission_after(Time::ZERO, 1, &mut pool, &mut Vec::new()).is_none(), "dir 1 is busy");
+        assert!(
+            full.start_transmission_after(Time::ZERO, 0, &mut pool, &mut Vec::new()).is_none(),
+            "nothing waits on dir 0"
+        );
         let w = pkt(&mut pool, 2, 125);
         assert!(offer(&mut full, 0, w, &mut pool));
-        assert_eq!(full.start_transmission_after(Time::ZERO, 0, &pool).map(|s| s.dir), Some(0));
+        assert_eq!(full.start_transmission_after(Time::ZERO, 0, &mut pool, &mut Vec::new()).map(|s| s.dir), Some(0));
         // Half duplex: the medium's turn decides, whichever direction changed.
         let mut half = Link::new(Duplex::Half, dir(), dir());
         for i in 0..2 {
@@ -861,11 +909,18 @@ mod tests {
         }
         let w = pkt(&mut pool, 20, 125);
         assert!(offer(&mut half, 1, w, &mut pool));
-        let first = half.start_transmission_after(Time::ZERO, 1, &pool).unwrap();
+        let first = half.start_transmission_after(Time::ZERO, 1, &mut pool, &mut Vec::new()).unwrap();
         assert_eq!(first.dir, 0, "direction 0's turn comes first");
-        assert!(half.start_transmission_after(Time::ZERO, 1, &pool).is_none(), "one frame at a time");
+        assert!(
+            half.start_transmission_after(Time::ZERO, 1, &mut pool, &mut Vec::new()).is_none(),
+            "one frame at a time"
+        );
         half.finish_transmission(first.done, 0, 0, &mut pool);
-        assert_eq!(half.start_transmission_after(first.done, 0, &pool).map(|s| s.dir), Some(1), "then direction 1's");
+        assert_eq!(
+            half.start_transmission_after(first.done, 0, &mut pool, &mut Vec::new()).map(|s| s.dir),
+            Some(1),
+            "then direction 1's"
+        );
     }
 
     #[test]
@@ -882,12 +937,12 @@ mod tests {
         }
         let w = pkt(&mut pool, 10, 125);
         assert!(offer(&mut l, 1, w, &mut pool));
-        let Started { dir: d0, done: t0, .. } = l.start_transmission(Time::ZERO, &pool).unwrap();
-        assert!(l.start_transmission(Time::ZERO, &pool).is_none(), "one frame at a time");
+        let Started { dir: d0, done: t0, .. } = l.start_transmission(Time::ZERO, &mut pool, &mut Vec::new()).unwrap();
+        assert!(l.start_transmission(Time::ZERO, &mut pool, &mut Vec::new()).is_none(), "one frame at a time");
         let (arrive, oldest) = l.finish_transmission(t0, d0, 0, &mut pool);
         assert_eq!(arrive, Time(1_001_000));
         assert!(oldest);
-        let d1 = l.start_transmission(t0, &pool).unwrap().dir;
+        let d1 = l.start_transmission(t0, &mut pool, &mut Vec::new()).unwrap().dir;
         assert_ne!(d0, d1, "the other direction gets the next turn");
         let a = l.take_arrival(arrive, 1, d0, &mut pool);
         assert_eq!(pool.take(a.pkt).uid, if d0 == 0 { 0 } else { 10 });
@@ -908,7 +963,7 @@ mod tests {
         for i in 0..n {
             let w = pkt(&mut pool, i, 1000);
             assert!(offer(&mut l, 0, w, &mut pool));
-            let Started { dir, done, .. } = l.start_transmission(now, &pool).unwrap();
+            let Started { dir, done, .. } = l.start_transmission(now, &mut pool, &mut Vec::new()).unwrap();
             let (arrive, _) = l.finish_transmission(done, dir, i, &mut pool);
             assert!(arrive >= last, "no overtaking");
             assert!(arrive.ns() >= done.ns() + 1_000, "at least the propagation delay");
@@ -939,7 +994,7 @@ mod tests {
             for (dir, times) in arrivals.iter_mut().enumerate() {
                 let w = pkt(&mut pool, 2 * i + dir as u64, 1000);
                 assert!(offer(&mut l, dir, w, &mut pool));
-                let s = l.start_transmission_after(now, dir, &pool).unwrap();
+                let s = l.start_transmission_after(now, dir, &mut pool, &mut Vec::new()).unwrap();
                 times.push(l.finish_transmission(s.done, dir, 0, &mut pool).0);
             }
             now = now.plus_ns(1_000_000);

@@ -189,6 +189,12 @@ impl RadioConfig {
         if q.discipline != crate::queue::Service::Fifo {
             return Err(("discipline".into(), "a radio's queue serves its head in order: only fifo".into()));
         }
+        if let Some(aqm) = q.drops_at_dequeue() {
+            return Err((
+                aqm.into(),
+                "drops at dequeue, which a radio's queue does not: point-to-point links only".into(),
+            ));
+        }
         q.validate(QueueLimit { packets: Some(self.queue_packets), bytes: None })
     }
 

@@ -93,7 +93,7 @@ impl StationQueue {
 
     /// The head of the queue, with its next hop.
     pub(crate) fn pop(&mut self, now: Time) -> Option<(StationId, Waiting)> {
-        let w = self.queue.dequeue(now)?;
+        let w = self.queue.dequeue_in_order(now)?;
         let i = self.next_hop.iter().position(|&(p, _)| p == w.pkt).expect("every queued frame has a next hop");
         Some((self.next_hop.swap_remove(i).1, w))
     }

@@ -20,7 +20,15 @@
 //!     seed 001 S6.1);
 //!   - optional ACK filtering (`ack_filter.rs`; seed 001 S6.2, S8.4);
 //!   - the service order, `fifo` or `acks_first` (`acks_first.rs`; seed 001
-//!     S6.5).
+//!     S6.5);
+//!   - or, instead of RED, ACK filtering and acks-first, one of the AQMs
+//!     that today's satellite and cellular links are compared with: CoDel
+//!     (`codel.rs`, RFC 8289), PIE (`pie.rs`, RFC 8033) or FQ-CoDel
+//!     (`fq_codel.rs`, RFC 8290, on CoDel's state machine). Each keeps the
+//!     time its packets joined, inside the box, so that a [`Waiting`]
+//!     stays 24 bytes. CoDel and FQ-CoDel drop at dequeue:
+//!     [`Queue::dequeue`] reports those drops as an arrival's, and a MAC's
+//!     station queue, which does not, refuses them.
 //!
 //!   It also keeps the direction's queue statistics (marks, time-averaged
 //!   occupancy and the share of it that is pure acks).
@@ -42,15 +50,21 @@
 
 pub mod ack_filter;
 pub mod acks_first;
+pub mod codel;
 pub mod drop_tail;
+pub mod fq_codel;
 pub mod overflow;
+pub mod pie;
 pub mod red;
 pub mod semantic;
 
 pub use ack_filter::AckFilterPosition;
 pub use acks_first::Service;
+pub use codel::{Codel, CodelConfig};
 pub use drop_tail::DropTail;
+pub use fq_codel::{FqCodel, FqCodelConfig};
 pub use overflow::Overflow;
+pub use pie::{Pie, PieConfig};
 pub use red::{MarkVictim, Red, RedConfig};
 pub use semantic::Semantic;
 
@@ -126,8 +140,9 @@ impl Admission {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Removal {
     pub pkt: PacketRef,
-    /// `Queue` (overflow), `Early` (RED, not ECN-capable) or `Filtered`
-    /// (ACK filtering).
+    /// `Queue` (overflow, or FQ-CoDel's drop from the fattest flow),
+    /// `Early` (RED, CoDel or PIE, not ECN-capable) or `Filtered` (ACK
+    /// filtering).
     pub cause: DropCause,
 }
 
@@ -162,6 +177,18 @@ pub struct QueueConfig {
     /// Absent: no early marks or drops.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub red: Option<RedConfig>,
+    /// CoDel (RFC 8289): drops at dequeue once the sojourn time has stayed
+    /// above `target_ms` for `interval_ms`. Point-to-point links only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub codel: Option<CodelConfig>,
+    /// PIE (RFC 8033): drops arrivals with a probability steered toward a
+    /// queueing delay of `target_ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pie: Option<PieConfig>,
+    /// FQ-CoDel (RFC 8290): per-flow queues served by deficit round robin,
+    /// CoDel on each. Point-to-point links only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fq_codel: Option<FqCodelConfig>,
 }
 
 impl QueueConfig {
@@ -175,12 +202,61 @@ impl QueueConfig {
         if let Some(red) = &self.red {
             red.validate(limit).map_err(|(f, r)| (format!("red.{f}"), r))?;
         }
+        if let Some(aqm) = self.aqm_name() {
+            let given = [("red", self.red.is_some()), ("codel", self.codel.is_some()), ("pie", self.pie.is_some())];
+            if let Some((other, _)) = given.iter().find(|&&(n, on)| on && n != aqm) {
+                return Err((
+                    aqm.into(),
+                    format!("only one of red, codel, pie and fq_codel may be given (also {other})"),
+                ));
+            }
+            if self.discipline != Service::Fifo {
+                return Err(("discipline".into(), format!("{aqm} serves in its own order: only fifo")));
+            }
+            if self.ack_filter {
+                return Err(("ack_filter".into(), format!("cannot be combined with {aqm}")));
+            }
+            if self.overflow != Overflow::DropTail {
+                return Err(("overflow".into(), format!("{aqm} picks its own overflow victim: only drop_tail")));
+            }
+        }
+        let at = |name: &'static str| move |(f, r): (String, String)| (format!("{name}.{f}"), r);
+        if let Some(c) = &self.codel {
+            c.validate(limit).map_err(at("codel"))?;
+        }
+        if let Some(c) = &self.pie {
+            c.validate(limit).map_err(at("pie"))?;
+        }
+        if let Some(c) = &self.fq_codel {
+            c.validate(limit).map_err(at("fq_codel"))?;
+        }
         Ok(())
+    }
+
+    /// The AQM given (`codel`, `pie` or `fq_codel`), the last of them in
+    /// that order if several are.
+    fn aqm_name(&self) -> Option<&'static str> {
+        [("fq_codel", self.fq_codel.is_some()), ("pie", self.pie.is_some()), ("codel", self.codel.is_some())]
+            .into_iter()
+            .find_map(|(n, on)| on.then_some(n))
     }
 
     /// Whether the discipline draws random numbers (and needs a stream).
     pub fn draws(&self) -> bool {
-        self.overflow == Overflow::Random || self.red.is_some()
+        self.overflow == Overflow::Random || self.red.is_some() || self.pie.is_some()
+    }
+
+    /// Whether the discipline drops at dequeue (CoDel, FQ-CoDel): only a
+    /// point-to-point link's direction reports such drops. The field to
+    /// name when refusing it.
+    pub fn drops_at_dequeue(&self) -> Option<&'static str> {
+        if self.codel.is_some() {
+            Some("codel")
+        } else if self.fq_codel.is_some() {
+            Some("fq_codel")
+        } else {
+            None
+        }
     }
 }
 
@@ -206,7 +282,8 @@ pub struct Queue {
 /// Statistics of a composed queue at a given time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QueueStats {
-    /// Packets RED marked CE (arrivals and queued packets).
+    /// Packets RED (arrivals and queued packets), CoDel, PIE or FQ-CoDel
+    /// marked CE.
     pub marks: u64,
     /// Time-averaged packets waiting, from time zero (the packet on the
     /// medium is not waiting).
@@ -281,21 +358,35 @@ impl Queue {
     }
 
     /// The next frame for the medium, taken at `now`. A composed queue
-    /// first brings the packet it serves next to the head (out of line);
-    /// then the head leaves, as from DropTail.
+    /// first brings the packet it serves next to the head (out of line),
+    /// dropping on the way what CoDel or FQ-CoDel say (appended to `out`,
+    /// for the caller to free and count; marks go to packets in `pool`);
+    /// then the head leaves, as from DropTail. `None` if nothing waits, or
+    /// nothing is left after the drops.
     #[inline]
-    pub fn dequeue(&mut self, now: Time) -> Option<Waiting> {
+    pub fn dequeue(&mut self, now: Time, pool: &mut PacketPool, out: &mut Vec<Removal>) -> Option<Waiting> {
         if let Discipline::Semantic(_) = self.discipline {
-            self.before_dequeue(now);
+            self.before_dequeue(now, Some(pool), out);
+        }
+        self.fifo.dequeue()
+    }
+
+    /// [`Queue::dequeue`] for a queue whose discipline drops nothing at
+    /// dequeue (a MAC's station queue: [`QueueConfig::drops_at_dequeue`]
+    /// is refused there).
+    #[inline]
+    pub fn dequeue_in_order(&mut self, now: Time) -> Option<Waiting> {
+        if let Discipline::Semantic(_) = self.discipline {
+            self.before_dequeue(now, None, &mut Vec::new());
         }
         self.fifo.dequeue()
     }
 
     #[cold]
     #[inline(never)]
-    fn before_dequeue(&mut self, now: Time) {
+    fn before_dequeue(&mut self, now: Time, pool: Option<&mut PacketPool>, out: &mut Vec<Removal>) {
         if let Discipline::Semantic(s) = &mut self.discipline {
-            s.before_dequeue(&mut self.fifo, now);
+            s.before_dequeue(&mut self.fifo, now, pool, out);
         }
     }
 
@@ -328,6 +419,17 @@ impl Queue {
         self.fifo.len()
     }
 
+    /// The head of a plain DropTail queue (no discipline), taken; `None`
+    /// if the queue is empty or has a discipline (then
+    /// [`Queue::dequeue`]). The link's inlined path.
+    #[inline(always)]
+    pub fn dequeue_drop_tail(&mut self) -> Option<Waiting> {
+        match self.discipline {
+            Discipline::DropTail => self.fifo.dequeue(),
+            Discipline::Semantic(_) => None,
+        }
+    }
+
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.fifo.is_empty()
@@ -336,6 +438,15 @@ impl Queue {
     /// The packets waiting, head first.
     pub fn waiting(&self) -> impl Iterator<Item = &Waiting> {
         self.fifo.waiting().iter()
+    }
+
+    /// The composed discipline, if any (for tests).
+    #[cfg(test)]
+    pub(crate) fn composed(&self) -> Option<&Semantic> {
+        match &self.discipline {
+            Discipline::DropTail => None,
+            Discipline::Semantic(s) => Some(s),
+        }
     }
 
     /// Statistics up to `end`, for a composed queue only.

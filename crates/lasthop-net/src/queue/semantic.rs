@@ -23,17 +23,36 @@
 //! never given to an ack about to be purged. The paper does not combine
 //! RED with AF.
 //!
+//! With an AQM (validated: no filter, no RED, fifo, drop-tail overflow),
+//! an arrival goes instead through PIE's test ([`super::pie`]; a drop is
+//! cause `Early`, an ECN-capable packet is marked while PIE allows), then
+//! admission (FQ-CoDel's victim is the head of the fattest flow,
+//! [`super::fq_codel`]), and joins with its time stamped by the AQM. At
+//! service, CoDel ([`super::codel`]) or FQ-CoDel drops at the head (cause
+//! `Early`) and brings the packet it serves to the head; PIE measures the
+//! leaving packet's sojourn time.
+//!
 //! Service ([`super::acks_first`]) takes the head, or with `acks_first`
 //! the oldest pure ack, which is brought to the head just before the pop.
 //! Statistics: marks, and the time integrals of the packets and of the
 //! pure acks waiting, from which the run reports their time averages.
 
+use super::pie::PieVerdict;
 use super::{
-    AckFilterPosition, DropTail, MarkVictim, Overflow, QueueConfig, QueueStats, Red, Removal, Service, Waiting,
+    AckFilterPosition, Codel, DropTail, FqCodel, MarkVictim, Overflow, Pie, QueueConfig, QueueStats, Red, Removal,
+    Service, Waiting,
 };
 use lasthop_core::rng::RngStream;
 use lasthop_core::trace::DropCause;
 use lasthop_core::{PacketPool, Time};
+
+/// The AQM of a composed queue, if any (each keeps its packets' stamps).
+#[derive(Clone, Debug)]
+enum Aqm {
+    Codel(Codel),
+    Pie(Pie),
+    FqCodel(FqCodel),
+}
 
 /// The parts of a composed queue; the packets wait in the [`DropTail`]
 /// it is handed (see [`super::Queue`]).
@@ -43,7 +62,8 @@ pub struct Semantic {
     overflow: Overflow,
     ack_filter: Option<AckFilterPosition>,
     red: Option<Red>,
-    /// Made only if the discipline draws (random overflow, RED).
+    aqm: Option<Aqm>,
+    /// Made only if the discipline draws (random overflow, RED, PIE).
     rng: Option<RngStream>,
     /// Pure acks waiting.
     acks: usize,
@@ -63,6 +83,12 @@ impl Semantic {
             overflow: cfg.overflow,
             ack_filter: cfg.ack_filter.then(|| cfg.ack_filter_position.unwrap_or_default()),
             red: cfg.red.as_ref().map(|r| Red::new(r, packet_time_ns(r.idle_packet_bytes))),
+            aqm: match (&cfg.codel, &cfg.pie, &cfg.fq_codel) {
+                (Some(c), _, _) => Some(Aqm::Codel(Codel::new(c))),
+                (_, Some(c), _) => Some(Aqm::Pie(Pie::new(c))),
+                (_, _, Some(c)) => Some(Aqm::FqCodel(FqCodel::new(c))),
+                _ => None,
+            },
             rng: cfg.draws().then(rng),
             acks: 0,
             marks: 0,
@@ -107,6 +133,9 @@ impl Semantic {
         idle_since: Option<Time>,
     ) -> bool {
         self.advance(q, now);
+        if self.aqm.is_some() {
+            return self.enqueue_aqm(q, now, w, pool, out);
+        }
         // Where the arrival joins: `None` = the tail.
         let mut at: Option<usize> = None;
 
@@ -188,20 +217,102 @@ impl Semantic {
         true
     }
 
+    /// [`Semantic::enqueue`] with an AQM (nothing else composed with it).
+    fn enqueue_aqm(
+        &mut self,
+        q: &mut DropTail,
+        now: Time,
+        w: Waiting,
+        pool: &mut PacketPool,
+        out: &mut Vec<Removal>,
+    ) -> bool {
+        let aqm = self.aqm.as_mut().expect("called with an AQM");
+        let mut fq_flow = 0;
+        match aqm {
+            Aqm::Pie(pie) => {
+                let rng = self.rng.as_mut().expect("PIE has a stream");
+                if let PieVerdict::Drop { may_mark } = pie.on_arrival(now, q.bytes(), rng) {
+                    if may_mark && pool.mark_ce(w.pkt) {
+                        self.marks += 1;
+                    } else {
+                        out.push(Removal { pkt: w.pkt, cause: DropCause::Early });
+                        return false;
+                    }
+                }
+            }
+            Aqm::FqCodel(fq) => {
+                fq_flow = fq.queue_of(pool.get(w.pkt).flow);
+                if !fq.make_room(q, fq_flow, w.size_bytes, out, &mut self.acks) {
+                    out.push(Removal { pkt: w.pkt, cause: DropCause::Queue });
+                    return false;
+                }
+            }
+            Aqm::Codel(_) => {}
+        }
+        if q.is_full(w.size_bytes) {
+            out.push(Removal { pkt: w.pkt, cause: DropCause::Queue });
+            return false;
+        }
+        match aqm {
+            Aqm::Codel(c) => c.on_join(now),
+            Aqm::Pie(p) => p.on_join(now),
+            Aqm::FqCodel(fq) => fq.on_join(now, fq_flow, &w),
+        }
+        self.acks += usize::from(w.is_pure_ack());
+        q.insert(None, w);
+        true
+    }
+
     /// Before `q`'s head leaves at `now` (see [`super::Queue::dequeue`]):
     /// bring the packet the service order picks to the head, and account
-    /// for its leaving.
-    pub fn before_dequeue(&mut self, q: &mut DropTail, now: Time) {
+    /// for its leaving. CoDel and FQ-CoDel may drop on the way (into `out`;
+    /// they need `pool` for their marks), and leave nothing to serve.
+    pub fn before_dequeue(
+        &mut self,
+        q: &mut DropTail,
+        now: Time,
+        pool: Option<&mut PacketPool>,
+        out: &mut Vec<Removal>,
+    ) {
         if q.is_empty() {
             return;
         }
         self.advance(q, now);
-        let i = self.service.next(q.waiting(), self.acks);
-        if i > 0 {
-            let w = q.remove(i);
-            q.insert_front(w);
+        let (acks, marks) = (&mut self.acks, &mut self.marks);
+        let pool = || pool.expect("a queue that drops at dequeue is given the pool");
+        match &mut self.aqm {
+            None => {
+                let i = self.service.next(q.waiting(), *acks);
+                if i > 0 {
+                    let w = q.remove(i);
+                    q.insert_front(w);
+                }
+            }
+            Some(Aqm::Pie(p)) => p.on_departure(now, q.len() - 1),
+            Some(Aqm::Codel(c)) => c.before_dequeue(q, now, pool(), out, acks, marks),
+            Some(Aqm::FqCodel(f)) => f.before_dequeue(q, now, pool(), out, acks, marks),
         }
-        self.acks -= usize::from(q.waiting()[0].is_pure_ack());
+        if let Some(head) = q.waiting().front() {
+            self.acks -= usize::from(head.is_pure_ack());
+        }
+    }
+
+    /// PIE's state, if PIE serves the queue (for tests).
+    #[cfg(test)]
+    pub(crate) fn pie(&self) -> Option<&Pie> {
+        match &self.aqm {
+            Some(Aqm::Pie(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// CoDel's state machine, if CoDel serves the queue (for tests).
+    #[cfg(test)]
+    pub(crate) fn codel(&self) -> Option<&super::codel::CodelState> {
+        match &self.aqm {
+            Some(Aqm::Codel(c)) => Some(c.state()),
+            _ => None,
+        }
     }
 
     /// Statistics from time zero up to `end` (not before the last change).

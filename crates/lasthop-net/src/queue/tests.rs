@@ -30,6 +30,8 @@ pub fn ack_ecn(pool: &mut PacketPool, flow: u32, uid: u64, ack: u64, ecn: Ecn) -
     Waiting::new(&p, pool.put(p), u32::MAX)
 }
 
+mod aqm;
+
 /// A queue under test with its pool and the removals it reported.
 struct Bench {
     q: Queue,
@@ -39,6 +41,14 @@ struct Bench {
 }
 
 impl Bench {
+    /// The next packet served at `now_ns` (what the queue dropped on the
+    /// way goes to the log).
+    fn serve(&mut self, now_ns: u64) -> Option<Waiting> {
+        let w = self.q.dequeue(Time(now_ns), &mut self.pool, &mut self.out);
+        self.log.append(&mut self.out);
+        w
+    }
+
     fn new(limit: QueueLimit, cfg: QueueConfig, seed: u64) -> Bench {
         let q = Queue::semantic(limit, &cfg, |bytes| u64::from(bytes) * 1000, || RngStream::new(seed, "q"));
         Bench { q, pool: PacketPool::new(), out: Vec::new(), log: Vec::new() }
@@ -106,7 +116,7 @@ fn an_empty_table_behaves_as_drop_tail() {
         assert_eq!(a.queued(), b.queued());
         refused_b.append(&mut out);
         if i % 2 == 0 {
-            assert_eq!(plain.dequeue(now), composed.dequeue(now));
+            assert_eq!(plain.dequeue_in_order(now), composed.dequeue_in_order(now));
         }
     }
     assert!(!refused_a.is_empty());
@@ -149,7 +159,7 @@ fn as39_ack_filtering_purges_only_older_acks_of_the_same_connection() {
     // t = 0: ack 1000 of flow 0 (uid 1) arrives and goes on the medium.
     let on_wire = ack(&mut pool, 0, 1, 1000);
     assert!(offer(&mut l, at(0), on_wire, &mut pool, &mut out));
-    assert_eq!(l.start_transmission(at(0), &pool).unwrap().frame, on_wire);
+    assert_eq!(l.start_transmission(at(0), &mut pool, &mut Vec::new()).unwrap().frame, on_wire);
     // t = 1 ms: ack 2000 of flow 0 (2), ack 500 of flow 1 (3), a data
     // packet of flow 0 carrying ack 1500 (4), acks 3000 (5) and 4000 (6) of
     // flow 0 wait behind it. None makes an older one redundant but 5 and 6,
@@ -219,7 +229,7 @@ fn as43_acks_first_serves_acks_before_data_without_preemption() {
     // t = 0: a 1000-byte data packet (uid 1) goes on the medium: 277.8 ms
     // at 28.8 kb/s.
     assert!(offer(&mut l, Time::ZERO, data(&mut pool, 0, 1, 1000), &mut pool, &mut out));
-    let first = l.start_transmission(Time::ZERO, &pool).unwrap();
+    let first = l.start_transmission(Time::ZERO, &mut pool, &mut Vec::new()).unwrap();
     assert_eq!(first.done, Time(277_777_778));
     // t = 1 ms: data 2, ack 3, data 4, ack 5 arrive; the data packet on the
     // medium is not preempted.
@@ -233,12 +243,12 @@ fn as43_acks_first_serves_acks_before_data_without_preemption() {
     for w in arrivals {
         assert!(offer(&mut l, t1, w, &mut pool, &mut out));
     }
-    assert!(l.start_transmission(t1, &pool).is_none(), "no preemption");
+    assert!(l.start_transmission(t1, &mut pool, &mut Vec::new()).is_none(), "no preemption");
     // From then on each frame starts when the previous one ends: the acks
     // first, in their order, then the data, in theirs.
     let (mut now, mut order, mut starts) = (first.done, vec![1], vec![first.done]);
     l.finish_transmission(now, 0, 0, &mut pool);
-    while let Some(s) = l.start_transmission(now, &pool) {
+    while let Some(s) = l.start_transmission(now, &mut pool, &mut Vec::new()) {
         let is_data = pool.get(s.frame.pkt).is_data();
         // AS-43: no pure ack waits while a data packet is served.
         assert!(!is_data || l.dirs[0].queue().waiting().all(|w| !w.is_pure_ack()));
@@ -267,7 +277,8 @@ fn ack_filtering_and_acks_first_compose() {
     // Ack 3000 (5) purges ack 2000 and, though it joined last, leaves first.
     let w = ack(&mut b.pool, 0, 5, 3000);
     assert!(b.offer(1, w));
-    let served: Vec<u64> = std::iter::from_fn(|| b.q.dequeue(Time(2))).map(|w| b.pool.get(w.pkt).uid).collect();
+    let served: Vec<u64> =
+        std::iter::from_fn(|| b.q.dequeue_in_order(Time(2))).map(|w| b.pool.get(w.pkt).uid).collect();
     assert_eq!(served, [5, 1, 3]);
     assert_eq!(b.removed(), [(2, DropCause::Filtered), (4, DropCause::Filtered)]);
 }
@@ -407,7 +418,7 @@ fn random_overflow_picks_victims_deterministically_per_seed() {
                 refused += 1;
             }
             if k % 2 == 0 {
-                b.q.dequeue(Time(k));
+                b.q.dequeue_in_order(Time(k));
             }
             assert!(b.q.len() <= 5);
         }
@@ -455,8 +466,8 @@ fn occupancy_is_averaged_over_time_with_the_share_of_acks() {
     // t = 0: an ack and a data packet wait; t = 10: both leave; t = 20: end.
     let (a, d) = (ack(&mut b.pool, 0, 1, 1), data(&mut b.pool, 0, 2, 1040));
     assert!(b.offer(0, a) && b.offer(0, d));
-    b.q.dequeue(Time(10));
-    b.q.dequeue(Time(10));
+    b.q.dequeue_in_order(Time(10));
+    b.q.dequeue_in_order(Time(10));
     let s = b.q.stats(Time(20)).unwrap();
     assert_eq!((s.mean_packets, s.mean_acks, s.marks, s.red_average), (1.0, 0.5, 0, None));
 }
