@@ -37,6 +37,7 @@ import itertools
 import json
 import math
 import os
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -61,6 +62,11 @@ FLUSH_SECONDS: Final = 2.0
 """... and by default at least this often: a killed sweep loses at most this much work.
 A store transaction costs about 40 ms whatever its size, so flushing much more often
 than this slows a fast sweep down measurably."""
+_HELD_IN_WORKER: Final = 0.25
+"""The share of ``flush_seconds`` a finished run may wait in its worker for the rest of
+its chunk (the local pool sizes chunks by the runs' measured cost); the parent stores
+what arrived within the rest."""
+_CHUNK_RUNS: Final = 16
 
 
 @dataclass(frozen=True)
@@ -317,7 +323,8 @@ def sweep(
     ``executor`` is ``"local"`` (a process pool of ``workers`` processes, default all
     cores; 1 runs in this process) or ``"dask"`` (the Dask distributed cluster whose
     scheduler is at ``scheduler``). Stored failed runs are skipped too unless
-    ``retry_failed``. Finished runs are stored at least every ``flush_seconds``.
+    ``retry_failed``. A run is stored within about ``flush_seconds`` of finishing
+    (a quarter of it in its worker, the rest in this process's :class:`_Flusher`).
     """
     if not flush_seconds > 0:
         raise ValueError(f"flush_seconds: must be positive, got {flush_seconds}")
@@ -346,27 +353,94 @@ def sweep(
         results = (
             _run_dask(pending, scheduler or "")
             if executor == "dask"
-            else _run_local(pending, workers)
+            else _run_local(pending, workers, flush_seconds * _HELD_IN_WORKER)
         )
-        buffer: list[RunRecord] = []
-        last_flush = time.monotonic()
-        try:
+        # Stored on time by a thread of its own, whether or not further runs arrive
+        # meanwhile; what finished is kept even when interrupted.
+        with _Flusher(db, flush_seconds * (1 - _HELD_IN_WORKER)) as flusher:
             for record in results:
-                buffer.append(record)
+                flusher.put(record)
                 report.ran += 1
                 if progress is not None:
                     progress(report.ran, len(pending))
-                now = time.monotonic()
-                if len(buffer) >= _FLUSH_RUNS or now - last_flush >= flush_seconds:
-                    db.add(buffer)
-                    buffer, last_flush = [], now
-        finally:
-            # Keep what finished even when interrupted.
-            db.add(buffer)
         final = db.stored(report.keys)
     report.failed = sum(1 for status in final.values() if status == "failed")
     report.seconds = time.perf_counter() - started
     return report
+
+
+class _Flusher:
+    """Stores the runs :meth:`put` hands it, from a thread of its own: each at most
+    ``interval`` seconds after it arrived (``_FLUSH_RUNS`` at once), however long the
+    next run takes to arrive, with at most one transaction per ``interval`` (a run that
+    arrives longer than that after the last one is stored at once). Between two
+    transactions the store is left free at least as long as the first took, so that
+    readers get in when ``interval`` is shorter than a transaction (the bound then
+    stretches to twice a transaction). Leaving the ``with`` stores the rest in the
+    calling thread, interrupted or not. A failure to store is raised in the calling
+    thread, at the next :meth:`put` or on leaving.
+
+    The store's crash safety is its own (:meth:`Store.add`: the batch's id recorded, its
+    Parquet files renamed into place, one transaction); this thread only decides when.
+    One thread writes at a time: this one until the ``with`` ends, then the caller.
+    """
+
+    def __init__(self, db: Store, interval: float) -> None:
+        self._db = db
+        self._interval = interval
+        self._pending: list[RunRecord] = []
+        self._wake = threading.Condition()
+        self._stop = False
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._loop, name="lasthop-store", daemon=True)
+
+    def __enter__(self) -> _Flusher:
+        self._thread.start()
+        return self
+
+    def put(self, record: RunRecord) -> None:
+        if self._error is not None:
+            raise self._error
+        with self._wake:
+            self._pending.append(record)
+            if len(self._pending) in (1, _FLUSH_RUNS):
+                self._wake.notify()
+
+    def _loop(self) -> None:
+        began = ended = time.monotonic()
+        while True:
+            with self._wake:
+                while not self._stop:
+                    due: float | None = None
+                    if self._pending:
+                        free = 2 * ended - began  # as long again as the last one took
+                        due = free if len(self._pending) >= _FLUSH_RUNS else began + self._interval
+                        due = max(due, free)
+                        if due <= time.monotonic():
+                            break
+                    self._wake.wait(None if due is None else due - time.monotonic())
+                if self._stop:
+                    return
+                batch, self._pending = self._pending, []
+            began = time.monotonic()
+            try:
+                self._db.add(batch)
+            except BaseException as e:  # noqa: BLE001 - raised in the sweep's thread
+                self._error = e
+                return
+            ended = time.monotonic()
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        with self._wake:
+            self._stop = True
+            self._wake.notify()
+        self._thread.join()
+        rest, self._pending = self._pending, []
+        if self._error is not None:
+            if exc is None:
+                raise self._error
+            return
+        self._db.add(rest)
 
 
 def execute_chunk(jobs: Sequence[SweepJob]) -> list[RunRecord]:
@@ -374,15 +448,34 @@ def execute_chunk(jobs: Sequence[SweepJob]) -> list[RunRecord]:
     return [execute(job) for job in jobs]
 
 
+def _chunk_cap(jobs: int, workers: int) -> int:
+    """The most runs a chunk holds: about 8 chunks per worker over the sweep, at most 16
+    runs each. One job per round trip costs as much as a tenth of a fast run in pickling
+    and pipe traffic."""
+    return max(1, min(_CHUNK_RUNS, jobs // (8 * workers)))
+
+
 def _chunks(jobs: Sequence[SweepJob], workers: int) -> list[list[SweepJob]]:
-    """Jobs in chunks: about 8 per worker over the sweep, at most 16 runs each (a chunk is
-    the unit of loss when a sweep is killed, and of progress). One job per round trip
-    costs as much as a tenth of a run in pickling and pipe traffic."""
-    size = max(1, min(16, len(jobs) // (8 * workers)))
+    """Jobs in chunks of :func:`_chunk_cap` runs (Dask's: a chunk is the unit of loss when
+    a sweep is killed, and of progress)."""
+    size = _chunk_cap(len(jobs), workers)
     return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
 
 
-def _run_local(jobs: Sequence[SweepJob], workers: int | None) -> Iterator[RunRecord]:
+def _chunk_size(cap: int, workers: int, done: int, seconds: float, held: float) -> int:
+    """Runs in the next chunk: as many as ``workers`` workers, having finished ``done``
+    runs in ``seconds``, finish in ``held`` seconds each, so that a finished run waits
+    in its worker no longer than that for the rest of its chunk; one until every worker
+    has finished a run (nothing measured yet), at most ``cap``."""
+    if done < workers:
+        return 1
+    per_run = seconds * workers / done
+    return max(1, min(cap, int(held / per_run) if per_run > 0 else cap))
+
+
+def _run_local(jobs: Sequence[SweepJob], workers: int | None, held: float) -> Iterator[RunRecord]:
+    """The runs of ``jobs`` as they finish, on ``workers`` processes (1: in this one), in
+    chunks a worker finishes in about ``held`` seconds."""
     if not jobs:
         return
     workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
@@ -393,20 +486,31 @@ def _run_local(jobs: Sequence[SweepJob], workers: int | None) -> Iterator[RunRec
     # A bounded window of chunks in flight: memory stays flat however long the plan is,
     # and workers stay busy while this process stores results.
     window = 4 * workers
-    todo = iter(_chunks(jobs, workers))
+    cap = _chunk_cap(len(jobs), workers)
+    position = done = 0
     # Workers ignore Ctrl-C and die with this process; an interrupted sweep kills them
     # at once instead of waiting for their runs (lasthop.workers).
     with process_pool(workers) as pool:
+        started = time.monotonic()
         running: set[Future[list[RunRecord]]] = set()
+
+        def submit() -> None:
+            nonlocal position
+            size = _chunk_size(cap, workers, done, time.monotonic() - started, held)
+            running.add(pool.submit(execute_chunk, jobs[position : position + size]))
+            position += size
+
         try:
-            for chunk in itertools.islice(todo, window):
-                running.add(pool.submit(execute_chunk, chunk))
+            while position < len(jobs) and len(running) < window:
+                submit()
             while running:
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield from future.result()
-                for chunk in itertools.islice(todo, len(done)):
-                    running.add(pool.submit(execute_chunk, chunk))
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    records = future.result()
+                    done += len(records)
+                    yield from records
+                while position < len(jobs) and len(running) < window:
+                    submit()
         finally:
             for future in running:
                 future.cancel()
