@@ -178,7 +178,7 @@ def test_a_plan_lists_the_runs_another_plan_stored(tmp_path: Path) -> None:
 
 def test_results_can_be_read_while_a_sweep_writes(tmp_path: Path) -> None:
     # Long enough to outlast the reads: it is stopped once they are done.
-    plan = _plan(tmp_path, "long", ["e2e", "e2e-newreno"], seeds=3000)
+    plan = _plan(tmp_path, "long", ["e2e", "e2e-newreno"], seeds=30000)
     db = tmp_path / "s" / "lasthop.duckdb"
     writer = subprocess.Popen(
         [sys.executable, "-m", "lasthop", "sweep", str(plan), "--store", str(db)]

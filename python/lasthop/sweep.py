@@ -9,6 +9,7 @@ A plan is a TOML file::
     set = ["error_every_bytes=32768"]    # optional overrides applied to every run
     series = "first-seed"                # optional: whose time series to keep: "all",
                                          # "first-seed" (default) or "none"
+    limits = { points = 200000 }         # optional: raise the bounds of LIMITS
 
     [grid]                               # every combination of these values is run
     scheme = ["e2e", "e2e-newreno"]
@@ -37,6 +38,7 @@ import itertools
 import json
 import math
 import os
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -53,7 +55,13 @@ from lasthop.scenario import ScenarioSource, check_set, load_scenario_text, read
 from lasthop.store import RunKey, RunRecord, Store, point_summaries, scenario_hash
 from lasthop.workers import process_pool
 
-PLAN_FIELDS: Final = ("name", "scenario", "seeds", "set", "series", "grid")
+PLAN_FIELDS: Final = ("name", "scenario", "seeds", "set", "series", "grid", "limits")
+LIMITS: Final = {"points": 100_000, "runs": 1_000_000}
+"""What a plan may ask for unless its ``[limits]`` table says more: every grid point is
+checked by the core before anything runs (about 80 us each: 100,000 take 8 s), and every
+run is held in this process as a job and a row of the plan's record (about 0.7 KB each,
+measured: 1,000,000 runs take 0.7 GB and 10 s before the first starts). A 2,000 x 2,000
+grid took 3.7 GB before these bounds."""
 SERIES_MODES: Final = ("all", "first-seed", "none")
 _SEED_MAX: Final = 2**64 - 1
 _FLUSH_RUNS: Final = 1024
@@ -62,6 +70,11 @@ FLUSH_SECONDS: Final = 2.0
 """... and by default at least this often: a killed sweep loses at most this much work.
 A store transaction costs about 40 ms whatever its size, so flushing much more often
 than this slows a fast sweep down measurably."""
+_HELD_IN_WORKER: Final = 0.25
+"""The share of ``flush_seconds`` a finished run may wait in its worker for the rest of
+its chunk (the local pool sizes chunks by the runs' measured cost); the parent stores
+what arrived within the rest."""
+_CHUNK_RUNS: Final = 16
 
 
 @dataclass(frozen=True)
@@ -185,6 +198,7 @@ def plan_from_dict(
         if len({json.dumps(v) for v in values}) != len(values):
             raise PlanError(f"grid.{key}: values repeat")
         grid.append((key, tuple(values)))
+    _check_size(grid, len(seeds), raw.get("limits", {}))
 
     candidate = base_dir / scenario
     try:
@@ -202,6 +216,35 @@ def plan_from_dict(
             where = ", ".join(f"{k}={json.dumps(v)}" for k, v in point) or "set"
             raise PlanError(f"grid ({where}): {e}") from None
     return plan
+
+
+def _check_size(grid: Sequence[tuple[str, Sequence[Any]]], seeds: int, raw: object) -> None:
+    """Refuse a plan larger than its limits (:data:`LIMITS`, raised by the plan's
+    ``[limits]``) from the grid's dimensions, before any point is made."""
+    if not isinstance(raw, dict):
+        raise PlanError("limits: must be a table such as { points = 200000, runs = 2000000 }")
+    limits = dict(LIMITS)
+    for key, value in raw.items():
+        if key not in LIMITS:
+            raise PlanError(f"limits.{key}: unknown limit (expected one of {', '.join(LIMITS)})")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise PlanError(f"limits.{key}: must be a positive integer, got {value!r}")
+        limits[key] = value
+
+    def limit(key: str) -> str:
+        if key in raw:
+            return f"limits.{key} is {limits[key]}"
+        return f"the default limit is {limits[key]}; set limits.{key} in the plan to allow more"
+
+    points = math.prod(len(values) for _, values in grid)
+    if points > limits["points"]:
+        sizes = " x ".join(str(len(values)) for _, values in grid)
+        raise PlanError(f"grid: {sizes} make {points} points, too many ({limit('points')})")
+    if points * seeds > limits["runs"]:
+        raise PlanError(
+            f"seeds: {points} grid points x {seeds} seeds make {points * seeds} runs, too many "
+            f"({limit('runs')})"
+        )
 
 
 def _is_scalar(value: object) -> bool:
@@ -318,7 +361,8 @@ def sweep(
     ``executor`` is ``"local"`` (a process pool of ``workers`` processes, default all
     cores; 1 runs in this process) or ``"dask"`` (the Dask distributed cluster whose
     scheduler is at ``scheduler``). Stored failed runs are skipped too unless
-    ``retry_failed``. Finished runs are stored at least every ``flush_seconds``.
+    ``retry_failed``. A run is stored within about ``flush_seconds`` of finishing
+    (a quarter of it in its worker, the rest in this process's :class:`_Flusher`).
     """
     if not flush_seconds > 0:
         raise ValueError(f"flush_seconds: must be positive, got {flush_seconds}")
@@ -347,27 +391,94 @@ def sweep(
         results = (
             _run_dask(pending, scheduler or "")
             if executor == "dask"
-            else _run_local(pending, workers)
+            else _run_local(pending, workers, flush_seconds * _HELD_IN_WORKER)
         )
-        buffer: list[RunRecord] = []
-        last_flush = time.monotonic()
-        try:
+        # Stored on time by a thread of its own, whether or not further runs arrive
+        # meanwhile; what finished is kept even when interrupted.
+        with _Flusher(db, flush_seconds * (1 - _HELD_IN_WORKER)) as flusher:
             for record in results:
-                buffer.append(record)
+                flusher.put(record)
                 report.ran += 1
                 if progress is not None:
                     progress(report.ran, len(pending))
-                now = time.monotonic()
-                if len(buffer) >= _FLUSH_RUNS or now - last_flush >= flush_seconds:
-                    db.add(buffer)
-                    buffer, last_flush = [], now
-        finally:
-            # Keep what finished even when interrupted.
-            db.add(buffer)
         final = db.stored(report.keys)
     report.failed = sum(1 for status in final.values() if status == "failed")
     report.seconds = time.perf_counter() - started
     return report
+
+
+class _Flusher:
+    """Stores the runs :meth:`put` hands it, from a thread of its own: each at most
+    ``interval`` seconds after it arrived (``_FLUSH_RUNS`` at once), however long the
+    next run takes to arrive, with at most one transaction per ``interval`` (a run that
+    arrives longer than that after the last one is stored at once). Between two
+    transactions the store is left free at least as long as the first took, so that
+    readers get in when ``interval`` is shorter than a transaction (the bound then
+    stretches to twice a transaction). Leaving the ``with`` stores the rest in the
+    calling thread, interrupted or not. A failure to store is raised in the calling
+    thread, at the next :meth:`put` or on leaving.
+
+    The store's crash safety is its own (:meth:`Store.add`: the batch's id recorded, its
+    Parquet files renamed into place, one transaction); this thread only decides when.
+    One thread writes at a time: this one until the ``with`` ends, then the caller.
+    """
+
+    def __init__(self, db: Store, interval: float) -> None:
+        self._db = db
+        self._interval = interval
+        self._pending: list[RunRecord] = []
+        self._wake = threading.Condition()
+        self._stop = False
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._loop, name="lasthop-store", daemon=True)
+
+    def __enter__(self) -> _Flusher:
+        self._thread.start()
+        return self
+
+    def put(self, record: RunRecord) -> None:
+        if self._error is not None:
+            raise self._error
+        with self._wake:
+            self._pending.append(record)
+            if len(self._pending) in (1, _FLUSH_RUNS):
+                self._wake.notify()
+
+    def _loop(self) -> None:
+        began = ended = time.monotonic()
+        while True:
+            with self._wake:
+                while not self._stop:
+                    due: float | None = None
+                    if self._pending:
+                        free = 2 * ended - began  # as long again as the last one took
+                        due = free if len(self._pending) >= _FLUSH_RUNS else began + self._interval
+                        due = max(due, free)
+                        if due <= time.monotonic():
+                            break
+                    self._wake.wait(None if due is None else due - time.monotonic())
+                if self._stop:
+                    return
+                batch, self._pending = self._pending, []
+            began = time.monotonic()
+            try:
+                self._db.add(batch)
+            except BaseException as e:  # noqa: BLE001 - raised in the sweep's thread
+                self._error = e
+                return
+            ended = time.monotonic()
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        with self._wake:
+            self._stop = True
+            self._wake.notify()
+        self._thread.join()
+        rest, self._pending = self._pending, []
+        if self._error is not None:
+            if exc is None:
+                raise self._error
+            return
+        self._db.add(rest)
 
 
 def execute_chunk(jobs: Sequence[SweepJob]) -> list[RunRecord]:
@@ -375,15 +486,34 @@ def execute_chunk(jobs: Sequence[SweepJob]) -> list[RunRecord]:
     return [execute(job) for job in jobs]
 
 
+def _chunk_cap(jobs: int, workers: int) -> int:
+    """The most runs a chunk holds: about 8 chunks per worker over the sweep, at most 16
+    runs each. One job per round trip costs as much as a tenth of a fast run in pickling
+    and pipe traffic."""
+    return max(1, min(_CHUNK_RUNS, jobs // (8 * workers)))
+
+
 def _chunks(jobs: Sequence[SweepJob], workers: int) -> list[list[SweepJob]]:
-    """Jobs in chunks: about 8 per worker over the sweep, at most 16 runs each (a chunk is
-    the unit of loss when a sweep is killed, and of progress). One job per round trip
-    costs as much as a tenth of a run in pickling and pipe traffic."""
-    size = max(1, min(16, len(jobs) // (8 * workers)))
+    """Jobs in chunks of :func:`_chunk_cap` runs (Dask's: a chunk is the unit of loss when
+    a sweep is killed, and of progress)."""
+    size = _chunk_cap(len(jobs), workers)
     return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
 
 
-def _run_local(jobs: Sequence[SweepJob], workers: int | None) -> Iterator[RunRecord]:
+def _chunk_size(cap: int, workers: int, done: int, seconds: float, held: float) -> int:
+    """Runs in the next chunk: as many as ``workers`` workers, having finished ``done``
+    runs in ``seconds``, finish in ``held`` seconds each, so that a finished run waits
+    in its worker no longer than that for the rest of its chunk; one until every worker
+    has finished a run (nothing measured yet), at most ``cap``."""
+    if done < workers:
+        return 1
+    per_run = seconds * workers / done
+    return max(1, min(cap, int(held / per_run) if per_run > 0 else cap))
+
+
+def _run_local(jobs: Sequence[SweepJob], workers: int | None, held: float) -> Iterator[RunRecord]:
+    """The runs of ``jobs`` as they finish, on ``workers`` processes (1: in this one), in
+    chunks a worker finishes in about ``held`` seconds."""
     if not jobs:
         return
     workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
@@ -394,20 +524,31 @@ def _run_local(jobs: Sequence[SweepJob], workers: int | None) -> Iterator[RunRec
     # A bounded window of chunks in flight: memory stays flat however long the plan is,
     # and workers stay busy while this process stores results.
     window = 4 * workers
-    todo = iter(_chunks(jobs, workers))
+    cap = _chunk_cap(len(jobs), workers)
+    position = done = 0
     # Workers ignore Ctrl-C and die with this process; an interrupted sweep kills them
     # at once instead of waiting for their runs (lasthop.workers).
     with process_pool(workers) as pool:
+        started = time.monotonic()
         running: set[Future[list[RunRecord]]] = set()
+
+        def submit() -> None:
+            nonlocal position
+            size = _chunk_size(cap, workers, done, time.monotonic() - started, held)
+            running.add(pool.submit(execute_chunk, jobs[position : position + size]))
+            position += size
+
         try:
-            for chunk in itertools.islice(todo, window):
-                running.add(pool.submit(execute_chunk, chunk))
+            while position < len(jobs) and len(running) < window:
+                submit()
             while running:
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield from future.result()
-                for chunk in itertools.islice(todo, len(done)):
-                    running.add(pool.submit(execute_chunk, chunk))
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    records = future.result()
+                    done += len(records)
+                    yield from records
+                while position < len(jobs) and len(running) < window:
+                    submit()
         finally:
             for future in running:
                 future.cancel()

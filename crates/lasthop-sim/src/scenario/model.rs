@@ -323,6 +323,11 @@ const MAX_PROCESSING_US: f64 = 1e6;
 
 /// Largest bulk transfer: sequence numbers are u64 and must never wrap.
 const MAX_FLOW_BYTES: u64 = 1 << 60;
+/// The most flows a scenario can have at all, whatever its `limits` say.
+const MAX_FLOWS: usize = 1 << 20;
+/// The most flows a scenario has unless its `limits.flows` says more (see
+/// [`crate::scenario::schema::LimitsSpec`]).
+const DEFAULT_MAX_FLOWS: usize = 100_000;
 
 /// Direction `dir` (`ab` or `ba`) of link `l` at `path`: the link's
 /// values, overridden by the direction's own (`o`). An error names the
@@ -1164,7 +1169,9 @@ impl Model {
         check(f.stop_s <= MAX_STOP_S, "stop_s", &format!("must be at most {MAX_STOP_S} s"))?;
         check(f.max_events != Some(0), "max_events", "must be at least 1")?;
         let (nodes, named, media_specs) = expand_topology(f)?;
-        check(nodes.len() < u16::MAX as usize, "nodes", "too many nodes")?;
+        // Node ids are u16 (and u16::MAX is no node).
+        let max_nodes = usize::from(u16::MAX) - 1;
+        check(nodes.len() <= max_nodes, "nodes", &format!("too many nodes: {} (at most {max_nodes})", nodes.len()))?;
         // Name look-ups through hash maps (never iterated: order stays the file's).
         let mut by_name: HashMap<&str, u16> = HashMap::with_capacity(nodes.len());
         for (i, n) in nodes.iter().enumerate() {
@@ -1227,16 +1234,35 @@ impl Model {
         let mut flow_names = HashSet::with_capacity(f.flows.len());
         // Per flow of the file: its first model flow and its copies.
         let mut expanded: Vec<(u32, u32)> = Vec::with_capacity(f.flows.len());
-        const MAX_FLOWS: usize = 1 << 20;
+        let max_flows = match f.limits.flows {
+            Some(n) => {
+                check(
+                    (1..=MAX_FLOWS as u64).contains(&u64::from(n)),
+                    "limits.flows",
+                    &format!("must be in 1..={MAX_FLOWS}, got {n}"),
+                )?;
+                n as usize
+            }
+            None => DEFAULT_MAX_FLOWS,
+        };
+        let limit_text = match f.limits.flows {
+            Some(n) => format!("limits.flows is {n}"),
+            None => format!(
+                "the default limit is {DEFAULT_MAX_FLOWS}, about 5.7 KB of memory each; set limits.flows (at most {MAX_FLOWS}) to allow more"
+            ),
+        };
+        check(f.flows.len() <= max_flows, "flows", &format!("too many flows: {} ({limit_text})", f.flows.len()))?;
         for (i, fl) in f.flows.iter().enumerate() {
             check(flow_names.insert(fl.name.as_str()), format!("flows[{i}].name"), "duplicate flow name")?;
             check(fl.copies >= 1, format!("flows[{i}].copies"), "must be at least 1")?;
             check(fl.first_copy >= 1, format!("flows[{i}].first_copy"), "must be at least 1")?;
             debug_assert!(fl.replace.is_none(), "the loader expands `replace`");
+            // Checked before the copies are made: a million of them take 5.7 GB.
+            let total = flows.len() as u64 + u64::from(fl.copies);
             check(
-                flows.len() + fl.copies as usize <= MAX_FLOWS,
+                total <= max_flows as u64,
                 format!("flows[{i}].copies"),
-                &format!("too many flows (at most {MAX_FLOWS} in all), got {}", fl.copies),
+                &format!("{} copies make {total} flows, too many ({limit_text})", fl.copies),
             )?;
             let per_copy = per_copy_ends(fl);
             let (from, to) = flow_ends(fl, i, 0, per_copy, &node_index)?;
