@@ -144,8 +144,9 @@ def test_ctrl_c_stops_reproduce_and_its_workers(tmp_path: Path) -> None:
     time.sleep(0.3)
     workers = descendants(proc.pid)
     assert_interrupted(proc, *interrupt(proc))
-    time.sleep(0.2)
-    assert not [pid for pid in workers if running(pid)], "pool workers outlived the command"
+    # Issue 29 item 15: nothing of the command is left once it has exited, not even a
+    # zombie for init to reap (which took 1.9-2.1 s on this VM, and pgrep counts).
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()], "workers not reaped"
 
 
 def stored(store: Path) -> list[dict[str, object]]:
