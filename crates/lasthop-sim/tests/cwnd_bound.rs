@@ -23,7 +23,6 @@ use lasthop_core::trace::{SenderEventKind, Trace};
 use lasthop_sim::{embedded, run, schemes::SCHEMES};
 use lasthop_tcp::window_scale::max_window;
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 
 const MSS: u64 = 1460;
 
@@ -121,15 +120,7 @@ fn an_error_free_run_with_a_1_mb_buffer_keeps_its_window_bounded() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
-        rng_seed: match std::env::var_os("PROPTEST_RNG_SEED") {
-            Some(_) => ProptestConfig::default().rng_seed,
-            None => RngSeed::Fixed(29),
-        },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::proptest_config(256, 29))]
     #[test]
     fn no_window_runs_past_its_stacks_bound(
         scheme in 0..SCHEMES.len(),

@@ -3,9 +3,9 @@
 //! with one line naming a field, or the run ends (within its event budget)
 //! with results or the budget's error. Never a panic, never a hang.
 
+mod common;
 use lasthop_sim::{embedded, run, Format, RunError, Scenario};
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 
 /// Numeric fields a user sets with `--set`, across the shipped scenarios.
 const FIELDS: &[&str] = &[
@@ -74,15 +74,7 @@ const SCENARIOS: &[&str] = &["balakrishnan97/lan", "balakrishnan97/wan", "elaara
 proptest! {
     // 20,000 cases by default (some 40 s in the test profile) from a fixed seed, so that
     // CI is repeatable; PROPTEST_CASES=N and PROPTEST_RNG_SEED=S search further.
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000),
-        rng_seed: match std::env::var_os("PROPTEST_RNG_SEED") {
-            Some(_) => ProptestConfig::default().rng_seed,
-            None => RngSeed::Fixed(20_261_123),
-        },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::proptest_config(20_000, 20_261_123))]
 
     #[test]
     fn any_mutation_ends_in_one_line_or_a_bounded_run(

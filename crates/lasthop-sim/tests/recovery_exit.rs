@@ -24,7 +24,6 @@ use common::load;
 use lasthop_core::trace::{SenderEventKind, Trace};
 use lasthop_sim::{embedded, run, schemes::SCHEMES};
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 
 const MSS: u64 = 1400;
 
@@ -86,15 +85,7 @@ fn sack_with_eln_exits_to_the_window_it_entered_with() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512),
-        rng_seed: match std::env::var_os("PROPTEST_RNG_SEED") {
-            Some(_) => ProptestConfig::default().rng_seed,
-            None => RngSeed::Fixed(29),
-        },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::proptest_config(512, 29))]
     #[test]
     fn no_recovery_exit_grows_the_window(
         scheme in 0..SCHEMES.len(),

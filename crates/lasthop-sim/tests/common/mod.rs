@@ -112,3 +112,19 @@ pub fn lan97_with_drops(drops: &str) -> String {
         1,
     )
 }
+
+/// A property test's configuration: `cases` cases from the fixed RNG seed
+/// `seed` by default, so that CI is repeatable; `PROPTEST_CASES=N` and
+/// `PROPTEST_RNG_SEED=S` search further. No failure files are written.
+pub fn proptest_config(cases: u32, seed: u64) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, RngSeed};
+    Config {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(cases),
+        rng_seed: match std::env::var_os("PROPTEST_RNG_SEED") {
+            Some(_) => Config::default().rng_seed,
+            None => RngSeed::Fixed(seed),
+        },
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
