@@ -110,15 +110,23 @@ def test_a_finished_run_is_stored_on_time_while_the_next_one_runs(
 
 
 def test_runs_finished_in_workers_are_stored_within_flush_every(tmp_path: Path) -> None:
-    """256 runs of 0.1-0.2 s on two workers, killed once 24 have finished: every run that
-    finished more than --flush-every (plus a margin) before the kill is stored. Before,
-    each worker held its runs until its chunk of 16 ended, and the store had none."""
+    """256 runs of 0.2-0.4 s on two workers, killed once 24 have finished (and 8 of them
+    finished long enough before, waiting for up to 30 on a machine where they run fast):
+    every run that finished more than --flush-every (plus a margin) before the kill is
+    stored. Before, each worker held its runs until its chunk of 16 ended, and the store
+    had none."""
     plan = (
         'name = "many"\nscenario = "balakrishnan97/lan"\nseeds = 128\nseries = "none"\n'
-        'set = ["stop_s=10000000"]\n[grid]\n"flows.0.bytes" = [536870912, 268435456]\n'
+        'set = ["stop_s=10000000"]\n[grid]\n"flows.0.bytes" = [1073741824, 536870912]\n'
     )
     proc, finished = start_sweep(tmp_path, plan, 2)
     wait_for_finished(proc, finished, 24)
+    # Fewer than 32, so that in the old code no worker had handed over its chunk of 16.
+    while len(finish_times(finished)) < 30:
+        horizon = time.monotonic() - FLUSH_EVERY_S - MARGIN_S
+        if sum(t < horizon for t in finish_times(finished)) >= 8 or proc.poll() is not None:
+            break
+        time.sleep(0.01)
     killed = kill(proc)
     due = [t for t in finish_times(finished) if t < killed - FLUSH_EVERY_S - MARGIN_S]
     assert len(due) >= 8, f"too few runs finished early enough to judge: {len(due)}"
