@@ -429,10 +429,8 @@ def _default_group(frame: pd.DataFrame, by: str, auto: bool = False) -> str | No
     plan's plot and report need no options. Otherwise none: a figure whose bars would
     average a dimension refuses and names it (:func:`_averaged_apart`); who named
     ``--by`` names the rest."""
-    if by != "error_every_bytes" and "error_every_bytes" in frame.columns:
-        rates = pd.to_numeric(frame["error_every_bytes"], errors="coerce")
-        if rates[rates > 0].nunique() > 1:
-            return "error_every_bytes"
+    if by != "error_every_bytes" and _several_error_rates(frame):
+        return "error_every_bytes"
     if not auto:
         return None
     others = [
