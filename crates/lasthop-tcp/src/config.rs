@@ -257,6 +257,9 @@ pub enum AckPolicy {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SenderConfig {
     pub variant: Variant,
+    /// The congestion controller and its parameters (default Reno: the
+    /// window rules configured below).
+    pub cc: crate::cc::CcConfig,
     /// Maximum segment size (payload), in bytes.
     pub mss_bytes: u32,
     /// Send socket buffer, in bytes: caps the data outstanding.
@@ -386,6 +389,7 @@ impl SenderConfig {
     pub fn reno(mss_bytes: u32) -> SenderConfig {
         SenderConfig {
             variant: Variant::Reno,
+            cc: crate::cc::CcConfig::default(),
             mss_bytes,
             send_buffer_bytes: 1 << 20,
             initial_cwnd_segments: 1,

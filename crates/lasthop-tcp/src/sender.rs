@@ -63,7 +63,7 @@
 //! known; the 1997 scenarios take OpenBSD's, which the paper's measurements
 //! of its stack point to (issue 28; see `scenarios/balakrishnan97/lan.toml`).
 
-use crate::cc::{CcAlgorithm, CongestionControl, CongestionEvent, CongestionKind, LossCause};
+use crate::cc::{CongestionControl, CongestionEvent, CongestionKind, LossCause, RetransmitWindow};
 use crate::config::{ElnResponse, RtoMode, SenderConfig, Variant};
 use crate::ecn::EcnSender;
 use crate::handshake::{ConnectionTimes, Handshake};
@@ -173,7 +173,7 @@ pub struct Sender {
     data_end: u64,
     /// `cfg.send_buffer_bytes` (copied).
     send_buffer_bytes: u64,
-    mss: u64,
+    /// Its window holds the MSS too (`self.cc.mss()`): one copy on the hot lines.
     cc: CongestionControl,
     /// The segment being timed: (its end, when it was sent).
     timing: Option<(u64, Time)>,
@@ -240,8 +240,8 @@ pub struct Sender {
 impl Sender {
     pub fn new(cfg: SenderConfig, flow: u32) -> Sender {
         let algo = match cfg.variant {
-            Variant::Tahoe => CcAlgorithm::Tahoe,
-            _ => CcAlgorithm::Reno,
+            Variant::Tahoe => RetransmitWindow::SlowStart,
+            _ => RetransmitWindow::Inflate,
         };
         Sender {
             snd_una: 0,
@@ -251,13 +251,13 @@ impl Sender {
             rto_at: Time::NEVER,
             data_end: cfg.total_bytes.unwrap_or(u64::MAX),
             send_buffer_bytes: cfg.send_buffer_bytes,
-            mss: u64::from(cfg.mss_bytes),
             cc: CongestionControl::new(algo, cfg.mss_bytes, cfg.initial_cwnd_segments, cfg.initial_ssthresh_bytes)
                 .with_max_cwnd(cfg.max_cwnd_bytes)
                 .with_bound(cfg.cwnd_bound, cfg.send_buffer_bytes)
                 .with_growth(cfg.window_growth)
                 .with_cut(cfg.window_cut)
-                .with_recovery_exit(cfg.recovery_exit),
+                .with_recovery_exit(cfg.recovery_exit)
+                .with_controller(&cfg.cc),
             timing: None,
             recovery: LossRecovery::new(cfg.variant, cfg.dupack_threshold),
             pending_rexmit: None,
@@ -444,12 +444,12 @@ impl Sender {
         }
         let end = self.end_of_data();
         if let Some(seq) = self.pending_rexmit.take() {
-            return Some((seq, self.mss.min(end - seq)));
+            return Some((seq, self.cc.mss().min(end - seq)));
         }
         let limit_rwnd = self.snd_una + self.rwnd.min(self.send_buffer_bytes);
         if let Some(sb) = self.sack.as_ref().filter(|sb| sb.in_recovery()) {
             // RFC 6675 Sec. 5 step 4.4/C: "while (cwnd - pipe) >= 1 SMSS".
-            if self.cc.cwnd() < sb.pipe(self.snd_una, self.snd_max) + self.mss {
+            if self.cc.cwnd() < sb.pipe(self.snd_una, self.snd_max) + self.cc.mss() {
                 return None;
             }
             // Seed 004 Sec. 3.1: a segment the link layer is retrying (ERSN) is not resent.
@@ -474,15 +474,15 @@ impl Sender {
         let mut win = self.cc.cwnd();
         if self.limited_transmit && !self.in_recovery() && (1..=2).contains(&self.dupacks) {
             // RFC 3042: outstanding data may reach cwnd + 2 SMSS.
-            win += u64::from(self.dupacks) * self.mss;
+            win += u64::from(self.dupacks) * self.cc.mss();
         }
         let limit = (self.snd_una + win).min(limit_rwnd);
         if self.snd_nxt >= limit {
             return None;
         }
         let left = end - self.snd_nxt;
-        let len = self.mss.min(limit - self.snd_nxt).min(left);
-        if len < self.mss && (len < left || self.app_limited) {
+        let len = self.cc.mss().min(limit - self.snd_nxt).min(left);
+        if len < self.cc.mss() && (len < left || self.app_limited) {
             return None; // silly-window avoidance: wait for a full segment
         }
         Some((self.snd_nxt, len))
@@ -509,7 +509,7 @@ impl Sender {
         self.smart_credit = credit;
         if more {
             let window = self.cc.cwnd().min(self.rwnd);
-            let mss = self.mss;
+            let mss = self.cc.mss();
             if let Some(a) = self.adaptation.as_mut() {
                 a.arm(now, mss, window);
             }
@@ -579,8 +579,8 @@ impl Sender {
         if self.cfg.sender_window_option {
             // Sec. 8.2: min(cwnd, bytes in the send socket buffer) in MSS units.
             let end = self.end_of_data().min(self.snd_una.saturating_add(self.cfg.send_buffer_bytes));
-            let buffered = end.saturating_sub(self.snd_una).div_ceil(self.mss);
-            let win = (self.cc.cwnd() / self.mss).min(buffered);
+            let buffered = end.saturating_sub(self.snd_una).div_ceil(self.cc.mss());
+            let win = (self.cc.cwnd() / self.cc.mss()).min(buffered);
             hdr.sender_window = Some(win.min(u64::from(u16::MAX)) as u16);
         }
         self.ecn.stamp(hdr, !hdr.is_retransmit);
@@ -596,16 +596,16 @@ impl Sender {
     /// Open the window for `acked` new bytes (outside loss recovery): per
     /// ack, or with SA as many times as the segments acknowledged. An ack
     /// with ECN-Echo opens nothing.
-    fn open_window(&mut self, acked: u64) {
+    fn open_window(&mut self, now: Time, acked: u64) {
         if self.ece_hold {
             return;
         }
         let flight = self.flight_before_ack(acked);
         match self.adaptation.as_mut() {
-            None => self.cc.on_ack(acked, flight),
+            None => self.cc.on_ack_bytes(now, acked, flight),
             Some(a) => {
-                for _ in 0..a.increases(acked, self.mss) {
-                    self.cc.on_ack(self.mss, flight);
+                for _ in 0..a.increases(acked, self.cc.mss()) {
+                    self.cc.on_ack_bytes(now, self.cc.mss(), flight);
                 }
             }
         }
@@ -679,7 +679,7 @@ impl Sender {
         }
         if self.ece_hold {
             self.ece_hold = false;
-            self.on_ecn_echo(ack);
+            self.on_ecn_echo(now, ack);
         }
         if acked > 0 && self.snd_una >= self.snd_max {
             self.rto_at = Time::NEVER; // RFC 6298 5.2
@@ -723,8 +723,9 @@ impl Sender {
             cause: LossCause::Congestion,
             flight_bytes: 0,
             peer_window_bytes: 0,
+            cut_rule: None,
         };
-        self.cc.on_congestion(&ev, self.cfg.dupack_threshold);
+        self.cc.on_congestion(now, &ev, self.cfg.dupack_threshold);
         self.rtt.on_timeout();
         if let Some(h) = self.handshake.as_mut() {
             h.on_syn_timeout();
@@ -735,7 +736,7 @@ impl Sender {
 
     /// RFC 3168 Sec. 6.1.2: ECN-Echo halves the window once per window of
     /// data, without a retransmission.
-    fn on_ecn_echo(&mut self, ack: u64) {
+    fn on_ecn_echo(&mut self, now: Time, ack: u64) {
         if !self.ecn.on_ece(ack, self.snd_max, self.in_recovery()) {
             return;
         }
@@ -744,9 +745,10 @@ impl Sender {
             cause: LossCause::Congestion,
             flight_bytes: self.flight(),
             peer_window_bytes: self.rwnd,
+            cut_rule: None,
         };
         // The window trace records the cut; the count is in the stats.
-        self.cc.on_ecn_echo(&ev);
+        self.cc.on_ecn_echo(now, &ev);
     }
 
     fn loss_cause(&self, hdr: &TcpHeader) -> LossCause {
@@ -795,15 +797,15 @@ impl Sender {
                 }
                 AckVerdict::RecoveryExit => {
                     if self.cfg.variant == Variant::Reno {
-                        self.cc.on_reno_recovery_exit(acked, self.flight_before_ack(acked));
+                        self.cc.on_reno_recovery_exit(now, acked, self.flight_before_ack(acked));
                     } else {
-                        self.cc.on_recovery_exit();
+                        self.cc.on_recovery_exit(now);
                     }
                     self.event(now, SenderEventKind::RecoveryExit, trace);
                     self.arm_rto(now);
                 }
                 _ => {
-                    self.open_window(acked);
+                    self.open_window(now, acked);
                     self.arm_rto(now);
                 }
             }
@@ -840,8 +842,9 @@ impl Sender {
             cause: LossCause::Congestion,
             flight_bytes: self.flight(),
             peer_window_bytes: self.rwnd,
+            cut_rule: None,
         };
-        self.cc.on_congestion(&ev, self.cfg.dupack_threshold);
+        self.cc.on_congestion(now, &ev, self.cfg.dupack_threshold);
         self.timing = None;
         if self.cfg.variant == Variant::Tahoe {
             self.snd_nxt = self.snd_una; // go-back-N in slow start
@@ -892,11 +895,11 @@ impl Sender {
         if sb.in_recovery() {
             if sb.recovery_done(snd_una) {
                 sb.exit_recovery();
-                self.cc.on_recovery_exit();
+                self.cc.on_recovery_exit(now);
                 self.event(now, SenderEventKind::RecoveryExit, trace);
             }
         } else {
-            self.open_window(acked);
+            self.open_window(now, acked);
         }
         self.arm_rto(now);
     }
@@ -924,8 +927,9 @@ impl Sender {
             cause,
             flight_bytes: snd_max - snd_una,
             peer_window_bytes: rwnd,
+            cut_rule: None,
         };
-        self.cc.on_congestion_no_inflation(&ev);
+        self.cc.on_congestion_no_inflation(now, &ev);
         self.stats.fast_retransmits += 1;
         self.event(now, SenderEventKind::FastRetransmit, trace);
         self.pending_rexmit = Some(first);
@@ -950,7 +954,7 @@ impl Sender {
                 self.event(now, SenderEventKind::RecoveryExit, trace);
             }
             if self.smart_recover.is_none() {
-                self.open_window(acked);
+                self.open_window(now, acked);
             }
             self.arm_rto(now);
         }
@@ -963,8 +967,9 @@ impl Sender {
                 cause,
                 flight_bytes: self.flight(),
                 peer_window_bytes: self.rwnd,
+                cut_rule: None,
             };
-            self.cc.on_congestion_no_inflation(&ev);
+            self.cc.on_congestion_no_inflation(now, &ev);
             self.stats.fast_retransmits += 1;
             self.event(now, SenderEventKind::FastRetransmit, trace);
             self.timing = None;
@@ -997,8 +1002,9 @@ impl Sender {
             cause: LossCause::Congestion,
             flight_bytes: self.flight(),
             peer_window_bytes: self.rwnd,
+            cut_rule: None,
         };
-        self.cc.on_congestion(&ev, self.cfg.dupack_threshold);
+        self.cc.on_congestion(now, &ev, self.cfg.dupack_threshold);
         self.recovery.on_timeout(self.snd_max);
         if let Some(sb) = self.sack.as_mut() {
             sb.on_timeout_at(self.snd_una, self.snd_max);
@@ -1035,7 +1041,6 @@ mod tests {
         // flow without options lies in bytes 0..256 (the RTO: the first
         // word of `rtt`).
         for (field, e) in [
-            ("mss", end(offset_of!(Sender, mss), 8)),
             ("cc", end(offset_of!(Sender, cc), std::mem::size_of::<CongestionControl>())),
             ("timing", end(offset_of!(Sender, timing), 24)),
             ("recovery", end(offset_of!(Sender, recovery), std::mem::size_of::<LossRecovery>())),
@@ -1058,6 +1063,8 @@ mod tests {
         let first = at(offset_of!(SenderStats, rtt_samples));
         assert_eq!(at(offset_of!(SenderStats, rtt_sum_ns) + 7), first);
         assert_eq!(at(offset_of!(SenderStats, rtt_sum_sq_ns2) + 15), first);
-        assert_eq!(std::mem::size_of::<Sender>(), 768, "twelve lines");
+        // Thirteen lines since the controller's configuration (`cfg.cc`, its
+        // parameters) joined the cold copy of the configuration (issue 30).
+        assert_eq!(std::mem::size_of::<Sender>(), 832, "thirteen lines");
     }
 }

@@ -1090,6 +1090,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
         workload,
         sender: SenderConfig {
             variant,
+            cc: lasthop_tcp::cc::CcConfig::default(),
             mss_bytes: t.mss_bytes,
             send_buffer_bytes: t.socket_buffer_bytes,
             initial_cwnd_segments: t.initial_cwnd_segments,

@@ -170,17 +170,19 @@ impl Sender {
         let lhp_rexmit = lhp.map_or(&[][..], |list| list.rexmit.as_slice());
         let at_once = l.eln_rexmit.iter().chain(lhp_rexmit).find(|&&s| s >= self.snd_una && s < self.snd_max);
         if let Some(&seq) = at_once {
-            return Some((seq, self.mss.min(end - seq)));
+            return Some((seq, self.cc.mss().min(end - seq)));
         }
         let list = lhp?;
         // LHP: the listed bytes are what is outstanding.
-        if self.pending_rexmit.is_some() || self.snd_nxt >= end || list.outstanding_bytes() + self.mss > self.cc.cwnd()
+        if self.pending_rexmit.is_some()
+            || self.snd_nxt >= end
+            || list.outstanding_bytes() + self.cc.mss() > self.cc.cwnd()
         {
             return None;
         }
         let limit_rwnd = self.snd_una + self.rwnd.min(self.send_buffer_bytes);
-        let len = self.mss.min(end - self.snd_nxt);
-        if self.snd_nxt + len > limit_rwnd || (len < self.mss && self.app_limited) {
+        let len = self.cc.mss().min(end - self.snd_nxt);
+        if self.snd_nxt + len > limit_rwnd || (len < self.cc.mss() && self.app_limited) {
             return None;
         }
         Some((self.snd_nxt, len))
@@ -340,7 +342,7 @@ impl Sender {
     /// and nothing else happens. False otherwise (the caller goes on).
     fn hack_skips_dupack(&mut self, hdr: &TcpHeader, resent_on_eln: bool) -> bool {
         let snd_una = self.snd_una;
-        let end = snd_una + self.mss;
+        let end = snd_una + self.cc.mss();
         let marked = self.ll_elsn.as_deref().is_some_and(|l| l.ersn.any_in(snd_una, end));
         let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
         if (resent_on_eln || marked) && !sb.in_recovery() {
@@ -363,7 +365,7 @@ impl Sender {
         };
         let fired = list.on_ack(snd_una, hdr.smart_echo, marks);
         if acked > 0 {
-            self.open_window(acked);
+            self.open_window(now, acked);
             self.arm_rto(now);
         }
         for _ in 0..fired {
@@ -373,8 +375,9 @@ impl Sender {
                 cause: LossCause::Congestion,
                 flight_bytes: list.outstanding_bytes(),
                 peer_window_bytes: self.rwnd,
+                cut_rule: None,
             };
-            self.cc.on_congestion_no_inflation(&ev);
+            self.cc.on_congestion_no_inflation(now, &ev);
             self.ecn.on_window_reduced(self.snd_max);
             self.stats.fast_retransmits += 1;
             self.event(now, SenderEventKind::FastRetransmit, trace);

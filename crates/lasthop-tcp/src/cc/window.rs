@@ -1,4 +1,8 @@
-//! Congestion control: owns cwnd and ssthresh, and nothing else.
+//! The window every controller shares: cwnd, ssthresh and their bounds,
+//! with the RFC 5681 rules (Reno's, the family's default member) as shared
+//! helpers: slow start and additive increase ([`Window::grow`]), the loss
+//! cut ([`Window::reno_ssthresh`]), and the window rules of loss recovery
+//! (Reno's inflation, NewReno's partial-ack deflation, the exit).
 //!
 //! RFC 5681 window rules: slow start (3.1: cwnd += min(N, SMSS) per ack while
 //! cwnd < ssthresh), congestion avoidance (cwnd += SMSS·SMSS/cwnd per ack, the
@@ -13,49 +17,28 @@
 //! [`RecoveryExit::Bsd44`] (Reno's deflation only of an inflated window,
 //! followed by the ack's own growth).
 //!
-//! The algorithms differ only on a fast retransmit: Tahoe restarts slow start
-//! from one segment (Jacobson 1988), Reno sets cwnd = ssthresh + 3·SMSS and
-//! inflates it per duplicate ack (RFC 5681 3.2 steps 4–5). A loss whose cause
-//! is corruption (ELN, ELSN: seed 000 Sec. III-A, seed 004) leaves the window
-//! alone; that is how later schemes plug in.
+//! A fast retransmit leaves a window by the recovery's rule
+//! ([`RetransmitWindow`]): Tahoe restarts slow start from one segment
+//! (Jacobson 1988), Reno sets cwnd = ssthresh + 3·SMSS and inflates it per
+//! duplicate ack (RFC 5681 3.2 steps 4–5). A loss whose cause is corruption
+//! (ELN, ELSN: seed 000 Sec. III-A, seed 004) leaves the window alone.
 
+use super::{CongestionEvent, CongestionKind, LossCause};
 use crate::config::{CwndBound, RecoveryExit, WindowCut, WindowGrowth};
 
-/// What kind of loss signal the loss-recovery part reports.
+/// The window a fast retransmit leaves: the loss-recovery rule's part of
+/// the window (Tahoe has no fast recovery).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CongestionKind {
-    FastRetransmit,
-    Timeout,
-}
-
-/// What the sender believes caused a loss.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LossCause {
-    Congestion,
-    /// Told by an explicit notification that the segment was corrupted.
-    Corruption,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CongestionEvent {
-    pub kind: CongestionKind,
-    pub cause: LossCause,
-    /// Data outstanding when the loss was detected, in bytes.
-    pub flight_bytes: u64,
-    /// The peer's advertised window (4.4BSD `snd_wnd`), in bytes.
-    pub peer_window_bytes: u64,
-}
-
-/// The window rules a sender uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CcAlgorithm {
-    Tahoe,
-    Reno,
+pub enum RetransmitWindow {
+    /// Tahoe (Jacobson 1988): slow start again from one segment.
+    SlowStart,
+    /// Reno (RFC 5681 3.2 steps 4-5): ssthresh + 3·SMSS, inflated per duplicate.
+    Inflate,
 }
 
 #[derive(Clone, Debug)]
-pub struct CongestionControl {
-    algo: CcAlgorithm,
+pub struct Window {
+    algo: RetransmitWindow,
     growth: WindowGrowth,
     cut: WindowCut,
     exit: RecoveryExit,
@@ -80,10 +63,10 @@ pub struct CongestionControl {
     uncut_segments: u16,
 }
 
-impl CongestionControl {
-    pub fn new(algo: CcAlgorithm, mss_bytes: u32, initial_cwnd_segments: u32, ssthresh_bytes: u64) -> Self {
+impl Window {
+    pub fn new(algo: RetransmitWindow, mss_bytes: u32, initial_cwnd_segments: u32, ssthresh_bytes: u64) -> Self {
         let mss = u64::from(mss_bytes);
-        CongestionControl {
+        Window {
             algo,
             growth: WindowGrowth::Rfc5681,
             cut: WindowCut::Rfc5681,
@@ -139,11 +122,41 @@ impl CongestionControl {
     pub fn ssthresh(&self) -> u64 {
         self.ssthresh
     }
+    pub fn mss(&self) -> u64 {
+        self.mss
+    }
+    /// The largest window growth may reach (the cap and the bound), in bytes.
+    pub fn max_cwnd(&self) -> u64 {
+        self.max_cwnd
+    }
+    /// Set cwnd (a controller that computes its own window: CUBIC, BBR,
+    /// Vegas), kept within one segment and the cap.
+    pub fn set_cwnd(&mut self, bytes: u64) {
+        self.cwnd = bytes.clamp(self.mss, self.max_cwnd.max(self.mss));
+    }
+    /// Set ssthresh (at least two segments, RFC 5681 eq. 4's floor).
+    pub fn set_ssthresh(&mut self, bytes: u64) {
+        self.ssthresh = bytes.max(2 * self.mss);
+    }
+    /// In slow start by the configured growth rule (4.4BSD: cwnd <= ssthresh).
+    pub fn in_slow_start(&self) -> bool {
+        match self.growth {
+            WindowGrowth::Rfc5681 => self.cwnd < self.ssthresh,
+            WindowGrowth::Bsd44 => self.cwnd <= self.ssthresh,
+        }
+    }
+    /// Whether the bound lets an ack with `flight_bytes` outstanding open
+    /// the window (see [`CwndBound`]); shared by every controller's growth.
+    pub fn may_grow(&self, flight_bytes: u64) -> bool {
+        self.bound != CwndBound::CwndLimited || self.cwnd_limited(flight_bytes)
+    }
 
     /// New data acknowledged outside loss recovery; `flight_bytes` were
-    /// outstanding when the ack arrived.
-    pub fn on_ack(&mut self, acked_bytes: u64, flight_bytes: u64) {
-        if self.bound == CwndBound::CwndLimited && !self.cwnd_limited(flight_bytes) {
+    /// outstanding when the ack arrived: slow start, then additive
+    /// increase, by the configured growth rule (Reno's; the default every
+    /// controller may fall back to).
+    pub fn grow(&mut self, acked_bytes: u64, flight_bytes: u64) {
+        if !self.may_grow(flight_bytes) {
             return;
         }
         match self.growth {
@@ -156,61 +169,74 @@ impl CongestionControl {
         self.cwnd = self.cwnd.min(self.max_cwnd);
     }
 
+    /// Slow start alone (RFC 5681 3.1: cwnd += min(N, SMSS)), capped at
+    /// `limit`; a shared helper for controllers with their own avoidance.
+    pub fn slow_start(&mut self, acked_bytes: u64, limit: u64) {
+        if self.cwnd < limit {
+            self.cwnd = (self.cwnd + acked_bytes.min(self.mss)).min(limit).min(self.max_cwnd);
+        }
+    }
+
+    /// Additive increase by `segments_per_rtt` segments per window (the
+    /// per-ack form SMSS·SMSS/cwnd times the factor); a shared helper.
+    pub fn additive_increase(&mut self, segments_per_rtt: u64) {
+        self.cwnd = (self.cwnd + (segments_per_rtt * self.mss * self.mss / self.cwnd).max(1)).min(self.max_cwnd);
+    }
+
     /// Linux `tcp_is_cwnd_limited()`: in slow start "ensure cwnd grows to
     /// twice what was ACKed" (`snd_cwnd < 2 * max_packets_out`), after it
     /// only if the flight filled the window (`packets_in_flight >=
     /// snd_cwnd`, in whole segments as Linux counts them).
     fn cwnd_limited(&self, flight_bytes: u64) -> bool {
-        let slow_start = match self.growth {
-            WindowGrowth::Rfc5681 => self.cwnd < self.ssthresh,
-            WindowGrowth::Bsd44 => self.cwnd <= self.ssthresh,
-        };
-        if slow_start {
+        if self.in_slow_start() {
             self.cwnd < flight_bytes.saturating_mul(2)
         } else {
             flight_bytes >= self.cwnd / self.mss * self.mss
         }
     }
 
-    pub fn on_congestion(&mut self, ev: &CongestionEvent, dupack_threshold: u32) {
-        if self.uncut(ev) {
-            return;
-        }
-        self.ssthresh = self.cut_ssthresh(ev);
+    /// A loss begins: true if it leaves the window uncut (its cause is
+    /// corruption), the window remembered for the recovery's exit; false
+    /// (any uncut window forgotten) if the caller is to cut.
+    pub(crate) fn begin_loss(&mut self, ev: &CongestionEvent) -> bool {
+        self.uncut(ev)
+    }
+
+    /// The cut of a loss: ssthresh as the controller decided it, cwnd by
+    /// the kind of loss and the recovery's rule: a timeout's one-segment
+    /// loss window, Tahoe's slow start or Reno's ssthresh +
+    /// `dupack_threshold`·SMSS (RFC 5681 3.2 step 3).
+    pub fn cut(&mut self, ev: &CongestionEvent, ssthresh: u64, dupack_threshold: u32) {
+        self.ssthresh = ssthresh;
         self.inflated = false;
         self.cwnd = match (ev.kind, self.algo) {
-            (CongestionKind::Timeout, _) | (CongestionKind::FastRetransmit, CcAlgorithm::Tahoe) => self.mss,
-            (CongestionKind::FastRetransmit, CcAlgorithm::Reno) => {
-                self.ssthresh + u64::from(dupack_threshold) * self.mss
-            }
+            (CongestionKind::Timeout, _) | (_, RetransmitWindow::SlowStart) => self.mss,
+            (_, RetransmitWindow::Inflate) => self.ssthresh + u64::from(dupack_threshold) * self.mss,
         };
     }
 
     /// Entering SACK-based recovery (RFC 6675 Sec. 5 step 4.2: "ssthresh =
     /// cwnd = (FlightSize / 2)"), also SMART's once-per-episode cut: no
     /// inflation by the duplicate acks already seen.
-    pub fn on_congestion_no_inflation(&mut self, ev: &CongestionEvent) {
-        if self.uncut(ev) {
-            return;
-        }
-        let half = (ev.flight_bytes / 2) / self.mss * self.mss;
-        self.ssthresh = half.max(2 * self.mss);
+    pub fn cut_no_inflation(&mut self, ssthresh: u64) {
+        self.ssthresh = ssthresh;
         self.cwnd = self.ssthresh;
     }
 
-    /// An ECN-Echo (RFC 3168 Sec. 6.1.2): ssthresh from the configured cut
-    /// rule (RFC 5681: max(FlightSize/2, 2·SMSS)), cwnd = ssthresh, never
-    /// raised by the cut.
-    pub fn on_ecn_echo(&mut self, ev: &CongestionEvent) {
+    /// An ECN-Echo (RFC 3168 Sec. 6.1.2): ssthresh as decided, cwnd =
+    /// ssthresh, never raised by the cut.
+    pub fn ecn_cut(&mut self, ssthresh: u64) {
         self.uncut_segments = 0;
-        self.ssthresh = self.cut_ssthresh(ev);
+        self.ssthresh = ssthresh;
         self.inflated = false;
         self.cwnd = self.cwnd.min(self.ssthresh);
     }
 
-    /// The slow-start threshold a cut sets, by the configured rule.
-    fn cut_ssthresh(&self, ev: &CongestionEvent) -> u64 {
-        let window = match self.cut {
+    /// Reno's slow-start threshold after a loss, by the event's rule or
+    /// else the configured one (RFC 5681 eq. 4: max(FlightSize/2, 2·SMSS);
+    /// 4.4BSD: half of min(snd_wnd, cwnd)).
+    pub fn reno_ssthresh(&self, ev: &CongestionEvent) -> u64 {
+        let window = match ev.cut_rule.unwrap_or(self.cut) {
             WindowCut::Rfc5681 => ev.flight_bytes,
             // tcp_input and tcp_timer: `min(tp->snd_wnd, tp->snd_cwnd)`.
             WindowCut::Bsd44 => ev.peer_window_bytes.min(self.cwnd),
@@ -279,7 +305,7 @@ impl CongestionControl {
                     self.cwnd = self.ssthresh;
                 }
                 self.inflated = false;
-                self.on_ack(acked_bytes, flight_bytes);
+                self.grow(acked_bytes, flight_bytes);
             }
         }
     }
@@ -292,17 +318,25 @@ mod tests {
     /// A flight that fills any window: growth not held back by the bound.
     const FILLED: u64 = 1 << 40;
 
+    /// The default controller's cut (what `CongestionControl` does for Reno).
+    fn reno_cut(w: &mut Window, ev: &CongestionEvent, dupack_threshold: u32) {
+        if !w.begin_loss(ev) {
+            let ssthresh = w.reno_ssthresh(ev);
+            w.cut(ev, ssthresh, dupack_threshold);
+        }
+    }
+
     fn ev(kind: CongestionKind, cause: LossCause, flight: u64) -> CongestionEvent {
-        CongestionEvent { kind, cause, flight_bytes: flight, peer_window_bytes: u64::MAX }
+        CongestionEvent { kind, cause, flight_bytes: flight, peer_window_bytes: u64::MAX, cut_rule: None }
     }
 
     /// The 4.4BSD cap (seed 000 Fig. 11: a loss-free sender "maintains a
     /// 64-kbyte congestion window").
     #[test]
     fn growth_stops_at_the_cap() {
-        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 60, 1 << 30).with_max_cwnd(65_535);
+        let mut cc = Window::new(RetransmitWindow::Inflate, 1000, 60, 1 << 30).with_max_cwnd(65_535);
         for _ in 0..10 {
-            cc.on_ack(1000, FILLED);
+            cc.grow(1000, FILLED);
         }
         assert_eq!(cc.cwnd(), 65_535);
     }
@@ -313,26 +347,26 @@ mod tests {
     /// avoidance at the flight.
     #[test]
     fn cwnd_limited_opens_only_a_window_that_limits_sending() {
-        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 4, 1 << 30).with_bound(CwndBound::CwndLimited, 0);
+        let mut cc = Window::new(RetransmitWindow::Inflate, 1000, 4, 1 << 30).with_bound(CwndBound::CwndLimited, 0);
         // t0: slow start, 3 segments in flight: 4000 < 6000, the ack opens it.
-        cc.on_ack(1000, 3000);
+        cc.grow(1000, 3000);
         assert_eq!(cc.cwnd(), 5000);
-        cc.on_ack(1000, 3000);
+        cc.grow(1000, 3000);
         assert_eq!(cc.cwnd(), 6000, "5000 < 2 * 3000");
-        cc.on_ack(1000, 3000);
+        cc.grow(1000, 3000);
         assert_eq!(cc.cwnd(), 6000, "twice what was in flight: held");
         // Congestion avoidance: only a full window opens it.
-        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 5000).with_bound(CwndBound::CwndLimited, 0);
-        cc.on_ack(1000, 9000);
+        let mut cc = Window::new(RetransmitWindow::Inflate, 1000, 10, 5000).with_bound(CwndBound::CwndLimited, 0);
+        cc.grow(1000, 9000);
         assert_eq!(cc.cwnd(), 10_000, "9 segments in flight of a 10-segment window");
-        cc.on_ack(1000, 10_000);
+        cc.grow(1000, 10_000);
         assert_eq!(cc.cwnd(), 10_100, "a full window opens it");
-        cc.on_ack(1000, 10_000);
+        cc.grow(1000, 10_000);
         assert_eq!(cc.cwnd(), 10_199, "10,100 counts as 10 whole segments, as Linux counts packets");
         // Without the bound, the same acks open it every time (ns-2).
-        let mut ns2 = CongestionControl::new(CcAlgorithm::Reno, 1000, 4, 1 << 30);
+        let mut ns2 = Window::new(RetransmitWindow::Inflate, 1000, 4, 1 << 30);
         for _ in 0..3 {
-            ns2.on_ack(1000, 3000);
+            ns2.grow(1000, 3000);
         }
         assert_eq!(ns2.cwnd(), 7000);
     }
@@ -342,41 +376,40 @@ mod tests {
     #[test]
     fn max_window_is_the_scaled_tcp_maxwin() {
         let mut cc =
-            CongestionControl::new(CcAlgorithm::Reno, 1000, 2090, 1 << 40).with_bound(CwndBound::MaxWindow, 1 << 20);
+            Window::new(RetransmitWindow::Inflate, 1000, 2090, 1 << 40).with_bound(CwndBound::MaxWindow, 1 << 20);
         for _ in 0..20 {
-            cc.on_ack(1000, FILLED);
+            cc.grow(1000, FILLED);
         }
         assert_eq!(cc.cwnd(), 2_097_120);
-        let small =
-            CongestionControl::new(CcAlgorithm::Reno, 1000, 70, 1 << 40).with_bound(CwndBound::MaxWindow, 32_768);
+        let small = Window::new(RetransmitWindow::Inflate, 1000, 70, 1 << 40).with_bound(CwndBound::MaxWindow, 32_768);
         let mut small = small;
-        small.on_ack(1000, FILLED);
+        small.grow(1000, FILLED);
         assert_eq!(small.cwnd(), 65_535, "no scaling for a 32 KB buffer");
         // An explicit cap below it still holds.
-        let mut capped = CongestionControl::new(CcAlgorithm::Reno, 1000, 70, 1 << 40)
+        let mut capped = Window::new(RetransmitWindow::Inflate, 1000, 70, 1 << 40)
             .with_max_cwnd(40_000)
             .with_bound(CwndBound::MaxWindow, 1 << 20);
-        capped.on_ack(1000, FILLED);
+        capped.grow(1000, FILLED);
         assert_eq!(capped.cwnd(), 40_000);
     }
 
     #[test]
     fn slow_start_then_avoidance() {
-        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 1, 4000);
+        let mut cc = Window::new(RetransmitWindow::Inflate, 1000, 1, 4000);
         for _ in 0..3 {
-            cc.on_ack(1000, FILLED);
+            cc.grow(1000, FILLED);
         }
         assert_eq!(cc.cwnd(), 4000);
-        cc.on_ack(1000, FILLED);
+        cc.grow(1000, FILLED);
         assert_eq!(cc.cwnd(), 4250, "SMSS*SMSS/cwnd in avoidance");
     }
 
     #[test]
     fn bsd44_growth_adds_an_eighth_segment_per_ack() {
-        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 4, 4000).with_growth(WindowGrowth::Bsd44);
-        cc.on_ack(1000, FILLED);
+        let mut cc = Window::new(RetransmitWindow::Inflate, 1000, 4, 4000).with_growth(WindowGrowth::Bsd44);
+        cc.grow(1000, FILLED);
         assert_eq!(cc.cwnd(), 5000, "cwnd <= ssthresh is still slow start in 4.4BSD");
-        cc.on_ack(1000, FILLED);
+        cc.grow(1000, FILLED);
         assert_eq!(cc.cwnd(), 5000 + 200 + 125);
     }
 
@@ -385,17 +418,17 @@ mod tests {
     #[test]
     fn bsd44_increment_per_ack_is_the_source_form() {
         let mss = 1400u64;
-        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1400, 8, 8 * 1400).with_growth(WindowGrowth::Bsd44);
-        cc.on_ack(1400, FILLED); // cw = ssthresh: `cw > snd_ssthresh` fails, a whole segment
+        let mut cc = Window::new(RetransmitWindow::Inflate, 1400, 8, 8 * 1400).with_growth(WindowGrowth::Bsd44);
+        cc.grow(1400, FILLED); // cw = ssthresh: `cw > snd_ssthresh` fails, a whole segment
         assert_eq!(cc.cwnd(), 9 * mss);
         for _ in 0..200 {
             let cw = cc.cwnd();
-            cc.on_ack(1400, FILLED);
+            cc.grow(1400, FILLED);
             assert_eq!(cc.cwnd(), cw + mss * mss / cw + mss / 8, "cw = {cw}");
         }
         // TCP_MAXWIN << snd_scale caps it.
         let mut cc = cc.with_max_cwnd(20_000);
-        cc.on_ack(1400, FILLED);
+        cc.grow(1400, FILLED);
         assert_eq!(cc.cwnd(), 20_000);
     }
 
@@ -406,21 +439,21 @@ mod tests {
     fn bsd44_cut_halves_min_of_window_and_cwnd() {
         let mut ev = ev(CongestionKind::Timeout, LossCause::Congestion, 20_000);
         ev.peer_window_bytes = 32_768;
-        let mut bsd = CongestionControl::new(CcAlgorithm::Reno, 1000, 30, 1 << 30).with_cut(WindowCut::Bsd44);
-        bsd.on_congestion(&ev, 3);
+        let mut bsd = Window::new(RetransmitWindow::Inflate, 1000, 30, 1 << 30).with_cut(WindowCut::Bsd44);
+        reno_cut(&mut bsd, &ev, 3);
         // min(32768, 30000) / 2 / 1000 = 15 segments.
         assert_eq!((bsd.cwnd(), bsd.ssthresh()), (1000, 15_000));
-        bsd.on_congestion(&ev, 3);
+        reno_cut(&mut bsd, &ev, 3);
         assert_eq!(bsd.ssthresh(), 2000, "min(32768, 1000) / 2 / 1000 = 0, raised to 2");
-        let mut rfc = CongestionControl::new(CcAlgorithm::Reno, 1000, 30, 1 << 30);
-        rfc.on_congestion(&ev, 3);
-        rfc.on_congestion(&ev, 3);
+        let mut rfc = Window::new(RetransmitWindow::Inflate, 1000, 30, 1 << 30);
+        reno_cut(&mut rfc, &ev, 3);
+        reno_cut(&mut rfc, &ev, 3);
         assert_eq!(rfc.ssthresh(), 10_000, "FlightSize / 2");
         // The advertised window bounds it too.
-        let mut small = CongestionControl::new(CcAlgorithm::Reno, 1000, 30, 1 << 30).with_cut(WindowCut::Bsd44);
+        let mut small = Window::new(RetransmitWindow::Inflate, 1000, 30, 1 << 30).with_cut(WindowCut::Bsd44);
         ev.kind = CongestionKind::FastRetransmit;
         ev.peer_window_bytes = 8192;
-        small.on_congestion(&ev, 3);
+        reno_cut(&mut small, &ev, 3);
         assert_eq!((small.ssthresh(), small.cwnd()), (4000, 4000 + 3000));
     }
 
@@ -430,58 +463,58 @@ mod tests {
     fn bsd44_recovery_exit() {
         let fr = ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000);
         let mk = || {
-            CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30)
+            Window::new(RetransmitWindow::Inflate, 1000, 10, 1 << 30)
                 .with_growth(WindowGrowth::Bsd44)
                 .with_recovery_exit(RecoveryExit::Bsd44)
         };
         // Exactly three duplicates: cwnd = ssthresh + 3 segments stays, and
         // the ack's avoidance increment comes on top.
         let mut cc = mk();
-        cc.on_congestion(&fr, 3);
+        reno_cut(&mut cc, &fr, 3);
         cc.on_reno_recovery_exit(1000, FILLED);
         assert_eq!(cc.cwnd(), 8000 + 1000 * 1000 / 8000 + 1000 / 8);
         // A fourth: deflated to ssthresh, then a whole segment (cw = ssthresh).
         let mut cc = mk();
-        cc.on_congestion(&fr, 3);
+        reno_cut(&mut cc, &fr, 3);
         cc.on_dupack_in_recovery();
         cc.on_reno_recovery_exit(1000, FILLED);
         assert_eq!(cc.cwnd(), 5000 + 1000);
         // RFC 5681 3.2 step 6 for comparison.
-        let mut rfc = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30);
-        rfc.on_congestion(&fr, 3);
+        let mut rfc = Window::new(RetransmitWindow::Inflate, 1000, 10, 1 << 30);
+        reno_cut(&mut rfc, &fr, 3);
         rfc.on_reno_recovery_exit(1000, FILLED);
         assert_eq!(rfc.cwnd(), 5000);
     }
 
     #[test]
     fn loss_responses_differ_only_on_fast_retransmit() {
-        let mut reno = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30);
-        reno.on_congestion(&ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000), 3);
+        let mut reno = Window::new(RetransmitWindow::Inflate, 1000, 10, 1 << 30);
+        reno_cut(&mut reno, &ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000), 3);
         assert_eq!((reno.cwnd(), reno.ssthresh()), (8000, 5000));
         reno.on_dupack_in_recovery();
         assert_eq!(reno.cwnd(), 9000);
         reno.on_recovery_exit();
         assert_eq!(reno.cwnd(), 5000);
 
-        let mut tahoe = CongestionControl::new(CcAlgorithm::Tahoe, 1000, 10, 1 << 30);
-        tahoe.on_congestion(&ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000), 3);
+        let mut tahoe = Window::new(RetransmitWindow::SlowStart, 1000, 10, 1 << 30);
+        reno_cut(&mut tahoe, &ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000), 3);
         assert_eq!((tahoe.cwnd(), tahoe.ssthresh()), (1000, 5000));
 
-        reno.on_congestion(&ev(CongestionKind::Timeout, LossCause::Congestion, 3000), 3);
+        reno_cut(&mut reno, &ev(CongestionKind::Timeout, LossCause::Congestion, 3000), 3);
         assert_eq!((reno.cwnd(), reno.ssthresh()), (1000, 2000), "2 SMSS floor, 1 SMSS loss window");
     }
 
     #[test]
     fn corruption_leaves_the_window_alone() {
-        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30);
-        cc.on_congestion(&ev(CongestionKind::FastRetransmit, LossCause::Corruption, 10_000), 3);
+        let mut cc = Window::new(RetransmitWindow::Inflate, 1000, 10, 1 << 30);
+        reno_cut(&mut cc, &ev(CongestionKind::FastRetransmit, LossCause::Corruption, 10_000), 3);
         assert_eq!(cc.cwnd(), 10_000);
     }
 
     #[test]
     fn partial_ack_deflation() {
-        let mut cc = CongestionControl::new(CcAlgorithm::Reno, 1000, 10, 1 << 30);
-        cc.on_congestion(&ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000), 3);
+        let mut cc = Window::new(RetransmitWindow::Inflate, 1000, 10, 1 << 30);
+        reno_cut(&mut cc, &ev(CongestionKind::FastRetransmit, LossCause::Congestion, 10_000), 3);
         cc.on_partial_ack(3000);
         assert_eq!(cc.cwnd(), 8000 - 3000 + 1000);
     }
