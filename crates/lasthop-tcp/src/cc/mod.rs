@@ -96,7 +96,7 @@ pub struct AckSample {
     pub sacked_bytes: u64,
     /// A duplicate ack (RFC 5681 Sec. 2).
     pub dup: bool,
-    /// The sender is in loss recovery (after this ack's own effect).
+    /// The sender was in loss recovery when the ack arrived.
     pub in_recovery: bool,
     /// Data outstanding when the ack arrived, in bytes.
     pub flight_bytes: u64,
@@ -118,8 +118,10 @@ pub struct AckSample {
 /// One member of the family. Every method has Reno's answer as its
 /// default, so a member writes only where it departs.
 pub trait Controller {
-    /// Every ack, new or duplicate, in recovery or not: estimators update;
-    /// a controller that computes its own window may set it here.
+    /// Every ack, new or duplicate, in recovery or not, before the sender
+    /// acts on it (so before [`Controller::on_ack`] or a congestion event
+    /// it causes): estimators update; a controller that computes its own
+    /// window may set it here.
     fn on_every_ack(&mut self, _w: &mut Window, _now: Time, _s: &AckSample) {}
     /// An ack of new data outside loss recovery: open the window.
     fn on_ack(&mut self, w: &mut Window, _now: Time, s: &AckSample) {
