@@ -82,6 +82,29 @@ def test_unknown_tcp_variant_in_text(tmp_path: Path) -> None:
     assert_usage_error(lasthop_cli("run", write(tmp_path, "v.toml", text)), "variant")
 
 
+def test_unknown_congestion_control_lists_the_known_ones(tmp_path: Path, lan_text: str) -> None:
+    """Issue 30: an unknown ``tcp.cc`` names the field and every valid controller."""
+    from lasthop import _core
+
+    path = write(tmp_path, "lan.toml", lan_text)
+    proc = lasthop_cli("run", path, "--set", "flows.0.tcp.cc=nope")
+    line = assert_usage_error(proc, "tcp.cc", "'nope'")
+    for name in _core.cc_names():
+        assert name in line, (name, line)
+
+
+def test_a_controller_parameter_it_does_not_take(tmp_path: Path, lan_text: str) -> None:
+    path = write(tmp_path, "lan.toml", lan_text)
+    proc = lasthop_cli("run", path, "--set", "flows.0.tcp.cc_params.nonsense=3")
+    assert_usage_error(proc, "tcp.cc_params.nonsense")
+
+
+def test_sack_recovery_without_the_receivers_sack(tmp_path: Path) -> None:
+    """Issue 30: a recovery that needs an option the receiver lacks is refused by name."""
+    text = GENERAL_TOML.replace('variant = "reno"', 'variant = "sack"\nsack = false')
+    assert_usage_error(lasthop_cli("run", write(tmp_path, "s.toml", text)), "tcp.sack", "'sack'")
+
+
 def test_link_to_missing_node(tmp_path: Path) -> None:
     text = GENERAL_TOML.replace('b = "b"\n', 'b = "zz"\n')
     assert 'b = "zz"' in text

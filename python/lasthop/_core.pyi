@@ -68,6 +68,12 @@ def run(
 def validate(text: str, sets: list[str], origin: str, fmt: str) -> None:
     """Check a scenario and its overrides without running it; raises ``ScenarioError``."""
 
+def cc_names() -> list[str]:
+    """The congestion controllers' names (``tcp.cc``)."""
+
+def variant_names() -> list[str]:
+    """The variants' names (``tcp.variant``)."""
+
 def schema() -> str:
     """The JSON Schema of scenarios, as JSON text."""
 

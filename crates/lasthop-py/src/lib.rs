@@ -217,6 +217,17 @@ fn schema() -> String {
     lasthop_sim::scenario::json_schema()
 }
 
+/// The congestion controllers' names (`tcp.cc`) and the variants' (`tcp.variant`).
+#[pyfunction]
+fn cc_names() -> Vec<&'static str> {
+    lasthop_tcp::cc::CcName::NAMES.to_vec()
+}
+
+#[pyfunction]
+fn variant_names() -> Vec<&'static str> {
+    lasthop_tcp::variants::names()
+}
+
 /// The scenarios compiled into the module, by name.
 #[pyfunction]
 fn embedded_scenarios<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -245,6 +256,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
+    m.add_function(wrap_pyfunction!(cc_names, m)?)?;
+    m.add_function(wrap_pyfunction!(variant_names, m)?)?;
     m.add_function(wrap_pyfunction!(embedded_scenarios, m)?)?;
     m.add_function(wrap_pyfunction!(bench_fn, m)?)?;
     Ok(())

@@ -27,13 +27,16 @@ pub enum BaseStationAgent {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scheme {
     pub name: &'static str,
+    /// The loss recovery (a `Variant`'s recovery part).
     pub variant: Variant,
+    /// The congestion controller's name (`lasthop_tcp::cc::CcName`).
+    pub cc: &'static str,
     pub eln: ElnResponse,
     pub base_station: BaseStationAgent,
 }
 
 const fn scheme(name: &'static str, variant: Variant, eln: ElnResponse) -> Scheme {
-    Scheme { name, variant, eln, base_station: BaseStationAgent::None }
+    Scheme { name, cc: "reno", variant, eln, base_station: BaseStationAgent::None }
 }
 
 /// A link-layer scheme: a TCP Reno source ("the E2E protocol ... as the
@@ -41,11 +44,23 @@ const fn scheme(name: &'static str, variant: Variant, eln: ElnResponse) -> Schem
 /// A split-connection scheme: a TCP Reno source, and the base station's own
 /// connection to the mobile host with `wireless` as its sender.
 const fn split(name: &'static str, wireless: Variant) -> Scheme {
-    Scheme { name, variant: Variant::Reno, eln: ElnResponse::Off, base_station: BaseStationAgent::Split { wireless } }
+    Scheme {
+        name,
+        cc: "reno",
+        variant: Variant::Reno,
+        eln: ElnResponse::Off,
+        base_station: BaseStationAgent::Split { wireless },
+    }
 }
 
 const fn link_layer(name: &'static str, snoop: SnoopConfig) -> Scheme {
-    Scheme { name, variant: Variant::Reno, eln: ElnResponse::Off, base_station: BaseStationAgent::Snoop(snoop) }
+    Scheme {
+        name,
+        cc: "reno",
+        variant: Variant::Reno,
+        eln: ElnResponse::Off,
+        base_station: BaseStationAgent::Snoop(snoop),
+    }
 }
 
 /// Seed 000 Sec. III-A and Table I. E2E is TCP Reno; E2E-NEWRENO adds
@@ -99,6 +114,7 @@ pub const SCHEMES: &[Scheme] = &[
 /// wireless station by symmetric operation" uplink (Sec. 5.2).
 const SNOOP_NEWRENO: Scheme = Scheme {
     name: "snoop",
+    cc: "reno",
     variant: Variant::Newreno,
     eln: ElnResponse::Off,
     base_station: BaseStationAgent::Snoop(SnoopConfig {

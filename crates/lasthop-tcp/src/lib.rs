@@ -37,6 +37,7 @@ pub mod sender;
 pub mod sender_adaptation;
 pub mod smart;
 pub mod timestamps;
+pub mod variants;
 pub mod window_scale;
 
 pub use config::{

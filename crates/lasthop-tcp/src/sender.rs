@@ -78,6 +78,7 @@ use lasthop_core::{Ecn, TcpHeader, Time};
 
 // Seed 004's LL-ELSN: the hooks that drive [`crate::ll_elsn`].
 mod ll_elsn_hooks;
+mod samples;
 
 /// Counters the papers report for a source. In declaration order
 /// (`repr(C)`), so that a sender can keep the three a round-trip sample
@@ -235,6 +236,9 @@ pub struct Sender {
     cfg: SenderConfig,
     /// Seed 004's LL-ELSN response, if configured ([`Sender::with_ll_elsn`]).
     ll_elsn: Option<Box<crate::ll_elsn::LlElsn>>,
+    /// Per-ack samples and the pacing clock, for a controller other than
+    /// Reno ([`samples`]).
+    samples: Option<Box<samples::Samples>>,
 }
 
 impl Sender {
@@ -243,7 +247,7 @@ impl Sender {
             Variant::Tahoe => RetransmitWindow::SlowStart,
             _ => RetransmitWindow::Inflate,
         };
-        Sender {
+        let mut sender = Sender {
             snd_una: 0,
             snd_nxt: 0,
             snd_max: 0,
@@ -290,7 +294,12 @@ impl Sender {
             stats: SenderStats::default(),
             cfg,
             ll_elsn: None,
+            samples: None,
+        };
+        if sender.cc.wants_samples() {
+            sender.samples = Some(Box::new(samples::Samples::new()));
         }
+        sender
     }
 
     /// Retransmission timeouts that fired so far (`SenderStats::timeouts`),
@@ -388,9 +397,13 @@ impl Sender {
     /// When the sender next needs `on_timer`: the retransmission timer, or
     /// SA's burst timer.
     pub fn poll_at(&self) -> Time {
-        match &self.adaptation {
+        let at = match &self.adaptation {
             None => self.rto_at,
             Some(a) => self.rto_at.min(a.poll_at()),
+        };
+        match self.samples.as_deref() {
+            Some(sm) if sm.pace_wait => at.min(sm.next_send_at),
+            _ => at,
         }
     }
 
@@ -534,7 +547,21 @@ impl Sender {
         if self.adaptation.is_some() && self.burst_blocked(now) {
             return None;
         }
-        let (seq, len) = self.choose(now)?;
+        if self.samples.is_some() && self.pacing_blocked(now) {
+            return None;
+        }
+        let Some((seq, len)) = self.choose(now) else {
+            if self.samples.is_some() {
+                self.note_idle();
+            }
+            return None;
+        };
+        if let Some(sm) = self.samples.as_deref_mut() {
+            sm.on_sent(now, seq, len, self.snd_max - self.snd_una, seq < self.snd_max);
+            if let Some(rate) = self.cc.pacing_rate() {
+                sm.on_paced(now, len, rate);
+            }
+        }
         let retransmit = seq < self.snd_max;
         // An LL-ELSN resend is kept off the scoreboard (see `ll_elsn_hooks`).
         let eln_rexmit = self.ll_elsn_on && self.on_ll_elsn_sent(seq, len, retransmit);
@@ -571,6 +598,26 @@ impl Sender {
         Some(hdr)
     }
 
+    /// Pacing (a controller's rate): true if the next segment must wait,
+    /// the wake-up then asked through `poll_at`.
+    fn pacing_blocked(&mut self, now: Time) -> bool {
+        let paced = self.cc.pacing_rate().is_some();
+        let Some(sm) = self.samples.as_deref_mut() else { return false };
+        sm.pace_wait = paced && now < sm.next_send_at;
+        sm.pace_wait
+    }
+
+    /// Nothing was sent: if for want of data while the window had room,
+    /// what is in flight is app-limited (rate samples say so).
+    fn note_idle(&mut self) {
+        let flight = self.flight();
+        if self.snd_nxt >= self.end_of_data() && flight < self.cc.cwnd() {
+            if let Some(sm) = self.samples.as_deref_mut() {
+                sm.on_app_limited(flight);
+            }
+        }
+    }
+
     /// The seed 001 options of a data segment about to leave.
     fn stamp_options(&mut self, now: Time, hdr: &mut TcpHeader) {
         if self.cfg.timestamps {
@@ -601,6 +648,12 @@ impl Sender {
             return;
         }
         let flight = self.flight_before_ack(acked);
+        if let Some(sm) = self.samples.as_deref() {
+            if self.adaptation.is_none() {
+                self.cc.on_ack(now, &sm.last);
+                return;
+            }
+        }
         match self.adaptation.as_mut() {
             None => self.cc.on_ack_bytes(now, acked, flight),
             Some(a) => {
@@ -668,6 +721,9 @@ impl Sender {
         // outstanding and carries no data.
         let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0 && same_wnd;
         self.ece_hold = hdr.ece && self.ecn_on;
+        if self.samples.is_some() {
+            self.sample_ack(now, hdr, ack, acked, dup);
+        }
         match self.variant {
             Variant::Sack if self.ll_elsn_on => self.on_ack_ll_elsn(now, hdr, acked, dup, trace),
             Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
@@ -690,6 +746,16 @@ impl Sender {
         if before != (self.cc.cwnd(), self.cc.ssthresh()) {
             self.trace_window(now, trace);
         }
+    }
+
+    /// A controller other than Reno: the ack's sample, to its estimators.
+    #[inline(never)]
+    fn sample_ack(&mut self, now: Time, hdr: &TcpHeader, ack: u64, acked: u64, dup: bool) {
+        let flight = self.flight_before_ack(acked);
+        let in_recovery = self.in_recovery();
+        let Some(sm) = self.samples.as_deref_mut() else { return };
+        let sample = sm.on_ack(now, hdr, ack, acked, flight, dup, in_recovery);
+        self.cc.on_every_ack(now, &sample);
     }
 
     /// A segment with SYN, or any segment in SYN-SENT (see

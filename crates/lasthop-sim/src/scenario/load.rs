@@ -422,8 +422,8 @@ description = "x"
         assert_eq!(e.path, "bad.toml");
         assert!(e.reason.starts_with("TOML syntax error at line 1"), "{e}");
         let text = MINI.replace("description = \"x\"\n", "");
-        let e = load_file(&text, Format::Toml, &["flows.0.tcp.variant=vegas".into()], "m").unwrap_err();
-        assert_eq!(e.path, "flows[0].tcp.variant");
+        let e = load_file(&text, Format::Toml, &["flows.0.tcp.recovery=vegas".into()], "m").unwrap_err();
+        assert_eq!(e.path, "flows[0].tcp.recovery");
         let e = load_file(&text, Format::Toml, &["nonsense".into()], "m").unwrap_err();
         assert_eq!(e.path, "--set");
         let e = load_file(&text, Format::Toml, &["flows.3.bytes=1".into()], "m").unwrap_err();

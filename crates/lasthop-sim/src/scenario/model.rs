@@ -22,6 +22,8 @@ use lasthop_net::mac::dcf::{DcfConfig, LlRetransmission};
 use lasthop_net::mac::point_to_point::{DirParams, Duplex};
 use lasthop_net::mac::{RadioConfig, StationId};
 use lasthop_net::queue::{QueueConfig, QueueLimit};
+use lasthop_tcp::cc::CcConfig;
+use lasthop_tcp::variants;
 use lasthop_tcp::{
     AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, LlElsnConfig, LlElsnResponse, ReceiverConfig,
     RtoConfig, RtoMode, SenderConfig, Variant,
@@ -927,7 +929,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
         _ => return Err(ScenarioError::new(format!("flows[{i}]"), "give exactly one of `bytes` and `duration_s`")),
     };
     let t = &fl.tcp;
-    let (variant, eln, base_station) = match &fl.scheme {
+    let (variant, variant_cc, eln, base_station) = match &fl.scheme {
         Some(name) => {
             let sc = schemes::find(name).ok_or_else(|| {
                 ScenarioError::new(
@@ -936,11 +938,50 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
                 )
             })?;
             check(t.variant.is_none(), p("tcp.variant"), "conflicts with `scheme`, which sets the variant")?;
+            check(t.recovery.is_none(), p("tcp.recovery"), "conflicts with `scheme`, which sets the recovery")?;
             check(t.eln.is_none(), p("tcp.eln"), "conflicts with `scheme`, which sets the ELN response")?;
-            (sc.variant, sc.eln, sc.base_station)
+            (sc.variant, sc.cc, sc.eln, sc.base_station)
         }
-        None => (t.variant.unwrap_or(Variant::Reno), t.eln.unwrap_or(ElnResponse::Off), BaseStationAgent::None),
+        None => {
+            let spec = match t.variant.as_deref() {
+                None => None,
+                Some(name) => Some(variants::find(name).ok_or_else(|| {
+                    ScenarioError::new(
+                        p("tcp.variant"),
+                        format!("unknown variant '{name}' (known: {})", variants::names().join(", ")),
+                    )
+                })?),
+            };
+            check(
+                spec.is_none() || t.recovery.is_none(),
+                p("tcp.recovery"),
+                "conflicts with `variant`, which sets the recovery",
+            )?;
+            let recovery = t.recovery.or(spec.map(|s| s.recovery)).unwrap_or(Variant::Reno);
+            (recovery, spec.map_or("reno", |s| s.cc), t.eln.unwrap_or(ElnResponse::Off), BaseStationAgent::None)
+        }
     };
+    check(
+        t.cc.is_none() || variant_cc == "reno",
+        p("tcp.cc"),
+        &format!("conflicts with the variant or scheme, which runs '{variant_cc}'"),
+    )?;
+    let cc_name = t.cc.as_deref().unwrap_or(variant_cc);
+    let given: Vec<(&str, f64)> = t.cc_params.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let cc = CcConfig::named(cc_name, &given).map_err(|e| {
+        let field = if e.field == "cc" { p("tcp.cc") } else { p(&format!("tcp.{}", e.field)) };
+        ScenarioError::new(field, e.reason)
+    })?;
+    check(
+        t.sack != Some(false) || variant != Variant::Sack,
+        p("tcp.sack"),
+        "the recovery 'sack' needs the receiver's SACK blocks: remove `sack = false`",
+    )?;
+    check(
+        !cc.name.needs_timestamps() || t.timestamps,
+        p("tcp.timestamps"),
+        &format!("the congestion control '{}' needs the timestamp option: set `timestamps = true`", cc.name.as_str()),
+    )?;
     let eln_on = eln != ElnResponse::Off;
     let latency_us = t.base_station_processing_us;
     non_negative(latency_us, &p("tcp.base_station_processing_us"))?;
@@ -1090,7 +1131,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
         workload,
         sender: SenderConfig {
             variant,
-            cc: lasthop_tcp::cc::CcConfig::default(),
+            cc,
             mss_bytes: t.mss_bytes,
             send_buffer_bytes: t.socket_buffer_bytes,
             initial_cwnd_segments: t.initial_cwnd_segments,
@@ -1123,7 +1164,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
             recv_buffer_bytes: t.socket_buffer_bytes,
             mss_bytes: t.mss_bytes,
             ack_policy,
-            sack: t.sack || variant == Variant::Sack,
+            sack: t.sack.unwrap_or(variant == Variant::Sack),
             // The SMART link layers read the mobile host's SMART echoes.
             smart_echo: variant == Variant::Smart
                 || snoop.is_some_and(|s| s.smart)

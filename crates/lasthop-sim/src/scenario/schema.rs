@@ -844,8 +844,23 @@ fn pareto_packet() -> u32 {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
-    /// Sender variant (default `reno`); a flow's `scheme` sets it instead.
-    pub variant: Option<Variant>,
+    /// Sender variant (default `reno`): a name for a (congestion control,
+    /// loss recovery) pair, from `lasthop_tcp::variants::VARIANTS` (tahoe,
+    /// reno, newreno, sack, smart, and the controllers' variants such as
+    /// westwood+, veno, cubic, bbr). A flow's `scheme` sets it instead.
+    pub variant: Option<String>,
+    /// Loss recovery, set directly instead of through `variant`: tahoe
+    /// (go-back-N), reno, newreno, sack (RFC 6675; the receiver sends SACK
+    /// blocks) or smart (the receiver echoes).
+    pub recovery: Option<Variant>,
+    /// Congestion control, set directly (default: the variant's; `reno`).
+    /// An unknown name is refused with the list of known ones.
+    pub cc: Option<String>,
+    /// The congestion controller's parameters by name (each controller
+    /// lists its own, with their defaults and sources, in its module's
+    /// `PARAMS`); unknown names are refused.
+    #[serde(default)]
+    pub cc_params: std::collections::BTreeMap<String, f64>,
     /// Maximum segment size (payload), in bytes.
     #[serde(default = "default_mss")]
     pub mss_bytes: u32,
@@ -872,9 +887,9 @@ pub struct TcpSpec {
     /// 4.4BSD-Lite's `tcprexmtthresh`, ns-2's `NUMDUPACKS`.
     #[serde(default = "default_dupthresh")]
     pub dupack_threshold: u32,
-    /// Send SACK blocks from the receiver (always on with variant `sack`).
-    #[serde(default)]
-    pub sack: bool,
+    /// Send SACK blocks from the receiver (default: on exactly when the
+    /// recovery is `sack`; `false` with that recovery is refused).
+    pub sack: Option<bool>,
     /// Response to ELN-marked duplicate acks: `off`, `third_dupack`
     /// (E2E-ELN) or `first_dupack` (E2E-ELN-RXMT). A flow's `scheme` sets it.
     pub eln: Option<lasthop_tcp::ElnResponse>,
@@ -1106,6 +1121,9 @@ impl Default for TcpSpec {
     fn default() -> Self {
         TcpSpec {
             variant: None,
+            recovery: None,
+            cc: None,
+            cc_params: Default::default(),
             mss_bytes: default_mss(),
             header_bytes: default_header(),
             ack_bytes: default_header(),
@@ -1116,7 +1134,7 @@ impl Default for TcpSpec {
             initial_cwnd_segments: 1,
             initial_ssthresh_bytes: None,
             dupack_threshold: default_dupthresh(),
-            sack: false,
+            sack: None,
             eln: None,
             eln_generator: ElnGenerator::Receiver,
             limited_transmit: false,

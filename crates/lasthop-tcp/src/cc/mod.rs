@@ -248,6 +248,15 @@ macro_rules! controllers {
                 }
             }
 
+            /// The controller reads the peer's timestamps (`AckSample::peer_ts`):
+            /// a flow must use the option (its module's `NEEDS_TIMESTAMPS`).
+            pub fn needs_timestamps(self) -> bool {
+                match self {
+                    CcName::Reno => false,
+                    $(CcName::$variant => $module::NEEDS_TIMESTAMPS,)*
+                }
+            }
+
             /// The parameters this controller takes.
             pub fn params(self) -> &'static [Param] {
                 match self {
@@ -300,7 +309,7 @@ macro_rules! controllers {
 }
 
 // One line per member: `Variant => module::Type,`. The module defines
-// `NAME`, `PARAMS` and `Type::new(params, window)`.
+// `NAME`, `PARAMS`, `NEEDS_TIMESTAMPS` and `Type::new(params, window)`.
 controllers! {}
 
 /// A sender's congestion control: the shared window and its member.
