@@ -27,10 +27,14 @@ pub enum Variant {
     /// loss at once; Reno's window cut once per loss episode (the receiver
     /// must echo).
     Smart,
+    /// TCP-DCR (Bhandarkar et al. 2005; seed 004 Sec. 2.3): NewReno whose
+    /// fast retransmit waits one round trip after the first duplicate ack
+    /// ([`crate::recovery::dcr`]).
+    Dcr,
 }
 
 impl Variant {
-    pub const NAMES: [&'static str; 5] = ["tahoe", "reno", "newreno", "sack", "smart"];
+    pub const NAMES: [&'static str; 6] = ["tahoe", "reno", "newreno", "sack", "smart", "dcr"];
 }
 
 /// How a sender answers duplicate acks that carry an ELN mark (seed 000

@@ -67,6 +67,7 @@ use crate::cc::{CongestionControl, CongestionEvent, CongestionKind, LossCause, R
 use crate::config::{ElnResponse, RtoMode, SenderConfig, Variant};
 use crate::ecn::EcnSender;
 use crate::handshake::{ConnectionTimes, Handshake};
+use crate::recovery::dcr::{DelayedResponse, Held};
 use crate::recovery::{AckVerdict, LossRecovery};
 use crate::rtt::RttEstimator;
 use crate::sack::Scoreboard;
@@ -239,6 +240,8 @@ pub struct Sender {
     /// Per-ack samples and the pacing clock, for a controller other than
     /// Reno ([`samples`]).
     samples: Option<Box<samples::Samples>>,
+    /// TCP-DCR's held response (variant `dcr`).
+    dcr: Option<Box<DelayedResponse>>,
 }
 
 impl Sender {
@@ -295,6 +298,7 @@ impl Sender {
             cfg,
             ll_elsn: None,
             samples: None,
+            dcr: (cfg.variant == Variant::Dcr).then(Box::default),
         };
         if sender.cc.wants_samples() {
             sender.samples = Some(Box::new(samples::Samples::new()));
@@ -401,9 +405,13 @@ impl Sender {
             None => self.rto_at,
             Some(a) => self.rto_at.min(a.poll_at()),
         };
-        match self.samples.as_deref() {
+        let at = match self.samples.as_deref() {
             Some(sm) if sm.pace_wait => at.min(sm.next_send_at),
             _ => at,
+        };
+        match self.dcr.as_deref() {
+            Some(d) => at.min(d.deadline()),
+            None => at,
         }
     }
 
@@ -487,6 +495,10 @@ impl Sender {
         let mut win = self.cc.cwnd();
         if self.limited_transmit && !self.in_recovery() && (1..=2).contains(&self.dupacks) {
             // RFC 3042: outstanding data may reach cwnd + 2 SMSS.
+            win += u64::from(self.dupacks) * self.cc.mss();
+        } else if self.variant == Variant::Dcr && self.dcr.as_ref().is_some_and(|d| d.holding()) {
+            // TCP-DCR's extended limited transmit (RFC 4653 Sec. 3): a new
+            // segment for each duplicate while the response is held.
             win += u64::from(self.dupacks) * self.cc.mss();
         }
         let limit = (self.snd_una + win).min(limit_rwnd);
@@ -715,6 +727,9 @@ impl Sender {
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
             self.dupacks = 0;
+            if let Some(d) = self.dcr.as_deref_mut() {
+                d.cancel();
+            }
             self.eln_dupacks = 0;
         }
         // RFC 5681 Sec. 2: a duplicate acknowledges nothing new while data is
@@ -881,6 +896,10 @@ impl Sender {
                 return;
             }
             let requested = self.cfg.fr_request && hdr.fr_request;
+            if self.dcr.is_some() && !requested && !self.recovery.in_recovery() {
+                self.on_dcr_dupack(now, trace);
+                return;
+            }
             let verdict = if requested {
                 self.recovery.on_requested_dupack(self.snd_una, self.snd_max)
             } else {
@@ -896,6 +915,25 @@ impl Sender {
                 AckVerdict::DupackInRecovery => self.cc.on_dupack_in_recovery(),
                 _ => {}
             }
+        }
+    }
+
+    /// TCP-DCR ([`crate::recovery::dcr`]): a duplicate outside recovery
+    /// is held for one smoothed RTT from the first; one arriving after
+    /// that responds.
+    fn on_dcr_dupack(&mut self, now: Time, trace: &mut Trace) {
+        let tau = self.rtt.fine_srtt_ns().unwrap_or(self.rtt.rto_ns());
+        let Some(d) = self.dcr.as_deref_mut() else { return };
+        match d.on_dupack(now, tau) {
+            Held::Holding => self.recovery.on_held_dupack(),
+            Held::Respond => self.dcr_respond(now, trace),
+        }
+    }
+
+    /// TCP-DCR's held response is due: NewReno's fast retransmit.
+    fn dcr_respond(&mut self, now: Time, trace: &mut Trace) {
+        if self.recovery.on_delay_expired(self.snd_una, self.snd_max) == AckVerdict::FastRetransmit {
+            self.fast_retransmit(now, trace);
         }
     }
 
@@ -1047,6 +1085,11 @@ impl Sender {
         if let Some(a) = self.adaptation.as_mut() {
             a.on_instant(now); // a due burst timer lets the next burst go
         }
+        if let Some(d) = self.dcr.as_deref_mut() {
+            if !self.stopped && d.on_timer(now) && self.snd_una < self.snd_max {
+                self.dcr_respond(now, trace);
+            }
+        }
         if self.stopped || now < self.rto_at {
             return;
         }
@@ -1072,6 +1115,9 @@ impl Sender {
         };
         self.cc.on_congestion(now, &ev, self.cfg.dupack_threshold);
         self.recovery.on_timeout(self.snd_max);
+        if let Some(d) = self.dcr.as_deref_mut() {
+            d.cancel();
+        }
         if let Some(sb) = self.sack.as_mut() {
             sb.on_timeout_at(self.snd_una, self.snd_max);
         }

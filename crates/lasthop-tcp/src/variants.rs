@@ -35,6 +35,8 @@ pub const VARIANTS: &[VariantSpec] = &[
     v("newreno", "reno", Variant::Newreno),
     v("sack", "reno", Variant::Sack),
     v("smart", "reno", Variant::Smart),
+    // Seed 004 Sec. 2.3: Reno's window rules, NewReno's recovery held one RTT.
+    v("dcr", "reno", Variant::Dcr),
 ];
 
 pub fn find(name: &str) -> Option<&'static VariantSpec> {

@@ -8,6 +8,7 @@
 //!   (as ns-2's `recover_`), so one window's losses cause one window cut.
 //! - Reno, RFC 5681 3.2: fast retransmit and fast recovery; the first ack of
 //!   new data ends recovery, even a partial one.
+//! - TCP-DCR ([`super::dcr`]): NewReno's rules, its fast retransmit held.
 //! - NewReno, RFC 6582 3.2: recovery lasts until an ack covers `recover`; each
 //!   partial ack retransmits the next hole at once. Fast retransmit is entered
 //!   only when the ack is above `recover` (step 2, the "careful" variant, so a
@@ -68,7 +69,7 @@ impl LossRecovery {
             return AckVerdict::NewAck;
         }
         match self.variant {
-            Variant::Newreno if self.recover.is_some_and(|r| ack < r) => {
+            Variant::Newreno | Variant::Dcr if self.recover.is_some_and(|r| ack < r) => {
                 self.partial_acks_seen += 1;
                 AckVerdict::PartialAck { first: self.partial_acks_seen == 1 }
             }
@@ -89,7 +90,7 @@ impl LossRecovery {
         if self.dupacks != self.dupack_threshold {
             return AckVerdict::Dupack;
         }
-        let guarded = matches!(self.variant, Variant::Tahoe | Variant::Newreno);
+        let guarded = matches!(self.variant, Variant::Tahoe | Variant::Newreno | Variant::Dcr);
         if guarded && !self.above_recover(ack) {
             return AckVerdict::Dupack;
         }
@@ -109,7 +110,7 @@ impl LossRecovery {
             return AckVerdict::DupackInRecovery;
         }
         self.dupacks += 1;
-        let guarded = matches!(self.variant, Variant::Tahoe | Variant::Newreno);
+        let guarded = matches!(self.variant, Variant::Tahoe | Variant::Newreno | Variant::Dcr);
         if self.dupacks > self.dupack_threshold || (guarded && !self.above_recover(ack)) {
             // Past the threshold a counting sender has already acted on
             // this loss (Tahoe, which leaves no recovery state behind).
@@ -118,6 +119,25 @@ impl LossRecovery {
         self.dupacks = self.dupack_threshold;
         self.recover = Some(snd_max);
         self.in_recovery = self.variant != Variant::Tahoe;
+        self.partial_acks_seen = 0;
+        AckVerdict::FastRetransmit
+    }
+
+    /// TCP-DCR ([`crate::recovery::dcr`]): a duplicate counted while the
+    /// response is held.
+    pub fn on_held_dupack(&mut self) {
+        self.dupacks += 1;
+    }
+
+    /// TCP-DCR: the held response is due with the hole at `ack` still
+    /// open: fast retransmit as NewReno would at its threshold, under the
+    /// same `recover` guard.
+    pub fn on_delay_expired(&mut self, ack: u64, snd_max: u64) -> AckVerdict {
+        if self.in_recovery || !self.above_recover(ack) {
+            return AckVerdict::Dupack;
+        }
+        self.recover = Some(snd_max);
+        self.in_recovery = true;
         self.partial_acks_seen = 0;
         AckVerdict::FastRetransmit
     }
