@@ -405,6 +405,10 @@ impl Sender {
             None => self.rto_at,
             Some(a) => self.rto_at.min(a.poll_at()),
         };
+        // `samples` and `dcr` lie on cold lines: the hot tests first.
+        if !self.cc.wants_samples() && self.variant != Variant::Dcr {
+            return at;
+        }
         let at = match self.samples.as_deref() {
             Some(sm) if sm.pace_wait => at.min(sm.next_send_at),
             _ => at,
@@ -493,12 +497,7 @@ impl Sender {
             return None;
         }
         let mut win = self.cc.cwnd();
-        if self.limited_transmit && !self.in_recovery() && (1..=2).contains(&self.dupacks) {
-            // RFC 3042: outstanding data may reach cwnd + 2 SMSS.
-            win += u64::from(self.dupacks) * self.cc.mss();
-        } else if self.variant == Variant::Dcr && self.dcr.as_ref().is_some_and(|d| d.holding()) {
-            // TCP-DCR's extended limited transmit (RFC 4653 Sec. 3): a new
-            // segment for each duplicate while the response is held.
+        if self.dupacks > 0 && self.extends_window() {
             win += u64::from(self.dupacks) * self.cc.mss();
         }
         let limit = (self.snd_una + win).min(limit_rwnd);
@@ -511,6 +510,15 @@ impl Sender {
             return None; // silly-window avoidance: wait for a full segment
         }
         Some((self.snd_nxt, len))
+    }
+
+    /// With duplicate acks counted: whether each lets one more segment
+    /// go. RFC 3042's limited transmit (outstanding data may reach cwnd +
+    /// 2 SMSS), or TCP-DCR's extended limited transmit (RFC 4653 Sec. 3: a
+    /// new segment for each duplicate while the response is held).
+    fn extends_window(&self) -> bool {
+        (self.limited_transmit && !self.in_recovery() && self.dupacks <= 2)
+            || (self.variant == Variant::Dcr && self.dcr.as_ref().is_some_and(|d| d.holding()))
     }
 
     /// SA (seed 001 Sec. 6.3): true if a new transmission must wait for the
@@ -559,20 +567,17 @@ impl Sender {
         if self.adaptation.is_some() && self.burst_blocked(now) {
             return None;
         }
-        if self.samples.is_some() && self.pacing_blocked(now) {
+        if self.cc.wants_samples() && self.pacing_blocked(now) {
             return None;
         }
         let Some((seq, len)) = self.choose(now) else {
-            if self.samples.is_some() {
+            if self.cc.wants_samples() {
                 self.note_idle();
             }
             return None;
         };
-        if let Some(sm) = self.samples.as_deref_mut() {
-            sm.on_sent(now, seq, len, self.snd_max - self.snd_una, seq < self.snd_max);
-            if let Some(rate) = self.cc.pacing_rate() {
-                sm.on_paced(now, len, rate);
-            }
+        if self.cc.wants_samples() {
+            self.sample_sent(now, seq, len);
         }
         let retransmit = seq < self.snd_max;
         // An LL-ELSN resend is kept off the scoreboard (see `ll_elsn_hooks`).
@@ -608,6 +613,19 @@ impl Sender {
             a.on_sent();
         }
         Some(hdr)
+    }
+
+    /// A segment leaves: its send record, and the pacing clock.
+    #[inline(never)]
+    fn sample_sent(&mut self, now: Time, seq: u64, len: u64) {
+        let rate = self.cc.pacing_rate();
+        let (flight, retransmit) = (self.snd_max - self.snd_una, seq < self.snd_max);
+        if let Some(sm) = self.samples.as_deref_mut() {
+            sm.on_sent(now, seq, len, flight, retransmit);
+            if let Some(rate) = rate {
+                sm.on_paced(now, len, rate);
+            }
+        }
     }
 
     /// Pacing (a controller's rate): true if the next segment must wait,
@@ -660,8 +678,8 @@ impl Sender {
             return;
         }
         let flight = self.flight_before_ack(acked);
-        if let Some(sm) = self.samples.as_deref() {
-            if self.adaptation.is_none() {
+        if self.cc.wants_samples() && self.adaptation.is_none() {
+            if let Some(sm) = self.samples.as_deref() {
                 self.cc.on_ack(now, &sm.last);
                 return;
             }
@@ -736,7 +754,7 @@ impl Sender {
         // outstanding and carries no data.
         let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0 && same_wnd;
         self.ece_hold = hdr.ece && self.ecn_on;
-        if self.samples.is_some() {
+        if self.cc.wants_samples() {
             self.sample_ack(now, hdr, ack, acked, dup);
         }
         match self.variant {
@@ -896,7 +914,7 @@ impl Sender {
                 return;
             }
             let requested = self.cfg.fr_request && hdr.fr_request;
-            if self.dcr.is_some() && !requested && !self.recovery.in_recovery() {
+            if self.variant == Variant::Dcr && !requested && !self.recovery.in_recovery() {
                 self.on_dcr_dupack(now, trace);
                 return;
             }
@@ -1085,8 +1103,9 @@ impl Sender {
         if let Some(a) = self.adaptation.as_mut() {
             a.on_instant(now); // a due burst timer lets the next burst go
         }
-        if let Some(d) = self.dcr.as_deref_mut() {
-            if !self.stopped && d.on_timer(now) && self.snd_una < self.snd_max {
+        if self.variant == Variant::Dcr {
+            let due = self.dcr.as_deref_mut().is_some_and(|d| d.on_timer(now));
+            if due && !self.stopped && self.snd_una < self.snd_max {
                 self.dcr_respond(now, trace);
             }
         }

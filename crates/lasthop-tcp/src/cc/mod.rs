@@ -382,6 +382,7 @@ impl CongestionControl {
     }
 
     /// New data acknowledged outside loss recovery.
+    #[inline]
     pub fn on_ack(&mut self, now: Time, s: &AckSample) {
         match self.algo.as_mut() {
             None => self.win.grow(s.acked_bytes, s.flight_bytes),
@@ -391,9 +392,12 @@ impl CongestionControl {
 
     /// Reno's growth for `acked_bytes` with `flight_bytes` outstanding,
     /// whatever the member (tests and seed 001's per-segment growth).
+    #[inline]
     pub fn on_ack_bytes(&mut self, now: Time, acked_bytes: u64, flight_bytes: u64) {
-        let s = AckSample { acked_bytes, flight_bytes, ..AckSample::default() };
-        self.on_ack(now, &s);
+        match self.algo.as_mut() {
+            None => self.win.grow(acked_bytes, flight_bytes),
+            Some(a) => a.on_ack(&mut self.win, now, &AckSample { acked_bytes, flight_bytes, ..AckSample::default() }),
+        }
     }
 
     /// The member's verdict on `ev` and, for a congestion loss, its ssthresh.
