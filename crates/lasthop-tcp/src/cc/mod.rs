@@ -301,7 +301,9 @@ macro_rules! controllers {
 
 // One line per member: `Variant => module::Type,`. The module defines
 // `NAME`, `PARAMS` and `Type::new(params, window)`.
-controllers! {}
+controllers! {
+    WestwoodPlus => westwood::WestwoodPlus,
+}
 
 /// A sender's congestion control: the shared window and its member.
 #[derive(Clone, Debug)]
