@@ -303,6 +303,7 @@ macro_rules! controllers {
 // `NAME`, `PARAMS` and `Type::new(params, window)`.
 controllers! {
     WestwoodPlus => westwood::WestwoodPlus,
+    Tibet => tibet::Tibet,
 }
 
 /// A sender's congestion control: the shared window and its member.
