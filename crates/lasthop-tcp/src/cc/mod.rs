@@ -304,6 +304,7 @@ macro_rules! controllers {
 controllers! {
     WestwoodPlus => westwood::WestwoodPlus,
     Tibet => tibet::Tibet,
+    IdealBwe => ideal_bwe::IdealBwe,
 }
 
 /// A sender's congestion control: the shared window and its member.
