@@ -310,7 +310,11 @@ macro_rules! controllers {
 
 // One line per member: `Variant => module::Type,`. The module defines
 // `NAME`, `PARAMS`, `NEEDS_TIMESTAMPS` and `Type::new(params, window)`.
-controllers! {}
+controllers! {
+    WestwoodPlus => westwood::WestwoodPlus,
+    Tibet => tibet::Tibet,
+    IdealBwe => ideal_bwe::IdealBwe,
+}
 
 /// A sender's congestion control: the shared window and its member.
 #[derive(Clone, Debug)]
