@@ -24,6 +24,7 @@
 //! to retransmit, and the window's shape during recovery, are the loss
 //! recovery's (`crate::recovery`).
 
+pub mod rounds;
 pub mod window;
 
 pub use window::{RetransmitWindow, Window};
@@ -301,7 +302,9 @@ macro_rules! controllers {
 
 // One line per member: `Variant => module::Type,`. The module defines
 // `NAME`, `PARAMS` and `Type::new(params, window)`.
-controllers! {}
+controllers! {
+    Vegas => vegas::Vegas,
+}
 
 /// A sender's congestion control: the shared window and its member.
 #[derive(Clone, Debug)]
