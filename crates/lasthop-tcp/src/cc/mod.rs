@@ -303,6 +303,7 @@ macro_rules! controllers {
 // One line per member: `Variant => module::Type,`. The module defines
 // `NAME`, `PARAMS` and `Type::new(params, window)`.
 controllers! {
+    Veno => veno::Veno,
     Vegas => vegas::Vegas,
 }
 
