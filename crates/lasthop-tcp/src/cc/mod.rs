@@ -305,6 +305,7 @@ macro_rules! controllers {
 controllers! {
     Veno => veno::Veno,
     Vegas => vegas::Vegas,
+    NewRenoFf => newreno_ff::NewRenoFf,
 }
 
 /// A sender's congestion control: the shared window and its member.
