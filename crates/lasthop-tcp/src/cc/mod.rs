@@ -306,6 +306,7 @@ controllers! {
     Veno => veno::Veno,
     Vegas => vegas::Vegas,
     NewRenoFf => newreno_ff::NewRenoFf,
+    SantaCruz => santa_cruz::SantaCruz,
 }
 
 /// A sender's congestion control: the shared window and its member.
