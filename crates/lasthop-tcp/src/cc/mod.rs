@@ -24,6 +24,7 @@
 //! to retransmit, and the window's shape during recovery, are the loss
 //! recovery's (`crate::recovery`).
 
+pub mod rounds;
 pub mod window;
 
 pub use window::{RetransmitWindow, Window};
@@ -314,6 +315,10 @@ controllers! {
     WestwoodPlus => westwood::WestwoodPlus,
     Tibet => tibet::Tibet,
     IdealBwe => ideal_bwe::IdealBwe,
+    Veno => veno::Veno,
+    Vegas => vegas::Vegas,
+    NewRenoFf => newreno_ff::NewRenoFf,
+    SantaCruz => santa_cruz::SantaCruz,
 }
 
 /// A sender's congestion control: the shared window and its member.
