@@ -301,7 +301,10 @@ macro_rules! controllers {
 
 // One line per member: `Variant => module::Type,`. The module defines
 // `NAME`, `PARAMS` and `Type::new(params, window)`.
-controllers! {}
+controllers! {
+    Jersey => jersey::Jersey,
+    Jtcp => jtcp::Jtcp,
+}
 
 /// A sender's congestion control: the shared window and its member.
 #[derive(Clone, Debug)]
