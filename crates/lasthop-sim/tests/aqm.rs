@@ -127,3 +127,33 @@ fn bad_aqm_settings_get_one_line_naming_the_field() {
     let e = err("{ fq_codel = { quantum_bytes = 0 } }");
     assert!(e.contains("queue.fq_codel.quantum_bytes"), "{e}");
 }
+
+/// Jersey's congestion warning (seed 004; lasthop-net `queue/cw.rs`) on the
+/// same bottleneck, for an ECN-capable Reno flow (RFC 3168's once-a-window
+/// halving on ECN-Echo): every packet is marked while the average exceeds 5
+/// packets, none is dropped early, and the queue stays far below drop-tail's.
+#[test]
+fn jersey_cw_marks_without_early_drops_and_keeps_the_queue_short() {
+    let ecn = |queue: &str| {
+        let text = bottleneck(queue, "full").replace("timestamps = true", "timestamps = true\necn = true");
+        let m = load(&text, &[]).model;
+        let mut w = World::new(&m, 1, false);
+        assert!(w.run());
+        w.check_invariants().unwrap();
+        w.summary()
+    };
+    let tail = ecn("{}");
+    let (_, tq) = neck(&tail);
+    let s = ecn("{ jersey_cw = {} }");
+    let (l, q) = neck(&s);
+    assert!(s.flows[0].completed);
+    // 633 marks, no drop of any kind, no retransmission ...
+    assert!(q.marks > 0 && q.drops_early == 0 && l.drops_queue == 0, "{l:?}");
+    assert_eq!(s.flows[0].retransmits, 0);
+    // ... and some 4.6 packets waiting on average, against drop-tail's 146.
+    assert!(q.mean_queue_packets < tq.mean_queue_packets / 10.0, "{q:?} vs {tq:?}");
+    // A threshold the 300-packet buffer's average never exceeds: one line.
+    let text = bottleneck("{ jersey_cw = { threshold_packets = 300 } }", "full");
+    let e = Scenario::load(&text, Format::Toml, &[], "t").map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("queue.jersey_cw.threshold_packets") && e.lines().count() == 1, "{e}");
+}

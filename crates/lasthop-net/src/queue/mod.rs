@@ -24,7 +24,9 @@
 //!   - or, instead of RED, ACK filtering and acks-first, one of the AQMs
 //!     that today's satellite and cellular links are compared with: CoDel
 //!     (`codel.rs`, RFC 8289), PIE (`pie.rs`, RFC 8033) or FQ-CoDel
-//!     (`fq_codel.rs`, RFC 8290, on CoDel's state machine). Each keeps the
+//!     (`fq_codel.rs`, RFC 8290, on CoDel's state machine), or TCP-Jersey's
+//!     congestion warning (`cw.rs`: every ECN-capable arrival marked while
+//!     a RED-style average exceeds a threshold; seed 004). Each keeps the
 //!     time its packets joined, inside the box, so that a [`Waiting`]
 //!     stays 24 bytes. CoDel and FQ-CoDel drop at dequeue:
 //!     [`Queue::dequeue`] reports those drops as an arrival's, and a MAC's
@@ -51,6 +53,7 @@
 pub mod ack_filter;
 pub mod acks_first;
 pub mod codel;
+pub mod cw;
 pub mod drop_tail;
 pub mod fq_codel;
 pub mod overflow;
@@ -61,6 +64,7 @@ pub mod semantic;
 pub use ack_filter::AckFilterPosition;
 pub use acks_first::Service;
 pub use codel::{Codel, CodelConfig};
+pub use cw::{Cw, CwConfig};
 pub use drop_tail::DropTail;
 pub use fq_codel::{FqCodel, FqCodelConfig};
 pub use overflow::Overflow;
@@ -189,6 +193,11 @@ pub struct QueueConfig {
     /// CoDel on each. Point-to-point links only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fq_codel: Option<FqCodelConfig>,
+    /// TCP-Jersey's congestion warning (Xu, Tian, Ansari 2004; seed 004
+    /// Sec. 2.2): drop-tail, every ECN-capable arrival marked CE while a
+    /// RED-style average queue exceeds `threshold_packets`, no probability.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jersey_cw: Option<CwConfig>,
 }
 
 impl QueueConfig {
@@ -203,11 +212,16 @@ impl QueueConfig {
             red.validate(limit).map_err(|(f, r)| (format!("red.{f}"), r))?;
         }
         if let Some(aqm) = self.aqm_name() {
-            let given = [("red", self.red.is_some()), ("codel", self.codel.is_some()), ("pie", self.pie.is_some())];
+            let given = [
+                ("red", self.red.is_some()),
+                ("codel", self.codel.is_some()),
+                ("pie", self.pie.is_some()),
+                ("jersey_cw", self.jersey_cw.is_some()),
+            ];
             if let Some((other, _)) = given.iter().find(|&&(n, on)| on && n != aqm) {
                 return Err((
                     aqm.into(),
-                    format!("only one of red, codel, pie and fq_codel may be given (also {other})"),
+                    format!("only one of red, codel, pie, fq_codel and jersey_cw may be given (also {other})"),
                 ));
             }
             if self.discipline != Service::Fifo {
@@ -230,15 +244,23 @@ impl QueueConfig {
         if let Some(c) = &self.fq_codel {
             c.validate(limit).map_err(at("fq_codel"))?;
         }
+        if let Some(c) = &self.jersey_cw {
+            c.validate(limit).map_err(at("jersey_cw"))?;
+        }
         Ok(())
     }
 
-    /// The AQM given (`codel`, `pie` or `fq_codel`), the last of them in
-    /// that order if several are.
+    /// The AQM given (`codel`, `pie`, `fq_codel` or `jersey_cw`), the
+    /// first of `fq_codel`, `pie`, `codel`, `jersey_cw` if several are.
     fn aqm_name(&self) -> Option<&'static str> {
-        [("fq_codel", self.fq_codel.is_some()), ("pie", self.pie.is_some()), ("codel", self.codel.is_some())]
-            .into_iter()
-            .find_map(|(n, on)| on.then_some(n))
+        [
+            ("fq_codel", self.fq_codel.is_some()),
+            ("pie", self.pie.is_some()),
+            ("codel", self.codel.is_some()),
+            ("jersey_cw", self.jersey_cw.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(n, on)| on.then_some(n))
     }
 
     /// Whether the discipline draws random numbers (and needs a stream).
@@ -282,8 +304,8 @@ pub struct Queue {
 /// Statistics of a composed queue at a given time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QueueStats {
-    /// Packets RED (arrivals and queued packets), CoDel, PIE or FQ-CoDel
-    /// marked CE.
+    /// Packets RED (arrivals and queued packets), CoDel, PIE, FQ-CoDel or
+    /// Jersey's CW marked CE.
     pub marks: u64,
     /// Time-averaged packets waiting, from time zero (the packet on the
     /// medium is not waiting).

@@ -30,7 +30,9 @@
 //! [`super::fq_codel`]), and joins with its time stamped by the AQM. At
 //! service, CoDel ([`super::codel`]) or FQ-CoDel drops at the head (cause
 //! `Early`) and brings the packet it serves to the head; PIE measures the
-//! leaving packet's sojourn time.
+//! leaving packet's sojourn time. Jersey's CW ([`super::cw`]) updates its
+//! average on each arrival and marks an admitted ECN-capable arrival while
+//! the average is above its threshold; it drops nothing itself.
 //!
 //! Service ([`super::acks_first`]) takes the head, or with `acks_first`
 //! the oldest pure ack, which is brought to the head just before the pop.
@@ -39,7 +41,7 @@
 
 use super::pie::PieVerdict;
 use super::{
-    AckFilterPosition, Codel, DropTail, FqCodel, MarkVictim, Overflow, Pie, QueueConfig, QueueStats, Red, Removal,
+    AckFilterPosition, Codel, Cw, DropTail, FqCodel, MarkVictim, Overflow, Pie, QueueConfig, QueueStats, Red, Removal,
     Service, Waiting,
 };
 use lasthop_core::rng::RngStream;
@@ -52,6 +54,7 @@ enum Aqm {
     Codel(Codel),
     Pie(Pie),
     FqCodel(FqCodel),
+    Cw(Cw),
 }
 
 /// The parts of a composed queue; the packets wait in the [`DropTail`]
@@ -83,10 +86,11 @@ impl Semantic {
             overflow: cfg.overflow,
             ack_filter: cfg.ack_filter.then(|| cfg.ack_filter_position.unwrap_or_default()),
             red: cfg.red.as_ref().map(|r| Red::new(r, packet_time_ns(r.idle_packet_bytes))),
-            aqm: match (&cfg.codel, &cfg.pie, &cfg.fq_codel) {
-                (Some(c), _, _) => Some(Aqm::Codel(Codel::new(c))),
-                (_, Some(c), _) => Some(Aqm::Pie(Pie::new(c))),
-                (_, _, Some(c)) => Some(Aqm::FqCodel(FqCodel::new(c))),
+            aqm: match (&cfg.codel, &cfg.pie, &cfg.fq_codel, &cfg.jersey_cw) {
+                (Some(c), _, _, _) => Some(Aqm::Codel(Codel::new(c))),
+                (_, Some(c), _, _) => Some(Aqm::Pie(Pie::new(c))),
+                (_, _, Some(c), _) => Some(Aqm::FqCodel(FqCodel::new(c))),
+                (_, _, _, Some(c)) => Some(Aqm::Cw(Cw::new(c, packet_time_ns(c.idle_packet_bytes)))),
                 _ => None,
             },
             rng: cfg.draws().then(rng),
@@ -134,7 +138,7 @@ impl Semantic {
     ) -> bool {
         self.advance(q, now);
         if self.aqm.is_some() {
-            return self.enqueue_aqm(q, now, w, pool, out);
+            return self.enqueue_aqm(q, now, w, pool, out, idle_since);
         }
         // Where the arrival joins: `None` = the tail.
         let mut at: Option<usize> = None;
@@ -225,9 +229,11 @@ impl Semantic {
         w: Waiting,
         pool: &mut PacketPool,
         out: &mut Vec<Removal>,
+        idle_since: Option<Time>,
     ) -> bool {
         let aqm = self.aqm.as_mut().expect("called with an AQM");
         let mut fq_flow = 0;
+        let mut warn = false;
         match aqm {
             Aqm::Pie(pie) => {
                 let rng = self.rng.as_mut().expect("PIE has a stream");
@@ -247,6 +253,7 @@ impl Semantic {
                     return false;
                 }
             }
+            Aqm::Cw(cw) => warn = cw.on_arrival(now, q.len(), idle_since),
             Aqm::Codel(_) => {}
         }
         if q.is_full(w.size_bytes) {
@@ -257,6 +264,11 @@ impl Semantic {
             Aqm::Codel(c) => c.on_join(now),
             Aqm::Pie(p) => p.on_join(now),
             Aqm::FqCodel(fq) => fq.on_join(now, fq_flow, &w),
+            Aqm::Cw(_) => {
+                if warn && pool.mark_ce(w.pkt) {
+                    self.marks += 1;
+                }
+            }
         }
         self.acks += usize::from(w.is_pure_ack());
         q.insert(None, w);
@@ -289,6 +301,7 @@ impl Semantic {
                 }
             }
             Some(Aqm::Pie(p)) => p.on_departure(now, q.len() - 1),
+            Some(Aqm::Cw(_)) => {}
             Some(Aqm::Codel(c)) => c.before_dequeue(q, now, pool(), out, acks, marks),
             Some(Aqm::FqCodel(f)) => f.before_dequeue(q, now, pool(), out, acks, marks),
         }
@@ -302,6 +315,15 @@ impl Semantic {
     pub(crate) fn pie(&self) -> Option<&Pie> {
         match &self.aqm {
             Some(Aqm::Pie(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Jersey's CW, if it serves the queue (for tests).
+    #[cfg(test)]
+    pub(crate) fn cw(&self) -> Option<&Cw> {
+        match &self.aqm {
+            Some(Aqm::Cw(c)) => Some(c),
             _ => None,
         }
     }

@@ -319,6 +319,8 @@ controllers! {
     Vegas => vegas::Vegas,
     NewRenoFf => newreno_ff::NewRenoFf,
     SantaCruz => santa_cruz::SantaCruz,
+    Jersey => jersey::Jersey,
+    Jtcp => jtcp::Jtcp,
 }
 
 /// A sender's congestion control: the shared window and its member.

@@ -290,3 +290,68 @@ fn a_station_queue_refuses_what_drops_at_dequeue_and_takes_pie() {
     assert!(RadioConfig::default().validate_queue(&pie()).is_ok());
     assert!(DcfConfig::default().validate_queue(&pie()).is_ok());
 }
+
+fn cw(threshold: f64, weight: f64) -> QueueConfig {
+    QueueConfig {
+        jersey_cw: Some(CwConfig { threshold_packets: threshold, weight, ..CwConfig::default() }),
+        ..QueueConfig::default()
+    }
+}
+
+#[test]
+fn jersey_cw_marks_every_ecn_capable_arrival_above_the_threshold_and_drops_only_when_full() {
+    // w_q = 1: the average is the queue each arrival finds. Threshold 2
+    // packets, limit 5.
+    let mut b = Bench::new(packets(5), cw(2.0, 1.0), 1);
+    // t = 0..4: arrivals find 0, 1, 2, 3, 4 waiting. Uids 0-2 (avg 0, 1, 2:
+    // not above 2) pass unmarked; uid 3 (avg 3) is not ECN-capable: warned
+    // of but neither marked nor dropped; uid 4 (avg 4) is marked.
+    for uid in 0..5 {
+        let ecn = if uid == 3 { Ecn::NotEct } else { Ecn::Ect };
+        let w = data_ecn(&mut b.pool, 0, uid, 1000, ecn);
+        assert!(b.offer(uid, w));
+    }
+    // t = 5: uid 5 finds the buffer full (avg 5): refused at the tail, unmarked.
+    let w = data_ecn(&mut b.pool, 0, 5, 1000, Ecn::Ect);
+    assert!(!b.offer(5, w));
+    assert_eq!(b.removed(), vec![(5, DropCause::Queue)]);
+    assert_eq!(b.pool.get(w.pkt).ecn, Ecn::Ect);
+    // Three leave (uids 0-2); t = 7: uid 6 finds 2 (avg 2): unmarked; t = 8:
+    // an ECN-capable ack, uid 7, finds 3 (avg 3): marked, acks as data.
+    let mut served = Vec::new();
+    for t in 6..9 {
+        served.push(b.serve(t).unwrap());
+    }
+    let w = data_ecn(&mut b.pool, 0, 6, 1000, Ecn::Ect);
+    assert!(b.offer(9, w));
+    let a = ack_ecn(&mut b.pool, 0, 7, 1, Ecn::Ect);
+    assert!(b.offer(10, a));
+    while let Some(w) = b.serve(11) {
+        served.push(w);
+    }
+    let marks: Vec<(u64, Ecn)> = served.iter().map(|&w| (b.pool.get(w.pkt).uid, b.ecn(w))).collect();
+    assert_eq!(
+        marks,
+        vec![(0, Ecn::Ect), (1, Ecn::Ect), (2, Ecn::Ect), (3, Ecn::NotEct), (4, Ecn::Ce), (6, Ecn::Ect), (7, Ecn::Ce)]
+    );
+    assert_eq!(b.q.stats(Time(11)).unwrap().marks, 2);
+    assert_eq!(b.q.composed().unwrap().cw().unwrap().average(), 3.0);
+}
+
+#[test]
+fn jersey_cw_settings_are_checked_and_a_station_queue_takes_it() {
+    use crate::mac::dcf::DcfConfig;
+    use crate::mac::radio::RadioConfig;
+    let limit = packets(10);
+    let field = |c: QueueConfig| c.validate(limit).unwrap_err().0;
+    assert!(cw(5.0, 0.002).validate(limit).is_ok());
+    assert_eq!(field(cw(10.0, 0.002)), "jersey_cw.threshold_packets");
+    assert_eq!(field(cw(5.0, 0.0)), "jersey_cw.weight");
+    let red = red(2.0, 6.0);
+    assert_eq!(field(QueueConfig { red: Some(red), ..cw(5.0, 0.002) }), "jersey_cw");
+    assert_eq!(field(QueueConfig { jersey_cw: Some(CwConfig::default()), ..codel() }), "codel");
+    assert_eq!(field(QueueConfig { ack_filter: true, ..cw(5.0, 0.002) }), "ack_filter");
+    assert_eq!(cw(5.0, 0.002).drops_at_dequeue(), None);
+    assert!(RadioConfig::default().validate_queue(&cw(5.0, 0.002)).is_ok());
+    assert!(DcfConfig::default().validate_queue(&cw(5.0, 0.002)).is_ok());
+}
