@@ -37,6 +37,17 @@ pub const VARIANTS: &[VariantSpec] = &[
     v("smart", "reno", Variant::Smart),
     // Seed 004 Sec. 2.3: Reno's window rules, NewReno's recovery held one RTT.
     v("dcr", "reno", Variant::Dcr),
+    // Seed 004 Sec. 2.2's bandwidth-estimation and delay-based senders, and
+    // the reviewed ones, on NewReno (module docs).
+    v("westwood+", "westwood+", Variant::Newreno),
+    v("tibet", "tibet", Variant::Newreno),
+    v("ideal-bwe", "ideal-bwe", Variant::Newreno),
+    v("veno", "veno", Variant::Newreno),
+    v("jersey", "jersey", Variant::Newreno),
+    v("jtcp", "jtcp", Variant::Newreno),
+    v("newreno-ff", "newreno-ff", Variant::Newreno),
+    v("santa-cruz", "santa-cruz", Variant::Newreno),
+    v("vegas", "vegas", Variant::Newreno),
 ];
 
 pub fn find(name: &str) -> Option<&'static VariantSpec> {
