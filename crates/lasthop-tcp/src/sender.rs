@@ -567,18 +567,7 @@ impl Sender {
         if self.adaptation.is_some() && self.burst_blocked(now) {
             return None;
         }
-        if self.cc.wants_samples() && self.pacing_blocked(now) {
-            return None;
-        }
-        let Some((seq, len)) = self.choose(now) else {
-            if self.cc.wants_samples() {
-                self.note_idle();
-            }
-            return None;
-        };
-        if self.cc.wants_samples() {
-            self.sample_sent(now, seq, len);
-        }
+        let (seq, len) = if self.cc.wants_samples() { self.choose_sampled(now)? } else { self.choose(now)? };
         let retransmit = seq < self.snd_max;
         // An LL-ELSN resend is kept off the scoreboard (see `ll_elsn_hooks`).
         let eln_rexmit = self.ll_elsn_on && self.on_ll_elsn_sent(seq, len, retransmit);
@@ -615,9 +604,19 @@ impl Sender {
         Some(hdr)
     }
 
-    /// A segment leaves: its send record, and the pacing clock.
+    /// `choose` for a flow with a controller other than Reno: pacing may
+    /// hold the segment back; one that leaves gets its send record and
+    /// moves the pacing clock; nothing to send marks the flight
+    /// app-limited ([`samples`]).
     #[inline(never)]
-    fn sample_sent(&mut self, now: Time, seq: u64, len: u64) {
+    fn choose_sampled(&mut self, now: Time) -> Option<(u64, u64)> {
+        if self.pacing_blocked(now) {
+            return None;
+        }
+        let Some((seq, len)) = self.choose(now) else {
+            self.note_idle();
+            return None;
+        };
         let rate = self.cc.pacing_rate();
         let (flight, retransmit) = (self.snd_max - self.snd_una, seq < self.snd_max);
         if let Some(sm) = self.samples.as_deref_mut() {
@@ -626,6 +625,7 @@ impl Sender {
                 sm.on_paced(now, len, rate);
             }
         }
+        Some((seq, len))
     }
 
     /// Pacing (a controller's rate): true if the next segment must wait,
@@ -673,24 +673,28 @@ impl Sender {
     /// Open the window for `acked` new bytes (outside loss recovery): per
     /// ack, or with SA as many times as the segments acknowledged. An ack
     /// with ECN-Echo opens nothing.
+    #[inline(always)]
     fn open_window(&mut self, now: Time, acked: u64) {
         if self.ece_hold {
             return;
         }
         let flight = self.flight_before_ack(acked);
-        if self.cc.wants_samples() && self.adaptation.is_none() {
-            if let Some(sm) = self.samples.as_deref() {
-                self.cc.on_ack(now, &sm.last);
-                return;
-            }
-        }
         match self.adaptation.as_mut() {
+            None if self.cc.wants_samples() => self.open_window_sampled(now),
             None => self.cc.on_ack_bytes(now, acked, flight),
             Some(a) => {
                 for _ in 0..a.increases(acked, self.cc.mss()) {
                     self.cc.on_ack_bytes(now, self.cc.mss(), flight);
                 }
             }
+        }
+    }
+
+    /// A controller other than Reno opens the window with the ack's sample.
+    #[inline(never)]
+    fn open_window_sampled(&mut self, now: Time) {
+        if let Some(sm) = self.samples.as_deref() {
+            self.cc.on_ack(now, &sm.last);
         }
     }
 

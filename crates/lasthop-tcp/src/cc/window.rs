@@ -147,6 +147,7 @@ impl Window {
     }
     /// Whether the bound lets an ack with `flight_bytes` outstanding open
     /// the window (see [`CwndBound`]); shared by every controller's growth.
+    #[inline]
     pub fn may_grow(&self, flight_bytes: u64) -> bool {
         self.bound != CwndBound::CwndLimited || self.cwnd_limited(flight_bytes)
     }
@@ -155,6 +156,7 @@ impl Window {
     /// outstanding when the ack arrived: slow start, then additive
     /// increase, by the configured growth rule (Reno's; the default every
     /// controller may fall back to).
+    #[inline]
     pub fn grow(&mut self, acked_bytes: u64, flight_bytes: u64) {
         if !self.may_grow(flight_bytes) {
             return;
