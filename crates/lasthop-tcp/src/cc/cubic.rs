@@ -695,6 +695,36 @@ mod tests {
         assert_eq!(grown, [55, 12], "with W_est, without");
     }
 
+    /// W_est grows once more than ⌊cwnd·15/8⌋ segments are counted (Linux:
+    /// `while (ca->ack_cnt > delta)`), not at exactly that many: cwnd 8,
+    /// ⌊8·15/8⌋ = 15. An epoch begun by an ack of 15 keeps W_est = 8; one
+    /// more segment acked 40 jiffies later (past the HZ/32 hold) makes it
+    /// 9, ack_cnt 1, and cnt ≤ ⌊8/(9 − 8)⌋ = 8.
+    #[test]
+    fn w_est_grows_past_cwnd_times_beta_scale_over_8() {
+        let mut h = H::new(8, 8, &[]);
+        h.c.update(8, 15, 1000);
+        assert_eq!((h.c.tcp_cwnd, h.c.ack_cnt, h.c.cnt), (8, 15, 20));
+        h.c.update(8, 1, 1040);
+        assert_eq!((h.c.tcp_cwnd, h.c.ack_cnt, h.c.cnt), (9, 1, 8));
+    }
+
+    /// The target looks ahead by delay_min rounded up to a jiffy
+    /// (`usecs_to_jiffies`): with delay_min 1,357,001 µs, 1358 jiffies, t
+    /// = ⌊1358·1024/1000⌋ = 1390 units, C·1390³ = 410·1390³ >> 40 = 1: the
+    /// first avoidance ack after slow start ends at cwnd 10 (K = 0, origin
+    /// 10) aims at 11, cnt = ⌊10/(11 − 10)⌋ = 10. Rounded down (1357
+    /// jiffies, t = 1389, 410·1389³ < 2^40) the target would be 10 and cnt
+    /// the cap of 20.
+    #[test]
+    fn the_look_ahead_rounds_delay_min_up_to_a_jiffy() {
+        let mut h = H::new(9, 10, &[("hystart", 0.0)]);
+        h.ack_us(5_000_000, 1, 1_357_001);
+        assert_eq!((h.cwnd(), h.c.delay_min_us()), (10, 1_357_001));
+        h.ack_us(5_010_000, 1, 1_357_001);
+        assert_eq!((h.c.k_units(), h.c.origin, h.c.cnt), (0, 10, 10));
+    }
+
     /// Linux `tcp_slow_start`: every segment acked counts (no one-SMSS cap);
     /// at ssthresh the rest goes to avoidance on the same ack: cwnd 8,
     /// ssthresh 10, 4 acked: cwnd 10, 2 credits toward the first +1 (cnt
