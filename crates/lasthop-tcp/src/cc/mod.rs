@@ -321,6 +321,7 @@ controllers! {
     SantaCruz => santa_cruz::SantaCruz,
     Jersey => jersey::Jersey,
     Jtcp => jtcp::Jtcp,
+    Cubic => cubic::Cubic,
 }
 
 /// A sender's congestion control: the shared window and its member.
