@@ -48,6 +48,8 @@ pub const VARIANTS: &[VariantSpec] = &[
     v("newreno-ff", "newreno-ff", Variant::Newreno),
     v("santa-cruz", "santa-cruz", Variant::Newreno),
     v("vegas", "vegas", Variant::Newreno),
+    // As Linux runs them: SACK recovery (the receiver sends SACK blocks).
+    v("cubic", "cubic", Variant::Sack),
 ];
 
 pub fn find(name: &str) -> Option<&'static VariantSpec> {
