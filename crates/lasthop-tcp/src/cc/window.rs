@@ -17,13 +17,17 @@
 //! [`RecoveryExit::Bsd44`] (Reno's deflation only of an inflated window,
 //! followed by the ack's own growth).
 //!
+//! The window rules of loss recovery (the cut's cwnd, Reno's inflation,
+//! NewReno's partial-ack deflation, the exit) are loss recovery's, in
+//! `crate::recovery::window_rules`, on this same state.
+//!
 //! A fast retransmit leaves a window by the recovery's rule
 //! ([`RetransmitWindow`]): Tahoe restarts slow start from one segment
 //! (Jacobson 1988), Reno sets cwnd = ssthresh + 3·SMSS and inflates it per
 //! duplicate ack (RFC 5681 3.2 steps 4–5). A loss whose cause is corruption
 //! (ELN, ELSN: seed 000 Sec. III-A, seed 004) leaves the window alone.
 
-use super::{CongestionEvent, CongestionKind, LossCause};
+use super::CongestionEvent;
 use crate::config::{CwndBound, RecoveryExit, WindowCut, WindowGrowth};
 
 /// The window a fast retransmit leaves: the loss-recovery rule's part of
@@ -38,21 +42,21 @@ pub enum RetransmitWindow {
 
 #[derive(Clone, Debug)]
 pub struct Window {
-    algo: RetransmitWindow,
-    growth: WindowGrowth,
-    cut: WindowCut,
-    exit: RecoveryExit,
-    bound: CwndBound,
+    pub(crate) algo: RetransmitWindow,
+    pub(crate) growth: WindowGrowth,
+    pub(crate) cut: WindowCut,
+    pub(crate) exit: RecoveryExit,
+    pub(crate) bound: CwndBound,
     /// Fast recovery has inflated cwnd beyond ssthresh + threshold·SMSS
     /// (4.4BSD: `t_dupacks > tcprexmtthresh`).
-    inflated: bool,
-    mss: u64,
+    pub(crate) inflated: bool,
+    pub(crate) mss: u64,
     /// Congestion window, in bytes.
-    cwnd: u64,
+    pub(crate) cwnd: u64,
     /// Slow-start threshold, in bytes.
-    ssthresh: u64,
+    pub(crate) ssthresh: u64,
     /// Largest window growth may reach, in bytes.
-    max_cwnd: u64,
+    pub(crate) max_cwnd: u64,
     /// The window a recovery began with when it began without a cut (an
     /// ELN-marked ack started it, [`LossCause::Corruption`]), in whole
     /// segments, 0 for none: its exit returns there, the ssthresh no loss
@@ -60,7 +64,7 @@ pub struct Window {
     /// recovery at u32::MAX). Segments in a u16 (rounded down, at most
     /// 65,535) keep this struct at 40 bytes, and the sender's hot fields
     /// within their four cache lines (`sender.rs`'s layout test).
-    uncut_segments: u16,
+    pub(crate) uncut_segments: u16,
 }
 
 impl Window {
@@ -197,34 +201,6 @@ impl Window {
         }
     }
 
-    /// A loss begins: true if it leaves the window uncut (its cause is
-    /// corruption), the window remembered for the recovery's exit; false
-    /// (any uncut window forgotten) if the caller is to cut.
-    pub(crate) fn begin_loss(&mut self, ev: &CongestionEvent) -> bool {
-        self.uncut(ev)
-    }
-
-    /// The cut of a loss: ssthresh as the controller decided it, cwnd by
-    /// the kind of loss and the recovery's rule: a timeout's one-segment
-    /// loss window, Tahoe's slow start or Reno's ssthresh +
-    /// `dupack_threshold`·SMSS (RFC 5681 3.2 step 3).
-    pub fn cut(&mut self, ev: &CongestionEvent, ssthresh: u64, dupack_threshold: u32) {
-        self.ssthresh = ssthresh;
-        self.inflated = false;
-        self.cwnd = match (ev.kind, self.algo) {
-            (CongestionKind::Timeout, _) | (_, RetransmitWindow::SlowStart) => self.mss,
-            (_, RetransmitWindow::Inflate) => self.ssthresh + u64::from(dupack_threshold) * self.mss,
-        };
-    }
-
-    /// Entering SACK-based recovery (RFC 6675 Sec. 5 step 4.2: "ssthresh =
-    /// cwnd = (FlightSize / 2)"), also SMART's once-per-episode cut: no
-    /// inflation by the duplicate acks already seen.
-    pub fn cut_no_inflation(&mut self, ssthresh: u64) {
-        self.ssthresh = ssthresh;
-        self.cwnd = self.ssthresh;
-    }
-
     /// An ECN-Echo (RFC 3168 Sec. 6.1.2): ssthresh as decided, cwnd =
     /// ssthresh, never raised by the cut.
     pub fn ecn_cut(&mut self, ssthresh: u64) {
@@ -248,74 +224,12 @@ impl Window {
         let half = (window / 2) / self.mss * self.mss;
         half.max(2 * self.mss)
     }
-
-    /// A further duplicate ack during fast recovery (RFC 5681 3.2 step 4).
-    pub fn on_dupack_in_recovery(&mut self) {
-        self.cwnd += self.mss;
-        self.inflated = true;
-    }
-
-    /// RFC 6582 3.2 step 5: deflate by the amount acked, add back one SMSS if
-    /// at least one SMSS was acked.
-    pub fn on_partial_ack(&mut self, acked_bytes: u64) {
-        self.cwnd = self.cwnd.saturating_sub(acked_bytes);
-        if acked_bytes >= self.mss {
-            self.cwnd += self.mss;
-        }
-        self.cwnd = self.cwnd.max(self.mss);
-    }
-
-    /// Fast recovery ends (RFC 5681 3.2 step 6, RFC 6582 3.2 step 4 option 1):
-    /// deflate the window to ssthresh; a recovery that began without a cut
-    /// returns to the window it began with.
-    pub fn on_recovery_exit(&mut self) {
-        self.cwnd = self.take_uncut().unwrap_or(self.ssthresh);
-        self.inflated = false;
-    }
-
-    /// A recovery begins on `ev`: true if without a cut (a corruption loss),
-    /// its window remembered; false (and any uncut window forgotten) if the
-    /// caller is to cut.
-    fn uncut(&mut self, ev: &CongestionEvent) -> bool {
-        let uncut = ev.cause == LossCause::Corruption;
-        self.uncut_segments = if uncut { (self.cwnd / self.mss).clamp(1, u64::from(u16::MAX)) as u16 } else { 0 };
-        uncut
-    }
-
-    /// The window an uncut recovery began with, forgotten.
-    fn take_uncut(&mut self) -> Option<u64> {
-        let segments = std::mem::take(&mut self.uncut_segments);
-        (segments > 0).then(|| u64::from(segments) * self.mss)
-    }
-
-    /// Reno's fast recovery ends on an ack of `acked_bytes` new bytes.
-    pub fn on_reno_recovery_exit(&mut self, acked_bytes: u64, flight_bytes: u64) {
-        if let Some(cwnd) = self.take_uncut() {
-            self.cwnd = cwnd;
-            self.inflated = false;
-            return;
-        }
-        match self.exit {
-            RecoveryExit::Rfc5681 => self.on_recovery_exit(),
-            RecoveryExit::Bsd44 => {
-                // tcp_input: "If the congestion window was inflated to account
-                // for the other side's cached packets, retract it", then the
-                // ack opens the window ("When new data is acked, open the
-                // congestion window"): cwnd = ssthresh is not above ssthresh,
-                // so that opening is a whole segment.
-                if self.inflated && self.cwnd > self.ssthresh {
-                    self.cwnd = self.ssthresh;
-                }
-                self.inflated = false;
-                self.grow(acked_bytes, flight_bytes);
-            }
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cc::{CongestionKind, LossCause};
 
     /// A flight that fills any window: growth not held back by the bound.
     const FILLED: u64 = 1 << 40;

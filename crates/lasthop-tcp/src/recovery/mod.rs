@@ -11,9 +11,12 @@
 //! - [`esack`], [`hack`], [`lhp`]: seed 004's responses to link-layer loss
 //!   notification (ESACK, HACK and HACK-fixed, the LHP packet list).
 //!
-//! The window's shape during recovery (Reno's inflation, NewReno's
-//! partial-ack deflation, the exit) is applied through the shared window
-//! (`crate::cc::Window`), whose cut the congestion controller answers; the
+//! - [`window_rules`]: the window's shape during recovery (the cut's cwnd,
+//!   Reno's inflation, NewReno's partial-ack deflation, the exit), on the
+//!   shared window (`crate::cc::Window`), whose ssthresh the congestion
+//!   controller answers.
+//!
+//! The
 //! sender (`crate::sender`) keeps sequence space, timers and options and
 //! asks the member its flow runs. Departure from DESIGN.md's shape: the
 //! members are not behind one trait yet: each is driven by the sender's
@@ -26,5 +29,6 @@ pub mod hack;
 pub mod lhp;
 pub mod sack;
 pub mod smart;
+pub mod window_rules;
 
 pub use dupack::{AckVerdict, LossRecovery};
