@@ -749,8 +749,10 @@ impl Sender {
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
             self.dupacks = 0;
-            if let Some(d) = self.dcr.as_deref_mut() {
-                d.cancel();
+            if self.variant == Variant::Dcr {
+                if let Some(d) = self.dcr.as_deref_mut() {
+                    d.cancel();
+                }
             }
             self.eln_dupacks = 0;
         }
