@@ -310,7 +310,9 @@ macro_rules! controllers {
 
 // One line per member: `Variant => module::Type,`. The module defines
 // `NAME`, `PARAMS`, `NEEDS_TIMESTAMPS` and `Type::new(params, window)`.
-controllers! {}
+controllers! {
+    Bbr => bbr::Bbr,
+}
 
 /// A sender's congestion control: the shared window and its member.
 #[derive(Clone, Debug)]
