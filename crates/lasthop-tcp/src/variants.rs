@@ -50,6 +50,7 @@ pub const VARIANTS: &[VariantSpec] = &[
     v("vegas", "vegas", Variant::Newreno),
     // As Linux runs them: SACK recovery (the receiver sends SACK blocks).
     v("cubic", "cubic", Variant::Sack),
+    v("bbr", "bbr", Variant::Sack),
 ];
 
 pub fn find(name: &str) -> Option<&'static VariantSpec> {

@@ -322,6 +322,7 @@ controllers! {
     Jersey => jersey::Jersey,
     Jtcp => jtcp::Jtcp,
     Cubic => cubic::Cubic,
+    Bbr => bbr::Bbr,
 }
 
 /// A sender's congestion control: the shared window and its member.
