@@ -267,8 +267,11 @@ macro_rules! controllers {
             }
         }
 
-        /// The members other than Reno, each with its state.
+        /// The members other than Reno, each with its state. Boxed whole,
+        /// once per flow (`CongestionControl::algo`): its size is the
+        /// largest member's (528 bytes), which boxing each would not save.
         #[derive(Clone, Debug)]
+        #[allow(clippy::large_enum_variant)]
         pub enum Algo {
             $($variant($module::$ty),)*
         }
