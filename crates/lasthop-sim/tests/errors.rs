@@ -37,9 +37,15 @@ fn negative_bandwidth() {
 
 #[test]
 fn unknown_tcp_variant_and_scheme() {
+    // A recovery is a closed set (serde); a variant is a name checked
+    // against the table (tests/test_cli_errors.py), after the scheme that
+    // would conflict with it.
+    let e = err(lan(), &["flows.0.tcp.recovery=vegas"]);
+    assert_eq!(e.path, "flows[0].tcp.recovery");
+    assert!(e.reason.contains("unknown variant `vegas`"), "{e}");
     let e = err(lan(), &["flows.0.tcp.variant=vegas"]);
     assert_eq!(e.path, "flows[0].tcp.variant");
-    assert!(e.reason.contains("unknown variant `vegas`"), "{e}");
+    assert!(e.reason.contains("conflicts with `scheme`"), "{e}");
     let e = err(lan(), &["scheme=e2e-psychic"]);
     assert_eq!(e.path, "flows[0].scheme");
     assert!(e.reason.contains("unknown scheme 'e2e-psychic'"), "{e}");
