@@ -12,10 +12,12 @@ __all__ = [
     "RunOutput",
     "ScenarioError",
     "bench",
+    "cc_names",
     "embedded_scenarios",
     "run",
     "schema",
     "validate",
+    "variant_names",
 ]
 
 __version__: str
