@@ -318,3 +318,19 @@ fn ersn_on_the_first_retry_even_when_the_peer_already_has_the_frame() {
     assert!(ap.duplicates_suppressed > 0, "{ap:?}");
     assert_eq!((l.ersns_sent, l.ersns_received), (m.retries, m.retries), "{l:?} {m:?}");
 }
+
+/// The LHP packet list counts duplicate acks by the trigger each ack names
+/// (its SMART echo): a scenario's receiver must echo for an `lhp_list`
+/// sender, else the list never counts and every loss it does not hear of by
+/// ELN waits for the timer (seed 004 Fig. 14's LHP). Ten flows through one
+/// access point, 20 s: the AP's queue overflows and the list fast
+/// retransmits.
+#[test]
+fn the_lhp_lists_receiver_echoes_its_trigger_and_the_list_fast_retransmits() {
+    let sets =
+        ["protocol=\"ll-elsn\"", "flows.0.tcp.ll_elsn.response=\"lhp_list\"", "stop_s=20", "flows.0.duration_s=20"];
+    let s = common::run_embedded("yun09/cell", &sets, 1);
+    let fast: u64 = s.flows.iter().map(|f| f.fast_retransmits).sum();
+    let timeouts: u64 = s.flows.iter().map(|f| f.timeouts).sum();
+    assert!(fast > timeouts, "fast retransmits {fast}, timeouts {timeouts}");
+}

@@ -1165,10 +1165,14 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
             mss_bytes: t.mss_bytes,
             ack_policy,
             sack: t.sack.unwrap_or(variant == Variant::Sack),
-            // The SMART link layers read the mobile host's SMART echoes.
+            // The SMART link layers read the mobile host's SMART echoes, and
+            // the LHP packet list its triggers (seed 004 Sec. 4.1: "the SMART
+            // ACK only contains the information of the single packet which has
+            // been successfully received and has triggered the ACK").
             smart_echo: variant == Variant::Smart
                 || snoop.is_some_and(|s| s.smart)
-                || split.is_some_and(|s| s.wireless == Variant::Smart),
+                || split.is_some_and(|s| s.wireless == Variant::Smart)
+                || t.ll_elsn.as_ref().is_some_and(|l| l.response == LlElsnResponseSpec::LhpList),
             eln: eln_on && t.eln_generator == ElnGenerator::Receiver,
             eln_slots: t.eln_slots,
             ecn: t.ecn,
