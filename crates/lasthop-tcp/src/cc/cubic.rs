@@ -64,8 +64,11 @@
 //!   and halves only for an unpaced socket (`SK_PACING_NONE`); lasthop has
 //!   no TSO/GRO and CUBIC does not pace here, so cushion 0, halved.
 //! - Rounds: `snd_nxt` at a round's start is read as delivered − acked +
-//!   flight (the sender's `delivered_bytes` counts the cumulative ack,
-//!   `flight_bytes` is snd_max − snd_una before the ack).
+//!   flight (`flight_bytes` is snd_max − snd_una before the ack). The
+//!   sender's `delivered_bytes` counts SACKed data too (Linux's
+//!   `tp->delivered`), so this is `snd_nxt` exactly when nothing above
+//!   snd_una is SACKed (a first slow start), later by the SACKed bytes
+//!   otherwise (a slow start after a timeout, with SACK blocks).
 //! - Growth is bounded by the sender's `CwndBound` (`Window::may_grow`);
 //!   Linux always applies `tcp_is_cwnd_limited` (lasthop's `CwndLimited`).
 //! - No restart after idle (`CA_EVENT_TX_START` shifts the epoch by the

@@ -91,9 +91,13 @@ pub struct RateSample {
 /// What an ack tells a controller.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AckSample {
-    /// Bytes newly acknowledged cumulatively (0 for a duplicate).
+    /// Bytes newly acknowledged cumulatively (0 for a duplicate), SACKed
+    /// ones included.
     pub acked_bytes: u64,
-    /// Bytes newly selectively acknowledged (0 without SACK).
+    /// Bytes newly selectively acknowledged (0 without SACK). A byte SACKed
+    /// now counts again in `acked_bytes` when the cumulative ack passes it:
+    /// what an ack newly delivers (Linux's `acked_sacked`) is the growth of
+    /// `delivered_bytes`.
     pub sacked_bytes: u64,
     /// A duplicate ack (RFC 5681 Sec. 2).
     pub dup: bool,
