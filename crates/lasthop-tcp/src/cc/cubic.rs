@@ -224,6 +224,8 @@ pub struct Cubic {
     curr_rtt_us: u64,
     /// The sender's delivered count at the last ack.
     delivered: u64,
+    /// What the ack being processed newly delivered, in bytes (`on_every_ack`).
+    newly_delivered: u64,
 }
 
 fn flag(v: f64) -> bool {
@@ -285,6 +287,7 @@ impl Cubic {
             round_end_delivered: 0,
             curr_rtt_us: u64::MAX,
             delivered: 0,
+            newly_delivered: 0,
         }
     }
 
@@ -430,6 +433,10 @@ impl Cubic {
 
 impl Controller for Cubic {
     fn on_every_ack(&mut self, w: &mut Window, now: Time, s: &AckSample) {
+        // Linux's `acked_sacked`: what this ack newly delivered, the growth
+        // of the delivered count (a byte SACKed earlier is not counted again
+        // when the cumulative ack passes it).
+        self.newly_delivered = s.delivered_bytes.saturating_sub(self.delivered);
         self.delivered = s.delivered_bytes;
         let Some(rtt_ns) = s.rtt_ns else { return };
         // "Discard delay samples right after fast recovery".
@@ -451,7 +458,7 @@ impl Controller for Cubic {
             return;
         }
         let mss = w.mss();
-        let mut acked = (s.acked_bytes + s.sacked_bytes).div_ceil(mss);
+        let mut acked = self.newly_delivered.div_ceil(mss);
         if acked == 0 {
             return;
         }
