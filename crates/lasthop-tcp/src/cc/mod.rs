@@ -2,7 +2,7 @@
 //! else (DESIGN.md "The main traits"). A family that grows by adding a file.
 //!
 //! - [`window`]: the window every controller shares, with Reno's rules (RFC
-//!   5681) as the shared helpers: slow start, additive increase, the loss
+//!   5681) as the shared helpers: growth (slow start, then additive increase), the loss
 //!   cut, and the window rules of loss recovery (inflation, partial-ack
 //!   deflation, exit). Reno is the family's default member and needs no
 //!   state of its own beyond it.

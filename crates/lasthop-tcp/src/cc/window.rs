@@ -1,6 +1,6 @@
 //! The window every controller shares: cwnd, ssthresh and their bounds,
 //! with the RFC 5681 rules (Reno's, the family's default member) as shared
-//! helpers: slow start and additive increase ([`Window::grow`]), the loss
+//! helpers: slow start then additive increase ([`Window::grow`]), the loss
 //! cut ([`Window::reno_ssthresh`]), and the window rules of loss recovery
 //! (Reno's inflation, NewReno's partial-ack deflation, the exit).
 //!
@@ -129,10 +129,6 @@ impl Window {
     pub fn mss(&self) -> u64 {
         self.mss
     }
-    /// The largest window growth may reach (the cap and the bound), in bytes.
-    pub fn max_cwnd(&self) -> u64 {
-        self.max_cwnd
-    }
     /// Set cwnd (a controller that computes its own window: CUBIC, BBR,
     /// Vegas), kept within one segment and the cap.
     pub fn set_cwnd(&mut self, bytes: u64) {
@@ -173,20 +169,6 @@ impl Window {
             WindowGrowth::Bsd44 => self.cwnd += self.mss * self.mss / self.cwnd + self.mss / 8,
         }
         self.cwnd = self.cwnd.min(self.max_cwnd);
-    }
-
-    /// Slow start alone (RFC 5681 3.1: cwnd += min(N, SMSS)), capped at
-    /// `limit`; a shared helper for controllers with their own avoidance.
-    pub fn slow_start(&mut self, acked_bytes: u64, limit: u64) {
-        if self.cwnd < limit {
-            self.cwnd = (self.cwnd + acked_bytes.min(self.mss)).min(limit).min(self.max_cwnd);
-        }
-    }
-
-    /// Additive increase by `segments_per_rtt` segments per window (the
-    /// per-ack form SMSS·SMSS/cwnd times the factor); a shared helper.
-    pub fn additive_increase(&mut self, segments_per_rtt: u64) {
-        self.cwnd = (self.cwnd + (segments_per_rtt * self.mss * self.mss / self.cwnd).max(1)).min(self.max_cwnd);
     }
 
     /// Linux `tcp_is_cwnd_limited()`: in slow start "ensure cwnd grows to
