@@ -65,6 +65,8 @@ def test_every_claim_is_pinned() -> None:
 def test_the_acceptance_list_of_claims_is_covered() -> None:
     ids = {c.id for c in claims_yun09.CLAIMS}
     wanted = {"A2", "A3", "A4", "A5", "A8", "A13", "A14", "A20", "A22", "A23", "A24", "A25"}
+    # Issue 30: the senders of Secs. 2.2-2.3 and Figs. 7, 9-12, 14, 15.
+    wanted |= {"A6", "A7", "A9", "A10", "A11", "A12", "A17", "A18", "A19", "A28"}
     assert wanted | {"A26", "A27"} <= ids
 
 
@@ -183,11 +185,13 @@ def test_eln_ignored_changes_a_verdict(e1_unmutated: dict[str, str]) -> None:
 
 
 def test_snoop_never_retransmitting_changes_a_verdict(e1_unmutated: dict[str, str]) -> None:
-    """Snoop never retransmitting locally: E1's claims (A5: Snoop no longer second best;
-    A2, which fails for Snoop's lead at the lowest FERs, then holds)."""
+    """Snoop never retransmitting locally: E1's claims (A2, which fails for Snoop's lead at
+    the lowest FERs, then holds; A5, Snoop second best, fails either way since issue 30
+    added LHP, above Snoop at 9 %: its deviation)."""
     assert e1_unmutated == _pinned(e1_unmutated)
     mutated = _subset(["y09-e1"], "snoop_never_retransmits")
     assert mutated != e1_unmutated, mutated
+    assert e1_unmutated["A2"] == "fails" and mutated["A2"] == "holds"
     assert mutated["A5"] == "fails"
 
 

@@ -1,11 +1,21 @@
 """Yun 2009 (seed 004), link-layer-originated loss notification over 802.11b: the
-experiments of ``/work/shared/reference/yun-004.md`` Sec. 4 that the mechanisms built so
-far can run (issue 13), as cells of the reproduction.
+experiments of ``/work/shared/reference/yun-004.md`` Sec. 4 (issues 13 and 30), as cells of
+the reproduction.
 
-- E1 (Fig. 6): one downlink flow, goodput against the uniform frame error rate, for Reno,
-  NewReno, SACK, Snoop (at the access point, over NewReno, as Sec. 5.1 runs it) and
-  LL-ELSN (the AP's ELSN agent with the ESACK sender).
-- E3 (Fig. 8): the same, uplink (Snoop at the station).
+- E1 (Fig. 6): one downlink flow, goodput against the uniform frame error rate, for every
+  scheme the paper simulated (:data:`E1_SCHEMES`): Reno, NewReno, SACK, Snoop (at the
+  access point, over NewReno, as Sec. 5.1 runs it), Westwood+, Veno, Jersey, JTCP, TIBET,
+  TCP-DCR, LHP and LL-ELSN (the AP's ELSN agent with the ESACK sender).
+- E2 (Fig. 7): the same schemes at 1 % FER against the wired delay d_off.
+- E3 (Fig. 8): E1 uplink (Snoop at the station).
+- E4 (Figs. 9, 10): n downlink flows to n stations at 1 % FER, aggregate goodput and
+  Jain's index against n.
+- E5 (Fig. 11): E4 with Sec. 5.2's Pareto background traffic along the TCP path.
+- E6 (Fig. 12): ten flows, k of them running a variant instead of Reno, the mean goodput
+  of the remaining Reno flows against k.
+- E8 (Fig. 14): E4's cell with LL-ELSN and each of four senders (HACK, HACK-fixed, the LHP
+  packet list, ESACK), Reno beside them.
+- E9 (Fig. 15): ESACK's improvement over the LHP packet list under E5's background.
 - E7 (Fig. 13): LL-ELSN with and without ERSN, retry limit 7 and a 100 ms link-level
   retransmission delay, goodput and spurious timeouts against FER.
 - E10 (Fig. 16): the receiver disconnected at 10 s; ESACK's sending rate with and without
@@ -16,6 +26,10 @@ far can run (issue 13), as cells of the reproduction.
 - E13 (Fig. 3): the overhead analysis, Eqs. 2-4 (:mod:`lasthop.papers.yun09.analysis`).
 - E14 (Table 1): the measured ELN delay of LL-ELSN, downlink and uplink, from E1's and
   E3's runs.
+
+Cells that are the same runs (E2 at d_off = 10 ms is E1 at 1 %, E8's Reno, LHP and
+ESACK are E4's, E9 is E5's LHP and LL-ELSN, E11 at l = 1 is E1) are given the same
+overrides, and the framework runs them once.
 
 Every cell is the mean over seeds 1..N (common random numbers across schemes: the same
 seeds), with the 95 % interval of each of its numbers over the seeds that the framework
@@ -60,9 +74,52 @@ CELL: Final = "yun09/cell"
 E1_FER: Final = (0.0001, 0.001, 0.01, 0.03, 0.09)
 """E1/E3's frame error rates: 0.01 % to 9 % (Fig. 6's axis runs 0.001-9 %; the points
 are the reference's suggestion, thinned to five for the time budget [R])."""
-E1_SCHEMES: Final = ("reno", "newreno", "sack", "snoop", "ll-elsn")
-"""The schemes of Figs. 6 and 8 that lasthop has (the BWE and delay-based senders of
-Sec. 2.2 belong to the next issue)."""
+BASE_SCHEMES: Final = ("reno", "newreno", "sack", "snoop", "ll-elsn")
+"""The schemes of issue 13: the ns-2 built-ins and the paper's proposal."""
+VARIANT_SCHEMES: Final = ("westwood+", "veno", "jersey", "jtcp", "tibet", "dcr", "lhp")
+"""The schemes of Sec. 5.1 added by issue 30: the senders of Sec. 2.2-2.3 (each lasthop's
+congestion controller of that name, with its paper's defaults: Sec. 5.1, "with default
+parameter settings mentioned in the corresponding papers") and LHP. Jersey runs with its
+routers' congestion warning (every wired and access-point queue marks, yun-004.md
+ambiguity 21) and ECN echoed by the receiver; JTCP with timestamps (its jitter needs the
+receiver's times). LHP is the LHP packet list (Sec. 4.1) behind the AP's ELSN agent: [R]
+lasthop's 802.11 has no header-fragment detection (the MAC drops a frame that fails its
+check), so LHP's receiver-side loss detection is LL-ELSN's, the reference's alternative
+reading (ambiguity 17); what differs from LL-ELSN is the sender alone, as in Fig. 14."""
+E1_SCHEMES: Final = (*BASE_SCHEMES[:4], *VARIANT_SCHEMES, "ll-elsn")
+"""The schemes of Figs. 6-11: every one Sec. 5.1 simulates (yun-004.md ambiguity 26: the
+figures draw all of them)."""
+E2_FER: Final = 0.01
+"""Fig. 7's FER is not given: 1 % (yun-004.md ambiguity 7) [R]."""
+E2_D_OFF_MS: Final = (1.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+"""Fig. 7's d_off is not legible: the reference's suggestion, 1 to 100 ms [R]; 10 ms is the
+scenario's (Fig. 6's) and those cells are E1's at 1 %."""
+E4_FER: Final = 0.01
+"""Figs. 9-11 and 14-15's FER is not given: 1 % (yun-004.md ambiguity 7), the cell
+scenario's default [R]."""
+E4_FLOWS: Final = (1, 2, 5, 20)
+"""Figs. 9-11's n runs from 1 to at least 20 (yun-004.md Sec. 4.2); thinned to four points
+for the time budget [R] (a 200 s run of 20 flows costs seven of one flow): the few flows
+where the schemes differ, and 20, beyond Fig. 14's crossover at 10."""
+E6_FLOWS: Final = 10
+"""Sec. 5.2: "10 connections using TCP Reno are replaced one by one"."""
+E6_FER: Final = 0.0
+"""Fig. 12's FER is not given: 0 % (yun-004.md ambiguity 7: "they behave just like SACK
+without wireless losses"); collisions remain [R]."""
+E6_REPLACED: Final = (0, 5, 9)
+"""k, the connections replaced: Fig. 12 runs 0..10, thinned to three points for the time
+budget [R]; at k = 10 no Reno connection is left to measure."""
+E6_VARIANTS: Final = ("westwood+", "veno", "tibet", "ideal-bwe", "dcr", "sack", "ll-elsn", "hack")
+"""Fig. 12's variants (Sec. 5.2; Snoop excluded, "independent of TCP variants"). The
+ideal BWE is lasthop's oracle controller (yun-004.md ambiguity 20); HACK is LL-ELSN with
+the HACK sender (ambiguity 19: HACK's own header-checksum detection has no 802.11 frame to
+read)."""
+E8_SCHEMES: Final = ("reno", "hack", "hack-fixed", "lhp", "ll-elsn")
+"""Fig. 14: LL-ELSN with each of the four senders (ESACK is ``ll-elsn``), Reno beside
+them; at E4's n and FER (its Reno, LHP and ESACK cells are E4's runs)."""
+E9_SCHEMES: Final = ("lhp", "ll-elsn")
+"""Fig. 15: ESACK against the LHP packet list, both behind LL-ELSN, under E5's background
+(the cells are E5's runs); the congestion level is n (yun-004.md ambiguity 6) [R]."""
 E7_FER: Final = (0.01, 0.03, 0.05, 0.09)
 E7_RETRY_LIMIT: Final = 7
 """Fig. 13's retry limit is not given; 7 is the reference's suggestion (ambiguity 8) and
@@ -98,7 +155,21 @@ E12_RETRY_LIMITS: Final = (1, 2, 4, 7)
 7 being 802.11's default."""
 E12_SCHEMES: Final = ("reno", "snoop", "ll-elsn")
 
-TABLES: Final = ("y09-e1", "y09-e3", "y09-e7", "y09-e10", "y09-e11", "y09-e12", "y09-e14")
+TABLES: Final = (
+    "y09-e1",
+    "y09-e2",
+    "y09-e3",
+    "y09-e4",
+    "y09-e5",
+    "y09-e6",
+    "y09-e7",
+    "y09-e8",
+    "y09-e9",
+    "y09-e10",
+    "y09-e11",
+    "y09-e12",
+    "y09-e14",
+)
 
 SCHEME_NAMES: Final = {
     "reno": "Reno",
@@ -106,6 +177,16 @@ SCHEME_NAMES: Final = {
     "sack": "SACK",
     "snoop": "Snoop",
     "ll-elsn": "LL-ELSN",
+    "westwood+": "Westwood+",
+    "veno": "Veno",
+    "jersey": "Jersey",
+    "jtcp": "JTCP",
+    "tibet": "TIBET",
+    "dcr": "TCP-DCR",
+    "lhp": "LHP",
+    "ideal-bwe": "ideal BWE",
+    "hack": "HACK",
+    "hack-fixed": "HACK-fixed",
     "ersn": "LL-ELSN with ERSN",
     "no-ersn": "LL-ELSN without ERSN",
     "filter": "ESACK, ELN filtering",
@@ -122,6 +203,21 @@ def fer_setting(fer: float) -> str:
     return f"fer-{fer * 100:g}%"
 
 
+def d_off_setting(d_off_ms: float) -> str:
+    """``d_off=10ms``: an E2 cell's setting."""
+    return f"d_off={d_off_ms:g}ms"
+
+
+def flows_setting(n: int) -> str:
+    """``n=10``: an E4, E5, E8 or E9 cell's setting."""
+    return f"n={n}"
+
+
+def replaced_setting(k: int) -> str:
+    """``k=3``: an E6 cell's setting, k connections of ten replaced."""
+    return f"k={k}"
+
+
 def _timed(seconds: float) -> tuple[str, ...]:
     """A run of ``seconds``: the scenarios' one TCP flow entry (with its copies)."""
     return (f"stop_s={seconds}", f"flows.0.duration_s={seconds}")
@@ -131,16 +227,48 @@ def _protocol(scheme: str) -> str:
     return f'protocol="{scheme}"'
 
 
+def _cell_sets(scheme: str, n: int, timed: tuple[str, ...], background: bool) -> tuple[str, ...]:
+    """E4's overrides (``background``: E5's), shared by E8 and E9 so that their common
+    cells are the same runs."""
+    return (_protocol(scheme), f"n={n}", *(('background="pareto"',) if background else ()), *timed)
+
+
+def _e6_sets(variant: str, k: int, timed: tuple[str, ...]) -> tuple[str, ...]:
+    """E6's overrides: ten connections at :data:`E6_FER`, the last ``k`` running
+    ``variant`` (none at k = 0: those runs are every variant's, run once)."""
+    replaced = (f"replaced={k}", f'replacement="{variant}"') if k else ()
+    return (_protocol("reno"), f"n={E6_FLOWS}", f"fer={E6_FER}", *replaced, *timed)
+
+
 def experiments(quick: bool = False) -> list[Experiment]:
     """Every measured cell of the reproduction, in the paper's order (E10's traced runs
     are separate: :func:`e10_cells`), of :func:`run_s` seconds each."""
     timed = _timed(run_s(quick))
     out: list[Experiment] = []
-    for table, scenario in (("y09-e1", DOWN), ("y09-e3", UP)):
+
+    def fer_sweep(table: str, scenario: str) -> None:
         for fer in E1_FER:
             for scheme in E1_SCHEMES:
                 sets = (_protocol(scheme), f"fer={fer}", *timed)
                 out.append(Experiment(table, fer_setting(fer), scheme, scenario, sets))
+
+    fer_sweep("y09-e1", DOWN)
+    for d_off in E2_D_OFF_MS:
+        for scheme in E1_SCHEMES:
+            sets = (_protocol(scheme), f"fer={E2_FER}", *timed)
+            if d_off != D_OFF_MS:  # the scenario's d_off: those runs are E1's, run once
+                sets = (*sets[:2], f"d_off_ms={d_off}", *timed)
+            out.append(Experiment("y09-e2", d_off_setting(d_off), scheme, DOWN, sets))
+    fer_sweep("y09-e3", UP)
+    for table, background in (("y09-e4", False), ("y09-e5", True)):
+        for n in E4_FLOWS:
+            for scheme in E1_SCHEMES:
+                sets = _cell_sets(scheme, n, timed, background)
+                out.append(Experiment(table, flows_setting(n), scheme, CELL, sets))
+    for variant in E6_VARIANTS:
+        for k in E6_REPLACED:
+            sets = _e6_sets(variant, k, timed)
+            out.append(Experiment("y09-e6", replaced_setting(k), variant, CELL, sets))
     for mode in E7_MODES:
         for fer in E7_FER:
             for scheme in E7_SCHEMES:
@@ -154,6 +282,14 @@ def experiments(quick: bool = False) -> list[Experiment]:
                     *timed,
                 )
                 out.append(Experiment("y09-e7", f"{fer_setting(fer)} {mode}", scheme, DOWN, sets))
+    for table, schemes, background in (
+        ("y09-e8", E8_SCHEMES, False),
+        ("y09-e9", E9_SCHEMES, True),
+    ):
+        for n in E4_FLOWS:
+            for scheme in schemes:
+                sets = _cell_sets(scheme, n, timed, background)
+                out.append(Experiment(table, flows_setting(n), scheme, CELL, sets))
     for fer in E11_FER:
         for limit in E11_RETRY_LIMITS:
             for scheme in E11_SCHEMES:
@@ -243,6 +379,22 @@ def cell(experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str,
         out["eln_delay_ms_max"] = _r(
             max(float(f["ll_elsn"].get("eln_delay_ms_max") or 0.0) for f in flows), 4
         )
+    if experiment.table == "y09-e6":
+        # Fig. 12: the mean goodput of a connection still running Reno, and of one running
+        # the variant (flows `bulk-replaced#i`, the loader's name for the replacing copies).
+        for key, replaced in (("reno_mbps", False), ("variant_mbps", True)):
+            means = [
+                _mean(
+                    [
+                        f["throughput_bps"] / 1e6
+                        for f in _tcp_flows(run)
+                        if ("-replaced" in str(f["name"])) == replaced
+                    ]
+                )
+                for run in runs
+            ]
+            if any(("-replaced" in str(f["name"])) == replaced for f in _tcp_flows(runs[0])):
+                out[key] = _r(_mean(means), 4)
     if len(per_run[0]) > 1:
         out["jain_index"] = _r(_mean([_jain(rates) for rates in per_run]), 4)
         # A25: the flows that fared best in each run (the upper half by goodput: their

@@ -3,6 +3,12 @@ cells as the paper drew them:
 
 - Figs. 6 and 8: goodput against FER (log axis), downlink and uplink, one line per scheme
   with 95 % bars;
+- Fig. 7: goodput against d_off (log axis) at 1 % FER;
+- Figs. 9 and 10: aggregate goodput and Jain's index against the number of flows;
+- Fig. 11: aggregate goodput against the number of flows with the Pareto background;
+- Fig. 12: a remaining Reno flow's goodput against the number of flows replaced;
+- Fig. 14: aggregate goodput against the number of flows, LL-ELSN with each sender;
+- Fig. 15: ESACK's improvement over the LHP list against the number of flows;
 - Fig. 13: goodput with and without ERSN, and the spurious timeouts, against FER;
 - Fig. 16: the sending rate around the disconnection at 10 s, with and without ELN
   filtering;
@@ -88,6 +94,107 @@ def _goodput_vs_fer(cells: Sequence[Mapping[str, Any]], table: str, title: str) 
         ax = fig.add_subplot()
         _fer_lines(ax, _by(cells), table, yun09.E1_FER, yun09.E1_SCHEMES)
         ax.set_title(title)
+    return fig
+
+
+def _sweep_lines(
+    ax: Any,
+    by: Mapping[tuple[str, str, str], Mapping[str, Any]],
+    table: str,
+    xs: Sequence[float],
+    settings: Sequence[str],
+    schemes: Sequence[str],
+    key: str = "throughput_mbps",
+) -> None:
+    """One line per scheme over the sweep's settings, with 95 % bars."""
+    for s in schemes:
+        keys = [(table, setting, s) for setting in settings]
+        ax.errorbar(
+            list(xs),
+            [_num(by.get(k), key) for k in keys],
+            yerr=[_half(by.get(k), key) for k in keys],
+            marker="o",
+            capsize=3,
+            label=scheme_name(s),
+        )
+
+
+def _e2(cells: Sequence[Mapping[str, Any]]) -> Figure:
+    with plots._style():
+        fig = Figure(figsize=(7.0, 4.0), layout="constrained")
+        ax = fig.add_subplot()
+        settings = [yun09.d_off_setting(d) for d in yun09.E2_D_OFF_MS]
+        _sweep_lines(ax, _by(cells), "y09-e2", yun09.E2_D_OFF_MS, settings, yun09.E1_SCHEMES)
+        ax.set_xscale("log")
+        ax.set_xlabel("d_off per wired link (ms)")
+        ax.set_ylabel("goodput (Mb/s)")
+        ax.set_ylim(bottom=0)
+        ax.set_title("Downlink, one flow, 1 % FER")
+        ax.legend(ncols=2, fontsize="small")
+    return fig
+
+
+def _flows_axes(
+    cells: Sequence[Mapping[str, Any]],
+    panels: Sequence[tuple[str, str, str, str]],
+    schemes: Sequence[str],
+) -> Figure:
+    """Panels (table, key, y label, title) against the number of flows."""
+    by = _by(cells)
+    settings = [yun09.flows_setting(n) for n in yun09.E4_FLOWS]
+    with plots._style():
+        fig = Figure(figsize=(5.0 * len(panels), 4.0), layout="constrained")
+        axes = fig.subplots(1, len(panels), squeeze=False)[0]
+        for ax, (table, key, ylabel, title) in zip(axes, panels, strict=True):
+            _sweep_lines(ax, by, table, yun09.E4_FLOWS, settings, schemes, key)
+            ax.set_xlabel("connections n")
+            ax.set_ylabel(ylabel)
+            if key == "throughput_mbps":
+                ax.set_ylim(bottom=0)
+            ax.set_title(title)
+            ax.legend(ncols=2, fontsize="small")
+    return fig
+
+
+def _e6(cells: Sequence[Mapping[str, Any]]) -> Figure:
+    with plots._style():
+        fig = Figure(figsize=(7.0, 4.0), layout="constrained")
+        ax = fig.add_subplot()
+        settings = [yun09.replaced_setting(k) for k in yun09.E6_REPLACED]
+        _sweep_lines(
+            ax, _by(cells), "y09-e6", yun09.E6_REPLACED, settings, yun09.E6_VARIANTS, "reno_mbps"
+        )
+        ax.set_xlabel(f"connections replaced by the variant (of {yun09.E6_FLOWS})")
+        ax.set_ylabel("goodput of a Reno connection (Mb/s)")
+        ax.set_ylim(bottom=0)
+        ax.set_title("Friendliness toward Reno, 0 % FER")
+        ax.legend(ncols=2, fontsize="small")
+    return fig
+
+
+def _e9(cells: Sequence[Mapping[str, Any]]) -> Figure:
+    by = _by(cells)
+    ratios, halves = [], []
+    for n in yun09.E4_FLOWS:
+        esack = by.get(("y09-e9", yun09.flows_setting(n), "ll-elsn"))
+        lhp = by.get(("y09-e9", yun09.flows_setting(n), "lhp"))
+        e, el = _num(esack, "throughput_mbps"), _num(lhp, "throughput_mbps")
+        ratio = e / el - 1 if el else float("nan")
+        rel = (
+            (_half(esack, "throughput_mbps") / e) ** 2 + (_half(lhp, "throughput_mbps") / el) ** 2
+            if e and el
+            else float("nan")
+        )
+        ratios.append(100 * ratio)
+        halves.append(100 * (ratio + 1) * rel**0.5)
+    with plots._style():
+        fig = Figure(figsize=(7.0, 4.0), layout="constrained")
+        ax = fig.add_subplot()
+        ax.errorbar(list(yun09.E4_FLOWS), ratios, yerr=halves, marker="o", capsize=3)
+        ax.axhline(0, linestyle="--", color="grey")
+        ax.set_xlabel("connections n (congestion level)")
+        ax.set_ylabel("ESACK over the LHP list (%)")
+        ax.set_title("Improvement of ESACK, 8 Mb/s Pareto background")
     return fig
 
 
@@ -221,6 +328,86 @@ def figures(
                     "line per scheme: " + ", ".join(scheme_name(s) for s in yun09.E1_SCHEMES),
                 )
             )
+    if "y09-e2" in tables:
+        out.append(
+            ReportFigure(
+                "yun09-fig7-goodput-vs-d-off",
+                _e2(cells),
+                f"{PAPER} Fig. 7: goodput against the wired delay d_off per link (log axis), "
+                f"downlink, one flow, 1 % FER, l = 1; {mean}; {run}.",
+                "Line chart of goodput in Mb/s against d_off in ms on a log axis, one line per "
+                "scheme: " + ", ".join(scheme_name(s) for s in yun09.E1_SCHEMES),
+            )
+        )
+    flows_figures = (
+        (
+            "y09-e4",
+            "yun09-fig9-10-flows",
+            (
+                ("y09-e4", "throughput_mbps", "aggregate goodput (Mb/s)", "Fig. 9: goodput"),
+                ("y09-e4", "jain_index", "Jain's fairness index", "Fig. 10: fairness"),
+            ),
+            yun09.E1_SCHEMES,
+            "Figs. 9 and 10: aggregate goodput and Jain's fairness index against the number "
+            "of connections n, 1 % FER",
+            "Two line charts against n: aggregate goodput in Mb/s and Jain's index, one line "
+            "per scheme.",
+        ),
+        (
+            "y09-e5",
+            "yun09-fig11-background",
+            (("y09-e5", "throughput_mbps", "aggregate goodput (Mb/s)", "Fig. 11"),),
+            yun09.E1_SCHEMES,
+            "Fig. 11: aggregate goodput against the number of connections n, 1 % FER, with "
+            "8 Mb/s Pareto background traffic (shape 2) along the TCP path",
+            "Line chart of aggregate goodput in Mb/s against n, one line per scheme.",
+        ),
+        (
+            "y09-e8",
+            "yun09-fig14-senders",
+            (("y09-e8", "throughput_mbps", "aggregate goodput (Mb/s)", "Fig. 14"),),
+            yun09.E8_SCHEMES,
+            "Fig. 14: aggregate goodput against the number of connections n, LL-ELSN with "
+            "the HACK, HACK-fixed, LHP list and ESACK (LL-ELSN) senders, Reno beside them, "
+            "1 % FER",
+            "Line chart of aggregate goodput in Mb/s against n, one line per sender.",
+        ),
+    )
+    for table, name, panels, schemes, caption, alt in flows_figures:
+        if table in tables:
+            out.append(
+                ReportFigure(
+                    name,
+                    _flows_axes(cells, panels, schemes),
+                    f"{PAPER} {caption}; n thinned to {len(yun09.E4_FLOWS)} points; {mean}; {run}.",
+                    alt,
+                )
+            )
+    if "y09-e6" in tables:
+        out.append(
+            ReportFigure(
+                "yun09-fig12-friendliness",
+                _e6(cells),
+                f"{PAPER} Fig. 12: the mean goodput of a connection still running Reno when k "
+                f"of {yun09.E6_FLOWS} connections run the variant instead, 0 % FER "
+                f"(collisions remain); k thinned to {len(yun09.E6_REPLACED)} points; {mean}; "
+                f"{run}.",
+                "Line chart of a Reno connection's goodput in Mb/s against k, one line per "
+                "variant: " + ", ".join(scheme_name(s) for s in yun09.E6_VARIANTS),
+            )
+        )
+    if "y09-e9" in tables:
+        out.append(
+            ReportFigure(
+                "yun09-fig15-esack-over-lhp",
+                _e9(cells),
+                f"{PAPER} Fig. 15: ESACK's goodput over the LHP list's, minus 1, in percent, "
+                "both behind LL-ELSN, under Fig. 11's Pareto background, against the number "
+                f"of connections (the congestion level); {mean} (bars: the ratio's interval, "
+                f"the two taken as independent); {run}.",
+                "Line chart of the improvement in percent against n, a dashed line at 0.",
+            )
+        )
     if "y09-e7" in tables:
         out.append(
             ReportFigure(

@@ -16,8 +16,14 @@ from lasthop.report import CellTable, HtmlTable, ReportPart
 
 TITLES: Final[dict[str, str]] = {
     "y09-e1": "Yun 2009, Fig. 6 (E1): downlink goodput against FER, one flow, l = 1",
+    "y09-e2": "Yun 2009, Fig. 7 (E2): downlink goodput against d_off, one flow, 1 % FER",
     "y09-e3": "Yun 2009, Fig. 8 (E3): uplink goodput against FER, one flow, l = 1",
+    "y09-e4": "Yun 2009, Figs. 9 and 10 (E4): n flows, 1 % FER",
+    "y09-e5": "Yun 2009, Fig. 11 (E5): n flows, 1 % FER, 8 Mb/s Pareto background",
+    "y09-e6": "Yun 2009, Fig. 12 (E6): 10 flows, k of them replaced by the variant, 0 % FER",
     "y09-e7": "Yun 2009, Fig. 13 (E7): LL-ELSN with and without ERSN, l = 7, 100 ms delay",
+    "y09-e8": "Yun 2009, Fig. 14 (E8): n flows, LL-ELSN with each sender, 1 % FER",
+    "y09-e9": "Yun 2009, Fig. 15 (E9): ESACK and the LHP list under E5's background",
     "y09-e10": "Yun 2009, Fig. 16 (E10): sending rate, receiver disconnected at 10 s",
     "y09-e11": "Yun 2009, Fig. 17 (E11): goodput per retry limit against FER",
     "y09-e12": "Yun 2009, Fig. 18 (E12): 10 flows, Markov channel p_gb = 0.01",
@@ -40,6 +46,24 @@ COLUMNS["y09-e1"] = (
     ("notice bytes / data bytes", "notice_overhead", 5),
 )
 COLUMNS["y09-e3"] = COLUMNS["y09-e1"]
+COLUMNS["y09-e2"] = COLUMNS["y09-e1"]
+COLUMNS["y09-e4"] = (
+    *_GOODPUT,
+    ("fairness", "jain_index", 4),
+    ("timeouts", "timeouts", 1),
+    ("local retransmits", "local_retransmits", 0),
+    ("ELNs", "elns", 0),
+)
+COLUMNS["y09-e5"] = COLUMNS["y09-e4"]
+COLUMNS["y09-e8"] = COLUMNS["y09-e4"]
+COLUMNS["y09-e9"] = COLUMNS["y09-e4"]
+COLUMNS["y09-e6"] = (
+    ("Reno flow Mb/s", "reno_mbps", 3),
+    ("variant flow Mb/s", "variant_mbps", 3),
+    *_GOODPUT,
+    ("fairness", "jain_index", 3),
+    ("timeouts", "timeouts", 1),
+)
 COLUMNS["y09-e11"] = COLUMNS["y09-e1"]
 COLUMNS["y09-e7"] = (
     *_GOODPUT,
@@ -70,17 +94,35 @@ COLUMNS["y09-e14"] = (
 )
 
 
-GRIDS: Final = ("y09-e1", "y09-e3", "y09-e7", "y09-e11", "y09-e12")
+GRIDS: Final = (
+    "y09-e1",
+    "y09-e2",
+    "y09-e3",
+    "y09-e4",
+    "y09-e5",
+    "y09-e6",
+    "y09-e7",
+    "y09-e8",
+    "y09-e9",
+    "y09-e11",
+    "y09-e12",
+)
 """The tables whose goodput grid (mean ± 95 %) precedes the cells' table."""
+
+GRID_KEYS: Final[dict[str, tuple[str, str]]] = {
+    "y09-e6": ("reno_mbps", "a remaining Reno flow's goodput (Mb/s)"),
+}
+"""The grids that show another figure than the aggregate goodput: (key, what)."""
 
 
 def _grid(
     cells: Sequence[Mapping[str, Any]], table: str, seeds: int, note: str
 ) -> tuple[HtmlTable, ...]:
-    schemes, rows = grid_rows(cells, table, "throughput_mbps")
+    key, what = GRID_KEYS.get(table, ("throughput_mbps", "goodput (Mb/s)"))
+    schemes, rows = grid_rows(cells, table, key)
     if not rows:
         return ()
-    caption = f"{TITLES[table]}: goodput (Mb/s), mean ± 95 % of {seeds} seeds{note}"
+    caption = f"{TITLES[table]}: {what}, mean ± 95 % of {seeds} seeds{note}"
     headers = [("setting", False), *((scheme_name(s), True) for s in schemes)]
     return (
         HtmlTable(caption, headers, [[(r[0], False), *((x, True) for x in r[1:])] for r in rows]),

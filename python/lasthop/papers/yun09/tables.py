@@ -1,7 +1,8 @@
-"""The terminal tables of Yun 2009 (seed 004): the figures' data as grids (E1, E3, E7,
-E11, E12: goodput with the half width of its 95 % interval over the seeds, the
-framework's ``ci95``), E10's sending rates and E14's ELN delays. With ``--quick`` every
-title says the runs are 50 s long (the paper's are 200 s)."""
+"""The terminal tables of Yun 2009 (seed 004): the figures' data as grids (E1-E9, E11,
+E12: goodput, or E4's fairness index or E6's Reno goodput, with the half width of its
+95 % interval over the seeds, the framework's ``ci95``), E10's sending rates and E14's ELN
+delays. With ``--quick`` every title says the runs are 50 s long (the paper's are
+200 s)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from lasthop.papers.yun09.experiments import (
+    E4_FLOWS,
+    E6_REPLACED,
     E10_DISCONNECT_S,
     E10_RUN_S,
     QUICK_RUN_S,
@@ -21,7 +24,40 @@ from lasthop.render import FittedTable, fixed
 _GRIDS: Final = (
     # (table, title, the cell field shown)
     ("y09-e1", "Fig. 6 (E1): downlink goodput (Mb/s) against FER, one flow", "throughput_mbps"),
+    (
+        "y09-e2",
+        "Fig. 7 (E2): downlink goodput (Mb/s) against d_off, one flow, 1 % FER",
+        "throughput_mbps",
+    ),
     ("y09-e3", "Fig. 8 (E3): uplink goodput (Mb/s) against FER, one flow", "throughput_mbps"),
+    (
+        "y09-e4",
+        f"Fig. 9 (E4): aggregate goodput (Mb/s) of n flows, 1 % FER (n thinned to {len(E4_FLOWS)} "
+        "points [R])",
+        "throughput_mbps",
+    ),
+    ("y09-e4", "Fig. 10 (E4): Jain's fairness index of n flows, 1 % FER", "jain_index"),
+    (
+        "y09-e5",
+        "Fig. 11 (E5): aggregate goodput (Mb/s) of n flows, 1 % FER, 8 Mb/s Pareto background",
+        "throughput_mbps",
+    ),
+    (
+        "y09-e6",
+        "Fig. 12 (E6): mean goodput (Mb/s) of a remaining Reno flow, k of 10 flows replaced by "
+        f"the variant, 0 % FER (k thinned to {len(E6_REPLACED)} points [R])",
+        "reno_mbps",
+    ),
+    (
+        "y09-e8",
+        "Fig. 14 (E8): aggregate goodput (Mb/s) of n flows, LL-ELSN with each sender, 1 % FER",
+        "throughput_mbps",
+    ),
+    (
+        "y09-e9",
+        "Fig. 15 (E9): aggregate goodput (Mb/s), ESACK and the LHP list under E5's background",
+        "throughput_mbps",
+    ),
     (
         "y09-e7",
         "Fig. 13 (E7): goodput (Mb/s) and spurious timeouts per run, l = 7, 100 ms LL "
