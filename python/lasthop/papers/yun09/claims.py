@@ -502,6 +502,8 @@ def _a19(c: Cells) -> Verdict:
     j = Judge()
     ns = _flows()
     gains = [(n, c.est(E9, n, "ll-elsn") / c.est(E9, n, "lhp") - 1.0) for n in ns]
+    for n, gain in gains:
+        j.note(f"{n} improvement ratio", gain)
     least = ns[0]
     j.about_equal(f"{least} ESACK / LHP", c.est(E9, least, "ll-elsn"), c.est(E9, least, "lhp"))
     _trend(j, "ESACK's improvement over LHP", gains, rising=True)
