@@ -17,9 +17,22 @@ def lan_text() -> str:
 def reproduce_all() -> str:
     """``lasthop reproduce --format json`` on its defaults (every paper, 10 seeds, every
     deviation's check): the document the golden verdicts are pinned on. Run once per
-    session; tests/test_verdicts.py runs it again to compare the bytes."""
+    session."""
     from helpers import lasthop_cli
 
     proc = lasthop_cli("reproduce", "--format", "json", timeout=1800)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.fixture(scope="session")
+def reproduce_one_seed() -> str:
+    """``lasthop reproduce --seeds 1 --format json``: every paper's every cell and every
+    deviation's check on seed 1, at the papers' run lengths. tests/test_verdicts.py runs it
+    again to compare the bytes (the whole reproduction at 10 seeds costs as much again as
+    the rest of CI; one seed runs every scenario and code path it runs)."""
+    from helpers import lasthop_cli
+
+    proc = lasthop_cli("reproduce", "--seeds", "1", "--format", "json", timeout=1800)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout

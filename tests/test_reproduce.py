@@ -16,10 +16,8 @@ KEYS = {"table", "setting", "scheme", "published", "ratio"}
 KEYS |= {"wireless_goodput_pct", "wired_goodput_pct"}
 
 
-def test_reproduce_json_cells() -> None:
-    proc = lasthop_cli("reproduce", "--seeds", "1", "--format", "json")
-    assert proc.returncode == 0, proc.stderr
-    document = json.loads(proc.stdout)
+def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
+    document = json.loads(reproduce_one_seed)
     assert list(document) == ["cells", "claims", "deviations", "summary", "sensitivity"]
     # Seed 001's cells come next to last, with their own measures
     # (tests/test_balakrishnan99.py), and seed 004's last (tests/test_yun09.py).

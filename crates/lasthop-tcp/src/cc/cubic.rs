@@ -750,6 +750,34 @@ mod tests {
         assert_eq!(h.cwnd(), 12);
     }
 
+    /// Linux's `acked_sacked` (tcp_input.c `tcp_ack`: `sack_state.delivered`,
+    /// the growth of `tp->delivered`): a segment counts when it is first
+    /// delivered. From cwnd 10 in slow start, an ack SACKing one segment and
+    /// then a cumulative ack of two (the SACKed one and the hole before it)
+    /// delivered two segments: cwnd 12, not 13 (acked + SACKed bytes would
+    /// count the SACKed segment on both acks).
+    #[test]
+    fn a_sacked_segment_grows_the_window_once() {
+        let mut h = H::new(10, INF, &[("hystart", 0.0)]);
+        let ack = |h: &mut H, acked: u64, sacked: u64, t_ms: u64| {
+            h.delivered += MSS;
+            let s = AckSample {
+                acked_bytes: acked,
+                sacked_bytes: sacked,
+                flight_bytes: h.w.cwnd(),
+                rtt_ns: Some(50_000_000),
+                delivered_bytes: h.delivered,
+                ..AckSample::default()
+            };
+            h.c.on_every_ack(&mut h.w, Time::from_ms(t_ms), &s);
+            h.c.on_ack(&mut h.w, Time::from_ms(t_ms), &s);
+        };
+        ack(&mut h, 0, MSS, 100);
+        assert_eq!(h.cwnd(), 11);
+        ack(&mut h, 2 * MSS, 0, 101);
+        assert_eq!(h.cwnd(), 12);
+    }
+
     /// HyStart's ack train (tcp_cubic.c `hystart_update`, `hystart_ack_delta_us`
     /// 2000): delay_min 20 ms; from cwnd 16, acks 1 ms apart with RTT 20 ms
     /// (no delay increase). The first ack begins a round at t0; the train
