@@ -23,7 +23,7 @@ use lasthop_net::mac::point_to_point::{DirParams, Duplex};
 use lasthop_net::mac::{RadioConfig, StationId};
 use lasthop_net::queue::{QueueConfig, QueueLimit};
 use lasthop_tcp::cc::CcConfig;
-use lasthop_tcp::variants;
+use lasthop_tcp::variants::{self, Acks};
 use lasthop_tcp::{
     AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, LlElsnConfig, LlElsnResponse, ReceiverConfig,
     RtoConfig, RtoMode, SenderConfig, Variant,
@@ -929,7 +929,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
         _ => return Err(ScenarioError::new(format!("flows[{i}]"), "give exactly one of `bytes` and `duration_s`")),
     };
     let t = &fl.tcp;
-    let (variant, variant_cc, eln, base_station) = match &fl.scheme {
+    let (variant, variant_cc, acks, eln, base_station) = match &fl.scheme {
         Some(name) => {
             let sc = schemes::find(name).ok_or_else(|| {
                 ScenarioError::new(
@@ -940,7 +940,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
             check(t.variant.is_none(), p("tcp.variant"), "conflicts with `scheme`, which sets the variant")?;
             check(t.recovery.is_none(), p("tcp.recovery"), "conflicts with `scheme`, which sets the recovery")?;
             check(t.eln.is_none(), p("tcp.eln"), "conflicts with `scheme`, which sets the ELN response")?;
-            (sc.variant, sc.cc, sc.eln, sc.base_station)
+            (sc.variant, sc.cc, Acks::for_recovery(sc.variant), sc.eln, sc.base_station)
         }
         None => {
             let spec = match t.variant.as_deref() {
@@ -958,7 +958,9 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
                 "conflicts with `variant`, which sets the recovery",
             )?;
             let recovery = t.recovery.or(spec.map(|s| s.recovery)).unwrap_or(Variant::Reno);
-            (recovery, spec.map_or("reno", |s| s.cc), t.eln.unwrap_or(ElnResponse::Off), BaseStationAgent::None)
+            let acks = spec.map_or(Acks::for_recovery(recovery), |s| s.acks);
+            let cc = spec.map_or("reno", |s| s.cc);
+            (recovery, cc, acks, t.eln.unwrap_or(ElnResponse::Off), BaseStationAgent::None)
         }
     };
     check(
@@ -973,7 +975,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
         ScenarioError::new(field, e.reason)
     })?;
     check(
-        t.sack != Some(false) || variant != Variant::Sack,
+        t.sack != Some(false) || acks != Acks::Sack,
         p("tcp.sack"),
         "the recovery 'sack' needs the receiver's SACK blocks: remove `sack = false`",
     )?;
@@ -1164,12 +1166,12 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
             recv_buffer_bytes: t.socket_buffer_bytes,
             mss_bytes: t.mss_bytes,
             ack_policy,
-            sack: t.sack.unwrap_or(variant == Variant::Sack),
+            sack: t.sack.unwrap_or(acks == Acks::Sack),
             // The SMART link layers read the mobile host's SMART echoes, and
             // the LHP packet list its triggers (seed 004 Sec. 4.1: "the SMART
             // ACK only contains the information of the single packet which has
             // been successfully received and has triggered the ACK").
-            smart_echo: variant == Variant::Smart
+            smart_echo: acks == Acks::SmartEcho
                 || snoop.is_some_and(|s| s.smart)
                 || split.is_some_and(|s| s.wireless == Variant::Smart)
                 || t.ll_elsn.as_ref().is_some_and(|l| l.response == LlElsnResponseSpec::LhpList),

@@ -845,7 +845,7 @@ fn pareto_packet() -> u32 {
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
     /// Sender variant (default `reno`): a name for a (congestion control,
-    /// loss recovery) pair, from `lasthop_tcp::variants::VARIANTS` (tahoe,
+    /// loss recovery, ack content) triple, from `lasthop_tcp::variants::VARIANTS` (tahoe,
     /// reno, newreno, sack, smart, and the controllers' variants such as
     /// westwood+, veno, cubic, bbr). A flow's `scheme` sets it instead.
     pub variant: Option<String>,
