@@ -13,7 +13,7 @@
 //! when nothing is outstanding (RFC 6298 5.2–5.3).
 //!
 //! Loss recovery by variant:
-//! - Tahoe, Reno, NewReno: duplicate-ack counting in [`LossRecovery`].
+//! - Tahoe, Reno, NewReno: duplicate-ack counting in [`crate::recovery::DupAck`].
 //! - SACK (RFC 6675): the [`Scoreboard`] decides what is lost; in recovery the
 //!   sender sends while `cwnd - pipe >= SMSS`, choosing segments by NextSeg.
 //! - SMART (seed 000 Secs. II, III-A): the [`SmartBoard`] takes every gap in
@@ -67,8 +67,7 @@ use crate::cc::{CongestionControl, CongestionEvent, CongestionKind, LossCause, R
 use crate::config::{ElnResponse, RtoMode, SenderConfig, Variant};
 use crate::ecn::EcnSender;
 use crate::handshake::{ConnectionTimes, Handshake};
-use crate::recovery::dcr::{DelayedResponse, Held};
-use crate::recovery::{AckVerdict, LossRecovery};
+use crate::recovery::{AckAnswer, AckInfo, Cut, ExitRule, NextSeg, Recovery, Retransmit, SendQuery, WindowStep};
 use crate::rtt::RttEstimator;
 use crate::sack::Scoreboard;
 use crate::sender_adaptation::SenderAdaptation;
@@ -179,17 +178,14 @@ pub struct Sender {
     cc: CongestionControl,
     /// The segment being timed: (its end, when it was sent).
     timing: Option<(u64, Time)>,
-    recovery: LossRecovery,
+    /// The loss recovery the variant runs ([`crate::recovery`]).
+    recovery: Recovery,
     /// A segment to retransmit before anything else.
     pending_rexmit: Option<u64>,
     /// The window of the last ack, once one arrived (RFC 5681 Sec. 2: a
     /// duplicate ack leaves the advertised window unchanged).
     last_wnd: Option<u32>,
     flow: u32,
-    /// Duplicate acks since the last new ack (limited transmit, SACK entry).
-    dupacks: u32,
-    /// ELN-marked duplicate acks since the last new ack.
-    eln_dupacks: u32,
     started: bool,
     stopped: bool,
     /// SMART: one retransmission per SMART ack.
@@ -227,6 +223,9 @@ pub struct Sender {
     /// read on round-trip samples and timeouts.
     rtt: RttEstimator,
     // Cold from here.
+    /// SACK and SMART: duplicate acks since the last new ack (limited
+    /// transmit, SACK entry).
+    dupacks: u32,
     /// SMART: a loss episode lasts until this byte is acked.
     smart_recover: Option<u64>,
     /// Its round-trip counters, which every sample adds to, lie in one
@@ -240,8 +239,6 @@ pub struct Sender {
     /// Per-ack samples and the pacing clock, for a controller other than
     /// Reno ([`samples`]).
     samples: Option<Box<samples::Samples>>,
-    /// TCP-DCR's held response (variant `dcr`).
-    dcr: Option<Box<DelayedResponse>>,
 }
 
 impl Sender {
@@ -266,12 +263,11 @@ impl Sender {
                 .with_recovery_exit(cfg.recovery_exit)
                 .with_controller(&cfg.cc),
             timing: None,
-            recovery: LossRecovery::new(cfg.variant, cfg.dupack_threshold),
+            recovery: Recovery::new(&cfg),
             pending_rexmit: None,
             last_wnd: None,
             flow,
             dupacks: 0,
-            eln_dupacks: 0,
             started: false,
             stopped: false,
             smart_credit: false,
@@ -298,7 +294,6 @@ impl Sender {
             cfg,
             ll_elsn: None,
             samples: None,
-            dcr: (cfg.variant == Variant::Dcr).then(Box::default),
         };
         if sender.cc.wants_samples() {
             sender.samples = Some(Box::new(samples::Samples::new()));
@@ -405,17 +400,15 @@ impl Sender {
             None => self.rto_at,
             Some(a) => self.rto_at.min(a.poll_at()),
         };
-        // `samples` and `dcr` lie on cold lines: the hot tests first.
-        if !self.cc.wants_samples() && self.variant != Variant::Dcr {
+        // TCP-DCR's held response.
+        let at = at.min(self.recovery.wakeup());
+        // `samples` lies on cold lines: the hot test first.
+        if !self.cc.wants_samples() {
             return at;
         }
-        let at = match self.samples.as_deref() {
+        match self.samples.as_deref() {
             Some(sm) if sm.pace_wait => at.min(sm.next_send_at),
             _ => at,
-        };
-        match self.dcr.as_deref() {
-            Some(d) => at.min(d.deadline()),
-            None => at,
         }
     }
 
@@ -461,7 +454,8 @@ impl Sender {
     }
 
     /// The segment (seq, len) to send now, if the window rules allow one.
-    fn choose(&mut self, now: Time) -> Option<(u64, u64)> {
+    /// `peek`: only looking (SA's burst timer), nothing consumed.
+    fn choose(&mut self, now: Time, peek: bool) -> Option<(u64, u64)> {
         if self.ll_elsn_on {
             if let Some(seg) = self.choose_ll_elsn() {
                 return Some(seg);
@@ -493,12 +487,31 @@ impl Sender {
                 return Some((seq, u64::from(len)));
             }
         }
+        let q = SendQuery {
+            now,
+            snd_una: self.snd_una,
+            snd_max: self.snd_max,
+            end_of_data: end,
+            rwnd_limit: limit_rwnd,
+            cwnd_bytes: self.cc.cwnd(),
+            mss_bytes: self.cc.mss(),
+            rtt: &self.rtt,
+            peek,
+        };
+        let mut extra = match self.recovery.next_seg(&q) {
+            NextSeg::Segment(seq, len) => return Some((seq, len)),
+            NextSeg::Wait => return None,
+            NextSeg::Window { extra_segments } => extra_segments,
+        };
         if self.snd_nxt >= end {
             return None;
         }
+        if matches!(self.recovery, Recovery::Sender) && self.dupacks > 0 && self.extends_window() {
+            extra = self.dupacks;
+        }
         let mut win = self.cc.cwnd();
-        if self.dupacks > 0 && self.extends_window() {
-            win += u64::from(self.dupacks) * self.cc.mss();
+        if extra > 0 {
+            win += u64::from(extra) * self.cc.mss();
         }
         let limit = (self.snd_una + win).min(limit_rwnd);
         if self.snd_nxt >= limit {
@@ -514,11 +527,9 @@ impl Sender {
 
     /// With duplicate acks counted: whether each lets one more segment
     /// go. RFC 3042's limited transmit (outstanding data may reach cwnd +
-    /// 2 SMSS), or TCP-DCR's extended limited transmit (RFC 4653 Sec. 3: a
-    /// new segment for each duplicate while the response is held).
+    /// 2 SMSS).
     fn extends_window(&self) -> bool {
-        (self.limited_transmit && !self.in_recovery() && self.dupacks <= 2)
-            || (self.variant == Variant::Dcr && self.dcr.as_ref().is_some_and(|d| d.holding()))
+        self.limited_transmit && !self.in_recovery() && self.dupacks <= 2
     }
 
     /// SA (seed 001 Sec. 6.3): true if a new transmission must wait for the
@@ -538,7 +549,7 @@ impl Sender {
         // "If segments remain, set a burst timer": peek at the window
         // rules (only SMART's credit is consumed by `choose` here).
         let credit = self.smart_credit;
-        let more = self.choose(now).is_some();
+        let more = self.choose(now, true).is_some();
         self.smart_credit = credit;
         if more {
             let window = self.cc.cwnd().min(self.rwnd);
@@ -567,7 +578,7 @@ impl Sender {
         if self.adaptation.is_some() && self.burst_blocked(now) {
             return None;
         }
-        let (seq, len) = if self.cc.wants_samples() { self.choose_sampled(now)? } else { self.choose(now)? };
+        let (seq, len) = if self.cc.wants_samples() { self.choose_sampled(now)? } else { self.choose(now, false)? };
         let retransmit = seq < self.snd_max;
         // An LL-ELSN resend is kept off the scoreboard (see `ll_elsn_hooks`).
         let eln_rexmit = self.ll_elsn_on && self.on_ll_elsn_sent(seq, len, retransmit);
@@ -613,7 +624,7 @@ impl Sender {
         if self.pacing_blocked(now) {
             return None;
         }
-        let Some((seq, len)) = self.choose(now) else {
+        let Some((seq, len)) = self.choose(now, false) else {
             self.note_idle();
             return None;
         };
@@ -718,14 +729,13 @@ impl Sender {
         // "this is a pure ack for outstanding data" when `ti_len == 0`,
         // `tiwin == snd_wnd`, `snd_nxt == snd_max`, `snd_una < ti_ack <=
         // snd_max` and `snd_cwnd >= snd_wnd`.
-        let predicted = self.header_prediction
-            && self.variant == Variant::Reno
+        // The guard on the duplicate-ack count is the recovery's.
+        let predictable = self.header_prediction
             && acked > 0
             && hdr.len == 0
             && same_wnd
             && self.snd_nxt == self.snd_max
-            && self.cc.cwnd() >= self.rwnd
-            && self.cfg.header_prediction_guard.allows(self.recovery.dupacks(), self.cfg.dupack_threshold);
+            && self.cc.cwnd() >= self.rwnd;
         if self.stamps {
             self.ts.on_ack(hdr.ts);
         }
@@ -748,13 +758,6 @@ impl Sender {
             }
             self.snd_una = ack;
             self.snd_nxt = self.snd_nxt.max(ack);
-            self.dupacks = 0;
-            if self.variant == Variant::Dcr {
-                if let Some(d) = self.dcr.as_deref_mut() {
-                    d.cancel();
-                }
-            }
-            self.eln_dupacks = 0;
         }
         // RFC 5681 Sec. 2: a duplicate acknowledges nothing new while data is
         // outstanding and carries no data.
@@ -763,14 +766,30 @@ impl Sender {
         if self.cc.wants_samples() {
             self.sample_ack(now, hdr, ack, acked, dup);
         }
+        if acked > 0 && matches!(self.recovery, Recovery::Sender) {
+            self.dupacks = 0;
+        }
         match self.variant {
             Variant::Sack if self.ll_elsn_on => self.on_ack_ll_elsn(now, hdr, acked, dup, trace),
             Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
             Variant::Smart => self.on_ack_smart(now, hdr, acked, dup, trace),
-            // The fast path frees the acked data and restarts the timer
-            // only: cwnd is neither opened nor deflated, t_dupacks is kept.
-            _ if predicted => self.arm_rto(now),
-            _ => self.on_ack_dupack_family(now, hdr, acked, dup, trace),
+            _ => {
+                let info = AckInfo {
+                    now,
+                    snd_una: self.snd_una,
+                    snd_max: self.snd_max,
+                    acked_bytes: acked,
+                    dup,
+                    predictable,
+                    sack: hdr.sack.as_slice(),
+                    smart_echo: hdr.smart_echo,
+                    eln: hdr.eln,
+                    fr_request: hdr.fr_request,
+                    rtt: &self.rtt,
+                };
+                let answer = self.recovery.on_ack(&info);
+                self.apply(now, acked, answer, trace);
+            }
         }
         if self.ece_hold {
             self.ece_hold = false;
@@ -864,123 +883,74 @@ impl Sender {
         }
     }
 
-    /// ELN (seed 000 Sec. III-A) on a marked duplicate ack: true if handled.
-    fn on_eln_dupack(&mut self, now: Time, hdr: &TcpHeader, trace: &mut Trace) -> bool {
-        let threshold = match self.cfg.eln {
-            ElnResponse::Off => return false,
-            ElnResponse::ThirdDupack => self.cfg.dupack_threshold,
-            ElnResponse::FirstDupack => 1,
-        };
-        if !hdr.eln {
-            return false;
+    /// The one place the loss recovery's answer to an ack (or to the
+    /// timer, `acked` 0) takes effect: the window rules (`self.cc`), the
+    /// counters and trace events, what to send next and the timers, in
+    /// [`AckAnswer`]'s order.
+    #[inline(always)]
+    fn apply(&mut self, now: Time, acked: u64, a: AckAnswer, trace: &mut Trace) {
+        if let Some(rule) = a.exit {
+            match rule {
+                ExitRule::Reno => self.cc.on_reno_recovery_exit(now, acked, self.flight_before_ack(acked)),
+                ExitRule::Deflate => self.cc.on_recovery_exit(now),
+                ExitRule::Keep => {}
+            }
+            self.event(now, SenderEventKind::RecoveryExit, trace);
         }
-        self.eln_dupacks += 1;
-        if self.eln_dupacks == threshold {
-            // "retransmissions without invoking the associated congestion-
-            // control procedures": resend the hole, leave cwnd and ssthresh.
-            self.pending_rexmit = Some(self.snd_una);
-            self.timing = None;
+        match a.window {
+            WindowStep::Hold => {}
+            WindowStep::Open => self.open_window(now, acked),
+            WindowStep::PartialAck => {
+                self.cc.on_partial_ack(acked);
+                self.stats.partial_acks += 1;
+                self.event(now, SenderEventKind::PartialAck, trace);
+            }
+            WindowStep::DupackInRecovery => self.cc.on_dupack_in_recovery(),
+        }
+        if a.eln_retransmit {
             self.stats.eln_retransmits += 1;
             self.event(now, SenderEventKind::ElnRetransmit, trace);
+        }
+        if let Some(cut) = a.cut {
+            self.on_cut(now, cut, a.requested, trace);
+        }
+        if a.stop_timing {
+            self.timing = None;
+        }
+        match a.retransmit {
+            None => {}
+            Some(Retransmit::Seq(seq)) => self.pending_rexmit = Some(seq),
+            Some(Retransmit::GoBackN) => self.snd_nxt = self.snd_una,
+        }
+        if a.restart_rto {
             self.arm_rto(now);
         }
-        true
     }
 
-    fn on_ack_dupack_family(&mut self, now: Time, hdr: &TcpHeader, acked: u64, dup: bool, trace: &mut Trace) {
-        if acked > 0 {
-            match self.recovery.on_new_ack(self.snd_una) {
-                AckVerdict::PartialAck { first } => {
-                    self.cc.on_partial_ack(acked);
-                    self.pending_rexmit = Some(self.snd_una);
-                    self.stats.partial_acks += 1;
-                    self.event(now, SenderEventKind::PartialAck, trace);
-                    // RFC 6582 3.2 step 5: reset the timer on the first partial ack only.
-                    if first {
-                        self.arm_rto(now);
-                    }
-                }
-                AckVerdict::RecoveryExit => {
-                    if self.cfg.variant == Variant::Reno {
-                        self.cc.on_reno_recovery_exit(now, acked, self.flight_before_ack(acked));
-                    } else {
-                        self.cc.on_recovery_exit(now);
-                    }
-                    self.event(now, SenderEventKind::RecoveryExit, trace);
-                    self.arm_rto(now);
-                }
-                _ => {
-                    self.open_window(now, acked);
-                    self.arm_rto(now);
-                }
-            }
-        } else if dup {
-            self.dupacks += 1;
-            if self.on_eln_dupack(now, hdr, trace) {
-                return;
-            }
-            let requested = self.cfg.fr_request && hdr.fr_request;
-            if self.variant == Variant::Dcr && !requested && !self.recovery.in_recovery() {
-                self.on_dcr_dupack(now, trace);
-                return;
-            }
-            let verdict = if requested {
-                self.recovery.on_requested_dupack(self.snd_una, self.snd_max)
-            } else {
-                self.recovery.on_dupack(self.snd_una, self.snd_max)
-            };
-            match verdict {
-                AckVerdict::FastRetransmit => {
-                    if requested {
-                        self.stats.requested_fast_retransmits += 1;
-                    }
-                    self.fast_retransmit(now, trace)
-                }
-                AckVerdict::DupackInRecovery => self.cc.on_dupack_in_recovery(),
-                _ => {}
-            }
+    /// A congestion event the recovery answered: each cut a fast
+    /// retransmit, the window cut by the recovery's rule after the
+    /// controller's verdict.
+    fn on_cut(&mut self, now: Time, cut: Cut, requested: bool, trace: &mut Trace) {
+        if requested {
+            self.stats.requested_fast_retransmits += 1;
         }
-    }
-
-    /// TCP-DCR ([`crate::recovery::dcr`]): a duplicate outside recovery
-    /// is held for one smoothed RTT from the first; one arriving after
-    /// that responds.
-    fn on_dcr_dupack(&mut self, now: Time, trace: &mut Trace) {
-        let tau = self.rtt.fine_srtt_ns().unwrap_or(self.rtt.rto_ns());
-        let Some(d) = self.dcr.as_deref_mut() else { return };
-        match d.on_dupack(now, tau) {
-            Held::Holding => self.recovery.on_held_dupack(),
-            Held::Respond => self.dcr_respond(now, trace),
-        }
-    }
-
-    /// TCP-DCR's held response is due: NewReno's fast retransmit.
-    fn dcr_respond(&mut self, now: Time, trace: &mut Trace) {
-        if self.recovery.on_delay_expired(self.snd_una, self.snd_max) == AckVerdict::FastRetransmit {
-            self.fast_retransmit(now, trace);
-        }
-    }
-
-    fn fast_retransmit(&mut self, now: Time, trace: &mut Trace) {
-        self.stats.fast_retransmits += 1;
-        self.ecn.on_window_reduced(self.snd_max);
-        self.event(now, SenderEventKind::FastRetransmit, trace);
         let ev = CongestionEvent {
             kind: CongestionKind::FastRetransmit,
-            cause: LossCause::Congestion,
-            flight_bytes: self.flight(),
+            cause: cut.cause,
+            flight_bytes: cut.flight_bytes,
             peer_window_bytes: self.rwnd,
             cut_rule: None,
         };
-        self.cc.on_congestion(now, &ev, self.cfg.dupack_threshold);
-        self.timing = None;
-        if self.cfg.variant == Variant::Tahoe {
-            self.snd_nxt = self.snd_una; // go-back-N in slow start
-        } else {
-            self.pending_rexmit = Some(self.snd_una);
+        for _ in 0..cut.count {
+            self.stats.fast_retransmits += 1;
+            self.ecn.on_window_reduced(self.snd_max);
+            self.event(now, SenderEventKind::FastRetransmit, trace);
+            if cut.inflate {
+                self.cc.on_congestion(now, &ev, self.cfg.dupack_threshold);
+            } else {
+                self.cc.on_congestion_no_inflation(now, &ev);
+            }
         }
-        // BSD clears the timer and `tcp_output` re-arms it for the retransmission.
-        self.arm_rto(now);
     }
 
     /// RFC 6675 Sec. 5.
@@ -1109,11 +1079,10 @@ impl Sender {
         if let Some(a) = self.adaptation.as_mut() {
             a.on_instant(now); // a due burst timer lets the next burst go
         }
-        if self.variant == Variant::Dcr {
-            let due = self.dcr.as_deref_mut().is_some_and(|d| d.on_timer(now));
-            if due && !self.stopped && self.snd_una < self.snd_max {
-                self.dcr_respond(now, trace);
-            }
+        // A held response may be due (TCP-DCR).
+        let sending = !self.stopped && self.snd_una < self.snd_max;
+        if let Some(answer) = self.recovery.on_timer(now, self.snd_una, self.snd_max, sending) {
+            self.apply(now, 0, answer, trace);
         }
         if self.stopped || now < self.rto_at {
             return;
@@ -1139,10 +1108,7 @@ impl Sender {
             cut_rule: None,
         };
         self.cc.on_congestion(now, &ev, self.cfg.dupack_threshold);
-        self.recovery.on_timeout(self.snd_max);
-        if let Some(d) = self.dcr.as_deref_mut() {
-            d.cancel();
-        }
+        self.recovery.on_timeout(self.snd_una, self.snd_max);
         if let Some(sb) = self.sack.as_mut() {
             sb.on_timeout_at(self.snd_una, self.snd_max);
         }
@@ -1155,7 +1121,6 @@ impl Sender {
         self.timing = None;
         self.pending_rexmit = None;
         self.dupacks = 0;
-        self.eln_dupacks = 0;
         self.snd_nxt = self.snd_una;
         self.ecn.on_window_reduced(self.snd_max);
         if let Some(a) = self.adaptation.as_mut() {
@@ -1180,8 +1145,7 @@ mod tests {
         for (field, e) in [
             ("cc", end(offset_of!(Sender, cc), std::mem::size_of::<CongestionControl>())),
             ("timing", end(offset_of!(Sender, timing), 24)),
-            ("recovery", end(offset_of!(Sender, recovery), std::mem::size_of::<LossRecovery>())),
-            ("dupacks", end(offset_of!(Sender, dupacks), 4)),
+            ("recovery", end(offset_of!(Sender, recovery), std::mem::size_of::<Recovery>())),
             ("rto_ticked", end(offset_of!(Sender, rto_ticked), 1)),
             ("ecn_on", end(offset_of!(Sender, ecn_on), 1)),
             ("ll_elsn_on", end(offset_of!(Sender, ll_elsn_on), 1)),

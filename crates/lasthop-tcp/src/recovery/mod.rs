@@ -3,7 +3,8 @@
 //! `LossRecovery`. One file per member:
 //!
 //! - [`dupack`]: duplicate-ack counting, Tahoe's go-back-N, Reno (RFC 5681
-//!   3.2) and NewReno (RFC 6582).
+//!   3.2) and NewReno (RFC 6582); seed 000's ELN response on marked
+//!   duplicates.
 //! - [`dcr`]: TCP-DCR's delayed congestion response (Bhandarkar et al.
 //!   2005) over NewReno.
 //! - [`sack`]: the RFC 6675 scoreboard, pipe and NextSeg.
@@ -16,11 +17,16 @@
 //!   shared window (`crate::cc::Window`), whose ssthresh the congestion
 //!   controller answers.
 //!
-//! The
-//! sender (`crate::sender`) keeps sequence space, timers and options and
-//! asks the member its flow runs. Departure from DESIGN.md's shape: the
-//! members are not behind one trait yet: each is driven by the sender's
-//! per-recovery ack path (`Sender::on_ack`'s one match on the recovery).
+//! The sender (`crate::sender`) keeps sequence space, timers and options
+//! and asks the member its flow runs. Each ack goes to the member as an
+//! [`AckInfo`] (the ack and the sequence space after it) and comes back as
+//! an [`AckAnswer`] (what to retransmit, the window's rule for the ack, a
+//! congestion event, the recovery's end, whether the timer restarts); the
+//! sender applies the answer in one place. The answer is ns-3's split
+//! (`TcpRecoveryOps`: the recovery decides, the window rules live apart)
+//! without its shared control block: nothing here touches the window.
+//! Departure from DESIGN.md's shape: the family is an enum ([`Recovery`]),
+//! not a trait: one match per operation, no trait object on the hot path.
 
 pub mod dcr;
 pub mod dupack;
@@ -31,4 +37,336 @@ pub mod sack;
 pub mod smart;
 pub mod window_rules;
 
-pub use dupack::{AckVerdict, LossRecovery};
+pub use dupack::{AckVerdict, DupAck};
+
+use crate::cc::LossCause;
+use crate::config::{SenderConfig, Variant};
+use crate::rtt::RttEstimator;
+use lasthop_core::Time;
+
+/// What an ack tells the loss recovery (DESIGN.md: a typed sample in, a
+/// typed answer out). Sequence numbers are the sender's after the ack.
+#[derive(Clone, Copy, Debug)]
+pub struct AckInfo<'a> {
+    pub now: Time,
+    /// The cumulative ack, once this ack moved it (HighACK + 1).
+    pub snd_una: u64,
+    /// One past the highest byte sent (HighData + 1).
+    pub snd_max: u64,
+    /// Bytes this ack newly acknowledged cumulatively (0 for a duplicate).
+    pub acked_bytes: u64,
+    /// A duplicate ack (RFC 5681 Sec. 2).
+    pub dup: bool,
+    /// 4.4BSD header prediction's test held for this ack but for its guard
+    /// on the duplicate-ack count, which is the member's (see
+    /// [`crate::HeaderPredictionGuard`]).
+    pub predictable: bool,
+    /// The ack's SACK blocks (RFC 2018).
+    pub sack: &'a [(u64, u64)],
+    /// The ack's SMART echo (seed 000 Sec. II).
+    pub smart_echo: Option<u64>,
+    /// The ack's ELN mark (seed 000 Sec. III-A).
+    pub eln: bool,
+    /// The ack's fast-retransmit request (seed 001 Sec. 6.3).
+    pub fr_request: bool,
+    /// The sender's round-trip estimate (TCP-DCR's delay).
+    pub rtt: &'a RttEstimator,
+}
+
+/// What to send before anything else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Retransmit {
+    /// The segment starting at this byte.
+    Seq(u64),
+    /// Everything from `snd_una` again (Tahoe's go-back-N).
+    GoBackN,
+}
+
+/// A congestion event: the window is cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// RFC 5681 3.2 step 3's cwnd (ssthresh + DupThresh SMSS, or Tahoe's
+    /// slow start), which the duplicates that follow inflate; false: cwnd
+    /// = ssthresh (RFC 6675 step 4.2, SMART, the LHP list).
+    pub inflate: bool,
+    pub cause: LossCause,
+    /// FlightSize for the cut, in bytes.
+    pub flight_bytes: u64,
+    /// How many cuts (one per packet the LHP list condemns; else 1), each a
+    /// fast retransmit.
+    pub count: u32,
+}
+
+/// The window's rule for an ack, besides a cut or an exit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WindowStep {
+    /// Left alone.
+    #[default]
+    Hold,
+    /// Opened for the bytes acked (outside recovery).
+    Open,
+    /// NewReno's partial ack (RFC 6582 3.2 step 5): deflated.
+    PartialAck,
+    /// A further duplicate during fast recovery (RFC 5681 3.2 step 4): inflated.
+    DupackInRecovery,
+}
+
+/// How the window leaves recovery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitRule {
+    /// Reno's exit on an ack of new data (RFC 5681 3.2 step 6 or 4.4BSD's).
+    Reno,
+    /// cwnd = ssthresh (RFC 6582 3.2 step 4, RFC 6675 step A).
+    Deflate,
+    /// The window is left alone (SMART: the episode's cut was its rule).
+    Keep,
+}
+
+/// The loss recovery's answer to an ack (or to a timer): small and `Copy`,
+/// applied by the sender in one place, in this order: `resume`, `exit`,
+/// `window`, `eln_retransmit`, `cut`, `stop_timing`, `retransmit`,
+/// `restart_rto`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AckAnswer {
+    /// LL-ELSN: a new ack ends a disconnection; the frozen parameters
+    /// come back ([`Recovery::take_frozen`]).
+    pub resume: bool,
+    /// Recovery ended on this ack.
+    pub exit: Option<ExitRule>,
+    pub window: WindowStep,
+    /// A retransmission without congestion response (seed 000's ELN).
+    pub eln_retransmit: bool,
+    pub cut: Option<Cut>,
+    /// The cut was started by a fast-retransmit request (counted apart).
+    pub requested: bool,
+    /// Karn: the segment being timed is forgotten.
+    pub stop_timing: bool,
+    pub retransmit: Option<Retransmit>,
+    pub restart_rto: bool,
+}
+
+impl AckAnswer {
+    /// Nothing to do.
+    pub const NONE: AckAnswer = AckAnswer {
+        resume: false,
+        exit: None,
+        window: WindowStep::Hold,
+        eln_retransmit: false,
+        cut: None,
+        requested: false,
+        stop_timing: false,
+        retransmit: None,
+        restart_rto: false,
+    };
+    /// An ack of new data outside recovery: the window opens, the timer restarts.
+    pub const OPEN: AckAnswer = AckAnswer { window: WindowStep::Open, restart_rto: true, ..AckAnswer::NONE };
+    /// The timer restarts, nothing else (4.4BSD's header prediction).
+    pub const RESTART_RTO: AckAnswer = AckAnswer { restart_rto: true, ..AckAnswer::NONE };
+}
+
+/// What the sender asks when it may send ([`Recovery::next_seg`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SendQuery<'a> {
+    pub now: Time,
+    pub snd_una: u64,
+    pub snd_max: u64,
+    /// One past the last byte there is to send now.
+    pub end_of_data: u64,
+    /// `snd_una` + the peer's window (and the send buffer): no new byte at
+    /// or beyond it may go.
+    pub rwnd_limit: u64,
+    pub cwnd_bytes: u64,
+    pub mss_bytes: u64,
+    pub rtt: &'a RttEstimator,
+    /// Only looking (SA's burst timer): nothing is consumed.
+    pub peek: bool,
+}
+
+/// The recovery's part in choosing the next segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NextSeg {
+    /// Send this (seq, len).
+    Segment(u64, u64),
+    /// Send nothing now.
+    Wait,
+    /// The sender's own window rule decides, cwnd extended by this many
+    /// segments (limited transmit, TCP-DCR's extended limited transmit).
+    Window { extra_segments: u32 },
+}
+
+/// A flow's loss recovery: the member its variant runs.
+#[derive(Clone, Debug)]
+pub enum Recovery {
+    /// Tahoe, Reno, NewReno and TCP-DCR.
+    DupAck(DupAck),
+    /// Not yet a member of the enum: the sender drives it (SACK, SMART).
+    Sender,
+}
+
+impl Recovery {
+    pub fn new(cfg: &SenderConfig) -> Recovery {
+        match cfg.variant {
+            Variant::Sack | Variant::Smart => Recovery::Sender,
+            _ => Recovery::DupAck(DupAck::new(cfg)),
+        }
+    }
+
+    /// An ack arrived (its effect on the sequence space already applied).
+    #[inline]
+    pub fn on_ack(&mut self, a: &AckInfo) -> AckAnswer {
+        match self {
+            Recovery::DupAck(d) => d.on_ack(a),
+            Recovery::Sender => AckAnswer::NONE,
+        }
+    }
+
+    /// The sender's timer ran at `now`: a held response may be due
+    /// (TCP-DCR). `sending`: the flow runs and has data outstanding.
+    #[inline]
+    pub fn on_timer(&mut self, now: Time, snd_una: u64, snd_max: u64, sending: bool) -> Option<AckAnswer> {
+        match self {
+            Recovery::DupAck(d) => d.on_timer(now, snd_una, snd_max, sending),
+            Recovery::Sender => None,
+        }
+    }
+
+    /// When the member next needs the timer (TCP-DCR's held response).
+    #[inline]
+    pub fn wakeup(&self) -> Time {
+        match self {
+            Recovery::DupAck(d) => d.wakeup(),
+            Recovery::Sender => Time::NEVER,
+        }
+    }
+
+    /// A retransmission timeout fired: recovery is abandoned.
+    pub fn on_timeout(&mut self, _snd_una: u64, snd_max: u64) {
+        match self {
+            Recovery::DupAck(d) => d.on_timeout(snd_max),
+            Recovery::Sender => {}
+        }
+    }
+
+    /// The member's part in choosing the next segment.
+    #[inline]
+    pub fn next_seg(&mut self, _q: &SendQuery) -> NextSeg {
+        match self {
+            Recovery::DupAck(d) => NextSeg::Window { extra_segments: d.window_extension() },
+            Recovery::Sender => NextSeg::Window { extra_segments: 0 },
+        }
+    }
+
+    pub fn in_recovery(&self) -> bool {
+        match self {
+            Recovery::DupAck(d) => d.in_recovery(),
+            Recovery::Sender => false,
+        }
+    }
+
+    /// Duplicate acks since the last new ack, as the member counts them.
+    pub fn dupacks(&self) -> u32 {
+        match self {
+            Recovery::DupAck(d) => d.dupacks(),
+            Recovery::Sender => 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The family through its one entry point, a member per family driven
+    //! along a short timeline (MSS 1000, DupThresh 3, segments named by
+    //! their first byte).
+    use super::*;
+    use crate::config::RtoConfig;
+
+    const MSS: u64 = 1000;
+
+    /// Drives a member with acks, as the sender would.
+    struct Drive {
+        r: Recovery,
+        rtt: RttEstimator,
+        snd_una: u64,
+        snd_max: u64,
+    }
+
+    impl Drive {
+        fn new(variant: Variant, snd_max: u64) -> Drive {
+            let cfg = SenderConfig { variant, dupack_threshold: 3, ..SenderConfig::reno(MSS as u32) };
+            Drive { r: Recovery::new(&cfg), rtt: RttEstimator::new(RtoConfig::rfc6298()), snd_una: 0, snd_max }
+        }
+
+        /// An ack for `ack` with SACK blocks `sack`.
+        fn ack_with(&mut self, ack: u64, sack: &[(u64, u64)]) -> AckAnswer {
+            let acked = ack.saturating_sub(self.snd_una);
+            self.snd_una = self.snd_una.max(ack);
+            let info = AckInfo {
+                now: Time::from_ms(100),
+                snd_una: self.snd_una,
+                snd_max: self.snd_max,
+                acked_bytes: acked,
+                dup: acked == 0,
+                predictable: false,
+                sack,
+                smart_echo: None,
+                eln: false,
+                fr_request: false,
+                rtt: &self.rtt,
+            };
+            self.r.on_ack(&info)
+        }
+
+        fn ack(&mut self, ack: u64) -> AckAnswer {
+            self.ack_with(ack, &[])
+        }
+    }
+
+    /// NewReno (RFC 6582 3.2) with 0..5000 out and 0 and 2000 lost: three
+    /// duplicates for 0 start a fast retransmit of 0 (cut with Reno's
+    /// inflation), a fourth inflates, the ack of 2000 is a partial ack
+    /// that resends 2000 and restarts the timer, the ack of 3000 a partial
+    /// ack that does not restart it, and the ack of 5000 (`recover`) ends
+    /// recovery, the window deflated.
+    #[test]
+    fn newreno_through_one_recovery() {
+        let mut d = Drive::new(Variant::Newreno, 5 * MSS);
+        assert_eq!(d.ack(0), AckAnswer::NONE);
+        assert_eq!(d.ack(0), AckAnswer::NONE);
+        let fr = d.ack(0);
+        assert_eq!(fr.cut, Some(Cut { inflate: true, cause: LossCause::Congestion, flight_bytes: 5 * MSS, count: 1 }));
+        assert_eq!(fr.retransmit, Some(Retransmit::Seq(0)));
+        assert!(fr.restart_rto && fr.stop_timing && !fr.requested);
+        assert!(d.r.in_recovery());
+        assert_eq!(d.ack(0).window, WindowStep::DupackInRecovery);
+        let partial = d.ack(2 * MSS);
+        assert_eq!(partial.window, WindowStep::PartialAck);
+        assert_eq!(partial.retransmit, Some(Retransmit::Seq(2 * MSS)));
+        assert!(partial.restart_rto, "the first partial ack restarts the timer");
+        let second = d.ack(3 * MSS);
+        assert_eq!(second.window, WindowStep::PartialAck);
+        assert!(!second.restart_rto, "later ones do not (RFC 6582 3.2 step 5)");
+        let exit = d.ack(5 * MSS);
+        assert_eq!(exit.exit, Some(ExitRule::Deflate));
+        assert!(exit.restart_rto && exit.retransmit.is_none());
+        assert!(!d.r.in_recovery());
+        // Outside recovery an ack of new data opens the window.
+        d.snd_max = 8 * MSS;
+        assert_eq!(d.ack(6 * MSS), AckAnswer::OPEN);
+    }
+
+    /// Reno's first ack of new data ends recovery (RFC 5681 3.2 step 6),
+    /// even a partial one; Tahoe goes back N.
+    #[test]
+    fn reno_exits_on_a_partial_ack_and_tahoe_goes_back_n() {
+        let mut d = Drive::new(Variant::Reno, 5 * MSS);
+        for _ in 0..3 {
+            d.ack(0);
+        }
+        assert_eq!(d.ack(2 * MSS).exit, Some(ExitRule::Reno));
+        let mut t = Drive::new(Variant::Tahoe, 5 * MSS);
+        t.ack(0);
+        t.ack(0);
+        assert_eq!(t.ack(0).retransmit, Some(Retransmit::GoBackN));
+        assert!(!t.r.in_recovery());
+    }
+}

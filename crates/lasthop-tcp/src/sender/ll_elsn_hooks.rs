@@ -68,7 +68,10 @@ impl Sender {
 
     /// The duplicate-ack count (the SACK sender's, or ESACK's Algorithm 1).
     pub fn dupacks(&self) -> u32 {
-        self.dupacks
+        match self.recovery {
+            crate::recovery::Recovery::Sender => self.dupacks,
+            _ => self.recovery.dupacks(),
+        }
     }
 
     /// ESACK's retransmission queue, first bytes in sending order.
