@@ -38,6 +38,7 @@ pub mod smart;
 pub mod window_rules;
 
 pub use dupack::{AckVerdict, DupAck};
+pub use smart::SmartRecovery;
 
 use crate::cc::LossCause;
 use crate::config::{SenderConfig, Variant};
@@ -199,14 +200,17 @@ pub enum NextSeg {
 pub enum Recovery {
     /// Tahoe, Reno, NewReno and TCP-DCR.
     DupAck(DupAck),
-    /// Not yet a member of the enum: the sender drives it (SACK, SMART).
+    /// SMART (seed 000 Sec. III-A).
+    Smart(Box<SmartRecovery>),
+    /// Not yet a member of the enum: the sender drives it (SACK).
     Sender,
 }
 
 impl Recovery {
     pub fn new(cfg: &SenderConfig) -> Recovery {
         match cfg.variant {
-            Variant::Sack | Variant::Smart => Recovery::Sender,
+            Variant::Sack => Recovery::Sender,
+            Variant::Smart => Recovery::Smart(Box::new(SmartRecovery::new(cfg))),
             _ => Recovery::DupAck(DupAck::new(cfg)),
         }
     }
@@ -216,6 +220,7 @@ impl Recovery {
     pub fn on_ack(&mut self, a: &AckInfo) -> AckAnswer {
         match self {
             Recovery::DupAck(d) => d.on_ack(a),
+            Recovery::Smart(s) => s.on_ack(a),
             Recovery::Sender => AckAnswer::NONE,
         }
     }
@@ -226,7 +231,7 @@ impl Recovery {
     pub fn on_timer(&mut self, now: Time, snd_una: u64, snd_max: u64, sending: bool) -> Option<AckAnswer> {
         match self {
             Recovery::DupAck(d) => d.on_timer(now, snd_una, snd_max, sending),
-            Recovery::Sender => None,
+            Recovery::Smart(_) | Recovery::Sender => None,
         }
     }
 
@@ -235,7 +240,7 @@ impl Recovery {
     pub fn wakeup(&self) -> Time {
         match self {
             Recovery::DupAck(d) => d.wakeup(),
-            Recovery::Sender => Time::NEVER,
+            Recovery::Smart(_) | Recovery::Sender => Time::NEVER,
         }
     }
 
@@ -243,22 +248,35 @@ impl Recovery {
     pub fn on_timeout(&mut self, _snd_una: u64, snd_max: u64) {
         match self {
             Recovery::DupAck(d) => d.on_timeout(snd_max),
+            Recovery::Smart(s) => s.on_timeout(),
             Recovery::Sender => {}
         }
     }
 
     /// The member's part in choosing the next segment.
     #[inline]
-    pub fn next_seg(&mut self, _q: &SendQuery) -> NextSeg {
+    pub fn next_seg(&mut self, q: &SendQuery) -> NextSeg {
         match self {
             Recovery::DupAck(d) => NextSeg::Window { extra_segments: d.window_extension() },
+            Recovery::Smart(s) => s.next_seg(q),
             Recovery::Sender => NextSeg::Window { extra_segments: 0 },
+        }
+    }
+
+    /// The segment [seq, seq + len) is being resent at `now`; `eln`: an
+    /// LL-ELSN resend on a link-layer ELN.
+    #[inline]
+    pub fn on_retransmit(&mut self, now: Time, seq: u64, _len: u64, _eln: bool) {
+        match self {
+            Recovery::DupAck(_) | Recovery::Sender => {}
+            Recovery::Smart(s) => s.on_retransmit(now, seq),
         }
     }
 
     pub fn in_recovery(&self) -> bool {
         match self {
             Recovery::DupAck(d) => d.in_recovery(),
+            Recovery::Smart(s) => s.in_recovery(),
             Recovery::Sender => false,
         }
     }
@@ -267,6 +285,7 @@ impl Recovery {
     pub fn dupacks(&self) -> u32 {
         match self {
             Recovery::DupAck(d) => d.dupacks(),
+            Recovery::Smart(s) => s.dupacks(),
             Recovery::Sender => 0,
         }
     }
@@ -296,8 +315,8 @@ mod tests {
             Drive { r: Recovery::new(&cfg), rtt: RttEstimator::new(RtoConfig::rfc6298()), snd_una: 0, snd_max }
         }
 
-        /// An ack for `ack` with SACK blocks `sack`.
-        fn ack_with(&mut self, ack: u64, sack: &[(u64, u64)]) -> AckAnswer {
+        /// An ack for `ack` with SACK blocks `sack` and SMART echo `echo`.
+        fn ack_with(&mut self, ack: u64, sack: &[(u64, u64)], echo: Option<u64>) -> AckAnswer {
             let acked = ack.saturating_sub(self.snd_una);
             self.snd_una = self.snd_una.max(ack);
             let info = AckInfo {
@@ -308,7 +327,7 @@ mod tests {
                 dup: acked == 0,
                 predictable: false,
                 sack,
-                smart_echo: None,
+                smart_echo: echo,
                 eln: false,
                 fr_request: false,
                 rtt: &self.rtt,
@@ -317,7 +336,23 @@ mod tests {
         }
 
         fn ack(&mut self, ack: u64) -> AckAnswer {
-            self.ack_with(ack, &[])
+            self.ack_with(ack, &[], None)
+        }
+
+        /// What the member sends next, with a window of `cwnd` bytes.
+        fn next(&mut self, cwnd: u64) -> NextSeg {
+            let q = SendQuery {
+                now: Time::from_ms(100),
+                snd_una: self.snd_una,
+                snd_max: self.snd_max,
+                end_of_data: u64::MAX,
+                rwnd_limit: u64::MAX,
+                cwnd_bytes: cwnd,
+                mss_bytes: MSS,
+                rtt: &self.rtt,
+                peek: false,
+            };
+            self.r.next_seg(&q)
         }
     }
 
@@ -368,5 +403,32 @@ mod tests {
         t.ack(0);
         assert_eq!(t.ack(0).retransmit, Some(Retransmit::GoBackN));
         assert!(!t.r.in_recovery());
+    }
+
+    /// SMART (seed 000 Sec. III-A) with 0..5000 out and 0 and 1000 lost:
+    /// the ack echoing 2000 shows the gap: one cut without inflation, and
+    /// its credit resends 0; the ack echoing 3000 is in the same episode
+    /// (no cut) and resends 1000; the ack of 5000 ends the episode and
+    /// opens the window.
+    #[test]
+    fn smart_cuts_once_per_episode_and_resends_one_hole_per_smart_ack() {
+        let mut d = Drive::new(Variant::Smart, 5 * MSS);
+        let first = d.ack_with(0, &[], Some(2 * MSS));
+        assert_eq!(
+            first.cut,
+            Some(Cut { inflate: false, cause: LossCause::Congestion, flight_bytes: 5 * MSS, count: 1 })
+        );
+        assert!(first.retransmit.is_none(), "SMART's resends go by credit");
+        assert!(d.r.in_recovery());
+        assert_eq!(d.next(MSS), NextSeg::Segment(0, MSS));
+        d.r.on_retransmit(Time::from_ms(100), 0, MSS, false);
+        assert_eq!(d.next(MSS), NextSeg::Window { extra_segments: 0 }, "one per SMART ack");
+        let second = d.ack_with(0, &[], Some(3 * MSS));
+        assert_eq!(second.cut, None, "one cut per episode");
+        assert_eq!(d.next(MSS), NextSeg::Segment(MSS, MSS));
+        let exit = d.ack(5 * MSS);
+        assert_eq!(exit.exit, Some(ExitRule::Keep));
+        assert_eq!(exit.window, WindowStep::Open);
+        assert!(!d.r.in_recovery());
     }
 }
