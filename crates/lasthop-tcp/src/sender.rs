@@ -64,12 +64,11 @@
 //! of its stack point to (issue 28; see `scenarios/balakrishnan97/lan.toml`).
 
 use crate::cc::{CongestionControl, CongestionEvent, CongestionKind, LossCause, RetransmitWindow};
-use crate::config::{ElnResponse, RtoMode, SenderConfig, Variant};
+use crate::config::{RtoMode, SenderConfig, Variant};
 use crate::ecn::EcnSender;
 use crate::handshake::{ConnectionTimes, Handshake};
 use crate::recovery::{AckAnswer, AckInfo, Cut, ExitRule, NextSeg, Recovery, Retransmit, SendQuery, WindowStep};
 use crate::rtt::RttEstimator;
-use crate::sack::Scoreboard;
 use crate::sender_adaptation::SenderAdaptation;
 use crate::timestamps::SenderTimestamps;
 use lasthop_core::trace::{SenderEventKind, Trace, TraceEvent};
@@ -192,10 +191,8 @@ pub struct Sender {
     stamps: bool,
     /// The ack being processed carries ECN-Echo: it does not open the window.
     ece_hold: bool,
-    /// Copies of `cfg.variant`, `cfg.header_prediction`, `cfg.limited_transmit`.
-    variant: Variant,
+    /// `cfg.header_prediction` (copied).
     header_prediction: bool,
-    limited_transmit: bool,
     /// The application has written less than the whole transfer (a relay).
     app_limited: bool,
     /// The RTO counts down at a coarse tick (BSD): `rtt` computes the deadline.
@@ -204,9 +201,9 @@ pub struct Sender {
     /// tests it, and `ecn` is on a cold line (compiled without a branch, a
     /// test of `ecn`'s flag after `hdr.ece` read that line on every ack).
     ecn_on: bool,
-    /// `ll_elsn.is_some()` (kept beside, set by `with_ll_elsn`): as
-    /// `ecn_on`, for the LL-ELSN tests on every ack and segment; every
-    /// "is LL-ELSN on" test reads it.
+    /// The recovery is LL-ELSN's (set by `with_ll_elsn`): as `ecn_on`, for
+    /// the LL-ELSN tests on every segment and timeout; every "is LL-ELSN
+    /// on" test reads it.
     ll_elsn_on: bool,
     /// Data segments sent (`SenderStats::segments_sent`, kept on a hot line).
     segments_sent: u64,
@@ -214,26 +211,20 @@ pub struct Sender {
     /// pointer tells so in 8 bytes of a hot line.
     handshake: Option<Box<Handshake>>,
     adaptation: Option<Box<SenderAdaptation>>,
-    sack: Option<Box<Scoreboard>>,
+    /// Per-ack samples and the pacing clock, for a controller other than
+    /// Reno ([`samples`]), read on every ack and segment of such a flow.
+    samples: Option<Box<samples::Samples>>,
     /// Its one word, read on every ack and segment of a flow with options.
     ts: SenderTimestamps,
     /// Its first word, the current RTO, ends the hot lines; the rest is
     /// read on round-trip samples and timeouts.
     rtt: RttEstimator,
     // Cold from here.
-    /// SACK: duplicate acks since the last new ack (limited transmit,
-    /// SACK entry).
-    dupacks: u32,
-    /// Its round-trip counters, which every sample adds to, lie in one
-    /// line (the layout test): elsewhere they straddled two.
-    stats: SenderStats,
     ecn: EcnSender,
+    /// Its round-trip counters, which every sample adds to, lie in one
+    /// line (the layout test): elsewhere they straddled two (after `ecn`).
+    stats: SenderStats,
     cfg: SenderConfig,
-    /// Seed 004's LL-ELSN response, if configured ([`Sender::with_ll_elsn`]).
-    ll_elsn: Option<Box<crate::ll_elsn::LlElsn>>,
-    /// Per-ack samples and the pacing clock, for a controller other than
-    /// Reno ([`samples`]).
-    samples: Option<Box<samples::Samples>>,
 }
 
 impl Sender {
@@ -262,14 +253,11 @@ impl Sender {
             pending_rexmit: None,
             last_wnd: None,
             flow,
-            dupacks: 0,
             started: false,
             stopped: false,
             stamps: cfg.timestamps || cfg.sender_window_option || cfg.ecn || cfg.echo_ack_marks,
             ece_hold: false,
-            variant: cfg.variant,
             header_prediction: cfg.header_prediction,
-            limited_transmit: cfg.limited_transmit,
             app_limited: false,
             rto_ticked: cfg.rto.mode == RtoMode::Bsd,
             ecn_on: cfg.ecn,
@@ -277,15 +265,12 @@ impl Sender {
             segments_sent: 0,
             handshake: cfg.handshake.then(|| Box::new(Handshake::new())),
             adaptation: cfg.adaptation.map(|a| Box::new(SenderAdaptation::new(a))),
-            sack: (cfg.variant == Variant::Sack)
-                .then(|| Box::new(Scoreboard::new(cfg.mss_bytes, cfg.dupack_threshold))),
+            samples: None,
             rtt: RttEstimator::new(cfg.rto),
             ecn: EcnSender::new(cfg.ecn, cfg.echo_ack_marks),
             ts: SenderTimestamps::default(),
             stats: SenderStats::default(),
             cfg,
-            ll_elsn: None,
-            samples: None,
         };
         if sender.cc.wants_samples() {
             sender.samples = Some(Box::new(samples::Samples::new()));
@@ -336,10 +321,7 @@ impl Sender {
         self.snd_max
     }
     pub fn in_recovery(&self) -> bool {
-        match &self.sack {
-            Some(sb) => sb.in_recovery(),
-            None => self.recovery.in_recovery(),
-        }
+        self.recovery.in_recovery()
     }
     pub fn rto_ns(&self) -> u64 {
         self.rtt.rto_ns()
@@ -444,53 +426,43 @@ impl Sender {
         self.cfg.total_bytes == Some(end)
     }
 
-    /// The segment (seq, len) to send now, if the window rules allow one.
-    /// `peek`: only looking (SA's burst timer), nothing consumed.
+    /// The segment (seq, len) to send now, if the window rules allow one:
+    /// what the recovery sends first (LL-ELSN), the queued retransmission,
+    /// the recovery's choice (SACK's NextSeg, SMART's credit), else the
+    /// window rule, cwnd extended by what the recovery allows (limited
+    /// transmit). `peek`: only looking (SA's burst timer), nothing consumed.
     fn choose(&mut self, now: Time, peek: bool) -> Option<(u64, u64)> {
-        if self.ll_elsn_on {
-            if let Some(seg) = self.choose_ll_elsn() {
-                return Some(seg);
-            }
-        }
         let end = self.end_of_data();
-        if let Some(seq) = self.pending_rexmit.take() {
-            return Some((seq, self.cc.mss().min(end - seq)));
-        }
         let limit_rwnd = self.snd_una + self.rwnd.min(self.send_buffer_bytes);
-        if let Some(sb) = self.sack.as_ref().filter(|sb| sb.in_recovery()) {
-            // RFC 6675 Sec. 5 step 4.4/C: "while (cwnd - pipe) >= 1 SMSS".
-            if self.cc.cwnd() < sb.pipe(self.snd_una, self.snd_max) + self.cc.mss() {
-                return None;
-            }
-            // Seed 004 Sec. 3.1: a segment the link layer is retrying (ERSN) is not resent.
-            let retrying = match self.ll_elsn.as_deref() {
-                Some(l) if self.ll_elsn_on => l.ersn.marks(),
-                _ => &[],
-            };
-            let (seq, len, _) = sb.next_seg(self.snd_una, self.snd_max, end, limit_rwnd, retrying)?;
-            return Some((seq, u64::from(len)));
-        }
         let q = SendQuery {
             now,
             snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
             snd_max: self.snd_max,
             end_of_data: end,
             rwnd_limit: limit_rwnd,
             cwnd_bytes: self.cc.cwnd(),
             mss_bytes: self.cc.mss(),
             rtt: &self.rtt,
+            pending: self.pending_rexmit.is_some(),
+            app_limited: self.app_limited,
             peek,
         };
-        let mut extra = match self.recovery.next_seg(&q) {
+        if self.ll_elsn_on {
+            if let Some(seg) = self.recovery.send_first(&q) {
+                return Some(seg);
+            }
+        }
+        if let Some(seq) = self.pending_rexmit.take() {
+            return Some((seq, self.cc.mss().min(end - seq)));
+        }
+        let extra = match self.recovery.next_seg(&q) {
             NextSeg::Segment(seq, len) => return Some((seq, len)),
             NextSeg::Wait => return None,
             NextSeg::Window { extra_segments } => extra_segments,
         };
         if self.snd_nxt >= end {
             return None;
-        }
-        if matches!(self.recovery, Recovery::Sender) && self.dupacks > 0 && self.extends_window() {
-            extra = self.dupacks;
         }
         let mut win = self.cc.cwnd();
         if extra > 0 {
@@ -506,13 +478,6 @@ impl Sender {
             return None; // silly-window avoidance: wait for a full segment
         }
         Some((self.snd_nxt, len))
-    }
-
-    /// With duplicate acks counted: whether each lets one more segment
-    /// go. RFC 3042's limited transmit (outstanding data may reach cwnd +
-    /// 2 SMSS).
-    fn extends_window(&self) -> bool {
-        self.limited_transmit && !self.in_recovery() && self.dupacks <= 2
     }
 
     /// SA (seed 001 Sec. 6.3): true if a new transmission must wait for the
@@ -561,7 +526,7 @@ impl Sender {
         }
         let (seq, len) = if self.cc.wants_samples() { self.choose_sampled(now)? } else { self.choose(now, false)? };
         let retransmit = seq < self.snd_max;
-        // An LL-ELSN resend is kept off the scoreboard (see `ll_elsn_hooks`).
+        // An LL-ELSN resend is kept off the scoreboard (see `recovery::ll_elsn`).
         let eln_rexmit = self.ll_elsn_on && self.on_ll_elsn_sent(seq, len, retransmit);
         if seq == self.snd_nxt {
             self.snd_nxt += len;
@@ -571,9 +536,6 @@ impl Sender {
         if retransmit {
             self.stats.retransmits += 1;
             self.timing = None; // Karn: never time across a retransmission
-            if let Some(sb) = self.sack.as_mut().filter(|_| !eln_rexmit) {
-                sb.on_retransmit(seq, len as u32);
-            }
             self.recovery.on_retransmit(now, seq, len, eln_rexmit);
         } else if self.timing.is_none() {
             self.timing = Some((seq + len, now));
@@ -745,30 +707,21 @@ impl Sender {
         if self.cc.wants_samples() {
             self.sample_ack(now, hdr, ack, acked, dup);
         }
-        if acked > 0 && matches!(self.recovery, Recovery::Sender) {
-            self.dupacks = 0;
-        }
-        match self.variant {
-            Variant::Sack if self.ll_elsn_on => self.on_ack_ll_elsn(now, hdr, acked, dup, trace),
-            Variant::Sack => self.on_ack_sack(now, hdr, acked, dup, trace),
-            _ => {
-                let info = AckInfo {
-                    now,
-                    snd_una: self.snd_una,
-                    snd_max: self.snd_max,
-                    acked_bytes: acked,
-                    dup,
-                    predictable,
-                    sack: hdr.sack.as_slice(),
-                    smart_echo: hdr.smart_echo,
-                    eln: hdr.eln,
-                    fr_request: hdr.fr_request,
-                    rtt: &self.rtt,
-                };
-                let answer = self.recovery.on_ack(&info);
-                self.apply(now, acked, answer, trace);
-            }
-        }
+        let info = AckInfo {
+            now,
+            snd_una: self.snd_una,
+            snd_max: self.snd_max,
+            acked_bytes: acked,
+            dup,
+            predictable,
+            sack: hdr.sack.as_slice(),
+            smart_echo: hdr.smart_echo,
+            eln: hdr.eln,
+            fr_request: hdr.fr_request,
+            rtt: &self.rtt,
+        };
+        let answer = self.recovery.on_ack(&info);
+        self.apply(now, acked, answer, trace);
         if self.ece_hold {
             self.ece_hold = false;
             self.on_ecn_echo(now, ack);
@@ -853,20 +806,15 @@ impl Sender {
         self.cc.on_ecn_echo(now, &ev);
     }
 
-    fn loss_cause(&self, hdr: &TcpHeader) -> LossCause {
-        if hdr.eln && self.cfg.eln != ElnResponse::Off {
-            LossCause::Corruption
-        } else {
-            LossCause::Congestion
-        }
-    }
-
     /// The one place the loss recovery's answer to an ack (or to the
     /// timer, `acked` 0) takes effect: the window rules (`self.cc`), the
     /// counters and trace events, what to send next and the timers, in
     /// [`AckAnswer`]'s order.
     #[inline(always)]
     fn apply(&mut self, now: Time, acked: u64, a: AckAnswer, trace: &mut Trace) {
+        if a.resume {
+            self.resume();
+        }
         if let Some(rule) = a.exit {
             match rule {
                 ExitRule::Reno => self.cc.on_reno_recovery_exit(now, acked, self.flight_before_ack(acked)),
@@ -931,88 +879,6 @@ impl Sender {
         }
     }
 
-    /// RFC 6675 Sec. 5.
-    fn on_ack_sack(&mut self, now: Time, hdr: &TcpHeader, acked: u64, dup: bool, trace: &mut Trace) {
-        let cause = self.loss_cause(hdr);
-        let snd_una = self.snd_una;
-        let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
-        let newly_sacked = sb.on_ack(snd_una, hdr.sack.as_slice());
-        if acked > 0 {
-            self.on_sack_new_ack(now, acked, trace);
-            return;
-        }
-        // RFC 6675 Sec. 2: a DupAck also carries SACK information not known before.
-        if !dup || (newly_sacked == 0 && !sb.in_recovery()) {
-            return;
-        }
-        self.dupacks += 1;
-        if sb.in_recovery() {
-            return;
-        }
-        // Step 4: "DupAcks >= DupThresh" or "IsLost (HighACK + 1)"; or the
-        // receiver's fast-retransmit request (seed 001 Sec. 6.3).
-        // Sec. 5.1: after an RTO, no new recovery until RecoveryPoint is acked.
-        let requested = self.cfg.fr_request && hdr.fr_request;
-        if (self.dupacks >= self.cfg.dupack_threshold || sb.is_lost(snd_una) || requested)
-            && sb.may_enter_recovery(snd_una)
-        {
-            let requested_only = requested && self.dupacks < self.cfg.dupack_threshold && !sb.is_lost(snd_una);
-            // Step 4.3: "Retransmit the first data segment presumed dropped".
-            self.enter_sack_recovery(now, snd_una, requested_only, cause, trace);
-        }
-    }
-
-    /// RFC 6675 Sec. 5, an ack of new data (its SACK blocks already on the
-    /// scoreboard): recovery ends once RecoveryPoint is acked; outside
-    /// recovery the window opens; the timer restarts.
-    pub(crate) fn on_sack_new_ack(&mut self, now: Time, acked: u64, trace: &mut Trace) {
-        let snd_una = self.snd_una;
-        let sb = self.sack.as_mut().expect("SACK variant has a scoreboard");
-        if sb.in_recovery() {
-            if sb.recovery_done(snd_una) {
-                sb.exit_recovery();
-                self.cc.on_recovery_exit(now);
-                self.event(now, SenderEventKind::RecoveryExit, trace);
-            }
-        } else {
-            self.open_window(now, acked);
-        }
-        self.arm_rto(now);
-    }
-
-    /// RFC 6675 Sec. 5 step 4: enter loss recovery (RecoveryPoint =
-    /// HighData), cut the window once, and resend `first` (HighACK's
-    /// segment; ESACK's FirstUnsacked). `requested_only`: entered on the
-    /// receiver's fast-retransmit request alone (seed 001 Sec. 6.3).
-    pub(crate) fn enter_sack_recovery(
-        &mut self,
-        now: Time,
-        first: u64,
-        requested_only: bool,
-        cause: LossCause,
-        trace: &mut Trace,
-    ) {
-        let (snd_una, snd_max, rwnd) = (self.snd_una, self.snd_max, self.rwnd);
-        self.sack.as_mut().expect("SACK variant has a scoreboard").enter_recovery(snd_max);
-        self.ecn.on_window_reduced(snd_max);
-        if requested_only {
-            self.stats.requested_fast_retransmits += 1;
-        }
-        let ev = CongestionEvent {
-            kind: CongestionKind::FastRetransmit,
-            cause,
-            flight_bytes: snd_max - snd_una,
-            peer_window_bytes: rwnd,
-            cut_rule: None,
-        };
-        self.cc.on_congestion_no_inflation(now, &ev);
-        self.stats.fast_retransmits += 1;
-        self.event(now, SenderEventKind::FastRetransmit, trace);
-        self.pending_rexmit = Some(first);
-        self.timing = None;
-        self.arm_rto(now);
-    }
-
     /// The retransmission timer (or SA's burst timer) may have expired.
     pub fn on_timer(&mut self, now: Time, trace: &mut Trace) {
         if let Some(a) = self.adaptation.as_mut() {
@@ -1048,13 +914,9 @@ impl Sender {
         };
         self.cc.on_congestion(now, &ev, self.cfg.dupack_threshold);
         self.recovery.on_timeout(self.snd_una, self.snd_max);
-        if let Some(sb) = self.sack.as_mut() {
-            sb.on_timeout_at(self.snd_una, self.snd_max);
-        }
         self.rtt.on_timeout();
         self.timing = None;
         self.pending_rexmit = None;
-        self.dupacks = 0;
         self.snd_nxt = self.snd_una;
         self.ecn.on_window_reduced(self.snd_max);
         if let Some(a) = self.adaptation.as_mut() {
@@ -1084,7 +946,8 @@ mod tests {
             ("ecn_on", end(offset_of!(Sender, ecn_on), 1)),
             ("ll_elsn_on", end(offset_of!(Sender, ll_elsn_on), 1)),
             ("segments_sent", end(offset_of!(Sender, segments_sent), 8)),
-            ("sack", end(offset_of!(Sender, sack), 8)),
+            ("samples", end(offset_of!(Sender, samples), 8)),
+            ("ts", end(offset_of!(Sender, ts), 8)),
             ("rtt.rto", end(offset_of!(Sender, rtt), 8)),
         ] {
             assert!(e <= 256, "{field} ends at {e}");

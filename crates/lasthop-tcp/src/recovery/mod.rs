@@ -33,15 +33,19 @@ pub mod dupack;
 pub mod esack;
 pub mod hack;
 pub mod lhp;
+pub mod ll_elsn;
 pub mod sack;
 pub mod smart;
 pub mod window_rules;
 
 pub use dupack::{AckVerdict, DupAck};
+pub use ll_elsn::LlElsnRecovery;
+pub use sack::SackRecovery;
 pub use smart::SmartRecovery;
 
 use crate::cc::LossCause;
 use crate::config::{SenderConfig, Variant};
+use crate::ll_elsn::LlElsn;
 use crate::rtt::RttEstimator;
 use lasthop_core::Time;
 
@@ -170,6 +174,7 @@ impl AckAnswer {
 pub struct SendQuery<'a> {
     pub now: Time,
     pub snd_una: u64,
+    pub snd_nxt: u64,
     pub snd_max: u64,
     /// One past the last byte there is to send now.
     pub end_of_data: u64,
@@ -179,6 +184,11 @@ pub struct SendQuery<'a> {
     pub cwnd_bytes: u64,
     pub mss_bytes: u64,
     pub rtt: &'a RttEstimator,
+    /// A retransmission is queued at the sender.
+    pub pending: bool,
+    /// The application has written less than the whole transfer (a relay):
+    /// no short segment but the last.
+    pub app_limited: bool,
     /// Only looking (SA's burst timer): nothing is consumed.
     pub peek: bool,
 }
@@ -195,23 +205,34 @@ pub enum NextSeg {
     Window { extra_segments: u32 },
 }
 
-/// A flow's loss recovery: the member its variant runs.
+/// A flow's loss recovery: the member its variant runs. Each operation is
+/// one match here; the members answer, the sender applies.
 #[derive(Clone, Debug)]
 pub enum Recovery {
-    /// Tahoe, Reno, NewReno and TCP-DCR.
+    /// Tahoe, Reno, NewReno and TCP-DCR (inline: most flows run it).
     DupAck(DupAck),
+    /// SACK (RFC 6675).
+    Sack(Box<SackRecovery>),
     /// SMART (seed 000 Sec. III-A).
     Smart(Box<SmartRecovery>),
-    /// Not yet a member of the enum: the sender drives it (SACK).
-    Sender,
+    /// SACK with a seed 004 LL-ELSN response (ESACK, HACK, HACK-fixed, LHP).
+    LlElsn(Box<LlElsnRecovery>),
 }
 
 impl Recovery {
     pub fn new(cfg: &SenderConfig) -> Recovery {
         match cfg.variant {
-            Variant::Sack => Recovery::Sender,
+            Variant::Sack => Recovery::Sack(Box::new(SackRecovery::new(cfg))),
             Variant::Smart => Recovery::Smart(Box::new(SmartRecovery::new(cfg))),
             _ => Recovery::DupAck(DupAck::new(cfg)),
+        }
+    }
+
+    /// A SACK sender becomes an LL-ELSN sender (seed 004).
+    pub fn with_ll_elsn(self, ll: LlElsn, mss_bytes: u64) -> Recovery {
+        match self {
+            Recovery::Sack(s) => Recovery::LlElsn(Box::new(LlElsnRecovery::new(*s, ll, mss_bytes))),
+            _ => panic!("LL-ELSN runs over the SACK sender"),
         }
     }
 
@@ -220,8 +241,9 @@ impl Recovery {
     pub fn on_ack(&mut self, a: &AckInfo) -> AckAnswer {
         match self {
             Recovery::DupAck(d) => d.on_ack(a),
+            Recovery::Sack(s) => s.on_ack(a),
             Recovery::Smart(s) => s.on_ack(a),
-            Recovery::Sender => AckAnswer::NONE,
+            Recovery::LlElsn(l) => l.on_ack(a),
         }
     }
 
@@ -231,7 +253,7 @@ impl Recovery {
     pub fn on_timer(&mut self, now: Time, snd_una: u64, snd_max: u64, sending: bool) -> Option<AckAnswer> {
         match self {
             Recovery::DupAck(d) => d.on_timer(now, snd_una, snd_max, sending),
-            Recovery::Smart(_) | Recovery::Sender => None,
+            _ => None,
         }
     }
 
@@ -240,53 +262,107 @@ impl Recovery {
     pub fn wakeup(&self) -> Time {
         match self {
             Recovery::DupAck(d) => d.wakeup(),
-            Recovery::Smart(_) | Recovery::Sender => Time::NEVER,
+            _ => Time::NEVER,
+        }
+    }
+
+    /// The retransmission timer expired with `snd_una` outstanding: true if
+    /// the member defers the timeout (LL-ELSN's ERSN).
+    pub fn defers_timeout(&mut self, snd_una: u64) -> bool {
+        match self {
+            Recovery::LlElsn(l) => l.defers_timeout(snd_una),
+            _ => false,
         }
     }
 
     /// A retransmission timeout fired: recovery is abandoned.
-    pub fn on_timeout(&mut self, _snd_una: u64, snd_max: u64) {
+    pub fn on_timeout(&mut self, snd_una: u64, snd_max: u64) {
         match self {
             Recovery::DupAck(d) => d.on_timeout(snd_max),
+            Recovery::Sack(s) => s.on_timeout(snd_una, snd_max),
             Recovery::Smart(s) => s.on_timeout(),
-            Recovery::Sender => {}
+            Recovery::LlElsn(l) => l.on_timeout(snd_una, snd_max),
         }
     }
 
-    /// The member's part in choosing the next segment.
+    /// A segment a member sends ahead of everything, the sender's queued
+    /// retransmission included (LL-ELSN's ELN resends, the LHP list's).
+    #[inline]
+    pub fn send_first(&self, q: &SendQuery) -> Option<(u64, u64)> {
+        match self {
+            Recovery::LlElsn(l) => l.send_first(q),
+            _ => None,
+        }
+    }
+
+    /// The member's part in choosing the next segment, after the sender's
+    /// queued retransmission.
     #[inline]
     pub fn next_seg(&mut self, q: &SendQuery) -> NextSeg {
         match self {
             Recovery::DupAck(d) => NextSeg::Window { extra_segments: d.window_extension() },
+            Recovery::Sack(s) => s.next_seg(q, &[]),
             Recovery::Smart(s) => s.next_seg(q),
-            Recovery::Sender => NextSeg::Window { extra_segments: 0 },
+            // Seed 004 Sec. 3.1: a segment the link layer is retrying (ERSN) is not resent.
+            Recovery::LlElsn(l) => l.sack.next_seg(q, l.ll.ersn.marks()),
+        }
+    }
+
+    /// A segment leaves (an LL-ELSN sender records the sending order):
+    /// true if it is an LL-ELSN resend on a link-layer ELN.
+    pub fn on_sent(&mut self, seq: u64, len: u64, retransmit: bool) -> bool {
+        match self {
+            Recovery::LlElsn(l) => l.on_sent(seq, len, retransmit),
+            _ => false,
         }
     }
 
     /// The segment [seq, seq + len) is being resent at `now`; `eln`: an
-    /// LL-ELSN resend on a link-layer ELN.
+    /// LL-ELSN resend on a link-layer ELN, kept off the scoreboard (see
+    /// [`ll_elsn`]).
     #[inline]
-    pub fn on_retransmit(&mut self, now: Time, seq: u64, _len: u64, _eln: bool) {
+    pub fn on_retransmit(&mut self, now: Time, seq: u64, len: u64, eln: bool) {
         match self {
-            Recovery::DupAck(_) | Recovery::Sender => {}
+            Recovery::DupAck(_) => {}
+            Recovery::Sack(s) => s.on_retransmit(seq, len),
             Recovery::Smart(s) => s.on_retransmit(now, seq),
+            Recovery::LlElsn(l) if !eln => l.sack.on_retransmit(seq, len),
+            Recovery::LlElsn(_) => {}
         }
     }
 
     pub fn in_recovery(&self) -> bool {
         match self {
             Recovery::DupAck(d) => d.in_recovery(),
+            Recovery::Sack(s) => s.in_recovery(),
             Recovery::Smart(s) => s.in_recovery(),
-            Recovery::Sender => false,
+            Recovery::LlElsn(l) => l.sack.in_recovery(),
         }
     }
 
-    /// Duplicate acks since the last new ack, as the member counts them.
+    /// Duplicate acks since the last new ack, as the member counts them
+    /// (the SACK sender's DupAcks, ESACK's Algorithm 1).
     pub fn dupacks(&self) -> u32 {
         match self {
             Recovery::DupAck(d) => d.dupacks(),
+            Recovery::Sack(s) => s.dupacks(),
             Recovery::Smart(s) => s.dupacks(),
-            Recovery::Sender => 0,
+            Recovery::LlElsn(l) => l.sack.dupacks(),
+        }
+    }
+
+    /// The LL-ELSN member, if this is one (its ERSN and ELN entry points,
+    /// its state for tests and traces).
+    pub fn ll_elsn(&self) -> Option<&LlElsnRecovery> {
+        match self {
+            Recovery::LlElsn(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn ll_elsn_mut(&mut self) -> Option<&mut LlElsnRecovery> {
+        match self {
+            Recovery::LlElsn(l) => Some(l),
+            _ => None,
         }
     }
 }
@@ -344,12 +420,15 @@ mod tests {
             let q = SendQuery {
                 now: Time::from_ms(100),
                 snd_una: self.snd_una,
+                snd_nxt: self.snd_max,
                 snd_max: self.snd_max,
                 end_of_data: u64::MAX,
                 rwnd_limit: u64::MAX,
                 cwnd_bytes: cwnd,
                 mss_bytes: MSS,
                 rtt: &self.rtt,
+                pending: false,
+                app_limited: false,
                 peek: false,
             };
             self.r.next_seg(&q)
@@ -430,5 +509,78 @@ mod tests {
         assert_eq!(exit.exit, Some(ExitRule::Keep));
         assert_eq!(exit.window, WindowStep::Open);
         assert!(!d.r.in_recovery());
+    }
+
+    /// RFC 6675 with 0..5000 out and 0 lost, the acks SACKing 1000 to
+    /// 2500 in half segments (so IsLost(0) never holds): a repeated block
+    /// SACKs nothing new and is no duplicate (Sec. 2); the third duplicate
+    /// starts recovery ("DupAcks >= DupThresh"): one cut without inflation
+    /// on FlightSize, and HighACK's segment, 0, resent (step 4.3). Then
+    /// pipe holds 0 twice (sent, resent, not lost) and 2500..5000: NextSeg
+    /// waits for cwnd - pipe >= 1 SMSS. The ack of RecoveryPoint (5000)
+    /// ends recovery, cwnd = ssthresh.
+    #[test]
+    fn sack_enters_recovery_at_dupthresh_and_resends_high_ack() {
+        let mut d = Drive::new(Variant::Sack, 5 * MSS);
+        assert_eq!(d.ack_with(0, &[(1000, 1500)], None), AckAnswer::NONE);
+        assert_eq!(d.ack_with(0, &[(1000, 1500)], None), AckAnswer::NONE, "nothing new SACKed");
+        assert_eq!(d.r.dupacks(), 1);
+        assert_eq!(d.ack_with(0, &[(1000, 2000)], None), AckAnswer::NONE);
+        let entry = d.ack_with(0, &[(1000, 2500)], None);
+        assert_eq!(
+            entry.cut,
+            Some(Cut { inflate: false, cause: LossCause::Congestion, flight_bytes: 5 * MSS, count: 1 })
+        );
+        assert_eq!(entry.retransmit, Some(Retransmit::Seq(0)));
+        assert!(entry.restart_rto && entry.stop_timing);
+        assert!(d.r.in_recovery());
+        // A further duplicate in recovery changes nothing.
+        assert_eq!(d.ack_with(0, &[(1000, 2500)], None), AckAnswer::NONE);
+        d.r.on_retransmit(Time::from_ms(100), 0, MSS, false);
+        assert_eq!(d.next(5000), NextSeg::Wait, "pipe 4500: cwnd - pipe < 1 SMSS");
+        assert_eq!(d.next(5500), NextSeg::Segment(5 * MSS, MSS), "new data by rule (2)");
+        let exit = d.ack(5 * MSS);
+        assert_eq!(exit.exit, Some(ExitRule::Deflate));
+        assert!(exit.restart_rto);
+        assert!(!d.r.in_recovery());
+    }
+
+    /// Seed 004's LHP list over SACK (an LL-ELSN member): 0..6000 out, 0
+    /// lost; the acks echoing 1000, 2000 and 3000 count against 0, the
+    /// third reaching DupThresh: a cut on the list's bytes (0, 4000 and
+    /// 5000 listed) and 0 sent first, ahead of the window.
+    #[test]
+    fn lhp_list_fast_retransmits_a_packet_at_dupthresh() {
+        use crate::ll_elsn::LlElsnConfig;
+        use crate::LlElsnResponse;
+        let mut d = Drive::new(Variant::Sack, 6 * MSS);
+        let ll = LlElsn::new(LlElsnConfig::comparison(LlElsnResponse::LhpList), MSS as u32, 3);
+        d.r =
+            std::mem::replace(&mut d.r, Recovery::DupAck(DupAck::new(&SenderConfig::reno(1000)))).with_ll_elsn(ll, MSS);
+        for k in 0..6 {
+            assert!(!d.r.on_sent(k * MSS, MSS, false));
+        }
+        assert_eq!(d.ack_with(0, &[], Some(MSS)).cut, None);
+        assert_eq!(d.ack_with(0, &[], Some(2 * MSS)).cut, None);
+        let fired = d.ack_with(0, &[], Some(3 * MSS));
+        assert_eq!(
+            fired.cut,
+            Some(Cut { inflate: false, cause: LossCause::Congestion, flight_bytes: 3 * MSS, count: 1 })
+        );
+        let q = SendQuery {
+            now: Time::from_ms(100),
+            snd_una: 0,
+            snd_nxt: 6 * MSS,
+            snd_max: 6 * MSS,
+            end_of_data: u64::MAX,
+            rwnd_limit: u64::MAX,
+            cwnd_bytes: MSS,
+            mss_bytes: MSS,
+            rtt: &d.rtt,
+            pending: false,
+            app_limited: false,
+            peek: false,
+        };
+        assert_eq!(d.r.send_first(&q), Some((0, MSS)));
     }
 }
