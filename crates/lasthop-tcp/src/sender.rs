@@ -434,7 +434,9 @@ impl Sender {
     fn choose(&mut self, now: Time, peek: bool) -> Option<(u64, u64)> {
         let end = self.end_of_data();
         let limit_rwnd = self.snd_una + self.rwnd.min(self.send_buffer_bytes);
-        let q = SendQuery {
+        let pending = self.pending_rexmit.is_some();
+        // What a member that reads it is told (built only for those).
+        let query = || SendQuery {
             now,
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
@@ -444,19 +446,19 @@ impl Sender {
             cwnd_bytes: self.cc.cwnd(),
             mss_bytes: self.cc.mss(),
             rtt: &self.rtt,
-            pending: self.pending_rexmit.is_some(),
+            pending,
             app_limited: self.app_limited,
             peek,
         };
         if self.ll_elsn_on {
-            if let Some(seg) = self.recovery.send_first(&q) {
+            if let Some(seg) = self.recovery.send_first(query) {
                 return Some(seg);
             }
         }
         if let Some(seq) = self.pending_rexmit.take() {
             return Some((seq, self.cc.mss().min(end - seq)));
         }
-        let extra = match self.recovery.next_seg(&q) {
+        let extra = match self.recovery.next_seg(query) {
             NextSeg::Segment(seq, len) => return Some((seq, len)),
             NextSeg::Wait => return None,
             NextSeg::Window { extra_segments } => extra_segments,
@@ -707,7 +709,7 @@ impl Sender {
         if self.cc.wants_samples() {
             self.sample_ack(now, hdr, ack, acked, dup);
         }
-        let info = AckInfo {
+        let info = || AckInfo {
             now,
             snd_una: self.snd_una,
             snd_max: self.snd_max,
@@ -720,7 +722,7 @@ impl Sender {
             fr_request: hdr.fr_request,
             rtt: &self.rtt,
         };
-        let answer = self.recovery.on_ack(&info);
+        let answer = self.recovery.on_ack(info);
         self.apply(now, acked, answer, trace);
         if self.ece_hold {
             self.ece_hold = false;
@@ -809,13 +811,31 @@ impl Sender {
     /// The one place the loss recovery's answer to an ack (or to the
     /// timer, `acked` 0) takes effect: the window rules (`self.cc`), the
     /// counters and trace events, what to send next and the timers, in
-    /// [`AckAnswer`]'s order.
+    /// [`AckAnswer`]'s order. Most answers only open (or inflate) the
+    /// window and restart the timer: one test tells them.
     #[inline(always)]
     fn apply(&mut self, now: Time, acked: u64, a: AckAnswer, trace: &mut Trace) {
-        if a.resume {
+        if !a.is_plain() {
+            self.apply_recovery(now, acked, a, trace);
+            return;
+        }
+        match a.window() {
+            WindowStep::Open => self.open_window(now, acked),
+            WindowStep::DupackInRecovery => self.cc.on_dupack_in_recovery(),
+            _ => {}
+        }
+        if a.restarts_rto() {
+            self.arm_rto(now);
+        }
+    }
+
+    /// [`Sender::apply`] for an answer beyond the window's opening or inflation.
+    #[inline(never)]
+    fn apply_recovery(&mut self, now: Time, acked: u64, a: AckAnswer, trace: &mut Trace) {
+        if a.resumes() {
             self.resume();
         }
-        if let Some(rule) = a.exit {
+        if let Some(rule) = a.exit() {
             match rule {
                 ExitRule::Reno => self.cc.on_reno_recovery_exit(now, acked, self.flight_before_ack(acked)),
                 ExitRule::Deflate => self.cc.on_recovery_exit(now),
@@ -823,7 +843,7 @@ impl Sender {
             }
             self.event(now, SenderEventKind::RecoveryExit, trace);
         }
-        match a.window {
+        match a.window() {
             WindowStep::Hold => {}
             WindowStep::Open => self.open_window(now, acked),
             WindowStep::PartialAck => {
@@ -833,22 +853,22 @@ impl Sender {
             }
             WindowStep::DupackInRecovery => self.cc.on_dupack_in_recovery(),
         }
-        if a.eln_retransmit {
+        if a.eln_retransmit() {
             self.stats.eln_retransmits += 1;
             self.event(now, SenderEventKind::ElnRetransmit, trace);
         }
-        if let Some(cut) = a.cut {
-            self.on_cut(now, cut, a.requested, trace);
+        if let Some(cut) = a.cut() {
+            self.on_cut(now, cut, a.is_requested(), trace);
         }
-        if a.stop_timing {
+        if a.stops_timing() {
             self.timing = None;
         }
-        match a.retransmit {
+        match a.retransmit() {
             None => {}
             Some(Retransmit::Seq(seq)) => self.pending_rexmit = Some(seq),
             Some(Retransmit::GoBackN) => self.snd_nxt = self.snd_una,
         }
-        if a.restart_rto {
+        if a.restarts_rto() {
             self.arm_rto(now);
         }
     }
@@ -863,7 +883,7 @@ impl Sender {
         let ev = CongestionEvent {
             kind: CongestionKind::FastRetransmit,
             cause: cut.cause,
-            flight_bytes: cut.flight_bytes,
+            flight_bytes: self.recovery.flight_bytes(self.snd_una, self.snd_max),
             peer_window_bytes: self.rwnd,
             cut_rule: None,
         };

@@ -130,29 +130,35 @@ impl DupAck {
                 return AckAnswer::RESTART_RTO;
             }
             return match self.on_new_ack(a.snd_una) {
-                AckVerdict::PartialAck { first } => AckAnswer {
-                    window: WindowStep::PartialAck,
-                    retransmit: Some(Retransmit::Seq(a.snd_una)),
+                AckVerdict::PartialAck { first } => {
+                    let answer =
+                        AckAnswer::NONE.with_window(WindowStep::PartialAck).with_retransmit(Retransmit::Seq(a.snd_una));
                     // RFC 6582 3.2 step 5: reset the timer on the first partial ack only.
-                    restart_rto: first,
-                    ..AckAnswer::NONE
-                },
+                    if first {
+                        answer.restarting_rto()
+                    } else {
+                        answer
+                    }
+                }
                 AckVerdict::RecoveryExit => {
                     let rule = if self.variant == Variant::Reno { ExitRule::Reno } else { ExitRule::Deflate };
-                    AckAnswer { exit: Some(rule), restart_rto: true, ..AckAnswer::NONE }
+                    AckAnswer::NONE.with_exit(rule).restarting_rto()
                 }
                 _ => AckAnswer::OPEN,
             };
         }
         if a.dup {
-            return self.on_dup(a);
+            // Out of line, with a copy of the ack: the ack of new data keeps
+            // the sender's in registers.
+            return self.on_dup(*a);
         }
         AckAnswer::NONE
     }
 
-    fn on_dup(&mut self, a: &AckInfo) -> AckAnswer {
+    #[inline(never)]
+    fn on_dup(&mut self, a: AckInfo) -> AckAnswer {
         self.dupacks += 1;
-        if let Some(answer) = self.on_eln_dupack(a) {
+        if let Some(answer) = self.on_eln_dupack(&a) {
             return answer;
         }
         let requested = self.fr_request && a.fr_request;
@@ -174,8 +180,8 @@ impl DupAck {
             self.on_dupack(a.snd_una, a.snd_max)
         };
         match verdict {
-            AckVerdict::FastRetransmit => self.fast_retransmit(a.snd_una, a.snd_max, requested),
-            AckVerdict::DupackInRecovery => AckAnswer { window: WindowStep::DupackInRecovery, ..AckAnswer::NONE },
+            AckVerdict::FastRetransmit => self.fast_retransmit(a.snd_una, requested),
+            AckVerdict::DupackInRecovery => AckAnswer::NONE.with_window(WindowStep::DupackInRecovery),
             _ => AckAnswer::NONE,
         }
     }
@@ -196,35 +202,33 @@ impl DupAck {
         }
         // "retransmissions without invoking the associated congestion-
         // control procedures": resend the hole, leave cwnd and ssthresh.
-        Some(AckAnswer {
-            eln_retransmit: true,
-            stop_timing: true,
-            retransmit: Some(Retransmit::Seq(a.snd_una)),
-            restart_rto: true,
-            ..AckAnswer::NONE
-        })
+        Some(
+            AckAnswer::NONE
+                .with_eln_retransmit()
+                .stopping_timing()
+                .with_retransmit(Retransmit::Seq(a.snd_una))
+                .restarting_rto(),
+        )
     }
 
     /// Fast retransmit (RFC 5681 3.2 steps 2-3): the window is cut with
     /// Reno's inflation (Tahoe's slow start), the hole is resent (Tahoe:
     /// go-back-N), and the timer restarts: BSD clears it and `tcp_output`
     /// re-arms it for the retransmission.
-    fn fast_retransmit(&self, snd_una: u64, snd_max: u64, requested: bool) -> AckAnswer {
+    fn fast_retransmit(&self, snd_una: u64, requested: bool) -> AckAnswer {
         let go_back_n = self.variant == Variant::Tahoe; // go-back-N in slow start
-        AckAnswer {
-            cut: Some(Cut { inflate: true, cause: LossCause::Congestion, flight_bytes: snd_max - snd_una, count: 1 }),
-            requested,
-            stop_timing: true,
-            retransmit: Some(if go_back_n { Retransmit::GoBackN } else { Retransmit::Seq(snd_una) }),
-            restart_rto: true,
-            ..AckAnswer::NONE
-        }
+        AckAnswer::NONE
+            .with_cut(Cut { inflate: true, cause: LossCause::Congestion, count: 1 })
+            .with_requested(requested)
+            .stopping_timing()
+            .with_retransmit(if go_back_n { Retransmit::GoBackN } else { Retransmit::Seq(snd_una) })
+            .restarting_rto()
     }
 
     /// TCP-DCR's held response is due: NewReno's fast retransmit.
     fn respond(&mut self, snd_una: u64, snd_max: u64) -> Option<AckAnswer> {
         (self.on_delay_expired(snd_una, snd_max) == AckVerdict::FastRetransmit)
-            .then(|| self.fast_retransmit(snd_una, snd_max, false))
+            .then(|| self.fast_retransmit(snd_una, false))
     }
 
     /// The sender's timer at `now` (see [`super::Recovery::on_timer`]).
@@ -251,8 +255,11 @@ impl DupAck {
     /// duplicate while the response is held).
     #[inline]
     pub fn window_extension(&self) -> u32 {
+        if self.dupacks == 0 {
+            return 0;
+        }
         let limited = self.limited_transmit && !self.in_recovery && self.dupacks <= 2;
-        if self.dupacks > 0 && (limited || self.dcr.holding()) {
+        if limited || self.dcr.holding() {
             self.dupacks
         } else {
             0

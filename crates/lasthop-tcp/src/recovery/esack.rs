@@ -231,8 +231,7 @@ impl LlElsnRecovery {
             // "If the segment of HighACK is already SACKed, it means that the
             // segment was dropped in the receiver queue. Therefore, the
             // segment needs to be transmitted again": no congestion response.
-            answer.retransmit = Some(Retransmit::Seq(snd_una));
-            answer.stop_timing = true;
+            answer = answer.with_retransmit(Retransmit::Seq(snd_una)).stopping_timing();
         }
         if s.board.in_recovery() {
             return answer;

@@ -130,14 +130,12 @@ impl LlElsnRecovery {
         let fired = list.on_ack(a.snd_una, a.smart_echo, marks);
         let mut answer = AckAnswer::NONE;
         if a.acked_bytes > 0 {
-            answer.window = WindowStep::Open;
-            answer.restart_rto = true;
+            answer = answer.with_window(WindowStep::Open).restarting_rto();
         }
         if fired > 0 {
-            let flight_bytes = list.outstanding_bytes();
-            answer.cut = Some(Cut { inflate: false, cause: LossCause::Congestion, flight_bytes, count: fired });
-            answer.stop_timing = true;
-            answer.restart_rto = true;
+            // FlightSize is the list's bytes (`Recovery::flight_bytes`).
+            let cut = Cut { inflate: false, cause: LossCause::Congestion, count: fired };
+            answer = answer.with_cut(cut).stopping_timing().restarting_rto();
         }
         answer
     }

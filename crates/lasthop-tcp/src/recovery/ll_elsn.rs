@@ -85,19 +85,19 @@ impl LlElsnRecovery {
         if a.acked_bytes > 0 {
             self.sack.dupacks = 0;
         }
-        let mut answer = match l.cfg.response {
+        let answer = match l.cfg.response {
             LlElsnResponse::Esack => self.on_ack_esack(a),
             LlElsnResponse::Hack => self.on_ack_hack(a),
             LlElsnResponse::HackFixed => self.on_ack_hack_fixed(a),
             LlElsnResponse::LhpList => self.on_ack_lhp(a),
-        };
-        answer.resume = resume;
+        }
+        .resuming(resume);
         let sb = &self.sack.board;
         self.ll.ersn.on_ack(snd_una, a.acked_bytes > 0, |s| sb.is_sacked(s));
         answer
     }
 
-    /// What a disconnection froze, taken back (see [`AckAnswer::resume`]).
+    /// What a disconnection froze, taken back (see [`AckAnswer::resumes`]).
     pub fn take_frozen(&mut self) -> Option<(CongestionControl, RttEstimator)> {
         self.ll.frozen.take()
     }
@@ -111,7 +111,8 @@ impl LlElsnRecovery {
     /// sends now, ahead of the window rules (ELN resends, LHP fast
     /// retransmits), or the LHP list's own window rule for the next
     /// segment; `None`: the sender goes on.
-    pub fn send_first(&self, q: &SendQuery) -> Option<(u64, u64)> {
+    #[inline(never)]
+    pub fn send_first(&self, q: SendQuery) -> Option<(u64, u64)> {
         let l = &self.ll;
         let end = q.end_of_data;
         let lhp = match &l.response {
@@ -161,6 +162,15 @@ impl LlElsnRecovery {
     /// no backoff).
     pub fn defers_timeout(&mut self, snd_una: u64) -> bool {
         self.ll.ersn.defer(snd_una, self.ll.cfg.ersn_max_deferrals)
+    }
+
+    /// FlightSize as the response counts it: the LHP list's bytes (the
+    /// packets whose trigger has not arrived), else the SACK sender's.
+    pub fn flight_bytes(&self, snd_una: u64, snd_max: u64) -> u64 {
+        match &self.ll.response {
+            ResponseState::Lhp(list) => list.outstanding_bytes(),
+            _ => snd_max - snd_una,
+        }
     }
 
     /// A timeout goes ahead: the LL-ELSN state forgets what the go-back-N

@@ -87,7 +87,8 @@ pub enum Retransmit {
     GoBackN,
 }
 
-/// A congestion event: the window is cut.
+/// A congestion event: the window is cut, on FlightSize as the member
+/// counts it ([`Recovery::flight_bytes`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cut {
     /// RFC 5681 3.2 step 3's cwnd (ssthresh + DupThresh SMSS, or Tahoe's
@@ -95,8 +96,6 @@ pub struct Cut {
     /// = ssthresh (RFC 6675 step 4.2, SMART, the LHP list).
     pub inflate: bool,
     pub cause: LossCause,
-    /// FlightSize for the cut, in bytes.
-    pub flight_bytes: u64,
     /// How many cuts (one per packet the LHP list condemns; else 1), each a
     /// fast retransmit.
     pub count: u32,
@@ -127,46 +126,202 @@ pub enum ExitRule {
     Keep,
 }
 
-/// The loss recovery's answer to an ack (or to a timer): small and `Copy`,
-/// applied by the sender in one place, in this order: `resume`, `exit`,
-/// `window`, `eln_retransmit`, `cut`, `stop_timing`, `retransmit`,
-/// `restart_rto`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The loss recovery's answer to an ack (or to the timer), applied by the
+/// sender in one place, in this order: [`AckAnswer::resumes`],
+/// [`AckAnswer::exit`] (the recovery ended), [`AckAnswer::window`],
+/// [`AckAnswer::eln_retransmit`], [`AckAnswer::cut`] (a congestion event,
+/// with [`AckAnswer::is_requested`]), [`AckAnswer::stops_timing`],
+/// [`AckAnswer::retransmit`], [`AckAnswer::restarts_rto`].
+///
+/// Sixteen bytes (a segment's first byte and a word of flags, the cut
+/// count in its upper half), so that it comes back in two registers, and
+/// the answer to most acks (the window opens, the timer restarts) is told
+/// by one test ([`AckAnswer::is_plain`]). Built with the `with_*` methods.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct AckAnswer {
-    /// LL-ELSN: a new ack ends a disconnection; the frozen parameters
-    /// come back ([`Recovery::take_frozen`]).
-    pub resume: bool,
-    /// Recovery ended on this ack.
-    pub exit: Option<ExitRule>,
-    pub window: WindowStep,
-    /// A retransmission without congestion response (seed 000's ELN).
-    pub eln_retransmit: bool,
-    pub cut: Option<Cut>,
-    /// The cut was started by a fast-retransmit request (counted apart).
-    pub requested: bool,
-    /// Karn: the segment being timed is forgotten.
-    pub stop_timing: bool,
-    pub retransmit: Option<Retransmit>,
-    pub restart_rto: bool,
+    /// First byte of the segment to resend first (with `RETRANSMIT`).
+    seq: u64,
+    /// The flags below; the number of cuts in the upper 32 bits.
+    bits: u64,
 }
 
 impl AckAnswer {
+    const OPEN_BIT: u64 = 1 << 0;
+    const RESTART_BIT: u64 = 1 << 1;
+    const PARTIAL_ACK: u64 = 1 << 2;
+    const DUPACK_IN_RECOVERY: u64 = 1 << 3;
+    const EXIT_RENO: u64 = 1 << 4;
+    const EXIT_DEFLATE: u64 = 1 << 5;
+    const EXIT_KEEP: u64 = 1 << 6;
+    const RETRANSMIT: u64 = 1 << 7;
+    const GO_BACK_N: u64 = 1 << 8;
+    const STOP_TIMING: u64 = 1 << 9;
+    const ELN_RETRANSMIT: u64 = 1 << 10;
+    const REQUESTED: u64 = 1 << 11;
+    const CUT_INFLATE: u64 = 1 << 12;
+    const CUT_CORRUPTION: u64 = 1 << 13;
+    const RESUME: u64 = 1 << 14;
+    const WINDOW: u64 = Self::OPEN_BIT | Self::PARTIAL_ACK | Self::DUPACK_IN_RECOVERY;
+    const EXIT: u64 = Self::EXIT_RENO | Self::EXIT_DEFLATE | Self::EXIT_KEEP;
+    const CUTS_SHIFT: u32 = 32;
+
     /// Nothing to do.
-    pub const NONE: AckAnswer = AckAnswer {
-        resume: false,
-        exit: None,
-        window: WindowStep::Hold,
-        eln_retransmit: false,
-        cut: None,
-        requested: false,
-        stop_timing: false,
-        retransmit: None,
-        restart_rto: false,
-    };
+    pub const NONE: AckAnswer = AckAnswer { seq: 0, bits: 0 };
     /// An ack of new data outside recovery: the window opens, the timer restarts.
-    pub const OPEN: AckAnswer = AckAnswer { window: WindowStep::Open, restart_rto: true, ..AckAnswer::NONE };
+    pub const OPEN: AckAnswer = AckAnswer::NONE.with_window(WindowStep::Open).restarting_rto();
     /// The timer restarts, nothing else (4.4BSD's header prediction).
-    pub const RESTART_RTO: AckAnswer = AckAnswer { restart_rto: true, ..AckAnswer::NONE };
+    pub const RESTART_RTO: AckAnswer = AckAnswer::NONE.restarting_rto();
+
+    pub const fn with_window(mut self, step: WindowStep) -> AckAnswer {
+        self.bits &= !Self::WINDOW;
+        self.bits |= match step {
+            WindowStep::Hold => 0,
+            WindowStep::Open => Self::OPEN_BIT,
+            WindowStep::PartialAck => Self::PARTIAL_ACK,
+            WindowStep::DupackInRecovery => Self::DUPACK_IN_RECOVERY,
+        };
+        self
+    }
+    /// Recovery ends on this ack, the window leaving it by `rule`.
+    pub const fn with_exit(mut self, rule: ExitRule) -> AckAnswer {
+        self.bits &= !Self::EXIT;
+        self.bits |= match rule {
+            ExitRule::Reno => Self::EXIT_RENO,
+            ExitRule::Deflate => Self::EXIT_DEFLATE,
+            ExitRule::Keep => Self::EXIT_KEEP,
+        };
+        self
+    }
+    /// What to send first (replacing any earlier choice).
+    pub const fn with_retransmit(mut self, r: Retransmit) -> AckAnswer {
+        self.bits &= !(Self::RETRANSMIT | Self::GO_BACK_N);
+        match r {
+            Retransmit::Seq(seq) => {
+                self.seq = seq;
+                self.bits |= Self::RETRANSMIT;
+            }
+            Retransmit::GoBackN => self.bits |= Self::GO_BACK_N,
+        }
+        self
+    }
+    /// A congestion event.
+    pub const fn with_cut(mut self, cut: Cut) -> AckAnswer {
+        self.bits &= !(Self::CUT_INFLATE | Self::CUT_CORRUPTION) & ((1 << Self::CUTS_SHIFT) - 1);
+        self.bits |= (cut.count as u64) << Self::CUTS_SHIFT;
+        if cut.inflate {
+            self.bits |= Self::CUT_INFLATE;
+        }
+        if matches!(cut.cause, LossCause::Corruption) {
+            self.bits |= Self::CUT_CORRUPTION;
+        }
+        self
+    }
+    /// The cut was started by a fast-retransmit request alone (counted apart).
+    pub const fn with_requested(mut self, requested: bool) -> AckAnswer {
+        if requested {
+            self.bits |= Self::REQUESTED;
+        }
+        self
+    }
+    /// A retransmission without congestion response (seed 000's ELN).
+    pub const fn with_eln_retransmit(mut self) -> AckAnswer {
+        self.bits |= Self::ELN_RETRANSMIT;
+        self
+    }
+    /// Karn: the segment being timed is forgotten.
+    pub const fn stopping_timing(mut self) -> AckAnswer {
+        self.bits |= Self::STOP_TIMING;
+        self
+    }
+    pub const fn restarting_rto(mut self) -> AckAnswer {
+        self.bits |= Self::RESTART_BIT;
+        self
+    }
+    /// LL-ELSN: a new ack ends a disconnection; the frozen parameters come
+    /// back ([`LlElsnRecovery::take_frozen`]).
+    pub const fn resuming(mut self, resume: bool) -> AckAnswer {
+        if resume {
+            self.bits |= Self::RESUME;
+        }
+        self
+    }
+
+    /// Nothing but the window's opening or Reno's inflation, and the
+    /// timer's restart: the sender's fast path.
+    #[inline(always)]
+    pub fn is_plain(self) -> bool {
+        self.bits & !(Self::OPEN_BIT | Self::DUPACK_IN_RECOVERY | Self::RESTART_BIT) == 0
+    }
+    pub fn window(self) -> WindowStep {
+        if self.bits & Self::OPEN_BIT != 0 {
+            WindowStep::Open
+        } else if self.bits & Self::PARTIAL_ACK != 0 {
+            WindowStep::PartialAck
+        } else if self.bits & Self::DUPACK_IN_RECOVERY != 0 {
+            WindowStep::DupackInRecovery
+        } else {
+            WindowStep::Hold
+        }
+    }
+    pub fn exit(self) -> Option<ExitRule> {
+        if self.bits & Self::EXIT_RENO != 0 {
+            Some(ExitRule::Reno)
+        } else if self.bits & Self::EXIT_DEFLATE != 0 {
+            Some(ExitRule::Deflate)
+        } else if self.bits & Self::EXIT_KEEP != 0 {
+            Some(ExitRule::Keep)
+        } else {
+            None
+        }
+    }
+    pub fn retransmit(self) -> Option<Retransmit> {
+        if self.bits & Self::RETRANSMIT != 0 {
+            Some(Retransmit::Seq(self.seq))
+        } else if self.bits & Self::GO_BACK_N != 0 {
+            Some(Retransmit::GoBackN)
+        } else {
+            None
+        }
+    }
+    pub fn cut(self) -> Option<Cut> {
+        let count = (self.bits >> Self::CUTS_SHIFT) as u32;
+        (count > 0).then_some(Cut {
+            inflate: self.bits & Self::CUT_INFLATE != 0,
+            cause: if self.bits & Self::CUT_CORRUPTION != 0 { LossCause::Corruption } else { LossCause::Congestion },
+            count,
+        })
+    }
+    pub fn is_requested(self) -> bool {
+        self.bits & Self::REQUESTED != 0
+    }
+    pub fn eln_retransmit(self) -> bool {
+        self.bits & Self::ELN_RETRANSMIT != 0
+    }
+    pub fn stops_timing(self) -> bool {
+        self.bits & Self::STOP_TIMING != 0
+    }
+    pub fn restarts_rto(self) -> bool {
+        self.bits & Self::RESTART_BIT != 0
+    }
+    pub fn resumes(self) -> bool {
+        self.bits & Self::RESUME != 0
+    }
+}
+
+impl std::fmt::Debug for AckAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AckAnswer")
+            .field("resume", &self.resumes())
+            .field("exit", &self.exit())
+            .field("window", &self.window())
+            .field("eln_retransmit", &self.eln_retransmit())
+            .field("cut", &self.cut())
+            .field("requested", &self.is_requested())
+            .field("stop_timing", &self.stops_timing())
+            .field("retransmit", &self.retransmit())
+            .field("restart_rto", &self.restarts_rto())
+            .finish()
+    }
 }
 
 /// What the sender asks when it may send ([`Recovery::next_seg`]).
@@ -236,14 +391,34 @@ impl Recovery {
         }
     }
 
-    /// An ack arrived (its effect on the sequence space already applied).
-    #[inline]
-    pub fn on_ack(&mut self, a: &AckInfo) -> AckAnswer {
+    /// An ack arrived (its effect on the sequence space already applied),
+    /// as `info` tells. The duplicate-ack member is inlined into the
+    /// sender's ack path; the boxed ones are called out of line, `info`
+    /// built for them apart, so that the common path keeps the ack in
+    /// registers.
+    #[inline(always)]
+    pub fn on_ack<'q>(&mut self, info: impl FnOnce() -> AckInfo<'q>) -> AckAnswer {
         match self {
-            Recovery::DupAck(d) => d.on_ack(a),
-            Recovery::Sack(s) => s.on_ack(a),
-            Recovery::Smart(s) => s.on_ack(a),
-            Recovery::LlElsn(l) => l.on_ack(a),
+            Recovery::DupAck(d) => d.on_ack(&info()),
+            _ => self.on_ack_boxed(info()),
+        }
+    }
+
+    #[inline(never)]
+    fn on_ack_boxed(&mut self, a: AckInfo) -> AckAnswer {
+        match self {
+            Recovery::DupAck(d) => d.on_ack(&a),
+            Recovery::Sack(s) => s.on_ack(&a),
+            Recovery::Smart(s) => s.on_ack(&a),
+            Recovery::LlElsn(l) => l.on_ack(&a),
+        }
+    }
+
+    /// FlightSize for a cut, as the member counts it.
+    pub fn flight_bytes(&self, snd_una: u64, snd_max: u64) -> u64 {
+        match self {
+            Recovery::LlElsn(l) => l.flight_bytes(snd_una, snd_max),
+            _ => snd_max - snd_una,
         }
     }
 
@@ -287,24 +462,35 @@ impl Recovery {
 
     /// A segment a member sends ahead of everything, the sender's queued
     /// retransmission included (LL-ELSN's ELN resends, the LHP list's).
-    #[inline]
-    pub fn send_first(&self, q: &SendQuery) -> Option<(u64, u64)> {
+    /// `query` is asked only by the members that read it.
+    #[inline(always)]
+    pub fn send_first<'q>(&self, query: impl FnOnce() -> SendQuery<'q>) -> Option<(u64, u64)> {
         match self {
-            Recovery::LlElsn(l) => l.send_first(q),
+            Recovery::LlElsn(l) => l.send_first(query()),
             _ => None,
         }
     }
 
     /// The member's part in choosing the next segment, after the sender's
-    /// queued retransmission.
-    #[inline]
-    pub fn next_seg(&mut self, q: &SendQuery) -> NextSeg {
+    /// queued retransmission. The duplicate-ack member answers inline; the
+    /// boxed ones out of line, `query` built only for them (so that the
+    /// common path builds nothing in memory).
+    #[inline(always)]
+    pub fn next_seg<'q>(&mut self, query: impl FnOnce() -> SendQuery<'q>) -> NextSeg {
         match self {
             Recovery::DupAck(d) => NextSeg::Window { extra_segments: d.window_extension() },
-            Recovery::Sack(s) => s.next_seg(q, &[]),
-            Recovery::Smart(s) => s.next_seg(q),
+            _ => self.next_seg_boxed(query()),
+        }
+    }
+
+    #[inline(never)]
+    fn next_seg_boxed(&mut self, q: SendQuery) -> NextSeg {
+        match self {
+            Recovery::DupAck(d) => NextSeg::Window { extra_segments: d.window_extension() },
+            Recovery::Sack(s) => s.next_seg(&q, &[]),
+            Recovery::Smart(s) => s.next_seg(&q),
             // Seed 004 Sec. 3.1: a segment the link layer is retrying (ERSN) is not resent.
-            Recovery::LlElsn(l) => l.sack.next_seg(q, l.ll.ersn.marks()),
+            Recovery::LlElsn(l) => l.sack.next_seg(&q, l.ll.ersn.marks()),
         }
     }
 
@@ -408,7 +594,7 @@ mod tests {
                 fr_request: false,
                 rtt: &self.rtt,
             };
-            self.r.on_ack(&info)
+            self.r.on_ack(|| info)
         }
 
         fn ack(&mut self, ack: u64) -> AckAnswer {
@@ -431,7 +617,7 @@ mod tests {
                 app_limited: false,
                 peek: false,
             };
-            self.r.next_seg(&q)
+            self.r.next_seg(|| q)
         }
     }
 
@@ -447,21 +633,22 @@ mod tests {
         assert_eq!(d.ack(0), AckAnswer::NONE);
         assert_eq!(d.ack(0), AckAnswer::NONE);
         let fr = d.ack(0);
-        assert_eq!(fr.cut, Some(Cut { inflate: true, cause: LossCause::Congestion, flight_bytes: 5 * MSS, count: 1 }));
-        assert_eq!(fr.retransmit, Some(Retransmit::Seq(0)));
-        assert!(fr.restart_rto && fr.stop_timing && !fr.requested);
+        assert_eq!(fr.cut(), Some(Cut { inflate: true, cause: LossCause::Congestion, count: 1 }));
+        assert_eq!(d.r.flight_bytes(d.snd_una, d.snd_max), 5 * MSS);
+        assert_eq!(fr.retransmit(), Some(Retransmit::Seq(0)));
+        assert!(fr.restarts_rto() && fr.stops_timing() && !fr.is_requested());
         assert!(d.r.in_recovery());
-        assert_eq!(d.ack(0).window, WindowStep::DupackInRecovery);
+        assert_eq!(d.ack(0).window(), WindowStep::DupackInRecovery);
         let partial = d.ack(2 * MSS);
-        assert_eq!(partial.window, WindowStep::PartialAck);
-        assert_eq!(partial.retransmit, Some(Retransmit::Seq(2 * MSS)));
-        assert!(partial.restart_rto, "the first partial ack restarts the timer");
+        assert_eq!(partial.window(), WindowStep::PartialAck);
+        assert_eq!(partial.retransmit(), Some(Retransmit::Seq(2 * MSS)));
+        assert!(partial.restarts_rto(), "the first partial ack restarts the timer");
         let second = d.ack(3 * MSS);
-        assert_eq!(second.window, WindowStep::PartialAck);
-        assert!(!second.restart_rto, "later ones do not (RFC 6582 3.2 step 5)");
+        assert_eq!(second.window(), WindowStep::PartialAck);
+        assert!(!second.restarts_rto(), "later ones do not (RFC 6582 3.2 step 5)");
         let exit = d.ack(5 * MSS);
-        assert_eq!(exit.exit, Some(ExitRule::Deflate));
-        assert!(exit.restart_rto && exit.retransmit.is_none());
+        assert_eq!(exit.exit(), Some(ExitRule::Deflate));
+        assert!(exit.restarts_rto() && exit.retransmit().is_none());
         assert!(!d.r.in_recovery());
         // Outside recovery an ack of new data opens the window.
         d.snd_max = 8 * MSS;
@@ -476,11 +663,11 @@ mod tests {
         for _ in 0..3 {
             d.ack(0);
         }
-        assert_eq!(d.ack(2 * MSS).exit, Some(ExitRule::Reno));
+        assert_eq!(d.ack(2 * MSS).exit(), Some(ExitRule::Reno));
         let mut t = Drive::new(Variant::Tahoe, 5 * MSS);
         t.ack(0);
         t.ack(0);
-        assert_eq!(t.ack(0).retransmit, Some(Retransmit::GoBackN));
+        assert_eq!(t.ack(0).retransmit(), Some(Retransmit::GoBackN));
         assert!(!t.r.in_recovery());
     }
 
@@ -493,21 +680,18 @@ mod tests {
     fn smart_cuts_once_per_episode_and_resends_one_hole_per_smart_ack() {
         let mut d = Drive::new(Variant::Smart, 5 * MSS);
         let first = d.ack_with(0, &[], Some(2 * MSS));
-        assert_eq!(
-            first.cut,
-            Some(Cut { inflate: false, cause: LossCause::Congestion, flight_bytes: 5 * MSS, count: 1 })
-        );
-        assert!(first.retransmit.is_none(), "SMART's resends go by credit");
+        assert_eq!(first.cut(), Some(Cut { inflate: false, cause: LossCause::Congestion, count: 1 }));
+        assert!(first.retransmit().is_none(), "SMART's resends go by credit");
         assert!(d.r.in_recovery());
         assert_eq!(d.next(MSS), NextSeg::Segment(0, MSS));
         d.r.on_retransmit(Time::from_ms(100), 0, MSS, false);
         assert_eq!(d.next(MSS), NextSeg::Window { extra_segments: 0 }, "one per SMART ack");
         let second = d.ack_with(0, &[], Some(3 * MSS));
-        assert_eq!(second.cut, None, "one cut per episode");
+        assert_eq!(second.cut(), None, "one cut per episode");
         assert_eq!(d.next(MSS), NextSeg::Segment(MSS, MSS));
         let exit = d.ack(5 * MSS);
-        assert_eq!(exit.exit, Some(ExitRule::Keep));
-        assert_eq!(exit.window, WindowStep::Open);
+        assert_eq!(exit.exit(), Some(ExitRule::Keep));
+        assert_eq!(exit.window(), WindowStep::Open);
         assert!(!d.r.in_recovery());
     }
 
@@ -527,12 +711,11 @@ mod tests {
         assert_eq!(d.r.dupacks(), 1);
         assert_eq!(d.ack_with(0, &[(1000, 2000)], None), AckAnswer::NONE);
         let entry = d.ack_with(0, &[(1000, 2500)], None);
-        assert_eq!(
-            entry.cut,
-            Some(Cut { inflate: false, cause: LossCause::Congestion, flight_bytes: 5 * MSS, count: 1 })
-        );
-        assert_eq!(entry.retransmit, Some(Retransmit::Seq(0)));
-        assert!(entry.restart_rto && entry.stop_timing);
+        assert_eq!(entry.cut(), Some(Cut { inflate: false, cause: LossCause::Congestion, count: 1 }));
+        assert_eq!(d.r.flight_bytes(d.snd_una, d.snd_max), 5 * MSS);
+        assert_eq!(d.r.flight_bytes(d.snd_una, d.snd_max), 5 * MSS);
+        assert_eq!(entry.retransmit(), Some(Retransmit::Seq(0)));
+        assert!(entry.restarts_rto() && entry.stops_timing());
         assert!(d.r.in_recovery());
         // A further duplicate in recovery changes nothing.
         assert_eq!(d.ack_with(0, &[(1000, 2500)], None), AckAnswer::NONE);
@@ -540,8 +723,8 @@ mod tests {
         assert_eq!(d.next(5000), NextSeg::Wait, "pipe 4500: cwnd - pipe < 1 SMSS");
         assert_eq!(d.next(5500), NextSeg::Segment(5 * MSS, MSS), "new data by rule (2)");
         let exit = d.ack(5 * MSS);
-        assert_eq!(exit.exit, Some(ExitRule::Deflate));
-        assert!(exit.restart_rto);
+        assert_eq!(exit.exit(), Some(ExitRule::Deflate));
+        assert!(exit.restarts_rto());
         assert!(!d.r.in_recovery());
     }
 
@@ -560,13 +743,11 @@ mod tests {
         for k in 0..6 {
             assert!(!d.r.on_sent(k * MSS, MSS, false));
         }
-        assert_eq!(d.ack_with(0, &[], Some(MSS)).cut, None);
-        assert_eq!(d.ack_with(0, &[], Some(2 * MSS)).cut, None);
+        assert_eq!(d.ack_with(0, &[], Some(MSS)).cut(), None);
+        assert_eq!(d.ack_with(0, &[], Some(2 * MSS)).cut(), None);
         let fired = d.ack_with(0, &[], Some(3 * MSS));
-        assert_eq!(
-            fired.cut,
-            Some(Cut { inflate: false, cause: LossCause::Congestion, flight_bytes: 3 * MSS, count: 1 })
-        );
+        assert_eq!(fired.cut(), Some(Cut { inflate: false, cause: LossCause::Congestion, count: 1 }));
+        assert_eq!(d.r.flight_bytes(0, 6 * MSS), 3 * MSS, "the list's bytes");
         let q = SendQuery {
             now: Time::from_ms(100),
             snd_una: 0,
@@ -581,6 +762,6 @@ mod tests {
             app_limited: false,
             peek: false,
         };
-        assert_eq!(d.r.send_first(&q), Some((0, MSS)));
+        assert_eq!(d.r.send_first(|| q), Some((0, MSS)));
     }
 }

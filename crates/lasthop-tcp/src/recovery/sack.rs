@@ -556,7 +556,7 @@ impl SackRecovery {
         }
         if self.board.recovery_done(snd_una) {
             self.board.exit_recovery();
-            return AckAnswer { exit: Some(ExitRule::Deflate), restart_rto: true, ..AckAnswer::NONE };
+            return AckAnswer::NONE.with_exit(ExitRule::Deflate).restarting_rto();
         }
         AckAnswer::RESTART_RTO
     }
@@ -573,14 +573,12 @@ impl SackRecovery {
         cause: LossCause,
     ) -> AckAnswer {
         self.board.enter_recovery(a.snd_max);
-        AckAnswer {
-            cut: Some(Cut { inflate: false, cause, flight_bytes: a.snd_max - a.snd_una, count: 1 }),
-            requested: requested_only,
-            stop_timing: true,
-            retransmit: Some(Retransmit::Seq(first)),
-            restart_rto: true,
-            ..AckAnswer::NONE
-        }
+        AckAnswer::NONE
+            .with_cut(Cut { inflate: false, cause, count: 1 })
+            .with_requested(requested_only)
+            .stopping_timing()
+            .with_retransmit(Retransmit::Seq(first))
+            .restarting_rto()
     }
 
     /// The next segment: in recovery (step C), "while (cwnd - pipe) >= 1

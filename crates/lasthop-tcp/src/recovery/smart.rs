@@ -283,18 +283,17 @@ impl SmartRecovery {
         if a.acked_bytes > 0 {
             if self.recover.is_some_and(|r| a.snd_una >= r) {
                 self.recover = None;
-                answer.exit = Some(ExitRule::Keep);
+                answer = answer.with_exit(ExitRule::Keep);
             }
             if self.recover.is_none() {
-                answer.window = WindowStep::Open;
+                answer = answer.with_window(WindowStep::Open);
             }
-            answer.restart_rto = true;
+            answer = answer.restarting_rto();
         }
         if gap && self.recover.is_none() {
             // One window cut per loss episode, as a fast retransmit would.
             self.recover = Some(a.snd_max);
-            answer.cut = Some(Cut { inflate: false, cause, flight_bytes: a.snd_max - a.snd_una, count: 1 });
-            answer.stop_timing = true;
+            answer = answer.with_cut(Cut { inflate: false, cause, count: 1 }).stopping_timing();
         }
         answer
     }
