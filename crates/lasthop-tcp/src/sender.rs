@@ -1,7 +1,6 @@
-//! The TCP sender: sequence space, sending rules, and the glue between
-//! congestion control ([`crate::cc`]), loss recovery ([`crate::recovery`],
-//! [`crate::sack`], [`crate::smart`]) and the retransmission timer
-//! ([`crate::rtt`]).
+//! The TCP sender: sequence space, sending rules, timers and options, and
+//! the glue between congestion control ([`crate::cc`]), loss recovery
+//! ([`crate::recovery`]) and the retransmission timer ([`crate::rtt`]).
 //!
 //! Sending rules (RFC 793/5681, 4.4BSD `tcp_output`): the usable window is
 //! min(cwnd, peer's advertised window, send buffer) from `snd_una`; only
@@ -12,22 +11,17 @@
 //! The retransmission timer is restarted by every ack of new data and stopped
 //! when nothing is outstanding (RFC 6298 5.2–5.3).
 //!
-//! Loss recovery by variant:
-//! - Tahoe, Reno, NewReno: duplicate-ack counting in [`crate::recovery::DupAck`].
-//! - SACK (RFC 6675): the [`Scoreboard`] decides what is lost; in recovery the
-//!   sender sends while `cwnd - pipe >= SMSS`, choosing segments by NextSeg.
-//! - SMART (seed 000 Secs. II, III-A): the [`crate::smart::SmartBoard`] takes every gap in
-//!   the receiver's echoes as a loss; one retransmission per SMART ack, a
-//!   segment at most once per round trip; the window is cut once per loss
-//!   episode; the coarse timeout remains the fallback.
-//!
-//! Options for any variant: ELN (seed 000 Sec. III-A): duplicate acks that
-//! carry an ELN mark make the sender retransmit at the first or third of them
-//! without touching cwnd or ssthresh; unmarked duplicates are handled as the
-//! variant does. With SACK, an ELN mark on the ack that starts recovery makes
-//! the recovery leave the window alone (SACK with ELN, the paper's future
-//! work). Limited transmit (Sec. V-C, RFC 3042): a new segment beyond the
-//! window on each of the first two duplicate acks.
+//! Loss recovery is the variant's member of [`Recovery`] (Tahoe, Reno,
+//! NewReno and TCP-DCR; SACK; SMART; SACK with a seed 004 LL-ELSN response),
+//! with the options that belong to it (seed 000's ELN on marked duplicates,
+//! limited transmit, the fast-retransmit request). The sender keeps none of
+//! its state: each ack goes to it as an [`AckInfo`] and its [`AckAnswer`]
+//! is applied in one place (`Sender::apply`: the window rules of
+//! recovery through `self.cc`, the counters and trace events, the segment
+//! to resend, the timers); when the sender may send, the member speaks
+//! first ([`Recovery::send_first`], [`Recovery::next_seg`]: SACK's NextSeg,
+//! SMART's credit, the window's extension by limited transmit); timeouts,
+//! resends and the timer's wake-ups (TCP-DCR's held response) go to it too.
 //!
 //! Connection start-up and close are optional ([`crate::handshake`]: the
 //! SYN exchange before data, a FIN on the last segment); without them the

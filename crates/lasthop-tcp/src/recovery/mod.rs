@@ -9,8 +9,9 @@
 //!   2005) over NewReno.
 //! - [`sack`]: the RFC 6675 scoreboard, pipe and NextSeg.
 //! - [`smart`]: SMART's echo board (seed 000 Sec. II).
-//! - [`esack`], [`hack`], [`lhp`]: seed 004's responses to link-layer loss
-//!   notification (ESACK, HACK and HACK-fixed, the LHP packet list).
+//! - [`ll_elsn`]: SACK with one of seed 004's responses to link-layer loss
+//!   notification, each response's ack path in its own file: [`esack`],
+//!   [`hack`] (HACK and HACK-fixed), [`lhp`] (the LHP packet list).
 //!
 //! - [`window_rules`]: the window's shape during recovery (the cut's cwnd,
 //!   Reno's inflation, NewReno's partial-ack deflation, the exit), on the
@@ -25,8 +26,13 @@
 //! sender applies the answer in one place. The answer is ns-3's split
 //! (`TcpRecoveryOps`: the recovery decides, the window rules live apart)
 //! without its shared control block: nothing here touches the window.
-//! Departure from DESIGN.md's shape: the family is an enum ([`Recovery`]),
-//! not a trait: one match per operation, no trait object on the hot path.
+//! The family is an enum ([`Recovery`]), DESIGN.md's `LossRecovery` without
+//! a trait object: one match per operation, the duplicate-ack member
+//! inline (most flows run it, and its answer stays in registers), the
+//! others boxed and called out of line. A member: a file with its state,
+//! an `on_ack(&AckInfo) -> AckAnswer`, and what it answers of the other
+//! operations (`next_seg`, `on_timeout`, `in_recovery`, ...); adding one
+//! is a variant and an arm per operation here.
 
 pub mod dcr;
 pub mod dupack;

@@ -10,6 +10,7 @@
 use super::Sender;
 use crate::config::Variant;
 use crate::ll_elsn::{ElnVerdict, LlElsn, LlElsnConfig, ResponseState};
+use crate::recovery::{DupAck, Recovery};
 use lasthop_core::trace::{SenderEventKind, Trace, TraceEvent};
 use lasthop_core::Time;
 
@@ -19,7 +20,9 @@ impl Sender {
     pub fn with_ll_elsn(mut self, cfg: LlElsnConfig) -> Sender {
         assert_eq!(self.cfg.variant, Variant::Sack, "LL-ELSN runs over the SACK sender");
         let ll = LlElsn::new(cfg, self.cfg.mss_bytes, self.cfg.dupack_threshold);
-        let recovery = std::mem::replace(&mut self.recovery, crate::recovery::Recovery::new(&self.cfg));
+        // A placeholder while the SACK member becomes the LL-ELSN member.
+        let placeholder = Recovery::DupAck(DupAck::new(&self.cfg));
+        let recovery = std::mem::replace(&mut self.recovery, placeholder);
         self.recovery = recovery.with_ll_elsn(ll, u64::from(self.cfg.mss_bytes));
         self.ll_elsn_on = true;
         self
