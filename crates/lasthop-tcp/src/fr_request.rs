@@ -10,7 +10,7 @@
 //! duplicate ack carries the request, the ack of the threshold-th segment
 //! included, so the sender retransmits no later than a counting sender that
 //! saw every duplicate. Sender side ([`crate::sender`],
-//! [`crate::recovery::LossRecovery::on_requested_dupack`]): the first marked
+//! [`crate::recovery::DupAck::on_requested_dupack`]): the first marked
 //! duplicate ack starts a fast retransmit whatever the count; the count
 //! remains as a fallback (a marked ack can be lost too). The design is not
 //! in ns-2 or the testbed [T]; this is its reading.

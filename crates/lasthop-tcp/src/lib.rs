@@ -7,15 +7,19 @@
 //! runner drive the same code.
 //!
 //! The sender is split as DESIGN.md asks: [`cc`] owns cwnd and ssthresh,
-//! [`recovery`] owns duplicate-ack counting and what to retransmit, [`rtt`]
-//! owns the retransmission timer, and [`receiver`] holds the ack policy.
+//! [`recovery`] owns what to retransmit, whether a congestion event
+//! happened and when recovery ends (one enum of members, each answering an
+//! ack), [`rtt`] owns the retransmission timer, the [`sender`] keeps
+//! sequence space, timers and options, and [`receiver`] holds the ack
+//! policy.
 //! Seed 001's options live one per module: [`ecn`] (RFC 3168 and the echo
 //! of marked acks), [`acc`] (ACK congestion control at the receiver),
 //! [`sender_adaptation`] (growth by data acked, burst pacing),
 //! [`fr_request`] (the fast-retransmit request) and [`timestamps`].
 //! Connection start-up and close, when a flow has them, are in [`handshake`].
 //! Seed 004's link-layer loss notification (LL-ELSN) at the sender is in
-//! [`ll_elsn`], with its responses [`esack`], [`hack`] and [`lhp`].
+//! [`ll_elsn`], with its responses [`esack`], [`hack`] and [`lhp`] (the
+//! recovery member `recovery::ll_elsn`).
 //! Sequence numbers are 64-bit byte offsets from 0 (no wraparound in a run).
 
 pub mod acc;

@@ -250,7 +250,8 @@ impl SendOrder {
     }
 }
 
-/// An LL-ELSN sender's state, boxed in [`crate::Sender`].
+/// An LL-ELSN sender's state, held by the recovery's LL-ELSN member
+/// ([`crate::recovery::LlElsnRecovery`]).
 #[derive(Clone, Debug)]
 pub struct LlElsn {
     pub cfg: LlElsnConfig,

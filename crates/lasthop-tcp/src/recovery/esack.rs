@@ -1,6 +1,7 @@
 //! ESACK, ELN-capable SACK (seed 004, Yun 2009, Sec. 4.1 and Algorithm 1):
 //! the retransmission queue in sending order and the duplicate-ack rule that
-//! reads it, over the RFC 6675 sender ([`crate::sack`]).
+//! reads it, over the RFC 6675 sender ([`crate::sack`]), and ESACK's ack
+//! path as a response of the LL-ELSN member ([`super::ll_elsn`]).
 //!
 //! "ESACK adopts a similar approach except that the retransmission queue is
 //! aligned in a sending order. [...] it can store only the start and end
@@ -56,7 +57,10 @@
 //!   above HighSACK), and a congestion loss sent after it is FirstUnsacked
 //!   below HighSACK: counted, and fast retransmitted at DupThresh.
 
+use super::ll_elsn::LlElsnRecovery;
+use super::{AckAnswer, AckInfo, Retransmit};
 use crate::ersn_marks::ErsnMarks;
+use crate::ll_elsn::{LlElsn, ResponseState};
 use crate::sack::Scoreboard;
 use std::collections::VecDeque;
 
@@ -196,6 +200,57 @@ impl EsackQueue {
         }
         let t = u64::from(self.dupthresh);
         n >= t || bytes > (t - 1) * self.mss_bytes
+    }
+}
+
+impl LlElsnRecovery {
+    /// ESACK (Sec. 4.1, Algorithm 1): the SACK sender's ack processing
+    /// with Algorithm 1's duplicate-ack count and FirstUnsacked as the fast
+    /// retransmission.
+    pub(super) fn on_ack_esack(&mut self, a: &AckInfo) -> AckAnswer {
+        let cause = self.sack.cause(a);
+        let snd_una = a.snd_una;
+        let s = &mut self.sack;
+        let newly_sacked = s.board.on_ack(snd_una, a.sack);
+        let LlElsn { response: ResponseState::Esack(q), ersn: marks, .. } = &mut self.ll else {
+            unreachable!("an ESACK sender has its queue")
+        };
+        if a.acked_bytes > 0 {
+            q.on_new_ack(snd_una);
+            // As the SACK sender (RFC 6675 Sec. 5).
+            return s.on_new_ack(snd_una);
+        }
+        // The SACK sender's duplicate ack: one that SACKs new data.
+        if !a.dup || (newly_sacked == 0 && !s.board.in_recovery()) {
+            return AckAnswer::NONE;
+        }
+        let branch = q.on_dupack(snd_una, &s.board, marks);
+        s.dupacks = branch.apply(s.dupacks);
+        let mut answer = AckAnswer::NONE;
+        if branch == DupackBranch::Reneged {
+            // "If the segment of HighACK is already SACKed, it means that the
+            // segment was dropped in the receiver queue. Therefore, the
+            // segment needs to be transmitted again": no congestion response.
+            answer = answer.with_retransmit(Retransmit::Seq(snd_una)).stopping_timing();
+        }
+        if s.board.in_recovery() {
+            return answer;
+        }
+        // FirstUnsacked is never a segment the link layer is retrying
+        // (Sec. 3.1); with every unSACKed segment marked there is none, and
+        // nothing to fast retransmit.
+        let Some(first) = q.first_unsacked(&s.board, marks) else { return answer };
+        let lost = q.first_unsacked_is_lost(&s.board, marks);
+        let requested = s.fr_request && a.fr_request;
+        if (s.dupacks >= s.dupthresh || lost || requested) && s.board.may_enter_recovery(snd_una) {
+            let requested_only = requested && s.dupacks < s.dupthresh && !lost;
+            // "In fast retransmit phase, the sender retransmits the
+            // FirstUnsacked segment." The scoreboard takes it as step (4.3)'s
+            // retransmission: HighRxt moves past it, and the holes below it,
+            // resent on ELNs, count as in flight.
+            return s.enter_recovery(a, first, requested_only, cause);
+        }
+        answer
     }
 }
 

@@ -21,7 +21,12 @@
 //!
 //! The two are one mechanism with one switch, so they share this file: the
 //! only state is HACK-fixed's list of holes resent on an ELN (HACK keeps it
-//! empty and never reads it).
+//! empty and never reads it). Their ack paths, as responses of the LL-ELSN
+//! member ([`super::ll_elsn`]), are here too.
+
+use super::ll_elsn::LlElsnRecovery;
+use super::{AckAnswer, AckInfo};
+use crate::ll_elsn::ResponseState;
 
 /// First bytes of segments resent on an ELN and not yet acked, sorted.
 #[derive(Clone, Debug, Default)]
@@ -45,6 +50,46 @@ impl ElnHoles {
     }
     pub fn on_timeout(&mut self) {
         self.holes.clear();
+    }
+}
+
+impl LlElsnRecovery {
+    /// HACK: the SACK sender's ack processing, but a duplicate ack while
+    /// HighACK's segment is marked by an ERSN is not counted (Sec. 3.1: no
+    /// congestion control "due to the packet 1").
+    pub(super) fn on_ack_hack(&mut self, a: &AckInfo) -> AckAnswer {
+        if a.acked_bytes == 0 && a.dup && self.hack_skips_dupack(a, false) {
+            return AckAnswer::NONE;
+        }
+        self.sack.on_ack(a)
+    }
+
+    /// HACK-fixed: a duplicate ack while HighACK's segment is a hole resent
+    /// on an ELN, or is marked by an ERSN, is not counted.
+    pub(super) fn on_ack_hack_fixed(&mut self, a: &AckInfo) -> AckAnswer {
+        let ResponseState::Hack(holes) = &mut self.ll.response else {
+            unreachable!("a HACK-fixed sender has its holes")
+        };
+        holes.on_ack(a.snd_una);
+        let resent_on_eln = holes.contains(a.snd_una);
+        if a.acked_bytes == 0 && a.dup && self.hack_skips_dupack(a, resent_on_eln) {
+            return AckAnswer::NONE;
+        }
+        self.sack.on_ack(a)
+    }
+
+    /// A HACK or HACK-fixed duplicate ack outside recovery that is not to be
+    /// counted, because HighACK's segment is marked by an ERSN (or, for
+    /// HACK-fixed, `resent_on_eln`): its SACK blocks go on the scoreboard
+    /// and nothing else happens. False otherwise (the caller goes on).
+    fn hack_skips_dupack(&mut self, a: &AckInfo, resent_on_eln: bool) -> bool {
+        let marked = self.ll.ersn.any_in(a.snd_una, a.snd_una + self.mss_bytes);
+        let sb = &mut self.sack.board;
+        if (resent_on_eln || marked) && !sb.in_recovery() {
+            sb.on_ack(a.snd_una, a.sack);
+            return true;
+        }
+        false
     }
 }
 

@@ -36,9 +36,15 @@
 //!   clears; the packets around it count as before.
 //!
 //! The list is a VecDeque of at most a window of entries; removing a trigger
-//! and counting the packets before it is one pass.
+//! and counting the packets before it is one pass. Its ack path, as a
+//! response of the LL-ELSN member ([`super::ll_elsn`]), is here too; its
+//! resends and its window rule are the member's `send_first`.
 
+use super::ll_elsn::LlElsnRecovery;
+use super::{AckAnswer, AckInfo, Cut, WindowStep};
+use crate::cc::LossCause;
 use crate::ersn_marks::ErsnMarks;
+use crate::ll_elsn::{LlElsn, ResponseState};
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +115,29 @@ impl LhpList {
             e.dups = 0;
         }
         self.rexmit.clear();
+    }
+}
+
+impl LlElsnRecovery {
+    /// The LHP packet list: the window opens per ack of new data; each
+    /// packet whose counter reaches DupThresh is a fast retransmit and a
+    /// halving of the window (the list's bytes as FlightSize).
+    pub(super) fn on_ack_lhp(&mut self, a: &AckInfo) -> AckAnswer {
+        self.sack.board.on_ack(a.snd_una, a.sack); // kept current for ERSN/ELN checks
+        let LlElsn { response: ResponseState::Lhp(list), ersn: marks, .. } = &mut self.ll else {
+            unreachable!("an LHP sender has its list")
+        };
+        let fired = list.on_ack(a.snd_una, a.smart_echo, marks);
+        let mut answer = AckAnswer::NONE;
+        if a.acked_bytes > 0 {
+            answer = answer.with_window(WindowStep::Open).restarting_rto();
+        }
+        if fired > 0 {
+            // FlightSize is the list's bytes (`Recovery::flight_bytes`).
+            let cut = Cut { inflate: false, cause: LossCause::Congestion, count: fired };
+            answer = answer.with_cut(cut).stopping_timing().restarting_rto();
+        }
+        answer
     }
 }
 

@@ -45,9 +45,25 @@
 //! - SACK blocks are trusted as far as `snd_max`: `on_ack` is not told
 //!   `snd_max`, and `pipe` and `next_seg` ignore SACKed bytes at or above it.
 //!
+//! [`SackRecovery`] is the member of [`super::Recovery`] that runs RFC 6675
+//! Sec. 5 on the scoreboard: a duplicate ack is one that SACKs new data
+//! (Sec. 2); recovery starts at DupThresh of them, when IsLost(HighACK + 1)
+//! holds, or on the receiver's fast-retransmit request (seed 001 Sec. 6.3),
+//! but not before RecoveryPoint is acked after a timeout (Sec. 5.1); the
+//! window is cut once (step 4.2: "ssthresh = cwnd = (FlightSize / 2)", no
+//! inflation), an ELN mark on the ack that starts it making it leave the
+//! window alone (SACK with ELN, seed 000's future work); in recovery the
+//! sender sends while `cwnd - pipe >= SMSS`, choosing by NextSeg; the ack
+//! of RecoveryPoint ends it, cwnd = ssthresh. Outside recovery limited
+//! transmit may extend the window by the duplicates counted.
+//!
 //! Cost: every query is O(SACKed ranges) (pipe, NextSeg) or O(log ranges)
 //! (`is_sacked`); the ranges live in one Vec that stops allocating once it has
 //! held the most ranges a run needs.
+
+use super::{AckAnswer, AckInfo, Cut, ExitRule, NextSeg, Retransmit, SendQuery};
+use crate::cc::LossCause;
+use crate::config::{ElnResponse, SenderConfig};
 
 /// RFC 6675 sender state for one connection.
 #[derive(Clone, Debug)]
@@ -451,6 +467,147 @@ impl Scoreboard {
     /// RecoveryPoint." True at once after a recovery that ran to its end.
     pub fn may_enter_recovery(&self, snd_una: u64) -> bool {
         snd_una >= self.recovery_point
+    }
+}
+
+/// The SACK member of [`super::Recovery`] (RFC 6675 Sec. 5), and the
+/// base of seed 004's LL-ELSN responses ([`super::ll_elsn`]).
+#[derive(Clone, Debug)]
+pub struct SackRecovery {
+    pub(crate) board: Scoreboard,
+    /// DupAcks: duplicate acks (Sec. 2) since the last new ack.
+    pub(crate) dupacks: u32,
+    /// DupThresh.
+    pub(crate) dupthresh: u32,
+    /// `cfg.eln` is on: a loss on an ELN-marked ack is corruption.
+    eln: bool,
+    /// `cfg.fr_request`, `cfg.limited_transmit` (copied).
+    pub(crate) fr_request: bool,
+    limited_transmit: bool,
+}
+
+impl SackRecovery {
+    pub fn new(cfg: &SenderConfig) -> SackRecovery {
+        SackRecovery {
+            board: Scoreboard::new(cfg.mss_bytes, cfg.dupack_threshold),
+            dupacks: 0,
+            dupthresh: cfg.dupack_threshold,
+            eln: cfg.eln != ElnResponse::Off,
+            fr_request: cfg.fr_request,
+            limited_transmit: cfg.limited_transmit,
+        }
+    }
+
+    pub fn board(&self) -> &Scoreboard {
+        &self.board
+    }
+    pub fn in_recovery(&self) -> bool {
+        self.board.in_recovery()
+    }
+    pub fn dupacks(&self) -> u32 {
+        self.dupacks
+    }
+
+    /// What caused a loss found on ack `a`.
+    pub(crate) fn cause(&self, a: &AckInfo) -> LossCause {
+        if a.eln && self.eln {
+            LossCause::Corruption
+        } else {
+            LossCause::Congestion
+        }
+    }
+
+    /// An ack (Sec. 5): its SACK blocks on the scoreboard, then as an ack
+    /// of new data or as a duplicate.
+    pub fn on_ack(&mut self, a: &AckInfo) -> AckAnswer {
+        let cause = self.cause(a);
+        let newly_sacked = self.board.on_ack(a.snd_una, a.sack);
+        if a.acked_bytes > 0 {
+            self.dupacks = 0;
+            return self.on_new_ack(a.snd_una);
+        }
+        // Sec. 2: a DupAck also carries SACK information not known before.
+        if !a.dup || (newly_sacked == 0 && !self.board.in_recovery()) {
+            return AckAnswer::NONE;
+        }
+        self.dupacks += 1;
+        if self.board.in_recovery() {
+            return AckAnswer::NONE;
+        }
+        // Step 4: "DupAcks >= DupThresh" or "IsLost (HighACK + 1)"; or the
+        // receiver's fast-retransmit request (seed 001 Sec. 6.3).
+        // Sec. 5.1: after an RTO, no new recovery until RecoveryPoint is acked.
+        let requested = self.fr_request && a.fr_request;
+        let lost = self.board.is_lost(a.snd_una);
+        if (self.dupacks >= self.dupthresh || lost || requested) && self.board.may_enter_recovery(a.snd_una) {
+            let requested_only = requested && self.dupacks < self.dupthresh && !lost;
+            // Step 4.3: "Retransmit the first data segment presumed dropped".
+            return self.enter_recovery(a, a.snd_una, requested_only, cause);
+        }
+        AckAnswer::NONE
+    }
+
+    /// An ack of new data (its SACK blocks already on the scoreboard):
+    /// recovery ends once RecoveryPoint is acked (step A: cwnd =
+    /// ssthresh); outside recovery the window opens; the timer restarts.
+    pub(crate) fn on_new_ack(&mut self, snd_una: u64) -> AckAnswer {
+        if !self.board.in_recovery() {
+            return AckAnswer::OPEN;
+        }
+        if self.board.recovery_done(snd_una) {
+            self.board.exit_recovery();
+            return AckAnswer::NONE.with_exit(ExitRule::Deflate).restarting_rto();
+        }
+        AckAnswer::RESTART_RTO
+    }
+
+    /// Step 4: enter loss recovery (RecoveryPoint = HighData), cut the
+    /// window once, and resend `first` (HighACK's segment; ESACK's
+    /// FirstUnsacked). `requested_only`: entered on the receiver's
+    /// fast-retransmit request alone (seed 001 Sec. 6.3).
+    pub(crate) fn enter_recovery(
+        &mut self,
+        a: &AckInfo,
+        first: u64,
+        requested_only: bool,
+        cause: LossCause,
+    ) -> AckAnswer {
+        self.board.enter_recovery(a.snd_max);
+        AckAnswer::NONE
+            .with_cut(Cut { inflate: false, cause, count: 1 })
+            .with_requested(requested_only)
+            .stopping_timing()
+            .with_retransmit(Retransmit::Seq(first))
+            .restarting_rto()
+    }
+
+    /// The next segment: in recovery (step C), "while (cwnd - pipe) >= 1
+    /// SMSS" NextSeg's answer, passing over `retrying` (seed 004's ERSN
+    /// marks); outside it the sender's window rule, with limited transmit.
+    pub fn next_seg(&self, q: &SendQuery, retrying: &[u64]) -> NextSeg {
+        if !self.board.in_recovery() {
+            let limited = self.limited_transmit && self.dupacks <= 2;
+            let extra_segments = if self.dupacks > 0 && limited { self.dupacks } else { 0 };
+            return NextSeg::Window { extra_segments };
+        }
+        if q.cwnd_bytes < self.board.pipe(q.snd_una, q.snd_max) + q.mss_bytes {
+            return NextSeg::Wait;
+        }
+        match self.board.next_seg(q.snd_una, q.snd_max, q.end_of_data, q.rwnd_limit, retrying) {
+            Some((seq, len, _)) => NextSeg::Segment(seq, u64::from(len)),
+            None => NextSeg::Wait,
+        }
+    }
+
+    /// [seq, seq + len) is being resent.
+    pub fn on_retransmit(&mut self, seq: u64, len: u64) {
+        self.board.on_retransmit(seq, len as u32);
+    }
+
+    /// A retransmission timeout (Sec. 5.1).
+    pub fn on_timeout(&mut self, snd_una: u64, snd_max: u64) {
+        self.board.on_timeout_at(snd_una, snd_max);
+        self.dupacks = 0;
     }
 }
 

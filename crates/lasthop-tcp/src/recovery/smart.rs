@@ -17,7 +17,15 @@
 //! retransmission. The same board serves LL-SMART (Sec. III-B), where the base
 //! station reads the echo off the TCP acks it forwards.
 //!
-//! How a caller drives it: on every ack, [`SmartBoard::on_ack`]; then, if the
+//! [`SmartRecovery`] is the member of [`super::Recovery`] that runs on the
+//! board (seed 000 Sec. III-A's E2E-SMART): every gap in the echoes is a
+//! loss; one retransmission per SMART ack (its credit, spent by
+//! [`SmartRecovery::next_seg`]), a segment at most once per round trip; the
+//! window is cut once per loss episode (until the ack of what was sent when
+//! the episode began), without inflation, and opens only outside it; the
+//! coarse timeout remains the fallback.
+//!
+//! How a caller drives the board: on every ack, [`SmartBoard::on_ack`]; then, if the
 //! ack carried an echo, ask [`SmartBoard::next_retransmission`] and record each
 //! resend with [`SmartBoard::on_retransmit`] until it answers `None` (or the
 //! window is full). Asking only on a SMART ack is what makes the timeout the
@@ -41,6 +49,9 @@
 //! few hundred segments at most, and no allocation once their capacity has
 //! grown to the largest window seen.
 
+use super::{AckAnswer, AckInfo, Cut, ExitRule, NextSeg, SendQuery, WindowStep};
+use crate::cc::LossCause;
+use crate::config::{ElnResponse, SenderConfig};
 use lasthop_core::Time;
 
 /// Ranges and retransmission records preallocated for a typical window, in entries.
@@ -213,6 +224,117 @@ impl Iterator for Missing<'_> {
             self.ranges = rest;
         }
         None
+    }
+}
+
+/// The SMART member of [`super::Recovery`].
+#[derive(Clone, Debug)]
+pub struct SmartRecovery {
+    board: SmartBoard,
+    /// A loss episode lasts until this byte is acked.
+    recover: Option<u64>,
+    /// Duplicate acks since the last new ack (limited transmit).
+    dupacks: u32,
+    /// One retransmission per SMART ack: the last ack carried an echo.
+    credit: bool,
+    /// `cfg.eln` is on: a loss on an ELN-marked ack is corruption.
+    eln: bool,
+    /// `cfg.mutations.ignore_smart_echo`.
+    ignore_echo: bool,
+    limited_transmit: bool,
+}
+
+impl SmartRecovery {
+    pub fn new(cfg: &SenderConfig) -> SmartRecovery {
+        SmartRecovery {
+            board: SmartBoard::new(cfg.mss_bytes),
+            recover: None,
+            dupacks: 0,
+            credit: false,
+            eln: cfg.eln != ElnResponse::Off,
+            ignore_echo: cfg.mutations.ignore_smart_echo,
+            limited_transmit: cfg.limited_transmit,
+        }
+    }
+
+    pub fn in_recovery(&self) -> bool {
+        self.recover.is_some()
+    }
+    pub fn dupacks(&self) -> u32 {
+        self.dupacks
+    }
+
+    /// An ack: its echo goes on the board; a new gap outside an episode
+    /// starts one (a cut, as a fast retransmit would); the ack that covers
+    /// the episode's end ends it.
+    pub fn on_ack(&mut self, a: &AckInfo) -> AckAnswer {
+        let cause = if a.eln && self.eln { LossCause::Corruption } else { LossCause::Congestion };
+        let echo = if self.ignore_echo { None } else { a.smart_echo };
+        let gap = self.board.on_ack(a.snd_una, echo);
+        if a.acked_bytes > 0 {
+            self.dupacks = 0;
+        }
+        if a.dup {
+            self.dupacks += 1;
+        }
+        // "retransmits a packet when it receives a SMART acknowledgment".
+        self.credit = echo.is_some();
+        let mut answer = AckAnswer::NONE;
+        if a.acked_bytes > 0 {
+            if self.recover.is_some_and(|r| a.snd_una >= r) {
+                self.recover = None;
+                answer = answer.with_exit(ExitRule::Keep);
+            }
+            if self.recover.is_none() {
+                answer = answer.with_window(WindowStep::Open);
+            }
+            answer = answer.restarting_rto();
+        }
+        if gap && self.recover.is_none() {
+            // One window cut per loss episode, as a fast retransmit would.
+            self.recover = Some(a.snd_max);
+            answer = answer.with_cut(Cut { inflate: false, cause, count: 1 }).stopping_timing();
+        }
+        answer
+    }
+
+    /// The next segment: the board's next hole when the last ack was a
+    /// SMART ack (its credit spent unless `q.peek`), else the sender's
+    /// window rule.
+    pub fn next_seg(&mut self, q: &SendQuery) -> NextSeg {
+        if self.credit {
+            if !q.peek {
+                self.credit = false;
+            }
+            let rtt = q.rtt.fine_srtt_ns().unwrap_or(q.rtt.rto_ns());
+            if let Some((seq, len)) = self.board.next_retransmission(q.now, rtt, q.snd_una, q.end_of_data) {
+                return NextSeg::Segment(seq, u64::from(len));
+            }
+        }
+        NextSeg::Window { extra_segments: self.window_extension() }
+    }
+
+    /// Limited transmit (RFC 3042) outside an episode.
+    fn window_extension(&self) -> u32 {
+        let limited = self.limited_transmit && self.recover.is_none() && self.dupacks <= 2;
+        if self.dupacks > 0 && limited {
+            self.dupacks
+        } else {
+            0
+        }
+    }
+
+    /// A segment at `seq` was resent at `now`.
+    pub fn on_retransmit(&mut self, now: Time, seq: u64) {
+        self.board.on_retransmit(now, seq);
+    }
+
+    /// A retransmission timeout: the episode and the credit end.
+    pub fn on_timeout(&mut self) {
+        self.board.on_timeout();
+        self.recover = None;
+        self.credit = false;
+        self.dupacks = 0;
     }
 }
 
