@@ -90,7 +90,9 @@ impl RttEstimator {
             max_ns,
             initial_ns,
             tick_ns,
-            tick_phase_ns,
+            // The phase within one tick, taken once (the deadline on every
+            // ack of a BSD sender reads it).
+            tick_phase_ns: if tick_ns > 0 { tick_phase_ns % tick_ns } else { tick_phase_ns },
             bsd_srtt: 0,
             bsd_rttvar: 0,
             fine_srtt_ns: None,
@@ -118,7 +120,7 @@ impl RttEstimator {
 
     /// The number of the host's tick instants (phase + k·tick, k >= 0) at or before `t`.
     fn ticks_up_to(&self, t: Time) -> u64 {
-        let phase = self.tick_phase_ns % self.tick_ns;
+        let phase = self.tick_phase_ns;
         if t.ns() < phase {
             0
         } else {
@@ -262,7 +264,7 @@ impl RttEstimator {
             RtoMode::Bsd => {
                 // The N-th slow tick strictly after `now`: tick instant number
                 // ticks_up_to(now) + N, counting from 1.
-                let phase = self.tick_phase_ns % self.tick_ns;
+                let phase = self.tick_phase_ns;
                 let n = self.ticks_up_to(now) + self.bsd_rto_ticks();
                 Time(phase + (n - 1) * self.tick_ns)
             }

@@ -199,6 +199,12 @@ pub struct Sender {
     /// the LL-ELSN tests on every segment and timeout; every "is LL-ELSN
     /// on" test reads it.
     ll_elsn_on: bool,
+    /// Reno's window on the duplicate-ack recovery without TCP-DCR's
+    /// hold, without SA and without a controller's samples or pacing: the
+    /// flows of the 1997 papers. `poll_at` and `poll_transmit` answer them
+    /// with one test, and ask the extras (SA's burst timer, the held
+    /// response, pacing) of the others only.
+    plain: bool,
     /// Data segments sent (`SenderStats::segments_sent`, kept on a hot line).
     segments_sent: u64,
     /// The optional parts, boxed: most flows have none of them, and a
@@ -256,6 +262,7 @@ impl Sender {
             rto_ticked: cfg.rto.mode == RtoMode::Bsd,
             ecn_on: cfg.ecn,
             ll_elsn_on: false,
+            plain: false,
             segments_sent: 0,
             handshake: cfg.handshake.then(|| Box::new(Handshake::new())),
             adaptation: cfg.adaptation.map(|a| Box::new(SenderAdaptation::new(a))),
@@ -269,6 +276,7 @@ impl Sender {
         if sender.cc.wants_samples() {
             sender.samples = Some(Box::new(samples::Samples::new()));
         }
+        sender.plain = sender.adaptation.is_none() && !sender.cc.wants_samples() && cfg.variant != Variant::Dcr;
         sender
     }
 
@@ -363,6 +371,9 @@ impl Sender {
     /// When the sender next needs `on_timer`: the retransmission timer, or
     /// SA's burst timer.
     pub fn poll_at(&self) -> Time {
+        if self.plain {
+            return self.rto_at;
+        }
         let at = match &self.adaptation {
             None => self.rto_at,
             Some(a) => self.rto_at.min(a.poll_at()),
@@ -460,10 +471,8 @@ impl Sender {
         if self.snd_nxt >= end {
             return None;
         }
-        let mut win = self.cc.cwnd();
-        if extra > 0 {
-            win += u64::from(extra) * self.cc.mss();
-        }
+        // Without a branch: the extension is 0 on nearly every call.
+        let win = self.cc.cwnd() + u64::from(extra) * self.cc.mss();
         let limit = (self.snd_una + win).min(limit_rwnd);
         if self.snd_nxt >= limit {
             return None;
@@ -517,10 +526,18 @@ impl Sender {
             }
             return Some(syn);
         }
-        if self.adaptation.is_some() && self.burst_blocked(now) {
-            return None;
-        }
-        let (seq, len) = if self.cc.wants_samples() { self.choose_sampled(now)? } else { self.choose(now, false)? };
+        let (seq, len) = if self.plain {
+            self.choose(now, false)?
+        } else {
+            if self.adaptation.is_some() && self.burst_blocked(now) {
+                return None;
+            }
+            if self.cc.wants_samples() {
+                self.choose_sampled(now)?
+            } else {
+                self.choose(now, false)?
+            }
+        };
         let retransmit = seq < self.snd_max;
         // An LL-ELSN resend is kept off the scoreboard (see `recovery::ll_elsn`).
         let eln_rexmit = self.ll_elsn_on && self.on_ll_elsn_sent(seq, len, retransmit);
@@ -809,6 +826,11 @@ impl Sender {
     /// window and restart the timer: one test tells them.
     #[inline(always)]
     fn apply(&mut self, now: Time, acked: u64, a: AckAnswer, trace: &mut Trace) {
+        if a.is_open() {
+            self.open_window(now, acked);
+            self.arm_rto(now);
+            return;
+        }
         if !a.is_plain() {
             self.apply_recovery(now, acked, a, trace);
             return;

@@ -416,8 +416,15 @@ impl CongestionControl {
     pub fn on_ack_bytes(&mut self, now: Time, acked_bytes: u64, flight_bytes: u64) {
         match self.algo.as_mut() {
             None => self.win.grow(acked_bytes, flight_bytes),
-            Some(a) => a.on_ack(&mut self.win, now, &AckSample { acked_bytes, flight_bytes, ..AckSample::default() }),
+            Some(a) => Self::member_on_ack_bytes(a, &mut self.win, now, acked_bytes, flight_bytes),
         }
+    }
+
+    /// A member's growth for bytes alone (with SA), out of line: Reno's
+    /// growth stays inline in the sender's ack path.
+    #[inline(never)]
+    fn member_on_ack_bytes(a: &mut Algo, win: &mut Window, now: Time, acked_bytes: u64, flight_bytes: u64) {
+        a.on_ack(win, now, &AckSample { acked_bytes, flight_bytes, ..AckSample::default() });
     }
 
     /// The member's verdict on `ev` and, for a congestion loss, its ssthresh.

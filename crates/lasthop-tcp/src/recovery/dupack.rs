@@ -35,6 +35,7 @@ use super::dcr::{DelayedResponse, Held};
 use super::{AckAnswer, AckInfo, Cut, ExitRule, Retransmit, WindowStep};
 use crate::cc::LossCause;
 use crate::config::{ElnResponse, HeaderPredictionGuard, SenderConfig, Variant};
+use crate::rtt::RttEstimator;
 use lasthop_core::Time;
 
 /// What the count makes of an ack.
@@ -148,52 +149,53 @@ impl DupAck {
             };
         }
         if a.dup {
-            // Out of line, with a copy of the ack: the ack of new data keeps
-            // the sender's in registers.
-            return self.on_dup(*a);
+            // Out of line, with what a duplicate needs of the ack, in
+            // registers (a copy of the whole ack made every ack load the
+            // SACK and SMART fields no member of this family reads).
+            let marks = u8::from(a.eln) | (u8::from(a.fr_request) << 1);
+            return self.on_dup(a.now, a.snd_una, a.snd_max, marks, a.rtt);
         }
         AckAnswer::NONE
     }
 
+    /// A duplicate ack; `marks`: bit 0 its ELN mark, bit 1 its
+    /// fast-retransmit request.
     #[inline(never)]
-    fn on_dup(&mut self, a: AckInfo) -> AckAnswer {
+    fn on_dup(&mut self, now: Time, snd_una: u64, snd_max: u64, marks: u8, rtt: &RttEstimator) -> AckAnswer {
         self.dupacks += 1;
-        if let Some(answer) = self.on_eln_dupack(&a) {
+        if let Some(answer) = self.on_eln_dupack(marks & 1 != 0, snd_una) {
             return answer;
         }
-        let requested = self.fr_request && a.fr_request;
+        let requested = self.fr_request && marks & 2 != 0;
         if self.variant == Variant::Dcr && !requested && !self.in_recovery {
             // TCP-DCR: a duplicate outside recovery is held for one
             // smoothed RTT from the first; one arriving after that responds.
-            let tau = a.rtt.fine_srtt_ns().unwrap_or(a.rtt.rto_ns());
-            return match self.dcr.on_dupack(a.now, tau) {
+            let tau = rtt.fine_srtt_ns().unwrap_or(rtt.rto_ns());
+            return match self.dcr.on_dupack(now, tau) {
                 Held::Holding => {
                     self.on_held_dupack();
                     AckAnswer::NONE
                 }
-                Held::Respond => self.respond(a.snd_una, a.snd_max).unwrap_or(AckAnswer::NONE),
+                Held::Respond => self.respond(snd_una, snd_max).unwrap_or(AckAnswer::NONE),
             };
         }
-        let verdict = if requested {
-            self.on_requested_dupack(a.snd_una, a.snd_max)
-        } else {
-            self.on_dupack(a.snd_una, a.snd_max)
-        };
+        let verdict =
+            if requested { self.on_requested_dupack(snd_una, snd_max) } else { self.on_dupack(snd_una, snd_max) };
         match verdict {
-            AckVerdict::FastRetransmit => self.fast_retransmit(a.snd_una, requested),
+            AckVerdict::FastRetransmit => self.fast_retransmit(snd_una, requested),
             AckVerdict::DupackInRecovery => AckAnswer::NONE.with_window(WindowStep::DupackInRecovery),
             _ => AckAnswer::NONE,
         }
     }
 
     /// ELN (seed 000 Sec. III-A) on a marked duplicate ack: `Some` if handled.
-    fn on_eln_dupack(&mut self, a: &AckInfo) -> Option<AckAnswer> {
+    fn on_eln_dupack(&mut self, eln: bool, snd_una: u64) -> Option<AckAnswer> {
         let threshold = match self.eln {
             ElnResponse::Off => return None,
             ElnResponse::ThirdDupack => self.dupack_threshold,
             ElnResponse::FirstDupack => 1,
         };
-        if !a.eln {
+        if !eln {
             return None;
         }
         self.eln_dupacks += 1;
@@ -206,7 +208,7 @@ impl DupAck {
             AckAnswer::NONE
                 .with_eln_retransmit()
                 .stopping_timing()
-                .with_retransmit(Retransmit::Seq(a.snd_una))
+                .with_retransmit(Retransmit::Seq(snd_una))
                 .restarting_rto(),
         )
     }

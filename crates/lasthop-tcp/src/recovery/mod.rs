@@ -252,6 +252,12 @@ impl AckAnswer {
         self
     }
 
+    /// Exactly [`AckAnswer::OPEN`], the answer to most acks: the
+    /// sender's first test.
+    #[inline(always)]
+    pub fn is_open(self) -> bool {
+        self.bits == Self::OPEN.bits
+    }
     /// Nothing but the window's opening or Reno's inflation, and the
     /// timer's restart: the sender's fast path.
     #[inline(always)]
