@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from lasthop.papers.yun09 import figures
-from lasthop.papers.yun09.experiments import QUICK_RUN_S, RUN_S, SOURCE, scheme_name
+from lasthop.papers.yun09.experiments import QUICK_RUN_S, RUN_S, SOURCE, TABLES, scheme_name
 from lasthop.papers.yun09.tables import grid_rows, quick_note
 from lasthop.report import CellTable, HtmlTable, ReportPart
 
@@ -94,20 +94,9 @@ COLUMNS["y09-e14"] = (
 )
 
 
-GRIDS: Final = (
-    "y09-e1",
-    "y09-e2",
-    "y09-e3",
-    "y09-e4",
-    "y09-e5",
-    "y09-e6",
-    "y09-e7",
-    "y09-e8",
-    "y09-e9",
-    "y09-e11",
-    "y09-e12",
-)
-"""The tables whose goodput grid (mean ± 95 %) precedes the cells' table."""
+GRIDS: Final = tuple(t for t in TABLES if t not in ("y09-e10", "y09-e14"))
+"""The tables whose goodput grid (mean ± 95 %) precedes the cells' table: all but E10's
+(a rate over time around a disconnection) and E14's (delays), which have no goodput."""
 
 GRID_KEYS: Final[dict[str, tuple[str, str]]] = {
     "y09-e6": ("reno_mbps", "a remaining Reno flow's goodput (Mb/s)"),
