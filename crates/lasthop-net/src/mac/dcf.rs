@@ -594,6 +594,36 @@ impl Station {
         Some(c.count_from.plus_ns(u64::from(self.backoff_slots.expect("counting a backoff")) * slot_ns))
     }
 
+    /// The station's next timer: its transmission ending, a reply or ack
+    /// deadline, a reply, its block ending, a set-aside frame coming due
+    /// (without a frame), its backoff ending; `Time::NEVER` if none.
+    fn wake(&self, slot_ns: u64) -> Time {
+        let mut t = Time::NEVER;
+        if let Some(tx) = self.tx {
+            t = t.min(tx.end);
+        }
+        if let Some(a) = self.awaiting {
+            t = t.min(a.deadline());
+        }
+        if let Some(r) = self.reply {
+            t = t.min(r.at);
+        }
+        if let Some(b) = self.blocked_until {
+            t = t.min(b);
+        }
+        // A set-aside frame's delay ends: it matters only to a station
+        // without a frame (else it is taken when that one is done with).
+        if self.current.is_none() {
+            if let Some((_, due)) = self.next_aside() {
+                t = t.min(due);
+            }
+        }
+        if let Some(b) = self.backoff_end(slot_ns) {
+            t = t.min(b);
+        }
+        t
+    }
+
     fn error_model(&mut self, to: StationId) -> &mut ErrorModel {
         match self.error_to.iter().position(|(p, _)| *p == to) {
             Some(i) => &mut self.error_to[i].1,
@@ -643,6 +673,11 @@ enum Item {
 pub struct Dcf {
     cfg: DcfConfig,
     stations: Vec<Station>,
+    /// Each station's next timer ([`Station::wake`]), kept up to date by
+    /// [`Dcf::refresh`] whenever the station's state changes, so finding
+    /// the next event reads one word per station (a debug assertion in
+    /// [`Dcf::next_item`] recomputes it from scratch).
+    wakes: Vec<Time>,
     air: Vec<Air>,
     next_air_id: u64,
     log: Option<Vec<AirRecord>>,
@@ -682,7 +717,7 @@ impl Dcf {
                 stats: DcfStats::default(),
             })
             .collect();
-        Dcf { cfg, stations, air: Vec::with_capacity(4), next_air_id: 0, log: None }
+        Dcf { cfg, stations, wakes: vec![Time::NEVER; n], air: Vec::with_capacity(4), next_air_id: 0, log: None }
     }
 
     /// Give station `s` an error model for every frame it sends (but those
@@ -796,6 +831,7 @@ impl Dcf {
         if a.queued() && st.current.is_none() {
             st.take_head_to_contend(now);
             self.resume(usize::from(s), now);
+            self.refresh(usize::from(s));
         }
         a
     }
@@ -821,55 +857,35 @@ impl Dcf {
 
     /// The earliest internal event: (time, class, tie) smallest.
     fn next_item(&self) -> Option<(Time, Item)> {
-        let p = self.cfg.propagation_ns;
-        let mut best: Option<(Time, u8, u64, Item)> = None;
-        let mut consider = |t: Time, class: u8, tie: u64, item: Item| {
-            let earlier = match best {
-                None => true,
-                Some(b) => (t, class, tie) < (b.0, b.1, b.2),
-            };
-            if t != Time::NEVER && earlier {
-                best = Some((t, class, tie, item));
-            }
-        };
-        for (i, a) in self.air.iter().enumerate() {
-            if a.sensed {
-                consider(a.end.plus_ns(p), 0, a.id, Item::RxEnd(i));
-            } else {
-                consider(a.start.plus_ns(p), 2, a.id, Item::RxStart(i));
+        // Stations (class 1): the earliest wake, the lowest index among
+        // equals.
+        let (mut wake, mut first) = (Time::NEVER, 0);
+        for (s, &w) in self.wakes.iter().enumerate() {
+            debug_assert_eq!(w, self.stations[s].wake(self.cfg.slot_ns), "station {s}'s cached wake");
+            if w < wake {
+                (wake, first) = (w, s);
             }
         }
-        for (s, st) in self.stations.iter().enumerate() {
-            consider(self.station_wake(st), 1, s as u64, Item::Station(s));
+        let mut best = (wake != Time::NEVER).then_some((wake, 1u8, first as u64, Item::Station(first)));
+        // Frames on the air: receptions ending (class 0) and starting
+        // (class 2), ties by the order they went on the air.
+        let p = self.cfg.propagation_ns;
+        for (i, a) in self.air.iter().enumerate() {
+            let (t, class, item) = if a.sensed {
+                (a.end.plus_ns(p), 0, Item::RxEnd(i))
+            } else {
+                (a.start.plus_ns(p), 2, Item::RxStart(i))
+            };
+            if t != Time::NEVER && best.is_none_or(|b| (t, class, a.id) < (b.0, b.1, b.2)) {
+                best = Some((t, class, a.id, item));
+            }
         }
         best.map(|(t, _, _, item)| (t, item))
     }
 
-    fn station_wake(&self, st: &Station) -> Time {
-        let mut t = Time::NEVER;
-        if let Some(tx) = st.tx {
-            t = t.min(tx.end);
-        }
-        if let Some(a) = st.awaiting {
-            t = t.min(a.deadline());
-        }
-        if let Some(r) = st.reply {
-            t = t.min(r.at);
-        }
-        if let Some(b) = st.blocked_until {
-            t = t.min(b);
-        }
-        // A set-aside frame's delay ends: it matters only to a station
-        // without a frame (else it is taken when that one is done with).
-        if st.current.is_none() {
-            if let Some((_, due)) = st.next_aside() {
-                t = t.min(due);
-            }
-        }
-        if let Some(b) = st.backoff_end(self.cfg.slot_ns) {
-            t = t.min(b);
-        }
-        t
+    /// Station `s`'s state changed: recompute its next timer.
+    fn refresh(&mut self, s: usize) {
+        self.wakes[s] = self.stations[s].wake(self.cfg.slot_ns);
     }
 
     fn on_station_timer(&mut self, s: usize, now: Time, out: &mut Vec<MacOutput>) {
@@ -912,6 +928,7 @@ impl Dcf {
             }
         }
         self.resume(s, now);
+        self.refresh(s);
     }
 
     /// The backoff for the current frame `c` is over: RTS or data.
@@ -1084,6 +1101,7 @@ impl Dcf {
                 } else {
                     st.stats.ifs_ns += now.since(c.ifs_start);
                 }
+                self.wakes[s] = st.wake(slot);
             }
         }
     }
@@ -1131,6 +1149,7 @@ impl Dcf {
         }
         for s in 0..self.stations.len() {
             self.resume(s, now);
+            self.refresh(s);
         }
     }
 

@@ -677,13 +677,18 @@ impl Radio {
 
     /// The earliest internal event (see the module docs for the order).
     fn next_item(&self) -> Option<(Time, Item)> {
-        let mut best: Option<(Time, u8, u64, Item)> = None;
+        // Radios (class 2): the earliest wake, the lowest index among
+        // equals.
+        let (mut wake, mut first) = (Time::NEVER, 0);
+        for (s, st) in self.stations.iter().enumerate() {
+            let w = Self::station_wake(st);
+            if w < wake {
+                (wake, first) = (w, s);
+            }
+        }
+        let mut best = (wake != Time::NEVER).then_some((wake, 2u8, first as u64, Item::Station(first)));
         let mut consider = |t: Time, class: u8, tie: u64, item: Item| {
-            let earlier = match best {
-                None => true,
-                Some(b) => (t, class, tie) < (b.0, b.1, b.2),
-            };
-            if t != Time::NEVER && earlier {
+            if t != Time::NEVER && best.is_none_or(|b| (t, class, tie) < (b.0, b.1, b.2)) {
                 best = Some((t, class, tie, item));
             }
         };
@@ -695,9 +700,6 @@ impl Radio {
                 AirState::Coming => consider(a.rx_start, 3, a.id, Item::RxStart(i)),
                 _ => consider(a.rx_end, 1, a.id, Item::RxEnd(i)),
             }
-        }
-        for (s, st) in self.stations.iter().enumerate() {
-            consider(Self::station_wake(st), 2, s as u64, Item::Station(s));
         }
         best.map(|(t, _, _, item)| (t, item))
     }
