@@ -45,3 +45,12 @@ fi
 
 say "building and installing lasthop${extras:+[$extras]} into $venv (the Rust build takes minutes the first time)"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".${extras:+[$extras]}"
+
+# The native `lasthop` command (crates/lasthop-cli, issue 31): run, scenarios, schema and
+# --version without starting Python; every other command line goes to `python -m
+# lasthop` beside it. It replaces the Python script pip wrote (lasthop._fast:main, which
+# stays what `python -m lasthop` runs). The engine's crates are built already; this links
+# one binary.
+say "building the native lasthop command"
+cargo build -q --release -p lasthop-cli
+install -m 0755 target/release/lasthop "$venv/bin/lasthop"

@@ -37,8 +37,10 @@ import lasthop
 from lasthop import _core
 from lasthop.errors import PlanError, RunFailed, StoreError, engine_failure
 from lasthop.reproduction import registry
+from lasthop.run_output import console as _console
+from lasthop.run_output import print_json as _print_json
+from lasthop.run_output import print_runs
 from lasthop.scenario import ScenarioSource, check_set, embedded_names, load_scenario_text
-from lasthop.summary import mean_summary
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -267,34 +269,7 @@ def run_command(
     if captured is not None:
         _write_captures(captured, pcap_file)
 
-    if seeds is None:
-        document: dict[str, Any] = runs[0]
-    else:
-        document = {"runs": runs, "mean": mean_summary(runs)}
-    if fmt is Format.json:
-        _print_json(document)
-        return
-    if seeds is None:
-        title = f"{runs[0].get('scenario') or source.origin}, seed {seed_list[0]}"
-        flows, links = runs[0]["flows"], runs[0]["links"]
-        published = runs[0].get("published")
-    else:
-        title = f"{runs[0].get('scenario') or source.origin}, mean of seeds 1..{seeds}"
-        flows, links = document["mean"]["flows"], document["mean"]["links"]
-        published = document["mean"].get("published")
-    from lasthop import render
-
-    console = _console()
-    console.print(render.flows_table(flows, f"{title}: flows"))
-    console.print(render.links_table(links, f"{title}: links"))
-    media = runs[0].get("media") if seeds is None else document["mean"].get("media")
-    for medium in media or []:
-        if "stations" in medium:
-            console.print(render.dcf_table(medium, f"{title}: 802.11 stations of {medium['name']}"))
-        else:
-            console.print(render.radios_table(medium, f"{title}: radios of {medium['name']}"))
-    if published is not None:
-        console.print(render.published_table(published, f"{title}: against the paper"))
+    print_runs(runs, source.origin, list(seed_list), seeds, fmt is Format.json)
 
 
 def _write_captures(result: lasthop.RunResult, pcap_file: str | None) -> None:
@@ -921,23 +896,6 @@ def report_command(
         directory, store, plan=plan, where=_where(where), by=by, group=group
     )
     sys.stdout.write(f"{index}\n")
-
-
-def _print_json(document: object) -> None:
-    # indent=2, keys in the core's order, floats as Python prints them: the same inputs
-    # give the same bytes.
-    sys.stdout.write(json.dumps(document, indent=2, sort_keys=False) + "\n")
-
-
-def _console() -> "Console":
-    # A terminal gets its own width; a pipe or file gets 140 columns (rich would assume
-    # 80 and wrap the reproduction table) unless COLUMNS says otherwise.
-    from rich.console import Console
-
-    piped = not sys.stdout.isatty() and "COLUMNS" not in os.environ
-    return Console(
-        highlight=False, soft_wrap=False, emoji=False, markup=False, width=140 if piped else None
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
