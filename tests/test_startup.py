@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -116,7 +117,8 @@ VALUES: list[Any] = [
     "18446744073709551616", "9" * 40, "json", "JSON", "Json", "table", "xml", "fig12",
     "balakrishnan97", "Balakrishnan97-Table3", "local", "DASK", "error-rate", "0.01",
     "0.001", "true", "no", "a=1", "sc\u00e9nario", "\udcff", 0, 1, 2**64, -1, 2.0, 0.001,
-    True, False, ["a=1", "b=2"], ("x",), [], ["\udcff"], [1],
+    True, False, ["a=1", "b=2"], ("x",), [], ["\udcff"], [1], Path("plan.toml"), Path(""),
+    "/", ".", "-",
 ]  # fmt: skip
 
 
@@ -168,6 +170,12 @@ def test_plain_values_take_the_plain_cases_without_typer() -> None:
         assert params[name].plain(value, ctx) == expected, name
     for name, value in [("seed", "-1"), ("seed", "1_0"), ("fmt", "xml"), ("snaplen", "0")]:
         assert params[name].plain(value, ctx) is cli._NOT_PLAIN, (name, value)
+    # A sweep's plan and store are paths: converted without typer's pydantic adapter.
+    sweep = command.commands["sweep"]  # type: ignore[attr-defined]
+    ctx = typer.Context(sweep)
+    params = {p.name: p.get_runtime_param() for p in sweep.get_params(ctx)}
+    for name in ("plan_file", "store"):
+        assert params[name].plain("a/b.toml", ctx) == Path("a/b.toml"), name
 
 
 # -- Ctrl-C while the command line loads ------------------------------------------------

@@ -42,9 +42,6 @@ from lasthop.run_output import print_json as _print_json
 from lasthop.run_output import print_runs
 from lasthop.scenario import ScenarioSource, check_set, embedded_names, load_scenario_text
 
-if TYPE_CHECKING:
-    from rich.console import Console
-
 # What only some commands need is imported inside them, not here: rich (tables, the
 # progress bar), lasthop.render, the reproductions and their process pool, and the
 # results store with DuckDB, pandas, numpy, pyarrow, matplotlib and Dask. `lasthop
@@ -664,18 +661,14 @@ def sweep_command(
         )
     if executor is Executor.local and scheduler:
         raise typer.BadParameter("only used with --executor dask", param_hint="--scheduler")
-    # DuckDB, pandas and Dask load only for the commands that use them.
-    from rich.console import Console
-
-    from lasthop import render
+    # DuckDB and Dask load only for the commands that use them; rich only to draw (the
+    # first result of a sweep is stored within half a second of its start, issue 31).
     from lasthop.store import DEFAULT_STORE
     from lasthop.sweep import load_plan, plan_points, sweep
 
     store = store or DEFAULT_STORE
     plan = load_plan(plan_file)  # every grid point is validated before anything runs
-    err = Console(stderr=True, highlight=False)
-    show = err.is_terminal if progress is None else progress
-    with _sweep_progress(err, plan.name, show) as on_progress:
+    with _sweep_progress(plan.name, progress) as on_progress:
         report = sweep(
             plan,
             store,
@@ -700,15 +693,28 @@ def sweep_command(
     if fmt is Format.json:
         _print_json(document)
     else:
+        from lasthop import render
+
         _console().print(render.sweep_table(document))
     return 1 if report.failed else 0
 
 
+_RICH_TERMINAL_VARS = ("FORCE_COLOR", "TTY_COMPATIBLE")
+"""What can make rich's ``Console.is_terminal`` true without a terminal."""
+
+
 @contextlib.contextmanager
-def _sweep_progress(
-    console: "Console", name: str, show: bool
-) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on stderr (runs done, rate, time left), or nothing."""
+def _sweep_progress(name: str, progress: bool | None) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr (runs done, rate, time left), or nothing: as ``progress``
+    says, or where rich sees a terminal. rich loads only to answer that where it may
+    (stderr a terminal, or one of the variables that make rich see one), and to draw."""
+    maybe = sys.stderr.isatty() or any(var in os.environ for var in _RICH_TERMINAL_VARS)
+    show = progress if progress is not None else maybe
+    if show:
+        from rich.console import Console
+
+        console = Console(stderr=True, highlight=False)
+        show = progress if progress is not None else console.is_terminal
     if not show:
         yield lambda done, total: None
         return
@@ -1048,6 +1054,15 @@ class _PlainValue:
         self.simple = info.parser is None and not info.clamp
         self.min, self.max = info.min, info.max
         self.case_sensitive = bool(info.case_sensitive)
+        # A Path with none of click's path checks but readability (the options' default).
+        self.plain_path = (
+            not info.exists
+            and info.file_okay
+            and info.dir_okay
+            and not info.writable
+            and not info.resolve_path
+            and info.path_type is None
+        )
 
     def runtime_param(self) -> "_PlainValue":
         return self
@@ -1085,6 +1100,18 @@ class _PlainValue:
             low, high = self.min, self.max
             in_range = (low is None or number >= low) and (high is None or number <= high)
             return number if in_range else _NOT_PLAIN
+        if annotation is Path and self.plain_path:
+            # typer: pydantic's Path(value) for text, then, the file being there, an
+            # error unless it is readable (left to typer, as any other error).
+            if isinstance(value, Path):
+                path = value
+            elif _is_text(value) and value:
+                path = Path(value)
+            else:
+                return _NOT_PLAIN
+            if os.path.exists(path) and not os.access(path, os.R_OK):
+                return _NOT_PLAIN
+            return path
         if isinstance(annotation, type) and issubclass(annotation, StrEnum):
             if isinstance(value, annotation):
                 return value

@@ -244,7 +244,7 @@ def build_table(name: str, columns: dict[str, tuple[str, bytes] | list[str]] | N
 
     schema = _table_schemas()[name]
     if not columns:
-        return pa.table({col: pa.array([], type=typ) for col, typ in schema})
+        return pa.table({col: pa.nulls(0, typ) for col, typ in schema})
     documented = [col for col, _ in schema]
     missing = [col for col in documented if col not in columns]
     if missing:
@@ -255,8 +255,10 @@ def build_table(name: str, columns: dict[str, tuple[str, bytes] | list[str]] | N
 
 
 def _column(data: tuple[str, bytes] | list[str]) -> pa.Array:
+    # Built from buffers, not with pa.array, which imports pandas (lasthop.arrowbuild).
     import numpy as np
-    import pyarrow as pa
+
+    from lasthop.arrowbuild import numeric, strings
 
     if isinstance(data, tuple):
         dtype, raw = data
@@ -264,5 +266,5 @@ def _column(data: tuple[str, bytes] | list[str]) -> pa.Array:
         if not values.dtype.isnative:
             # Arrow holds native byte order only; the core sends little-endian.
             values = values.astype(values.dtype.newbyteorder("="))
-        return pa.array(values)
-    return pa.array(data, type=pa.string())
+        return numeric(values)
+    return strings(data)

@@ -83,16 +83,22 @@ import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import duckdb
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from lasthop import arrowbuild
+from lasthop.arrowbuild import dictionary, numeric, table_from_rows
 from lasthop.errors import StoreError
 from lasthop.result import TABLE_NAMES, build_table
+
+if TYPE_CHECKING:
+    # pandas (0.4 s to import here) only where stored runs are read or exported: a sweep
+    # stores its first run without it (issue 31, item 2).
+    import pandas as pd
 
 DEFAULT_STORE: Final = Path("lasthop-results") / "lasthop.duckdb"
 """Where the store lives unless told otherwise (relative to the working directory)."""
@@ -303,20 +309,23 @@ class Store:
         (or whose runs were all forgotten), and reserve the id of the next batch."""
         with self._connect() as db, _transaction(db):
             had_plan_runs = _has_table(db, "plan_runs")
-            version = _schema_version(db)
+            new = not _has_table(db, "runs")
+            version = SCHEMA_VERSION if new else _schema_version(db)
             for ddl in (_RUNS_DDL, _LINKS_DDL, _PLAN_RUNS_DDL, _BATCHES_DDL, _FLOWS_DDL, _META_DDL):
                 db.execute(ddl)
             # A store written by an older lasthop gains the metric columns added since,
-            # and its plans' runs as it recorded them.
-            for name, kind in (*_FLOW_METRICS, *_RUN_AGGREGATES):
-                db.execute(f"ALTER TABLE runs ADD COLUMN IF NOT EXISTS {name} {kind}")
+            # and its plans' runs as it recorded them (a new one has them: fourteen
+            # statements fewer before a sweep's first result).
             if version < SCHEMA_VERSION:
+                for name, kind in (*_FLOW_METRICS, *_RUN_AGGREGATES):
+                    db.execute(f"ALTER TABLE runs ADD COLUMN IF NOT EXISTS {name} {kind}")
                 _upgrade_flows(db)
+            if new or version < SCHEMA_VERSION:
                 db.execute(
                     "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
                     [str(SCHEMA_VERSION)],
                 )
-            if not had_plan_runs:
+            if not had_plan_runs and not new:
                 db.execute(
                     "INSERT OR IGNORE INTO plan_runs BY NAME "
                     "SELECT plan, scenario_hash, seed, version, params FROM runs "
@@ -375,28 +384,30 @@ class Store:
         if wanted.num_rows == 0:
             return {}
         with self._connect() as db:
-            db.register("wanted", wanted)
-            rows = db.execute(
-                "SELECT r.scenario_hash, r.seed, r.version, r.status FROM runs r "
-                "JOIN wanted w USING (scenario_hash, seed, version)"
-            ).fetchall()
-        return {(h, int(s), v): status for h, s, v, status in rows}
+            return _stored(db, wanted)
 
-    def add_to_plan(self, plan: str, runs: Iterable[tuple[RunKey, Mapping[str, Any]]]) -> None:
+    def add_to_plan(
+        self, plan: str, runs: Iterable[tuple[RunKey, Mapping[str, Any]]]
+    ) -> dict[RunKey, str]:
         """Record that ``plan`` asks for these runs, in this order (key and the plan's
         parameters of it), stored or not: :func:`load_results` with ``plan`` lists every
-        one stored, in this order. The plan's latest record of a run wins."""
+        one stored, in this order. The plan's latest record of a run wins. Returns
+        :meth:`stored` of their keys, read in the same transaction (a sweep's start
+        opens the database once less)."""
+        items = list(runs)
         rows = [
             {"plan": plan, "scenario_hash": h, "seed": s, "version": v,
              "params": json.dumps(dict(params), sort_keys=False), "position": i}
-            for i, ((h, s, v), params) in enumerate(runs)
+            for i, ((h, s, v), params) in enumerate(items)
         ]  # fmt: skip
         if not rows:
-            return
-        table = pa.Table.from_pylist(rows, schema=_PLAN_RUNS_ARROW)
+            return {}
+        table = table_from_rows(rows, schema=_PLAN_RUNS_ARROW)
+        wanted = _keys_table([[key for key, _ in items]])
         with self._connect() as db, _transaction(db):
             db.register("new_plan_runs", table)
             db.execute("INSERT OR REPLACE INTO plan_runs BY NAME SELECT * FROM new_plan_runs")
+            return _stored(db, wanted)
 
     def forget(self, keys: Iterable[RunKey]) -> None:
         """Delete runs (used to run failed runs again); files of a batch none of whose
@@ -417,13 +428,13 @@ class Store:
         if not records:
             return
         batch = self._write_series(records)
-        runs = pa.Table.from_pylist(
+        runs = table_from_rows(
             [_run_row(r, batch if r.series else None) for r in records], schema=_RUNS_ARROW
         )
-        links = pa.Table.from_pylist(
+        links = table_from_rows(
             [row for r in records for row in _link_rows(r)], schema=_LINKS_ARROW
         )
-        flows = pa.Table.from_pylist(
+        flows = table_from_rows(
             [row for r in records for row in _flow_rows(r.key, r.summary if r.ok else None)],
             schema=_FLOWS_ARROW,
         )
@@ -488,6 +499,16 @@ def _writer_lock(db_path: Path, lock_path: Path) -> int:
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
     return fd
+
+
+def _stored(db: duckdb.DuckDBPyConnection, wanted: pa.Table) -> dict[RunKey, str]:
+    """Status of the runs stored among the keys ``wanted`` (see :func:`_keys_table`)."""
+    db.register("wanted", wanted)
+    rows = db.execute(
+        "SELECT r.scenario_hash, r.seed, r.version, r.status FROM runs r "
+        "JOIN wanted w USING (scenario_hash, seed, version)"
+    ).fetchall()
+    return {(h, int(s), v): status for h, s, v, status in rows}
 
 
 @contextlib.contextmanager
@@ -579,14 +600,10 @@ def _keyed_batch(name: str, records: Sequence[RunRecord]) -> pa.Table:
     run_index = np.repeat(np.arange(len(records), dtype=np.int32), counts)
     starts = np.repeat(np.cumsum(counts) - counts, counts)
     keys = [
-        pa.DictionaryArray.from_arrays(
-            pa.array(run_index), pa.array([r.scenario_hash for r in records], pa.string())
-        ),
-        pa.array(np.repeat(np.array([r.seed for r in records], dtype=np.uint64), counts)),
-        pa.DictionaryArray.from_arrays(
-            pa.array(run_index), pa.array([r.version for r in records], pa.string())
-        ),
-        pa.array((np.arange(int(counts.sum()), dtype=np.int64) - starts).astype(np.uint32)),
+        dictionary(run_index, [r.scenario_hash for r in records]),
+        numeric(np.repeat(np.array([r.seed for r in records], dtype=np.uint64), counts)),
+        dictionary(run_index, [r.version for r in records]),
+        numeric((np.arange(int(counts.sum()), dtype=np.int64) - starts).astype(np.uint32)),
     ]
     names = [*KEY_COLUMNS, "row", *table.column_names]
     return pa.Table.from_arrays([*keys, *table.columns], names=names)
@@ -706,10 +723,10 @@ def _upgrade_flows(db: duckdb.DuckDBPyConnection) -> None:
         aggregate_rows.append(
             {"scenario_hash": h, "seed": seed, "version": v} | _aggregates(summary)
         )
-    db.register("old_flows", pa.Table.from_pylist(flow_rows, schema=_FLOWS_ARROW))
+    db.register("old_flows", table_from_rows(flow_rows, schema=_FLOWS_ARROW))
     db.execute("INSERT OR IGNORE INTO flows BY NAME SELECT * FROM old_flows")
     schema = _arrow([*_RUN_COLUMNS[:3], *((name, kind, True) for name, kind in _RUN_AGGREGATES)])
-    db.register("old_aggregates", pa.Table.from_pylist(aggregate_rows, schema=schema))
+    db.register("old_aggregates", table_from_rows(aggregate_rows, schema=schema))
     names = [name for name, _ in _RUN_AGGREGATES]
     db.execute(
         f"UPDATE runs SET {', '.join(f'{n} = a.{n}' for n in names)} FROM old_aggregates a "
@@ -790,6 +807,8 @@ def load_results(
     given values (compared as text, so ``{"seed": 3}`` and ``{"socket_buffer_bytes":
     "8192"}`` both work).
     """
+    import pandas as pd
+
     if flow is not None and aggregate is not None:
         raise StoreError("--flow and --aggregate: give one of them (a flow's rows or an aggregate)")
     if aggregate is not None and aggregate not in AGGREGATES:
@@ -883,6 +902,8 @@ def _check_plan(db: duckdb.DuckDBPyConnection, plan: str) -> None:
 
 def _stored_flows(db: duckdb.DuckDBPyConnection, runs: pd.DataFrame) -> pd.DataFrame:
     """The ``flows`` rows of ``runs``; from their summaries in a store of schema version 1."""
+    import pandas as pd
+
     columns = [name for name, _, _ in _FLOW_COLUMNS]
     if _has_table(db, "flows"):
         keys = zip(runs["scenario_hash"], runs["seed"], runs["version"], strict=True)
@@ -904,6 +925,8 @@ def _stored_flows(db: duckdb.DuckDBPyConnection, runs: pd.DataFrame) -> pd.DataF
 
 def _jain(runs: pd.DataFrame) -> pd.Series:
     """Each run's Jain index: stored (schema 2) or from its summary (schema 1)."""
+    import pandas as pd
+
     if "jain_index" in runs.columns:
         return pd.to_numeric(runs["jain_index"], errors="coerce")
     return pd.Series(
@@ -921,6 +944,8 @@ def _flow_metrics(
 ) -> pd.DataFrame:
     """``frame`` (runs) with its metric columns those of ``flow`` (one row per matching
     flow and run) or of ``aggregate`` over each run's flows (see :func:`load_results`)."""
+    import pandas as pd
+
     keys = list(KEY_COLUMNS)
     base = frame.drop(columns=[c for c in (*_RUN_FLOW_COLUMNS, "summary") if c in frame])
     at = list(base.columns).index("error") + 1 if "error" in base.columns else len(base.columns)
@@ -967,13 +992,15 @@ def _flow_metrics(
 
 def _keys_table(groups: Sequence[Sequence[RunKey]]) -> pa.Table:
     """Run keys as an Arrow table to join with, each with the index of its group."""
-    return pa.table(
-        {
-            "scenario_hash": [k[0] for ks in groups for k in ks],
-            "seed": pa.array([k[1] for ks in groups for k in ks], pa.uint64()),
-            "version": [k[2] for ks in groups for k in ks],
-            "point": pa.array([i for i, ks in enumerate(groups) for _ in ks], pa.int64()),
-        }
+    keys = [k for ks in groups for k in ks]
+    return pa.Table.from_arrays(
+        [
+            arrowbuild.column([k[0] for k in keys], pa.string()),
+            arrowbuild.column([k[1] for k in keys], pa.uint64()),
+            arrowbuild.column([k[2] for k in keys], pa.string()),
+            arrowbuild.column([i for i, ks in enumerate(groups) for _ in ks], pa.int64()),
+        ],
+        names=["scenario_hash", "seed", "version", "point"],
     )
 
 
@@ -1074,6 +1101,8 @@ def load_series(
     the stored runs (all, or those of ``keys``), with the run key columns and ``row`` (the
     row's index within its run) in front, in run and row order. ``StoreError`` names the
     first series file that stored runs name and that is missing."""
+    import pandas as pd
+
     if table not in TABLE_NAMES:
         raise StoreError(f"{table}: no such series (one of {', '.join(TABLE_NAMES)})")
     wanted = None if keys is None else _keys_table([list(keys)])
@@ -1088,7 +1117,7 @@ def load_series(
         ).fetchall()
     # The database is closed again: the files of stored runs never change, and a sweep
     # may write meanwhile.
-    files = [_series_file(db_path, table, batch, runs) for batch, runs in batches]
+    files = _series_files(db_path, table, batches)
     if not files:
         return pd.DataFrame(columns=list(KEY_COLUMNS))
     with duckdb.connect() as reader:
@@ -1120,18 +1149,28 @@ def flow_names(
     return out
 
 
-def _series_file(db_path: Path, table: str, batch: str, runs: int) -> Path:
-    """The file of ``table`` of ``batch``: in the store's folder, or where a store of the
-    old layout kept it; ``StoreError`` if neither holds it."""
-    for directory in (series_dir(db_path), legacy_series_dir(db_path)):
-        candidate = directory / table / f"{batch}.parquet"
-        if candidate.is_file():
-            return candidate
-    raise StoreError(
-        f"{db_path}: the time series of {runs} stored runs are missing: no "
-        f"{series_dir(db_path) / table / f'{batch}.parquet'} (was the store's folder "
-        "moved or deleted?)"
-    )
+def _series_files(db_path: Path, table: str, batches: Sequence[tuple[str, int]]) -> list[Path]:
+    """The files of ``table`` of ``batches`` (id, runs stored with it): in the store's
+    folder, or where a store of the old layout kept them; ``StoreError`` naming the runs
+    whose files are missing, and the first such file, if any is."""
+    found: list[Path] = []
+    missing: list[tuple[Path, int]] = []
+    for batch, runs in batches:
+        for directory in (series_dir(db_path), legacy_series_dir(db_path)):
+            candidate = directory / table / f"{batch}.parquet"
+            if candidate.is_file():
+                found.append(candidate)
+                break
+        else:
+            missing.append((series_dir(db_path) / table / f"{batch}.parquet", runs))
+    if missing:
+        raise StoreError(
+            f"{db_path}: the time series of {sum(runs for _, runs in missing)} stored runs "
+            f"are missing: no {missing[0][0]}"
+            f"{f' nor {len(missing) - 1} more files' if len(missing) > 1 else ''} (was the "
+            "store's folder moved or deleted?)"
+        )
+    return found
 
 
 def write_export(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:

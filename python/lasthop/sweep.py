@@ -379,8 +379,7 @@ def sweep(
     with Store(store) as db:
         # The plan asks for all of its runs, those another plan stored included: it lists
         # them as its own (lasthop.load_results(plan=...)).
-        db.add_to_plan(plan.name, ((j.key, dict(j.params)) for j in jobs))
-        stored = db.stored(report.keys)
+        stored = db.add_to_plan(plan.name, ((j.key, dict(j.params)) for j in jobs))
         if retry_failed:
             db.forget(k for k, status in stored.items() if status == "failed")
             stored = {k: s for k, s in stored.items() if s == "ok"}
@@ -408,10 +407,11 @@ def sweep(
 
 
 class _Flusher:
-    """Stores the runs :meth:`put` hands it, from a thread of its own: each at most
-    ``interval`` seconds after it arrived (``_FLUSH_RUNS`` at once), however long the
-    next run takes to arrive, with at most one transaction per ``interval`` (a run that
-    arrives longer than that after the last one is stored at once). Between two
+    """Stores the runs :meth:`put` hands it, from a thread of its own: the first at once,
+    each later one at most ``interval`` seconds after it arrived (``_FLUSH_RUNS`` at
+    once), however long the next run takes to arrive, with at most one transaction per
+    ``interval`` (a run that arrives longer than that after the last one is stored at
+    once). Between two
     transactions the store is left free at least as long as the first took, so that
     readers get in when ``interval`` is shorter than a transaction (the bound then
     stretches to twice a transaction). Leaving the ``with`` stores the rest in the
@@ -446,10 +446,16 @@ class _Flusher:
 
     def _loop(self) -> None:
         began = ended = time.monotonic()
+        first = True
         while True:
             with self._wake:
                 while not self._stop:
                     due: float | None = None
+                    if self._pending and first:
+                        # The first run is stored as soon as it arrives: a sweep's first
+                        # result is there to read within half a second of its start
+                        # (issue 31, item 2); the interval counts from that transaction.
+                        break
                     if self._pending:
                         free = 2 * ended - began  # as long again as the last one took
                         due = free if len(self._pending) >= _FLUSH_RUNS else began + self._interval
@@ -467,6 +473,7 @@ class _Flusher:
                 self._error = e
                 return
             ended = time.monotonic()
+            first = False
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         with self._wake:
