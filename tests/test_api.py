@@ -202,3 +202,23 @@ def test_bench_wlan_case_reports_simulated_seconds_per_wall_second() -> None:
     table = lasthop_cli("bench", "--case", "wlan-10", "--scale-runs", "1")
     assert table.returncode == 0, table.stderr
     assert "wlan-10" in table.stdout and "wall s" in table.stdout
+
+
+def test_bench_process_cases_time_whole_processes() -> None:
+    """Issue 31 item 4: a one-shot process and a sweep's first result, each with its
+    peak memory; the first result comes before the sweep's end."""
+    proc = lasthop_cli(
+        "bench", "--case", "sweep-240", "--case", "oneshot", "--repeats", "3",
+        "--scale-runs", "1", "--format", "json",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    oneshot, sweep = json.loads(proc.stdout)
+    assert (oneshot["case"], oneshot["runs"], sweep["case"], sweep["runs"]) == (
+        "oneshot", 3, "sweep-240", 1,
+    )  # fmt: skip
+    assert 0 < oneshot["wall_ms_per_run"] <= oneshot["wall_ms_per_run_median"]
+    assert 0 < sweep["first_result_ms"] < sweep["wall_ms_per_run"]
+    # A process of a few MiB at least; a sweep holds DuckDB, pyarrow and numpy.
+    assert 1 << 20 < oneshot["peak_rss_bytes"] < sweep["peak_rss_bytes"]
+    table = lasthop_cli("bench", "--case", "oneshot", "--repeats", "1")
+    assert table.returncode == 0 and "peak" in table.stdout and "oneshot" in table.stdout

@@ -12,6 +12,7 @@ __all__ = [
     "RunOutput",
     "ScenarioError",
     "bench",
+    "bench_cases",
     "cc_names",
     "embedded_scenarios",
     "run",
@@ -81,6 +82,10 @@ def schema() -> str:
 
 def embedded_scenarios() -> dict[str, str]:
     """The scenarios compiled into the module, by name (``"balakrishnan97/lan"``) -> TOML."""
+
+def bench_cases() -> list[str]:
+    """The engine's benchmark cases (see :func:`bench`), in the order they run."""
+    ...
 
 def bench(repeats: int, cases: list[str] = ..., scale_runs: int = ...) -> str:
     """Time the benchmark ``cases`` (all when empty: ``lan``, ``path-1``, ``path-1000``,

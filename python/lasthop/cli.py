@@ -484,7 +484,11 @@ def bench_command(
                 "(path-1, dumbbell-1). asym-af: seed 001's E-S1, 50 s at 9.6 kb/s reverse "
                 "with AF + SA. radio-4x8: seed 001's E-S6 over 4 packet-radio hops, 8 "
                 "transfers of 200 s. wlan-10: seed 004's cell, 10 downlink flows of 200 s "
-                "over 802.11 at 1 % FER."
+                "over 802.11 at 1 % FER. oneshot: one process of lasthop run "
+                "balakrishnan97/lan --format json, start-up included (--repeats of them). "
+                "sweep-240: lasthop sweep of 240 LAN runs into an empty store, until its "
+                "first result is stored and until it exits (--scale-runs of them). Each "
+                "with its peak memory."
             ),
         ),
     ] = None,
@@ -494,7 +498,10 @@ def bench_command(
             "--repeats",
             min=1,
             max=BENCH_MAX_REPEATS,
-            help="lan: timed runs, in batches of 10 (best and median batch).",
+            help=(
+                "lan: timed runs, in batches of 10 (best and median batch); oneshot: timed "
+                "processes."
+            ),
         ),
     ] = 100,
     scale_runs: Annotated[
@@ -510,11 +517,20 @@ def bench_command(
 ) -> None:
     """Time the engine, on one core without traces: wall and CPU time per run, events
     per CPU second, simulated seconds per wall second, CPU ns per event and its ratio
-    to the one-flow case of the same shape."""
-    try:
-        result = json.loads(_core.bench(repeats, list(cases or []), scale_runs))
-    except ValueError as e:  # the core names an unknown case before it times anything
-        raise typer.BadParameter(str(e), param_hint="--case") from None
+    to the one-flow case of the same shape; and whole processes, start-up included."""
+    from lasthop import bench_process
+
+    engine_cases = _core.bench_cases()
+    known = [*engine_cases, *bench_process.CASES]
+    asked = list(cases or known)
+    for case in asked:
+        if case not in known:
+            raise typer.BadParameter(
+                f"unknown case '{case}' (known: {', '.join(known)})", param_hint="--case"
+            )
+    engine = [case for case in asked if case in engine_cases]
+    result = json.loads(_core.bench(repeats, engine, scale_runs)) if engine else []
+    result += bench_process.bench(asked, repeats, scale_runs)
     if fmt is Format.json:
         _print_json(result)
     else:

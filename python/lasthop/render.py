@@ -264,7 +264,8 @@ def bench_table(cases: Sequence[Mapping[str, Any]]) -> FittedTable:
     """The benchmark's cases, one per row: median wall and CPU time per run (CPU time is
     what to compare across a loaded and a quiet machine), events per CPU second (best
     run or batch), simulated seconds per wall second (median), CPU ns per event and its
-    ratio to the one-flow reference."""
+    ratio to the one-flow reference; a sweep's median time to its first stored result,
+    and each case's peak resident memory."""
     table = FittedTable(
         "lasthop bench (medians; events/s of the best)",
         ["case"],
@@ -278,10 +279,13 @@ def bench_table(cases: Sequence[Mapping[str, Any]]) -> FittedTable:
             "sim s per\nwall s",
             "CPU ns\nper event",
             "ns/event\nratio",
+            "first\nresult ms",
+            "peak\nMiB",
         ],
     )
     for case in cases:
         ratio = fixed(case.get("ns_per_event_ratio"), 2)
+        peak = case.get("peak_rss_bytes")
         table.add_row(
             str(case.get("case", "")),
             _count(case.get("runs")),
@@ -293,6 +297,8 @@ def bench_table(cases: Sequence[Mapping[str, Any]]) -> FittedTable:
             fixed(case.get("sim_s_per_wall_s"), 1),
             fixed(case.get("ns_per_event"), 1),
             ratio if ratio == "-" else f"{ratio} × {case.get('reference')}",
+            fixed(case.get("first_result_ms_median"), 0),
+            fixed(_scaled(peak, 2**-20), 1),
         )
     return table
 

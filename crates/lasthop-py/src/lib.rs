@@ -248,6 +248,12 @@ fn bench_fn(py: Python<'_>, repeats: u32, cases: Vec<String>, scale_runs: u32) -
     serde_json::to_string(&r).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
+/// The engine's benchmark cases, in the order they run.
+#[pyfunction]
+fn bench_cases() -> Vec<&'static str> {
+    lasthop_sim::bench::CASES.to_vec()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -256,6 +262,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_cases, m)?)?;
     m.add_function(wrap_pyfunction!(cc_names, m)?)?;
     m.add_function(wrap_pyfunction!(variant_names, m)?)?;
     m.add_function(wrap_pyfunction!(embedded_scenarios, m)?)?;
