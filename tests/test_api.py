@@ -99,6 +99,8 @@ def test_api_json_is_the_cli_json(lan: lasthop.RunResult) -> None:
     proc = lasthop_cli("run", "balakrishnan97/lan", "--seed", "1", "--format", "json")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == lan.to_json() + "\n"
+    indented = lasthop_cli("run", "balakrishnan97/lan", "--format", "json", "--indent", "2")
+    assert indented.stdout == lan.to_json(indent=2) + "\n"
 
 
 def test_dict_scenario() -> None:

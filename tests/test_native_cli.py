@@ -71,6 +71,17 @@ COMMAND_LINES = [
     ["run", "{d}/odd.toml"],
     ["run", "{d}/g.JSON", "--format", "json"],
     ["run", "{d}//g.JSON", "--format", "json"],
+    ["run", "balakrishnan97/lan", "--format", "json", "--indent", "2"],
+    ["run", "balakrishnan97/lan", "--format=json", "--indent=0"],
+    ["run", "yun09/cell", "--set", "stop_s=1", "--format", "csv"],
+    ["run", "yun09/cell", "--set", "stop_s=1", "--format", "CSV", "--seeds", "2"],
+    ["run", "balakrishnan97/lan", "--seeds", "2", "--format", "json", "--indent", "3"],
+    ["run", "balakrishnan97/lan", "--indent", "2"],
+    ["run", "balakrishnan97/lan", "--format", "json", "--indent", "17"],
+    ["run", "balakrishnan97/lan", "--format", "parquet"],
+    ["run", "balakrishnan97/lan", "--format", "csv", "--out", "{d}/no/such.csv"],
+    ["run", "balakrishnan97/lan", "--format", "csv", "--out", "{d}"],
+    ["run", "balakrishnan97/lan", "--out", "{d}/t.txt"],
     # Errors and what only Python reads.
     ["run", "{d}/bad.toml"],
     ["run", "{d}/latin1.toml"],
@@ -161,3 +172,19 @@ def test_ctrl_c_stops_a_native_run_inside_the_engine() -> None:
     out, err = proc.communicate(timeout=10)
     assert (out, err, proc.returncode) == ("", "lasthop: error: interrupted\n", 130)
     assert time.monotonic() - sent < 1.0
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "parquet"])
+def test_native_writes_files_as_python_does(tmp_path: Path, fmt: str) -> None:
+    """``--out``: the same file, made whole under a temporary name (nothing else is left
+    in its folder), nothing on stdout."""
+    files = {}
+    for who, call in (("py", lasthop_cli), ("native", native)):
+        folder = tmp_path / who
+        folder.mkdir()
+        args = ["run", "yun09/cell", "--set", "stop_s=1", "--seeds", "2", "--format", fmt]
+        done = call(*args, "--out", str(folder / f"out.{fmt}"))
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+        assert [p.name for p in folder.iterdir()] == [f"out.{fmt}"]
+        files[who] = (folder / f"out.{fmt}").read_bytes()
+    assert files["py"] == files["native"] and len(files["py"]) > 100

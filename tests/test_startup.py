@@ -161,8 +161,11 @@ def test_plain_values_take_the_plain_cases_without_typer() -> None:
         ("seed", "18446744073709551615", 2**64 - 1),
         ("seeds", "10", 10),
         ("sets", ("a=1", "b=2"), ["a=1", "b=2"]),
-        ("fmt", "JSON", cli.Format.json),
-        ("fmt", cli.Format.table, cli.Format.table),
+        ("fmt", "JSON", cli.RunFormat.json),
+        ("fmt", "csv", cli.RunFormat.csv),
+        ("fmt", cli.RunFormat.table, cli.RunFormat.table),
+        ("indent", "2", 2),
+        ("out", "flows.csv", "flows.csv"),
         ("snaplen", "128", 128),
         ("trace", False, False),
     ]

@@ -132,6 +132,16 @@ FormatOption = Annotated[
 ]
 
 
+class RunFormat(StrEnum):
+    """What ``lasthop run`` prints: tables for people; JSON, or one row per flow (and
+    seed) as CSV or Parquet, for programs."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+    parquet = "parquet"
+
+
 @app.command("run")
 def run_command(
     scenario: Annotated[
@@ -158,7 +168,37 @@ def run_command(
             help="Override a parameter (NAME=VALUE) or any field (a.b.c=VALUE); repeatable.",
         ),
     ] = None,
-    fmt: FormatOption = Format.table,
+    fmt: Annotated[
+        RunFormat,
+        typer.Option(
+            "--format",
+            help=(
+                "Output format: tables, the summary as JSON, or one row per flow (and seed) "
+                "as CSV or Parquet (Parquet needs --out)."
+            ),
+            case_sensitive=False,
+        ),
+    ] = RunFormat.table,
+    indent: Annotated[
+        int | None,
+        typer.Option(
+            "--indent",
+            min=0,
+            max=16,
+            help="Indent JSON by this many spaces [default: none, one compact line].",
+        ),
+    ] = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help=(
+                "Write the JSON, CSV or Parquet to FILE instead of stdout, whole or not at "
+                "all (made under a temporary name, then renamed)."
+            ),
+        ),
+    ] = None,
     trace: Annotated[
         bool,
         # Accepted so that old command lines still work; nothing lasthop run prints reads
@@ -216,6 +256,16 @@ def run_command(
     """Run a scenario and print its flow and link metrics."""
     if seed is not None and seeds is not None:
         raise typer.BadParameter("cannot be used together with --seed", param_hint="--seeds")
+    if indent is not None and fmt is not RunFormat.json:
+        raise typer.BadParameter("only with --format json", param_hint="--indent")
+    if out is None and fmt is RunFormat.parquet:
+        raise typer.BadParameter(
+            "parquet is written to a file: give --out FILE", param_hint="--format"
+        )
+    if out is not None:
+        if fmt is RunFormat.table:
+            raise typer.BadParameter("only with --format json, csv or parquet", param_hint="--out")
+        _check_output_file(out, "--out")
     overrides = list(sets or [])
     for item in overrides:
         reason = check_set(item)
@@ -233,12 +283,7 @@ def run_command(
     if series_dir is not None:
         _check_series_dir(series_dir)
     if pcap_file is not None:
-        # Checked before the run, which may be long, rather than after it.
-        if os.path.isdir(pcap_file):
-            raise typer.BadParameter(f"'{pcap_file}' is a directory", param_hint="--pcap-file")
-        folder = os.path.dirname(pcap_file) or "."
-        if not os.path.isdir(folder):
-            raise typer.BadParameter(f"no directory '{folder}'", param_hint="--pcap-file")
+        _check_output_file(pcap_file, "--pcap-file")
     source = load_scenario_text(scenario)
     seed_list = range(1, seeds + 1) if seeds is not None else [1 if seed is None else seed]
     # Every seed runs before anything is printed: a failure leaves no partial output.
@@ -266,7 +311,16 @@ def run_command(
     if captured is not None:
         _write_captures(captured, pcap_file)
 
-    print_runs(runs, source.origin, list(seed_list), seeds, fmt is Format.json)
+    print_runs(runs, source.origin, list(seed_list), seeds, fmt.value, indent=indent, out=out)
+
+
+def _check_output_file(path: str, option: str) -> None:
+    """Checked before the run, which may be long, rather than after it."""
+    if os.path.isdir(path):
+        raise typer.BadParameter(f"'{path}' is a directory", param_hint=option)
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise typer.BadParameter(f"no directory '{folder}'", param_hint=option)
 
 
 def _write_captures(result: lasthop.RunResult, pcap_file: str | None) -> None:

@@ -160,9 +160,12 @@ class RunResult:
                 return link
         raise KeyError(f"{name} {direction}")
 
-    def to_json(self) -> str:
-        """The summary as ``lasthop run --format json`` prints it (without the newline)."""
-        return json.dumps(self.summary, indent=2, sort_keys=False)
+    def to_json(self, indent: int | None = None) -> str:
+        """The summary as ``lasthop run --format json`` prints it (without the newline):
+        one compact line, or indented by ``indent`` spaces as ``--indent`` does."""
+        if indent is None:
+            return json.dumps(self.summary, separators=(",", ":"))
+        return json.dumps(self.summary, indent=indent)
 
     def table(self, name: str) -> pa.Table:
         """The trace table ``name`` (one of :data:`TABLE_NAMES`), built on first access."""

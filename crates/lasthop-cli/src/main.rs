@@ -21,12 +21,14 @@
 //!
 //! What it does itself, exactly as `lasthop.cli` does it:
 //! - `--version`; `scenarios` (the embedded names, sorted); `schema`.
-//! - `run SCENARIO [--seed N | --seeds N] [--set PATH=VALUE]... [--format json|table]`:
+//! - `run SCENARIO [--seed N | --seeds N] [--set PATH=VALUE]...
+//!   [--format table|json|csv|parquet] [--indent N] [--out FILE]`:
 //!   the scenario found as `lasthop.scenario.load_scenario_text` finds it
 //!   (TOML text with a line break, a file, then an embedded name), run on
-//!   the engine, every seed before anything is printed. One seed as JSON is
-//!   printed here ([`pyjson`] writes what `json.dumps(indent=2)` writes).
-//!   The tables and the mean over `--seeds` are Python's
+//!   the engine, every seed before anything is printed. One seed as JSON on
+//!   stdout is printed here ([`pyjson`] writes what `json.dumps` writes,
+//!   compact or indented). The tables, the mean over `--seeds`, the rows per
+//!   flow (CSV, Parquet) and files (`--out`) are Python's
 //!   (`lasthop.run_output`): the summaries go to `python -m
 //!   lasthop.run_output` on its stdin, after the run, so that no Python
 //!   module is imported before it.
@@ -65,6 +67,8 @@ struct Handoff<'a, S: serde::Serialize> {
     seeds: Option<u64>,
     seed_list: &'a [u64],
     format: &'a str,
+    indent: Option<usize>,
+    out: Option<&'a str>,
     runs: &'a [S],
 }
 
@@ -119,7 +123,28 @@ struct RunArgs<'a> {
     seed: Option<u64>,
     seeds: Option<u64>,
     sets: Vec<String>,
-    json: bool,
+    format: OutFormat,
+    indent: Option<usize>,
+    out: Option<&'a str>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OutFormat {
+    Table,
+    Json,
+    Csv,
+    Parquet,
+}
+
+impl OutFormat {
+    fn name(self) -> &'static str {
+        match self {
+            OutFormat::Table => "table",
+            OutFormat::Json => "json",
+            OutFormat::Csv => "csv",
+            OutFormat::Parquet => "parquet",
+        }
+    }
 }
 
 /// An option's value: `--opt VALUE` or `--opt=VALUE`.
@@ -141,7 +166,7 @@ fn plain_uint(text: &str) -> Option<u64> {
 
 fn parse_run<'a>(args: &[&'a str]) -> Result<RunArgs<'a>, Delegate> {
     let mut scenario = None;
-    let (mut seed, mut seeds, mut format) = (None, None, None);
+    let (mut seed, mut seeds, mut format, mut indent, mut out) = (None, None, None, None, None);
     let mut sets = Vec::new();
     let mut it = args.iter();
     while let Some(&arg) = it.next() {
@@ -163,12 +188,23 @@ fn parse_run<'a>(args: &[&'a str]) -> Result<RunArgs<'a>, Delegate> {
             }
             sets.push(v.to_string());
         } else if let Some(v) = option_value(arg, "--format", &mut it) {
-            let json = match v.ok_or(Delegate)?.to_ascii_lowercase().as_str() {
-                "json" => true,
-                "table" => false,
+            let f = match v.ok_or(Delegate)?.to_ascii_lowercase().as_str() {
+                "json" => OutFormat::Json,
+                "table" => OutFormat::Table,
+                "csv" => OutFormat::Csv,
+                "parquet" => OutFormat::Parquet,
                 _ => return Err(Delegate),
             };
-            if format.replace(json).is_some() {
+            if format.replace(f).is_some() {
+                return Err(Delegate);
+            }
+        } else if let Some(v) = option_value(arg, "--indent", &mut it) {
+            let n = plain_uint(v.ok_or(Delegate)?).filter(|n| *n <= pyjson::MAX_INDENT as u64).ok_or(Delegate)?;
+            if indent.replace(n as usize).is_some() {
+                return Err(Delegate);
+            }
+        } else if let Some(v) = option_value(arg, "--out", &mut it) {
+            if out.replace(v.ok_or(Delegate)?).is_some() {
                 return Err(Delegate);
             }
         } else if arg.starts_with('-') || scenario.is_some() {
@@ -179,10 +215,31 @@ fn parse_run<'a>(args: &[&'a str]) -> Result<RunArgs<'a>, Delegate> {
             scenario = Some(arg);
         }
     }
-    if seed.is_some() && seeds.is_some() {
+    let format = format.unwrap_or(OutFormat::Table);
+    // What lasthop.cli.run_command refuses is Python's to say.
+    let bad_indent = indent.is_some() && format != OutFormat::Json;
+    let bad_out = match out {
+        None => format == OutFormat::Parquet,
+        Some(path) => format == OutFormat::Table || !output_file_ok(path),
+    };
+    if (seed.is_some() && seeds.is_some()) || bad_indent || bad_out {
         return Err(Delegate);
     }
-    Ok(RunArgs { scenario: scenario.ok_or(Delegate)?, seed, seeds, sets, json: format.unwrap_or(false) })
+    Ok(RunArgs { scenario: scenario.ok_or(Delegate)?, seed, seeds, sets, format, indent, out })
+}
+
+/// A file `lasthop.cli._check_output_file` accepts: not a directory, in one
+/// that exists (a path with a trailing slash is Python's to judge).
+fn output_file_ok(path: &str) -> bool {
+    let p = Path::new(path);
+    if path.is_empty() || path.ends_with('/') || p.is_dir() {
+        return false;
+    }
+    match p.parent() {
+        Some(d) if d.as_os_str().is_empty() => true,
+        Some(d) => d.is_dir(),
+        None => false,
+    }
 }
 
 /// `str(pathlib.Path(text))` is `text` itself: the origin Python reports
@@ -272,18 +329,22 @@ fn run(args: &[&str]) -> Result<ExitCode, Delegate> {
             return Ok(interrupted());
         }
     }
-    if a.json && a.seeds.is_none() {
-        let mut text = pyjson::dumps(&summaries[0]).map_err(|_| Delegate)?;
+    if a.format == OutFormat::Json && a.seeds.is_none() && a.out.is_none() {
+        let mut text = Vec::with_capacity(1 << 16);
+        pyjson::dump(&summaries[0], a.indent, &mut text).map_err(|_| Delegate)?;
         text.push(b'\n');
         return out(&text);
     }
-    // Tables, or the mean over seeds: lasthop.run_output prints them. The
-    // summaries keep the core's key order (a serde_json::Value would sort them).
+    // Tables, the mean over seeds, rows per flow, files: lasthop.run_output
+    // writes them. The summaries keep the core's key order (a
+    // serde_json::Value would sort them).
     let document = Handoff {
         origin: &origin,
         seeds: a.seeds,
         seed_list: &seed_list,
-        format: if a.json { "json" } else { "table" },
+        format: a.format.name(),
+        indent: a.indent,
+        out: a.out,
         runs: &summaries,
     };
     let input = serde_json::to_vec(&document).map_err(|_| Delegate)?;
@@ -342,6 +403,8 @@ mod tests {
         let ok = |args: &[&str]| parse_run(args).is_ok();
         assert!(ok(&["x", "--seed", "3", "--format=JSON", "--set", "a=1"]));
         assert!(ok(&["--seeds=2", "x"]));
+        assert!(ok(&["x", "--format", "json", "--indent", "4", "--out", "f.json"]));
+        assert!(ok(&["x", "--format", "parquet", "--out", "/tmp/f.parquet"]));
         for bad in [
             &["x", "--seed", "+3"][..],
             &["x", "--seed", "3", "--seed", "4"],
@@ -349,12 +412,18 @@ mod tests {
             &["x", "--seeds", "0"],
             &["x", "--set", "=1"],
             &["x", "--set", "a"],
-            &["x", "--format", "csv"],
+            &["x", "--format", "xml"],
             &["x", "--help"],
             &["x", "--pcap", "l"],
             &["x", "y"],
             &["--seed", "1"],
             &["x", "--seed"],
+            &["x", "--indent", "2"],
+            &["x", "--format", "json", "--indent", "17"],
+            &["x", "--format", "parquet"],
+            &["x", "--format", "csv", "--out", "/no/such/dir/f"],
+            &["x", "--format", "csv", "--out", "/tmp"],
+            &["x", "--out", "f"],
         ] {
             assert!(!ok(bad), "{bad:?}");
         }

@@ -1,10 +1,12 @@
-//! JSON written byte for byte as Python's `json.dumps(value, indent=2)`
-//! writes it, so that the native `lasthop run --format json` prints what the
-//! Python command prints (which parses the core's JSON and dumps it again).
+//! JSON written byte for byte as Python's `json.dumps` writes it, compact
+//! (`separators=(",", ":")`) or with `indent=N`, so that the native `lasthop
+//! run --format json` prints what the Python command prints (which parses the
+//! core's JSON and dumps it again).
 //!
-//! serde_json's [`PrettyFormatter`] with a two-space indent already lays
-//! out objects and arrays as Python does (`"key": value`, one item per line,
-//! `[]` and `{}` when empty). Two things differ and are done here:
+//! serde_json's [`CompactFormatter`] and its [`PrettyFormatter`] with an
+//! N-space indent already lay out objects and arrays as Python does
+//! (`"key": value`, one item per line, `[]` and `{}` when empty). Two things
+//! differ and are done here:
 //!
 //! - **Floats** are written as Python's `repr` writes them: the same
 //!   shortest round-trip digits, but fixed notation while the decimal
@@ -20,18 +22,37 @@
 //! Non-finite floats never reach a formatter: serde_json writes them as
 //! `null`, which Python reads back as `None` and writes as `null` too.
 
-use serde_json::ser::{CharEscape, Formatter, PrettyFormatter};
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 use std::io::{self, Write};
 
-/// [`PrettyFormatter`] with Python's floats and ASCII strings.
+/// The most spaces an indent may have (`lasthop run --indent`'s bound).
+pub const MAX_INDENT: usize = 16;
+const SPACES: &[u8; MAX_INDENT] = b"                ";
+
+/// [`CompactFormatter`] or [`PrettyFormatter`] with Python's floats and
+/// ASCII strings.
 pub struct PyFormatter {
-    pretty: PrettyFormatter<'static>,
+    pretty: Option<PrettyFormatter<'static>>,
 }
 
 impl PyFormatter {
-    pub fn new() -> PyFormatter {
-        PyFormatter { pretty: PrettyFormatter::with_indent(b"  ") }
+    /// Compact, or indented by `indent` spaces (at most [`MAX_INDENT`]).
+    pub fn new(indent: Option<usize>) -> PyFormatter {
+        PyFormatter { pretty: indent.map(|n| PrettyFormatter::with_indent(&SPACES[..n.min(MAX_INDENT)])) }
     }
+}
+
+/// A layout method: the pretty formatter's when indenting, else the
+/// compact one's.
+macro_rules! layout {
+    ($name:ident $(, $arg:ident: $ty:ty)*) => {
+        fn $name<W: ?Sized + Write>(&mut self, w: &mut W $(, $arg: $ty)*) -> io::Result<()> {
+            match &mut self.pretty {
+                Some(pretty) => pretty.$name(w $(, $arg)*),
+                None => CompactFormatter.$name(w $(, $arg)*),
+            }
+        }
+    };
 }
 
 /// Python's `repr` of a float whose shortest round-trip form is `exp`,
@@ -106,44 +127,23 @@ impl Formatter for PyFormatter {
         w.write_all(s)
     }
 
-    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.begin_array(w)
-    }
-    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_array(w)
-    }
-    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.pretty.begin_array_value(w, first)
-    }
-    fn end_array_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_array_value(w)
-    }
-    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.begin_object(w)
-    }
-    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_object(w)
-    }
-    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.pretty.begin_object_key(w, first)
-    }
-    fn end_object_key<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_object_key(w)
-    }
-    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.begin_object_value(w)
-    }
-    fn end_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_object_value(w)
-    }
+    layout!(begin_array);
+    layout!(end_array);
+    layout!(begin_array_value, first: bool);
+    layout!(end_array_value);
+    layout!(begin_object);
+    layout!(end_object);
+    layout!(begin_object_key, first: bool);
+    layout!(end_object_key);
+    layout!(begin_object_value);
+    layout!(end_object_value);
 }
 
-/// `value` as `json.dumps(value, indent=2)` writes it.
-pub fn dumps<T: serde::Serialize>(value: &T) -> serde_json::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(4096);
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, PyFormatter::new());
-    value.serialize(&mut ser)?;
-    Ok(out)
+/// Write `value` to `out` as `json.dumps(value, indent=indent)` writes it
+/// (`None`: with `separators=(",", ":")`).
+pub fn dump<T: serde::Serialize, W: Write>(value: &T, indent: Option<usize>, out: W) -> serde_json::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, PyFormatter::new(indent));
+    value.serialize(&mut ser)
 }
 
 #[cfg(test)]
@@ -185,10 +185,28 @@ mod tests {
     #[test]
     fn documents_read_as_python_writes_them() {
         let v = serde_json::json!({"a": [1, 2.5, {}], "b": [], "c": "é\u{7f}\u{1F600}\"\n\u{1}", "d": null, "e": true});
-        let text = String::from_utf8(dumps(&v).unwrap()).unwrap();
+        let text = |indent| {
+            let mut out = Vec::new();
+            dump(&v, indent, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
         // json.dumps({...}, indent=2) in CPython 3.11.
         let want = "{\n  \"a\": [\n    1,\n    2.5,\n    {}\n  ],\n  \"b\": [],\n  \
                     \"c\": \"\\u00e9\\u007f\\ud83d\\ude00\\\"\\n\\u0001\",\n  \"d\": null,\n  \"e\": true\n}";
-        assert_eq!(text, want);
+        assert_eq!(text(Some(2)), want);
+        // json.dumps({...}, separators=(",", ":")).
+        let want =
+            "{\"a\":[1,2.5,{}],\"b\":[],\"c\":\"\\u00e9\\u007f\\ud83d\\ude00\\\"\\n\\u0001\",\"d\":null,\"e\":true}";
+        assert_eq!(text(None), want);
+        // json.dumps([1, []], indent=0).
+        assert_eq!(
+            String::from_utf8({
+                let mut o = Vec::new();
+                dump(&serde_json::json!([1, []]), Some(0), &mut o).unwrap();
+                o
+            })
+            .unwrap(),
+            "[\n1,\n[]\n]"
+        );
     }
 }
