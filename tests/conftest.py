@@ -27,12 +27,12 @@ def reproduce_all() -> str:
 
 @pytest.fixture(scope="session")
 def reproduce_one_seed() -> str:
-    """``lasthop reproduce --seeds 1 --format json``: every paper's every cell and every
-    deviation's check on seed 1, at the papers' run lengths. tests/test_verdicts.py runs it
-    again to compare the bytes (the whole reproduction at 10 seeds costs as much again as
-    the rest of CI; one seed runs every scenario and code path it runs)."""
+    """``lasthop reproduce --seeds 1 --quick --format json``: every paper's every cell and
+    every deviation's check on seed 1, seed 004's runs at 50 s. tests/test_verdicts.py runs
+    it again to compare the bytes (one seed and --quick run every scenario and code path
+    the whole reproduction runs, at a small part of its cost)."""
     from helpers import lasthop_cli
 
-    proc = lasthop_cli("reproduce", "--seeds", "1", "--format", "json", timeout=1800)
+    proc = lasthop_cli("reproduce", "--seeds", "1", "--quick", "--format", "json", timeout=1800)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout

@@ -44,6 +44,19 @@ GENERAL_DICT = {
 }
 
 
+# A run of the 1997 LAN that lasts half a minute or more (64 GiB): one to interrupt.
+LONG_LAN_RUN = (
+    "run",
+    "balakrishnan97/lan",
+    "--set",
+    f"flows.0.bytes={64 * 2**30}",
+    "--set",
+    "stop_s=10000000",
+    "--format",
+    "json",
+)
+
+
 def lasthop_cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """``python -m lasthop ARGS`` with its stdout, stderr and exit code."""
     return subprocess.run(

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import lasthop_cli
+from helpers import LONG_LAN_RUN, lasthop_cli
 
 SHIM = """\
 import os, signal, sys
@@ -120,17 +120,7 @@ def assert_interrupted(proc: subprocess.Popen[str], seconds: float, out: str, er
 
 def test_ctrl_c_stops_a_run_inside_the_engine(tmp_path: Path) -> None:
     """Issue 9, finding 3: a 64 GiB transfer (half a minute) stops within a second."""
-    proc, calls = start(
-        tmp_path,
-        "run",
-        "balakrishnan97/lan",
-        "--set",
-        f"flows.0.bytes={64 * 2**30}",
-        "--set",
-        "stop_s=10000000",
-        "--format",
-        "json",
-    )
+    proc, calls = start(tmp_path, *LONG_LAN_RUN)
     wait_for_runs(proc, calls, 1)
     time.sleep(0.3)  # well inside the engine
     assert_interrupted(proc, *interrupt(proc))

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import GENERAL_TOML, lasthop_cli
+from helpers import GENERAL_TOML, LONG_LAN_RUN, lasthop_cli
 
 NATIVE = Path(sys.executable).parent / "lasthop"
 
@@ -141,17 +141,7 @@ def test_a_run_prints_json_without_python(tmp_path: Path) -> None:
 def test_ctrl_c_stops_a_native_run_inside_the_engine() -> None:
     """As tests/test_interrupt.py for the Python command: one line, exit 130, at once."""
     proc = subprocess.Popen(
-        [
-            str(NATIVE),
-            "run",
-            "balakrishnan97/lan",
-            "--set",
-            f"flows.0.bytes={64 * 2**30}",
-            "--set",
-            "stop_s=10000000",
-            "--format",
-            "json",
-        ],
+        [str(NATIVE), *LONG_LAN_RUN],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
