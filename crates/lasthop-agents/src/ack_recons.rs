@@ -15,7 +15,7 @@
 //!   +2, +4, +6, +8, then +10).
 //! - Spacing: delta_a / delta_t = Delta_a / Delta_t, so delta_t =
 //!   (delta_a / Delta_a) · Delta_t (ambiguity 7), where Delta_t is an EWMA
-//!   (gain 0.25, ns-2's `alpha_` [N]) of the interval between real acks
+//!   (gain 0.25, ns-2's `alpha_` \[N\]) of the interval between real acks
 //!   arriving here, duplicates included. The first reconstructed ack leaves
 //!   when the real one arrives; the real ack leaves (n - 1)·delta_t later,
 //!   "held back about Delta_t" (exactly Delta_t·(n-1)/n when Delta_a is a
@@ -102,7 +102,7 @@ pub struct AckReconsConfig {
     /// asym.tcl `deltaAckThresh_` and `delack_`, 2). At least 1.
     pub delta_a_segments: u32,
     /// Gain of the EWMA of the interval between real acks, in (0, 1]
-    /// (ns-2.35 asym.tcl `alpha_`, 0.25 [N]; the paper's is lost).
+    /// (ns-2.35 asym.tcl `alpha_`, 0.25 \[N\]; the paper's is lost).
     pub gain: f64,
     pub spacing: Spacing,
     /// The flow's segment size, in bytes: acks count bytes, the rules

@@ -129,7 +129,7 @@
 //!   hop: the base station downlink; uplink, seed 004 puts it "at the
 //!   wireless station by symmetric operation" (Sec. 5.2), the sender's own
 //!   node, where it sees the segments its TCP sends and the acks before
-//!   that TCP does, and "cannot retransmit the lost packet until [it]
+//!   that TCP does, and "cannot retransmit the lost packet until \[it\]
 //!   receives a duplicate ACK, which takes one RTT in uplink communication,
 //!   or a timeout occurs" (its round-trip estimate is then end to end).
 //! - The agent never generates acks of its own (the 1995 snoop did for a

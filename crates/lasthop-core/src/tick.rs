@@ -1,6 +1,6 @@
 //! A host's coarse kernel clock (seed 001 Sec. 8.1: "the granularity of the
 //! software clock of the operating system, 10 ms", hz = 100 in BSD/OS
-//! [R]): timeouts fire only on its ticks, at `phase + k·tick` (k >= 0).
+//! \[R\]): timeouts fire only on its ticks, at `phase + k·tick` (k >= 0).
 //!
 //! A timeout is BSD's `timeout(fn, arg, hzto(&when))` ([`KernelClock::timeout`]):
 //! 4.4BSD's `hzto()` truncates the wait to whole ticks (milliseconds

@@ -72,7 +72,7 @@ pub enum TraceEvent {
 }
 
 /// The bin of the sending-rate series unless set ([`Trace::with_send_rate_bin`]):
-/// 100 ms [R] (yun-004.md Sec. 4.1: "segments (incl. retransmissions) sent
+/// 100 ms \[R\] (yun-004.md Sec. 4.1: "segments (incl. retransmissions) sent
 /// per time bin, e.g. 100 ms"; Fig. 16's axis is not legible).
 pub const DEFAULT_SEND_RATE_BIN_NS: u64 = 100_000_000;
 

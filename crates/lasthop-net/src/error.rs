@@ -105,6 +105,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The error model of one link direction, as written in a scenario.
+// Its doc comments are the JSON Schema's descriptions: the readings' marks ([T]) stay as they
+// are written, not links.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ErrorModelConfig {

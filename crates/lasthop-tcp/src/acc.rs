@@ -18,7 +18,7 @@
 //!   round trip has passed since time T" is ns-2's timestamp test: the
 //!   sender has echoed (TSecr on a data segment) an ack TSval of at least
 //!   T, so an ack sent after T has made the round trip. The factors (x2 up,
-//!   -1 down) are lost from the seed text; they are ns-2's [N]
+//!   -1 down) are lost from the seed text; they are ns-2's \[N\]
 //!   (ambiguity 15). `d` starts at 1.
 //! - `Testbed` (Sec. 8.2, the BSD/OS implementation, no router help): d is
 //!   the cap itself, min(max_delack, floor(win / min_acks_win)).

@@ -6,14 +6,14 @@
 //!
 //! Receiver side here: out-of-order segments are counted since the
 //! cumulative ack last advanced; once the count reaches the threshold
-//! (lost from the seed text; 3 [R], the dupack threshold of RFC 5681) every
+//! (lost from the seed text; 3 \[R\], the dupack threshold of RFC 5681) every
 //! duplicate ack carries the request, the ack of the threshold-th segment
 //! included, so the sender retransmits no later than a counting sender that
 //! saw every duplicate. Sender side ([`crate::sender`],
 //! [`crate::recovery::DupAck::on_requested_dupack`]): the first marked
 //! duplicate ack starts a fast retransmit whatever the count; the count
 //! remains as a fallback (a marked ack can be lost too). The design is not
-//! in ns-2 or the testbed [T]; this is its reading.
+//! in ns-2 or the testbed \[T\]; this is its reading.
 
 /// The receiver's count of out-of-order segments above the hole.
 #[derive(Clone, Copy, Debug)]

@@ -15,7 +15,7 @@
 //! better performance"). lasthop runs them on NewReno, as Snoop's: the
 //! recovery of ns-2's TCP of the time that does not need SACK, and that of
 //! the ns-2 Westwood+ code (Poliba's `Agent/TCP/WestwoodNR`, a NewReno
-//! subclass). No source decides it for Veno, Jersey, JTCP and TIBET [R].
+//! subclass). No source decides it for Veno, Jersey, JTCP and TIBET \[R\].
 //! CUBIC and BBR ride SACK recovery, as Linux runs them.
 
 use crate::config::Variant;

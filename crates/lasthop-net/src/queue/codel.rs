@@ -21,7 +21,7 @@
 //!   count reuse rule of Sec. 5's pseudocode, which is Linux's).
 //!
 //! The state machine ([`CodelState`]) works on any queue that can hand
-//! over its head with its stamp ([`CodelQueue`]): [`Codel`] here serves a
+//! over its head with its stamp (`CodelQueue`): [`Codel`] here serves a
 //! direction's whole queue with it, and FQ-CoDel ([`super::fq_codel`])
 //! one per flow queue.
 //!
@@ -113,7 +113,7 @@ pub struct CodelParams {
 }
 
 impl CodelParams {
-    /// From settings that passed [`check_codel`].
+    /// From settings that passed `check_codel`.
     pub fn of(target_ms: f64, interval_ms: f64, mtu_bytes: u32, ecn: bool) -> CodelParams {
         CodelParams { target_ns: ms_to_ns(target_ms), interval_ns: ms_to_ns(interval_ms), mtu_bytes, ecn }
     }

@@ -18,7 +18,7 @@
 //!
 //! Constants: the paper's could not be read here. The defaults, w_q = 0.002
 //! and a threshold of 5 packets, are the reference's suggestion (yun-004.md
-//! Sec. 3, marked [I]), which is RED's in ns-2 before its automatic
+//! Sec. 3, marked \[I\]), which is RED's in ns-2 before its automatic
 //! configuration (`tcl/lib/ns-default.tcl`: "# Queue/RED set q_weight_
 //! 0.002", "# Queue/RED set thresh_ 5", changed 12/29/01) and F&J 1993's
 //! w_q. Unverified against the paper.

@@ -4,6 +4,11 @@
 //! Units are in field names (`_bps`, `_ms`, `_s`, `_bytes`). Unknown fields are
 //! errors, so a typo never silently falls back to a default.
 
+// The doc comments here are also the JSON Schema's descriptions (schemars), and their
+// [T], [R], [N] are the readings' source marks, not links: rustdoc is told so rather
+// than the schema's text being escaped.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use lasthop_net::error::ErrorModelConfig;
 use lasthop_net::queue::QueueConfig;
 use lasthop_tcp::Variant;

@@ -32,7 +32,7 @@
 //!   recovery's (lasthop's `RetransmitWindow` / SACK rule; Linux: PRR). A
 //!   timeout (Linux `TCP_CA_Loss`) forgets everything (W_max, the minimum
 //!   RTT, the epoch) and re-arms HyStart (Sec. 4.8: K = 0 after it).
-//! - HyStart (Ha & Rhee, "Taming the elephants", RFC 9438's [HR11]; the
+//! - HyStart (Ha & Rhee, "Taming the elephants", RFC 9438's \[HR11\]; the
 //!   paper not read, the rules are `hystart_update`'s), in slow start with cwnd ≥
 //!   `hystart_low_window` segments and not yet found, on each RTT sample:
 //!   a round begins when the cumulative ack passes what had been sent when

@@ -29,7 +29,7 @@
 //! Not verified (neither paper could be read here; seed 004 gives neither
 //! value and its reference list is missing, yun-004.md Sec. 3 row
 //! "NewReno-FF", Sec. 7 row 23):
-//! - η and l, NewReno-FF's (ref. [26] of seed 004, title not recoverable):
+//! - η and l, NewReno-FF's (ref. \[26\] of seed 004, title not recoverable):
 //!   defaults 1 and 8 are placeholders chosen here: with Gaussian jitter a
 //!   sample exceeds a 3σ limit with probability 0.13 %, so two of eight
 //!   (probability about 5·10⁻⁵) is not noise.
@@ -42,7 +42,7 @@
 //! - The chart's limits ±3·MR/1.128 (yun-004.md, as recalled; libcmm uses
 //!   the same).
 //!
-//! Departures (inference, [I]):
+//! Departures (inference, \[I\]):
 //! - libcmm updates MR only with in-control samples; lasthop with every
 //!   sample, or a chart seeded with a small range never widens and every
 //!   later sample is out of control.

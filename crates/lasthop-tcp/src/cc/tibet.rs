@@ -40,7 +40,7 @@
 //! - ssthresh is rounded down to whole segments, as Westwood's.
 //!
 //! Unverified constants: a = 0.99, K = 1 s, factor 0.9 are the reference
-//! reading's stand-ins (item 23 [I]) for the paper's values.
+//! reading's stand-ins (item 23 \[I\]) for the paper's values.
 
 use super::westwood::{bdp_ssthresh, AckedCount, BweCut};
 use super::window::Window;

@@ -69,7 +69,7 @@
 //!   the connection's init and skips the first ack's bytes).
 //! - Which filter form, and which gain, the CCR 2004 paper itself gives
 //!   could not be checked here (the paper was not reachable): 0.9 is from the
-//!   reference reading [K], ns-2 (`fr_alpha_`) and ns-3 (`ALPHA`).
+//!   reference reading \[K\], ns-2 (`fr_alpha_`) and ns-3 (`ALPHA`).
 
 use super::window::Window;
 use super::{AckSample, CongestionEvent, CongestionKind, Controller, Param, MAX_PARAMS};

@@ -8,7 +8,7 @@
 //! congestion window size is reduced to half". Hence Fig. 4: 14, 16 and 18
 //! lost from 14..19 cost three fast recoveries.
 //!
-//! Readings (yun-004 Sec. 7 #18 and the paper's "If SMART [20] is used for
+//! Readings (yun-004 Sec. 7 #18 and the paper's "If SMART \[20\] is used for
 //! LHP ... the SMART ACK only contains the information of the single packet
 //! which has been successfully received and has triggered the ACK"):
 //! - The trigger's identity is the ack's SMART echo

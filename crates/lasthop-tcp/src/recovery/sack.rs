@@ -431,13 +431,13 @@ impl Scoreboard {
         self.entry_rxt_pending = false;
     }
 
-    /// Sec. 5.1, "[RFC2018] suggests that a TCP sender SHOULD expunge the SACK
+    /// Sec. 5.1, "\[RFC2018\] suggests that a TCP sender SHOULD expunge the SACK
     /// information gathered from a receiver upon a retransmission timeout
     /// (RTO) "since the timeout might indicate that the data receiver has
     /// reneged." Additionally, a TCP sender MUST "ignore prior SACK information
     /// in determining which data to retransmit."" Some suggest keeping it
     /// where reneging is tested for, but "this document does not change the
-    /// specification in [RFC2018]": the scoreboard is emptied. "the loss
+    /// specification in \[RFC2018\]": the scoreboard is emptied. "the loss
     /// recovery algorithm outlined in this document MUST be terminated", and
     /// HighRxt falls back to HighACK, RescueRxt to undefined.
     ///
