@@ -19,8 +19,8 @@ fi
 echo "== lint: rustfmt, clippy, ruff, mypy"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
-python3 -m ruff check python tests
-python3 -m ruff format --check python tests
+python3 -m ruff check python tests benchmarks
+python3 -m ruff format --check python tests benchmarks
 python3 -m mypy
 # The stub of the compiled module must match what it exports.
 python3 -m mypy.stubtest lasthop._core
@@ -29,4 +29,6 @@ echo "== Rust tests"
 cargo test --workspace --exclude lasthop-py
 
 echo "== Python tests"
-python3 -m pytest -q tests
+# On every core: the tests that read the whole reproduction share one worker, which runs
+# it once (xdist_group "reproduce"); the slowest tests are listed at the end.
+python3 -m pytest -q -n auto --dist loadgroup --durations=15 tests

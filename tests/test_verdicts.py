@@ -19,6 +19,9 @@ from helpers import lasthop_cli
 
 from lasthop.reproduction import registry, verdicts
 
+# The whole reproduction runs once, on one worker of pytest-xdist (scripts/test.sh).
+pytestmark = pytest.mark.xdist_group("reproduce")
+
 PAPERS = [p.name for p in registry.papers()]
 
 
