@@ -16,7 +16,7 @@ use lasthop_agents::ack_recons::{AckReconsConfig, Spacing};
 use lasthop_agents::snoop::SnoopConfig;
 use lasthop_core::tick::KernelClock;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
-use lasthop_core::Time;
+use lasthop_core::{NodeId, Time};
 use lasthop_net::error::ErrorModelConfig;
 use lasthop_net::mac::dcf::{DcfConfig, LlRetransmission};
 use lasthop_net::mac::point_to_point::{DirParams, Duplex};
@@ -80,14 +80,14 @@ pub struct MediumModel {
     /// Every radio's queue discipline (absent: drop-tail).
     pub queue: Option<QueueConfig>,
     /// The node of each station.
-    pub stations: Vec<u16>,
+    pub stations: Vec<NodeId>,
 }
 
 #[derive(Clone, Debug)]
 pub struct LinkModel {
     pub name: String,
     /// End node indices: direction 0 is a→b, direction 1 is b→a.
-    pub ends: [u16; 2],
+    pub ends: [NodeId; 2],
     pub duplex: Duplex,
     pub dirs: [DirModel; 2],
 }
@@ -103,8 +103,8 @@ pub enum Workload {
 #[derive(Clone, Debug)]
 pub struct FlowModel {
     pub name: String,
-    pub from: u16,
-    pub to: u16,
+    pub from: NodeId,
+    pub to: NodeId,
     pub start: Time,
     /// When set, the start is drawn per seed uniformly in [start, start_max].
     pub start_max: Option<Time>,
@@ -119,16 +119,16 @@ pub struct FlowModel {
     /// ELN marks generated at the base station: set to the node before the
     /// receiver once routes are known.
     pub eln_at_base_station: bool,
-    pub eln_node: Option<u16>,
+    pub eln_node: Option<NodeId>,
     /// A snoop-family agent, from the flow's scheme; its node once routes
     /// are known: where the flow's data goes onto its wireless hop (see
     /// `snoop_node`: the base station, or an uplink's mobile sender).
     pub snoop: Option<SnoopConfig>,
-    pub snoop_node: Option<u16>,
+    pub snoop_node: Option<NodeId>,
     /// A split connection at the base station (schemes `split`,
     /// `split-smart`); its node once routes are known.
     pub split: Option<SplitModel>,
-    pub split_node: Option<u16>,
+    pub split_node: Option<NodeId>,
     /// Not TCP: a Pareto on/off source of datagrams ([`crate::traffic`]).
     pub pareto: Option<ParetoConfig>,
     /// The sender's response to LL-ELSN notices (seed 004 Sec. 4).
@@ -210,7 +210,7 @@ pub struct AckReconsPlacement {
     /// The connection (index into `Model::paths`; its packets' flow id).
     pub conn: u32,
     /// Where acks come out of the link direction.
-    pub node: u16,
+    pub node: NodeId,
     pub cfg: AckReconsConfig,
 }
 
@@ -244,11 +244,11 @@ pub fn medium_of(links: &[LinkModel], h: &Hop) -> Option<MediumHop> {
 /// before the receiver (`base_station`), as it always was there.
 fn snoop_node(
     data: &[Hop],
-    base_station: Option<u16>,
+    base_station: Option<NodeId>,
     links: &[LinkModel],
     no_media: bool,
     i: usize,
-) -> Result<u16, ScenarioError> {
+) -> Result<NodeId, ScenarioError> {
     let field = format!("flows[{i}].scheme");
     if no_media {
         return base_station.ok_or_else(|| {
@@ -736,7 +736,13 @@ fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioError> {
 
 /// Node `node`'s (named `name`) radio among a medium's `stations`, or the
 /// error at `at` that it has none there.
-fn station_on(stations: &[u16], node: u16, name: &str, medium: &str, at: &str) -> Result<StationId, ScenarioError> {
+fn station_on(
+    stations: &[NodeId],
+    node: NodeId,
+    name: &str,
+    medium: &str,
+    at: &str,
+) -> Result<StationId, ScenarioError> {
     stations.iter().position(|&s| s == node).map(|s| s as StationId).ok_or_else(|| {
         ScenarioError::new(at, format!("node '{name}' has no radio on medium '{medium}' (not among its stations)"))
     })
@@ -746,7 +752,7 @@ fn station_on(stations: &[u16], node: u16, name: &str, medium: &str, at: &str) -
 /// directions carried by the medium's MAC).
 fn media_links(
     specs: &[(String, MediumSpec)],
-    node_index: &dyn Fn(&str) -> Option<u16>,
+    node_index: &dyn Fn(&str) -> Option<NodeId>,
     links: &mut Vec<LinkModel>,
 ) -> Result<Vec<MediumModel>, ScenarioError> {
     let mut media: Vec<MediumModel> = Vec::with_capacity(specs.len());
@@ -866,8 +872,8 @@ fn flow_ends(
     i: usize,
     copy: u32,
     per_copy: bool,
-    node_index: &dyn Fn(&str) -> Option<u16>,
-) -> Result<(u16, u16), ScenarioError> {
+    node_index: &dyn Fn(&str) -> Option<NodeId>,
+) -> Result<(NodeId, NodeId), ScenarioError> {
     let number = u64::from(fl.first_copy) + u64::from(copy);
     let end = |field: &str, name: &str| {
         if !per_copy {
@@ -890,7 +896,7 @@ fn flow_ends(
 }
 
 /// Flow `fl` (the file's `flows[i]`) from node `from` to node `to`.
-fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, ScenarioError> {
+fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> Result<FlowModel, ScenarioError> {
     let p = |f: &str| format!("flows[{i}].{f}");
     duration_s(fl.start_s, &p("start_s"))?;
     if let Some(hi) = fl.start_max_s {
@@ -1211,20 +1217,31 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
     })
 }
 
+/// At most this many nodes: node ids are 32 bits ([`NodeId`]), and a pcap
+/// capture gives each node an address of 10.0.0.0/8, which holds 2^24 - 2
+/// hosts ([`crate::pcap::node_ip`]).
+pub const MAX_NODES: usize = (1 << 24) - 2;
+
+fn check_node_count(n: usize) -> Result<(), ScenarioError> {
+    check(n <= MAX_NODES, "nodes", &format!("too many nodes: {n} (at most {MAX_NODES})"))
+}
+
 impl Model {
     pub fn from_file(f: &ScenarioFile) -> Result<Model, ScenarioError> {
         positive(f.stop_s, "stop_s")?;
         check(f.stop_s <= MAX_STOP_S, "stop_s", &format!("must be at most {MAX_STOP_S} s"))?;
         check(f.max_events != Some(0), "max_events", "must be at least 1")?;
         let (nodes, named, media_specs) = expand_topology(f)?;
-        // Node ids are u16 (and u16::MAX is no node).
-        let max_nodes = usize::from(u16::MAX) - 1;
-        check(nodes.len() <= max_nodes, "nodes", &format!("too many nodes: {} (at most {max_nodes})", nodes.len()))?;
+        check_node_count(nodes.len())?;
         // Name look-ups through hash maps (never iterated: order stays the file's).
-        let mut by_name: HashMap<&str, u16> = HashMap::with_capacity(nodes.len());
+        let mut by_name: HashMap<&str, NodeId> = HashMap::with_capacity(nodes.len());
         for (i, n) in nodes.iter().enumerate() {
             check(!n.is_empty(), format!("nodes[{i}].name"), "must not be empty")?;
-            check(by_name.insert(n, i as u16).is_none(), format!("nodes[{i}].name"), &format!("duplicate node '{n}'"))?;
+            check(
+                by_name.insert(n, i as NodeId).is_none(),
+                format!("nodes[{i}].name"),
+                &format!("duplicate node '{n}'"),
+            )?;
         }
         let node_index = |name: &str| by_name.get(name).copied();
         let mut links = Vec::new();
@@ -1256,7 +1273,7 @@ impl Model {
                     .ok_or_else(|| ScenarioError::new(&at, format!("no medium named '{name}'")))?;
                 let m = &media[mi];
                 let ends = links[li].ends;
-                let station = |n: u16| station_on(&m.stations, n, &nodes[n as usize], name, &at);
+                let station = |n: NodeId| station_on(&m.stations, n, &nodes[n as usize], name, &at);
                 let (from, to) = (station(ends[d])?, station(ends[1 - d])?);
                 let own = o.as_ref().expect("has a medium");
                 check(
@@ -1373,7 +1390,7 @@ impl Model {
         for (mi, fl) in flows.iter_mut().enumerate() {
             let i = spec_of[mi];
             let no_route = || {
-                let (a, b) = (&nodes[usize::from(fl.from)], &nodes[usize::from(fl.to)]);
+                let (a, b) = (&nodes[fl.from as usize], &nodes[fl.to as usize]);
                 ScenarioError::new(format!("flows[{i}].to"), format!("no route between '{a}' and '{b}'"))
             };
             let data = router.path(fl.from, fl.to).ok_or_else(no_route)?;
