@@ -20,7 +20,7 @@ pub mod tick;
 pub mod time;
 pub mod trace;
 
-pub use packet::{Ecn, LlNotice, Packet, PacketKind, SackBlocks, TcpHeader, Timestamps};
+pub use packet::{Ecn, LlNotice, NodeId, Packet, PacketKind, SackBlocks, TcpHeader, Timestamps};
 pub use pool::{Chain, PacketPool, PacketRef};
 pub use ranges::RangeSet;
 pub use rng::RngStream;

@@ -11,7 +11,7 @@
 //! number of flows (issue 9). ns-2 keeps a free list of packets for the
 //! same reason (`Packet::alloc`/`Packet::free` in `common/packet.h`).
 
-use crate::{Ecn, LlNotice, Packet, PacketKind, SackBlocks, TcpHeader, Time, Timestamps};
+use crate::{Ecn, LlNotice, NodeId, Packet, PacketKind, SackBlocks, TcpHeader, Time, Timestamps};
 
 /// A packet's place in a [`PacketPool`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +23,10 @@ pub struct PacketRef(u32);
 /// whole [`Packet`] is two lines (its SACK blocks alone are 49 bytes), and
 /// the slot of a packet that waited in a queue is rarely still in the cache.
 /// One-bit fields share a byte ([`flag`]). The slot also holds the
-/// arrival of the packet chained behind it ([`Chain`]).
+/// arrival of the packet chained behind it ([`Chain`]). Sizes are 16 bits
+/// (an IPv4 datagram's total length is, RFC 791 Sec. 3.1; scenarios hold
+/// packets to 65,535 bytes), which leaves room for 32-bit node ids in one
+/// line (issue 31).
 #[derive(Clone, Copy, Debug)]
 #[repr(align(64))]
 struct Slot {
@@ -31,11 +34,11 @@ struct Slot {
     seq: u64,
     ack: u64,
     flow: u32,
-    size_bytes: u32,
-    len: u32,
+    size_bytes: u16,
+    len: u16,
     wnd_bytes: u32,
-    src: u16,
-    dst: u16,
+    src: NodeId,
+    dst: NodeId,
     kind: PacketKind,
     ecn: Ecn,
     /// The caller's, carried untouched (see [`PacketPool::put_tagged`]).
@@ -219,13 +222,17 @@ impl PacketPool {
                     ll_notice,
                 },
         } = pkt;
+        debug_assert!(
+            size_bytes.max(len) <= u32::from(u16::MAX),
+            "an IPv4 datagram: {size_bytes} bytes, {len} of payload"
+        );
         let slot = Slot {
             uid,
             seq,
             ack,
             flow,
-            size_bytes,
-            len,
+            size_bytes: size_bytes as u16,
+            len: len as u16,
             wnd_bytes,
             src,
             dst,
@@ -288,11 +295,11 @@ impl PacketPool {
             kind: s.kind,
             src: s.src,
             dst: s.dst,
-            size_bytes: s.size_bytes,
+            size_bytes: u32::from(s.size_bytes),
             ecn: s.ecn,
             tcp: TcpHeader {
                 seq: s.seq,
-                len: s.len,
+                len: u32::from(s.len),
                 ack: s.ack,
                 wnd_bytes: s.wnd_bytes,
                 sack: if has(flag::HAS_SACK) { self.sacks[i] } else { SackBlocks::default() },

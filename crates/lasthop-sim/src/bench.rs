@@ -15,8 +15,18 @@
 //!   `path-1000` (1000 flows sharing one path) against `path-1`;
 //!   `bdp-17k` (1 Gb/s, 100 ms one way: some 17,000 packets in flight)
 //!   against `path-1`; `dumbbell-5000` (10,002 nodes, 5,000 flows, load time
-//!   included) against `dumbbell-1`. Each runs a few times (seeds 1, 2,
-//!   ...); best and median run.
+//!   included) against `dumbbell-1`; `dumbbell-100k` (200,002 nodes,
+//!   100,000 flows of 20 KB) against `dumbbell-1`; `topology-1m` (a tree of
+//!   1,000,000 nodes, 100,000 flows of 10 KB, 3 s simulated; generated as
+//!   JSON scenario text, which loads several times faster than TOML at
+//!   that size). Each runs a few times (seeds 1, 2, ...); best and median
+//!   run.
+//!
+//! Every case reports its load time apart from its runs, and its peak
+//! memory: the process's resident high-water mark (`VmHWM`), reset before
+//! the case by writing 5 to `/proc/self/clear_refs` (Linux), read after its
+//! last run; it includes the scenario text and the bench's own few
+//! megabytes.
 //! - `asym-af`: seed 001's E-S1 shape, one 50 s transfer over the
 //!   wireless-cable network with a 9.6 kb/s header-compressed reverse
 //!   channel, AF + SA (`balakrishnan99/one-way`), timed as the scale cases.
@@ -37,9 +47,24 @@ use std::time::Instant;
 
 const BATCH: u32 = 10;
 
+/// `topology-1m`'s shape: 1 + 999·(1 + 1000) = 1,000,000 nodes.
+const TREE_EDGES: usize = 999;
+const TREE_HOSTS: usize = 1000;
+
 /// Every case, in the order they run and print.
-pub const CASES: [&str; 9] =
-    ["lan", "path-1", "path-1000", "bdp-17k", "dumbbell-1", "dumbbell-5000", "asym-af", "radio-4x8", "wlan-10"];
+pub const CASES: [&str; 11] = [
+    "lan",
+    "path-1",
+    "path-1000",
+    "bdp-17k",
+    "dumbbell-1",
+    "dumbbell-5000",
+    "dumbbell-100k",
+    "topology-1m",
+    "asym-af",
+    "radio-4x8",
+    "wlan-10",
+];
 
 #[derive(Clone, Debug, Serialize)]
 pub struct CaseResult {
@@ -67,6 +92,22 @@ pub struct CaseResult {
     /// median CPU ns per event.
     pub reference: Option<String>,
     pub ns_per_event_ratio: Option<f64>,
+    /// The process's peak resident memory over the case (load and runs),
+    /// in bytes; `None` where `/proc` cannot tell.
+    pub peak_rss_bytes: Option<u64>,
+}
+
+/// Reset the process's resident high-water mark (Linux: `VmHWM` restarts
+/// from the current resident size); false where it cannot be.
+fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// The process's resident high-water mark, in bytes.
+fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?.trim().strip_suffix("kB")?.trim();
+    kb.parse::<u64>().ok().map(|k| k * 1024)
 }
 
 /// CPU time of the calling thread, in seconds.
@@ -84,6 +125,7 @@ struct Spec {
     text: String,
     /// `--set` overrides of the text.
     sets: Vec<String>,
+    format: Format,
     scenario: String,
     batch: u32,
     reference: Option<&'static str>,
@@ -91,7 +133,7 @@ struct Spec {
 
 fn spec(case: &str) -> Option<Spec> {
     let s = |text: String, scenario: &str, batch, reference| {
-        Some(Spec { text, sets: Vec::new(), scenario: scenario.to_string(), batch, reference })
+        Some(Spec { text, sets: Vec::new(), format: Format::Toml, scenario: scenario.to_string(), batch, reference })
     };
     match case {
         "lan" => s(
@@ -117,9 +159,26 @@ fn spec(case: &str) -> Option<Spec> {
             1,
             Some("dumbbell-1"),
         ),
+        "dumbbell-100k" => s(
+            scale::dumbbell(100_000, 20_000),
+            "dumbbell of 200,002 nodes and 200,001 links, 100,000 flows of 20 KB",
+            1,
+            Some("dumbbell-1"),
+        ),
+        "topology-1m" => Some(Spec {
+            text: scale::tree(TREE_EDGES, TREE_HOSTS, 100_000, 10_000, 3.0),
+            sets: Vec::new(),
+            format: Format::Json,
+            scenario: "tree of 1,000,000 nodes (a core, 999 edge routers of 1,000 hosts), 100,000 flows of 10 KB \
+                       across it, 3 s; JSON scenario text"
+                .into(),
+            batch: 1,
+            reference: None,
+        }),
         "asym-af" => Some(Spec {
             text: embedded::get("balakrishnan99/one-way")?.to_string(),
             sets: ["protocol=\"af\"", "reverse_bps=9600", "compression=\"ideal\""].map(String::from).to_vec(),
+            format: Format::Toml,
             scenario: "balakrishnan99/one-way (E-S1: 50 s, 9.6 kb/s compressed reverse channel, AF + SA)".into(),
             batch: 1,
             reference: None,
@@ -127,6 +186,7 @@ fn spec(case: &str) -> Option<Spec> {
         "radio-4x8" => Some(Spec {
             text: embedded::get("balakrishnan99/radio-many")?.to_string(),
             sets: ["hops=4", "connections=8"].map(String::from).to_vec(),
+            format: Format::Toml,
             scenario: "balakrishnan99/radio-many (E-S6 over 4 radio hops: 8 transfers of 200 s, Reno)".into(),
             batch: 1,
             reference: None,
@@ -145,8 +205,9 @@ fn spec(case: &str) -> Option<Spec> {
 /// warm-up run; `None` for an unknown case.
 pub fn bench_case(case: &str, runs: u32) -> Option<CaseResult> {
     let spec = spec(case)?;
+    let peak_known = reset_peak_rss();
     let t0 = Instant::now();
-    let sc = Scenario::load(&spec.text, Format::Toml, &spec.sets, case).expect("bench scenarios are valid");
+    let sc = Scenario::load(&spec.text, spec.format, &spec.sets, case).expect("bench scenarios are valid");
     let load_ms = t0.elapsed().as_secs_f64() * 1e3;
     let units = runs.div_ceil(spec.batch).max(1);
     run(&sc, 0, false).expect("warm-up run");
@@ -191,6 +252,7 @@ pub fn bench_case(case: &str, runs: u32) -> Option<CaseResult> {
         sim_s_per_wall_s: median.3 / median.0,
         reference: spec.reference.map(str::to_string),
         ns_per_event_ratio: None,
+        peak_rss_bytes: if peak_known { peak_rss_bytes() } else { None },
     })
 }
 
@@ -246,8 +308,30 @@ mod tests {
     #[test]
     fn every_case_has_a_valid_scenario() {
         for case in CASES {
+            if ["dumbbell-100k", "topology-1m"].contains(&case) {
+                continue; // the same generators, smaller, below
+            }
             let spec = spec(case).unwrap();
-            Scenario::load(&spec.text, Format::Toml, &spec.sets, case).unwrap_or_else(|e| panic!("{case}: {e}"));
+            Scenario::load(&spec.text, spec.format, &spec.sets, case).unwrap_or_else(|e| panic!("{case}: {e}"));
         }
+        let small = scale::tree(9, 10, 40, 10_000, 3.0);
+        let sc = Scenario::load(&small, Format::Json, &[], "tree").unwrap();
+        assert_eq!((sc.model.nodes.len(), sc.model.links.len(), sc.model.flows.len()), (100, 99, 40));
+        // Flow 13: edge 4's host 1 to edge (4 + 4) mod 9's host 5 + 1.
+        assert_eq!((sc.model.flows[13].from, sc.model.flows[13].to), (10 + 4 * 10 + 1, 10 + 8 * 10 + 6));
+    }
+
+    #[test]
+    fn peak_memory_is_read_and_counts_what_the_process_touched() {
+        if !reset_peak_rss() {
+            return; // not Linux
+        }
+        let before = peak_rss_bytes().unwrap();
+        let v = vec![1u8; 64 << 20];
+        let after = peak_rss_bytes().unwrap();
+        assert!(after >= before + (60 << 20), "{before} -> {after}");
+        drop(v);
+        assert!(reset_peak_rss());
+        assert!(peak_rss_bytes().unwrap() < after, "the mark restarts");
     }
 }

@@ -92,7 +92,7 @@
 use crate::scenario::{Model, ScenarioError};
 use etherparse::{EtherType, Ethernet2Header, IpEcn, IpNumber, Ipv4Header, TcpHeader as WireTcp, UdpHeader};
 use lasthop_core::time::NS_PER_S;
-use lasthop_core::{Ecn, LlNotice, Packet, PacketKind, TcpHeader, Time, Timestamps};
+use lasthop_core::{Ecn, LlNotice, NodeId, Packet, PacketKind, TcpHeader, Time, Timestamps};
 use lasthop_tcp::window_scale::shift_for;
 
 /// Snap length when none is given, in bytes: Ethernet, IPv4 and TCP headers
@@ -252,7 +252,7 @@ pub struct Capture {
     /// Which directions of `link` are captured.
     dirs: [bool; 2],
     /// The link's end nodes: direction d sends from `ends[d]` to `ends[1 - d]`.
-    ends: [u16; 2],
+    ends: [NodeId; 2],
     file: PcapFile,
     /// Frame under construction, reused.
     frame: Vec<u8>,
@@ -282,7 +282,7 @@ impl Capture {
     /// The SYN and SYN-ACK of a connection the model opened without them,
     /// before `pkt`, its first frame in this file, crossing `hop`.
     #[cold]
-    fn write_opening(&mut self, now: Time, hop: [u16; 2], pkt: &Packet, scale: ConnScale) {
+    fn write_opening(&mut self, now: Time, hop: [NodeId; 2], pkt: &Packet, scale: ConnScale) {
         self.opened[pkt.flow as usize] = true;
         // Hosts and hop from the sender's side.
         let ((sender, receiver), hop) = match pkt.kind {
@@ -446,13 +446,15 @@ pub fn wire_seq(isn: u32, offset: u64) -> u32 {
 }
 
 /// IPv4 address of node `node`: the (node+1)-th address of 10.0.0.0/8.
-pub fn node_ip(node: u16) -> [u8; 4] {
-    (0x0a00_0000u32 + u32::from(node) + 1).to_be_bytes()
+pub fn node_ip(node: NodeId) -> [u8; 4] {
+    // Scenarios hold at most 2^24 - 2 nodes (`scenario::MAX_NODES`): one
+    // address each, the /8's network and broadcast addresses left out.
+    (0x0a00_0000u32 + node + 1).to_be_bytes()
 }
 
 /// MAC address of node `node`: locally administered, unicast, 02:00 and
 /// the node's IPv4 address.
-pub fn node_mac(node: u16) -> [u8; 6] {
+pub fn node_mac(node: NodeId) -> [u8; 6] {
     let ip = node_ip(node);
     [0x02, 0x00, ip[0], ip[1], ip[2], ip[3]]
 }
@@ -519,7 +521,7 @@ fn encode_options(tcp: &TcpHeader, sender_isn: u32, window_shift: Option<u8>) ->
 /// whole frame's length. `zeros` is scratch for the TCP checksum.
 fn encode_frame(
     pkt: &Packet,
-    hop: [u16; 2],
+    hop: [NodeId; 2],
     scale: ConnScale,
     snaplen: u32,
     frame: &mut Vec<u8>,
@@ -625,7 +627,7 @@ fn ll_notice_bits(kind: LlNotice) -> u8 {
 /// [`encode_frame`] for a background source's datagram: IPv4 and UDP
 /// headers and a zero payload, `size_bytes` long in all (at least the
 /// headers), from the flow's sender port to [`RECEIVER_PORT`].
-fn encode_datagram(pkt: &Packet, hop: [u16; 2], snaplen: u32, frame: &mut Vec<u8>, zeros: &mut Vec<u8>) -> u32 {
+fn encode_datagram(pkt: &Packet, hop: [NodeId; 2], snaplen: u32, frame: &mut Vec<u8>, zeros: &mut Vec<u8>) -> u32 {
     const UDP_LEN: usize = 8;
     let payload_len =
         (pkt.size_bytes as usize).saturating_sub(IP_LEN + UDP_LEN).min(u16::MAX as usize - IP_LEN - UDP_LEN);
@@ -691,7 +693,7 @@ mod tests {
         Packet { uid: 7, flow, kind: PacketKind::Ack, src: 2, dst: 0, size_bytes: 40, ecn: Ecn::NotEct, tcp }
     }
 
-    fn encode(pkt: &Packet, hop: [u16; 2], snaplen: u32) -> (Vec<u8>, u32) {
+    fn encode(pkt: &Packet, hop: [NodeId; 2], snaplen: u32) -> (Vec<u8>, u32) {
         let (mut frame, mut zeros) = (Vec::new(), Vec::new());
         let orig = encode_frame(pkt, hop, ConnScale::UNSCALED, snaplen, &mut frame, &mut zeros);
         (frame, orig)

@@ -11,6 +11,11 @@
 //! - [`long_fat_pipe`]: one flow over a 1 Gb/s path with a 100 ms one-way
 //!   delay and a window that fills it (about 17,000 packets, data and acks,
 //!   in flight).
+//! - [`tree`]: a core router, `edges` edge routers on it and `hosts` hosts
+//!   on each (1 + edges·(1 + hosts) nodes, as many links less one), with
+//!   `flows` flows between hosts of different edge routers; most hosts stay
+//!   idle. Written as JSON scenario text: at a million nodes TOML's parser
+//!   alone takes longer than the load may (issue 31).
 
 use std::fmt::Write;
 
@@ -90,4 +95,55 @@ pub fn long_fat_pipe(bytes: u64) -> String {
          [[flows]]\nname = \"bulk\"\nfrom = \"src\"\nto = \"dst\"\nbytes = {bytes}\n{}",
         tcp(32 << 20)
     )
+}
+
+/// A two-level tree (see the module header) as JSON scenario text: each
+/// flow's ends on edge routers half the tree apart, each host in at most
+/// one flow (`flows` at most half the hosts, and at most `edges` times half
+/// an edge's); flows of `bytes`, starting (i mod 1000) ms in; the run
+/// stops at `stop_s`.
+pub fn tree(edges: usize, hosts: usize, flows: usize, bytes: u64, stop_s: f64) -> String {
+    assert!(flows <= edges * (hosts / 2), "each host in at most one flow");
+    let host = |e: usize, k: usize| e * hosts + k;
+    let mut s = String::with_capacity(120 * edges * hosts + 300 * flows);
+    write!(s, "{{\"name\":\"tree\",\"stop_s\":{stop_s},\"nodes\":[{{\"name\":\"core\"}}").unwrap();
+    for e in 0..edges {
+        write!(s, ",{{\"name\":\"e{e}\"}}").unwrap();
+    }
+    for h in 0..edges * hosts {
+        write!(s, ",{{\"name\":\"h{h}\"}}").unwrap();
+    }
+    s.push_str("],\n\"links\":[");
+    for e in 0..edges {
+        let sep = if e == 0 { "" } else { "," };
+        write!(
+            s,
+            "{sep}{{\"name\":\"up{e}\",\"a\":\"e{e}\",\"b\":\"core\",\"bandwidth_bps\":1e9,\"delay_ms\":5,\"queue_packets\":1000}}"
+        )
+        .unwrap();
+    }
+    for e in 0..edges {
+        for k in 0..hosts {
+            let h = host(e, k);
+            write!(s, ",{{\"name\":\"a{h}\",\"a\":\"h{h}\",\"b\":\"e{e}\",\"bandwidth_bps\":1e8,\"delay_ms\":1}}")
+                .unwrap();
+        }
+    }
+    s.push_str("],\n\"flows\":[");
+    for i in 0..flows {
+        // Sources fill the first half of each edge's hosts, round the edges;
+        // each receiver is the same slot in the second half, half the tree on.
+        let (e, k) = (i % edges, i / edges);
+        let (from, to) = (host(e, k), host((e + edges / 2) % edges, hosts / 2 + k));
+        let sep = if i == 0 { "" } else { "," };
+        let start = (i % 1000) as f64 * 1e-3;
+        writeln!(
+            s,
+            "{sep}{{\"name\":\"f{i}\",\"from\":\"h{from}\",\"to\":\"h{to}\",\"bytes\":{bytes},\"start_s\":{start},\
+             \"tcp\":{{\"variant\":\"reno\",\"mss_bytes\":1460,\"socket_buffer_bytes\":65535,\"ack\":{{\"policy\":\"immediate\"}}}}}}"
+        )
+        .unwrap();
+    }
+    s.push_str("]}\n");
+    s
 }

@@ -59,7 +59,7 @@ use lasthop_core::rng::RngStream;
 use lasthop_core::tick::KernelClock;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::{DropCause, Trace, TraceEvent};
-use lasthop_core::{Ecn, LlNotice, Packet, PacketKind, PacketPool, TcpHeader, Time};
+use lasthop_core::{Ecn, LlNotice, NodeId, Packet, PacketKind, PacketPool, TcpHeader, Time};
 use lasthop_net::emulation::Emulator;
 use lasthop_net::error::{ErrorModel, ErrorModelConfig};
 use lasthop_net::mac::dcf::Dcf;
@@ -90,8 +90,8 @@ struct FlowState {
     /// On the wireless leg of a split flow: the wired leg feeding it.
     upstream: Option<u32>,
     /// Its sending and receiving nodes.
-    from: u16,
-    to: u16,
+    from: NodeId,
+    to: NodeId,
     /// The model flow's packet sizes and bulk transfer size, copied here:
     /// read for every packet, and the model's flow records span many cache
     /// lines.
@@ -122,7 +122,7 @@ struct FlowState {
     /// (`to`, `from`): an ack's source and destination, kept on this line
     /// so that the receiver's acks do not read line 0 for them
     /// ([`FlowState::set_to`] keeps both).
-    ack_ends: [u16; 2],
+    ack_ends: [NodeId; 2],
     finished: bool,
     /// The byte a timeout went back to while the receiver lacked it, until
     /// a copy of it arrives ([`crate::spurious`]; `NO_WATCH`: none).
@@ -145,7 +145,7 @@ const NO_BULK: u64 = u64::MAX;
 impl FlowState {
     /// The connection ends at node `to` (a split flow's wired leg, at the
     /// base station).
-    fn set_to(&mut self, to: u16) {
+    fn set_to(&mut self, to: NodeId) {
         self.to = to;
         self.ack_ends[0] = to;
     }
@@ -163,7 +163,7 @@ impl FlowState {
 impl FlowState {
     /// Connection state of model flow `model_flow` (`f`) from node `ends[0]`
     /// to `ends[1]`, its first hops not yet found, not yet finished.
-    fn new(sender: Sender, receiver: Receiver, model_flow: u32, f: &FlowModel, ends: [u16; 2]) -> FlowState {
+    fn new(sender: Sender, receiver: Receiver, model_flow: u32, f: &FlowModel, ends: [NodeId; 2]) -> FlowState {
         FlowState {
             sender_armed: Time::NEVER,
             last_ack_at_source: None,
@@ -214,8 +214,8 @@ struct RouteHop {
     link: u32,
     /// Goodput slot, or [`NO_COVER`] on an ack path.
     cover: u32,
-    from: u16,
-    to: u16,
+    from: NodeId,
+    to: NodeId,
     dir: u8,
     /// The path's last hop: `to` is its destination.
     last: bool,
@@ -270,7 +270,7 @@ struct Relay {
 
 /// An agent on a node, with its armed wake-up.
 struct AgentSlot {
-    node: u16,
+    node: NodeId,
     agent: NodeAgent,
     armed: Time,
 }
@@ -423,7 +423,7 @@ impl<'m> World<'m> {
             }
         }
         // The hosts' tick phases: a sender's slow timer, a receiver's fast timer.
-        let sender_cfg = |mut scfg: lasthop_tcp::SenderConfig, node: u16| {
+        let sender_cfg = |mut scfg: lasthop_tcp::SenderConfig, node: NodeId| {
             if scfg.rto.mode == RtoMode::Bsd {
                 scfg.rto.tick_phase_ns = tick_phase(seed, &model.nodes[node as usize], "slowtimo", scfg.rto.tick_ns);
             }
@@ -434,7 +434,7 @@ impl<'m> World<'m> {
             }
             scfg
         };
-        let receiver_cfg = |mut rcfg: lasthop_tcp::ReceiverConfig, node: u16| {
+        let receiver_cfg = |mut rcfg: lasthop_tcp::ReceiverConfig, node: NodeId| {
             if let AckPolicy::BsdDelayed { tick_ns, ref mut tick_phase_ns, .. } = rcfg.ack_policy {
                 *tick_phase_ns = tick_phase(seed, &model.nodes[node as usize], "fasttimo", tick_ns);
             }
@@ -525,18 +525,18 @@ impl<'m> World<'m> {
         assert!(route.len() < LAST_HOP as usize, "a hop's index and the last-hop mark share 32 bits");
         // Each endpoint's first hop, found as `forward` would find it.
         for (f, at) in flows.iter_mut().zip(&conn_at) {
-            let first = |(start, end): (u32, u32), node: u16| {
+            let first = |(start, end): (u32, u32), node: NodeId| {
                 let path = &route[start as usize..end as usize];
                 path.iter().position(|h: &RouteHop| h.from == node).map_or(NO_HOP, |i| start + i as u32)
             };
             f.data_hop = first((at.data, at.acks), f.from);
             f.ack_hop = first((at.acks, at.end), f.to);
         }
-        let mut placed: Vec<(u16, NodeAgent)> = Vec::new();
+        let mut placed: Vec<(NodeId, NodeAgent)> = Vec::new();
         // ACK reconstructors come in connection order: a flow's after its
         // other agents, the split legs' after every flow's.
         let mut ack_recons = model.ack_recons.iter().peekable();
-        let mut place_ack_recons = |placed: &mut Vec<(u16, NodeAgent)>, conn: u32| {
+        let mut place_ack_recons = |placed: &mut Vec<(NodeId, NodeAgent)>, conn: u32| {
             while let Some(p) = ack_recons.next_if(|p| p.conn == conn) {
                 placed.push((p.node, NodeAgent::AckRecons(Box::new(AckRecons::new(p.cfg, conn)))));
             }
@@ -693,7 +693,7 @@ impl<'m> World<'m> {
     /// Packet-radio medium `m`'s air log (empty unless
     /// [`World::with_air_logs`], or if `m` is not a packet radio), with its
     /// stations' nodes.
-    pub fn air_log(&self, m: usize) -> (&[lasthop_net::mac::radio::AirRecord], &[u16]) {
+    pub fn air_log(&self, m: usize) -> (&[lasthop_net::mac::radio::AirRecord], &[NodeId]) {
         let log = match &self.macs[m].mac {
             Mac::Radio(r) => r.air_log(),
             Mac::Dcf(_) => &[],
@@ -956,7 +956,7 @@ impl<'m> World<'m> {
     }
 
     /// Put `pkt` on the next hop from `node` toward its destination.
-    fn forward(&mut self, node: u16, pkt: Packet) {
+    fn forward(&mut self, node: NodeId, pkt: Packet) {
         let at = self.conn_at[pkt.flow as usize];
         let (first, end) = match pkt.kind {
             PacketKind::Data | PacketKind::Datagram => (at.data, at.acks),
@@ -1241,7 +1241,7 @@ impl<'m> World<'m> {
 
     /// The agents of `flow` on `node`: a range of the node's agents, which
     /// are in flow order (agents act on their own flow's packets only).
-    fn flow_agents(&self, node: u16, flow: u32) -> (usize, usize) {
+    fn flow_agents(&self, node: NodeId, flow: u32) -> (usize, usize) {
         let (first, end) = self.node_agents[node as usize];
         let (first, end) = (first as usize, end as usize);
         if first == end {
@@ -1282,7 +1282,7 @@ impl<'m> World<'m> {
                 let node = self.agents[k].node;
                 if let (true, Origin::LocalRetransmit { by_timer }) = (self.trace.enabled, out.origin) {
                     let (flow, seq, len) = (pkt.flow, pkt.tcp.seq, pkt.tcp.len);
-                    let ev = TraceEvent::LocalRetransmit { flow, seq, len, node: u32::from(node), timer: by_timer };
+                    let ev = TraceEvent::LocalRetransmit { flow, seq, len, node, timer: by_timer };
                     self.trace.record(now, ev);
                 }
                 if node == pkt.dst {

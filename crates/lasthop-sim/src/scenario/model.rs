@@ -16,7 +16,7 @@ use lasthop_agents::ack_recons::{AckReconsConfig, Spacing};
 use lasthop_agents::snoop::SnoopConfig;
 use lasthop_core::tick::KernelClock;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
-use lasthop_core::Time;
+use lasthop_core::{NodeId, Time};
 use lasthop_net::error::ErrorModelConfig;
 use lasthop_net::mac::dcf::{DcfConfig, LlRetransmission};
 use lasthop_net::mac::point_to_point::{DirParams, Duplex};
@@ -80,14 +80,14 @@ pub struct MediumModel {
     /// Every radio's queue discipline (absent: drop-tail).
     pub queue: Option<QueueConfig>,
     /// The node of each station.
-    pub stations: Vec<u16>,
+    pub stations: Vec<NodeId>,
 }
 
 #[derive(Clone, Debug)]
 pub struct LinkModel {
     pub name: String,
     /// End node indices: direction 0 is a→b, direction 1 is b→a.
-    pub ends: [u16; 2],
+    pub ends: [NodeId; 2],
     pub duplex: Duplex,
     pub dirs: [DirModel; 2],
 }
@@ -103,8 +103,8 @@ pub enum Workload {
 #[derive(Clone, Debug)]
 pub struct FlowModel {
     pub name: String,
-    pub from: u16,
-    pub to: u16,
+    pub from: NodeId,
+    pub to: NodeId,
     pub start: Time,
     /// When set, the start is drawn per seed uniformly in [start, start_max].
     pub start_max: Option<Time>,
@@ -119,16 +119,16 @@ pub struct FlowModel {
     /// ELN marks generated at the base station: set to the node before the
     /// receiver once routes are known.
     pub eln_at_base_station: bool,
-    pub eln_node: Option<u16>,
+    pub eln_node: Option<NodeId>,
     /// A snoop-family agent, from the flow's scheme; its node once routes
     /// are known: where the flow's data goes onto its wireless hop (see
     /// `snoop_node`: the base station, or an uplink's mobile sender).
     pub snoop: Option<SnoopConfig>,
-    pub snoop_node: Option<u16>,
+    pub snoop_node: Option<NodeId>,
     /// A split connection at the base station (schemes `split`,
     /// `split-smart`); its node once routes are known.
     pub split: Option<SplitModel>,
-    pub split_node: Option<u16>,
+    pub split_node: Option<NodeId>,
     /// Not TCP: a Pareto on/off source of datagrams ([`crate::traffic`]).
     pub pareto: Option<ParetoConfig>,
     /// The sender's response to LL-ELSN notices (seed 004 Sec. 4).
@@ -210,7 +210,7 @@ pub struct AckReconsPlacement {
     /// The connection (index into `Model::paths`; its packets' flow id).
     pub conn: u32,
     /// Where acks come out of the link direction.
-    pub node: u16,
+    pub node: NodeId,
     pub cfg: AckReconsConfig,
 }
 
@@ -244,11 +244,11 @@ pub fn medium_of(links: &[LinkModel], h: &Hop) -> Option<MediumHop> {
 /// before the receiver (`base_station`), as it always was there.
 fn snoop_node(
     data: &[Hop],
-    base_station: Option<u16>,
+    base_station: Option<NodeId>,
     links: &[LinkModel],
     no_media: bool,
     i: usize,
-) -> Result<u16, ScenarioError> {
+) -> Result<NodeId, ScenarioError> {
     let field = format!("flows[{i}].scheme");
     if no_media {
         return base_station.ok_or_else(|| {
@@ -263,11 +263,42 @@ fn snoop_node(
     })
 }
 
-fn check(ok: bool, path: impl Into<String>, reason: &str) -> Result<(), ScenarioError> {
+/// An error's field path or reason, built only when the error is reported:
+/// validating a million nodes must not format a million paths (issue 31).
+/// A `&str`, a `String`, or a closure that formats one.
+pub(crate) trait Text {
+    fn text(self) -> String;
+}
+
+impl Text for &str {
+    fn text(self) -> String {
+        self.to_string()
+    }
+}
+
+impl Text for &String {
+    fn text(self) -> String {
+        self.clone()
+    }
+}
+
+impl Text for String {
+    fn text(self) -> String {
+        self
+    }
+}
+
+impl<F: FnOnce() -> String> Text for F {
+    fn text(self) -> String {
+        self()
+    }
+}
+
+fn check(ok: bool, path: impl Text, reason: impl Text) -> Result<(), ScenarioError> {
     if ok {
         Ok(())
     } else {
-        Err(ScenarioError::new(path, reason))
+        Err(ScenarioError::new(path.text(), reason.text()))
     }
 }
 
@@ -282,37 +313,37 @@ fn num(x: f64) -> String {
     }
 }
 
-fn positive(x: f64, path: &str) -> Result<(), ScenarioError> {
-    check(x.is_finite() && x > 0.0, path, &format!("must be a positive number, got {}", num(x)))
+fn positive(x: f64, path: impl Text + Copy) -> Result<(), ScenarioError> {
+    check(x.is_finite() && x > 0.0, path, || format!("must be a positive number, got {}", num(x)))
 }
 
 /// A rate in bit/s: positive and at least 1 b/s (a frame's time is whole
 /// nanoseconds of a finite rate).
-fn bit_rate(x: f64, path: &str) -> Result<(), ScenarioError> {
+fn bit_rate(x: f64, path: impl Text + Copy) -> Result<(), ScenarioError> {
     positive(x, path)?;
-    check(x >= 1.0, path, &format!("must be at least 1 b/s, got {}", num(x)))
+    check(x >= 1.0, path, || format!("must be at least 1 b/s, got {}", num(x)))
 }
 
 /// A size that must fit an IPv4 datagram (a MAC header, a control frame).
-fn at_most_a_packet(v: u32, path: &str) -> Result<(), ScenarioError> {
-    check(v <= MAX_PACKET_BYTES, path, &format!("must be at most {MAX_PACKET_BYTES}, got {v}"))
+fn at_most_a_packet(v: u32, path: impl Text + Copy) -> Result<(), ScenarioError> {
+    check(v <= MAX_PACKET_BYTES, path, || format!("must be at most {MAX_PACKET_BYTES}, got {v}"))
 }
 
-fn non_negative(x: f64, path: &str) -> Result<(), ScenarioError> {
-    check(x.is_finite() && x >= 0.0, path, &format!("must be >= 0, got {}", num(x)))
+fn non_negative(x: f64, path: impl Text + Copy) -> Result<(), ScenarioError> {
+    check(x.is_finite() && x >= 0.0, path, || format!("must be >= 0, got {}", num(x)))
 }
 
 /// A duration of `x` units of `unit_s` seconds each (a field in ms is
 /// `duration(x, 1e-3, "ms", ..)`) within the longest run: simulated time is
 /// u64 ns, and sums of longer durations would overflow it. Errors speak the
 /// field's own unit.
-fn duration(x: f64, unit_s: f64, unit: &str, path: &str) -> Result<(), ScenarioError> {
+fn duration(x: f64, unit_s: f64, unit: &str, path: impl Text + Copy) -> Result<(), ScenarioError> {
     non_negative(x, path)?;
     let most = MAX_STOP_S / unit_s;
-    check(x <= most, path, &format!("must be at most {} {unit} (the longest run), got {}", num(most), num(x)))
+    check(x <= most, path, || format!("must be at most {} {unit} (the longest run), got {}", num(most), num(x)))
 }
 
-fn duration_s(x: f64, path: &str) -> Result<(), ScenarioError> {
+fn duration_s(x: f64, path: impl Text + Copy) -> Result<(), ScenarioError> {
     duration(x, 1.0, "s", path)
 }
 
@@ -347,15 +378,15 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Resul
     let at = side("bandwidth_bps", o.bandwidth_bps.is_some());
     bit_rate(bw, &at)?;
     let delay = o.delay_ms.unwrap_or(l.delay_ms);
-    duration(delay, 1e-3, "ms", &side("delay_ms", o.delay_ms.is_some()))?;
+    duration(delay, 1e-3, "ms", || side("delay_ms", o.delay_ms.is_some()))?;
     let ovh_us = o.frame_overhead_us.unwrap_or(l.frame_overhead_us);
-    duration(ovh_us, 1e-6, "us", &side("frame_overhead_us", o.frame_overhead_us.is_some()))?;
+    duration(ovh_us, 1e-6, "us", || side("frame_overhead_us", o.frame_overhead_us.is_some()))?;
     let jitter_ms = o.jitter_ms.unwrap_or(l.jitter_ms);
-    duration(jitter_ms, 1e-3, "ms", &side("jitter_ms", o.jitter_ms.is_some()))?;
+    duration(jitter_ms, 1e-3, "ms", || side("jitter_ms", o.jitter_ms.is_some()))?;
     let qp = o.queue_packets.or(l.queue_packets);
     let qb = o.queue_bytes.or(l.queue_bytes);
-    check(qp != Some(0), side("queue_packets", o.queue_packets.is_some()), "must be at least 1")?;
-    check(qb != Some(0), side("queue_bytes", o.queue_bytes.is_some()), "must be at least 1")?;
+    check(qp != Some(0), || side("queue_packets", o.queue_packets.is_some()), "must be at least 1")?;
+    check(qb != Some(0), || side("queue_bytes", o.queue_bytes.is_some()), "must be at least 1")?;
     let queue = if qp.is_none() && qb.is_none() {
         QueueLimit { packets: Some(DEFAULT_QUEUE_PACKETS), bytes: None }
     } else {
@@ -400,7 +431,7 @@ fn kernel_tick_ns(tick_ms: f64, path: &str) -> Result<u64, ScenarioError> {
     positive(tick_ms, path)?;
     duration(tick_ms, 1e-3, "ms", path)?;
     let ns = (tick_ms * NS_PER_MS as f64).round() as u64;
-    check(ns >= 1, path, &format!("must be at least 1e-6 (1 ns), got {}", num(tick_ms)))?;
+    check(ns >= 1, path, || format!("must be at least 1e-6 (1 ns), got {}", num(tick_ms)))?;
     Ok(ns)
 }
 
@@ -417,11 +448,11 @@ fn emulation_tick(tick_ms: f64, duplex: DuplexSpec, path: &str) -> Result<u64, S
 /// An `ack_reconstruction` table at `path`, checked (the segment size is
 /// each connection's, filled in where the agents are placed).
 fn ack_recons(ar: &AckReconsSpec, path: &str) -> Result<AckReconsConfig, ScenarioError> {
-    check(ar.delta_a_segments >= 1, format!("{path}.delta_a_segments"), "must be at least 1")?;
+    check(ar.delta_a_segments >= 1, || format!("{path}.delta_a_segments"), "must be at least 1")?;
     check(
         ar.gain > 0.0 && ar.gain <= 1.0,
-        format!("{path}.gain"),
-        &format!("must be in (0, 1], got {}", num(ar.gain)),
+        || format!("{path}.gain"),
+        || format!("must be in (0, 1], got {}", num(ar.gain)),
     )?;
     let spacing = match ar.spacing {
         AckReconsSpacing::Paper => Spacing::Paper,
@@ -462,7 +493,7 @@ fn place_ack_recons(
             if o.as_ref().is_some_and(|o| o.ack_reconstruction.is_some()) {
                 check(
                     crossed(li, d),
-                    format!("{}.{dir}.ack_reconstruction", nl.path),
+                    || format!("{}.{dir}.ack_reconstruction", nl.path),
                     "no connection's acks cross this link direction",
                 )?;
             } else {
@@ -473,7 +504,7 @@ fn place_ack_recons(
             && [&nl.spec.ab, &nl.spec.ba].iter().any(|o| o.as_ref().is_none_or(|o| o.ack_reconstruction.is_none()));
         check(
             !link_level || from_link,
-            format!("{}.ack_reconstruction", nl.path),
+            || format!("{}.ack_reconstruction", nl.path),
             "no connection's acks cross this link (in a direction it applies to)",
         )?;
     }
@@ -504,7 +535,7 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
     ) -> Result<NamedLink<'a>, ScenarioError> {
         let path = format!("topology.{field}");
         for (f, v) in [("name", &spec.name), ("a", &spec.a), ("b", &spec.b)] {
-            check(v.is_none(), format!("{path}.{f}"), "is set by the template; remove it")?;
+            check(v.is_none(), || format!("{path}.{f}"), "is set by the template; remove it")?;
         }
         Ok(NamedLink { path, name, a, b, spec })
     }
@@ -542,7 +573,7 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
                 )?,
                 Template::RadioChain { hops, wired, radio } => {
                     check(*hops >= 1, "topology.hops", "a chain needs at least one wireless hop")?;
-                    check(*hops < 10_000, "topology.hops", &format!("must be below 10000, got {hops}"))?;
+                    check(*hops < 10_000, "topology.hops", || format!("must be below 10000, got {hops}"))?;
                     let (mut nodes, links) = template_links(&["fh", "gw"], &[("wired", wired)])?;
                     nodes.extend((1..*hops).map(|i| format!("pt{i}")));
                     nodes.push("mh".to_string());
@@ -568,7 +599,7 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
                 Template::WlanCell(WlanCellSpec { stations, wired, backbone, dcf, error, ll_elsn, background }) => {
                     let n = *stations;
                     check(n >= 1, "topology.stations", "a cell needs at least one station")?;
-                    check(n < 10_000, "topology.stations", &format!("must be below 10000, got {n}"))?;
+                    check(n < 10_000, "topology.stations", || format!("must be below 10000, got {n}"))?;
                     check(
                         !f.media.iter().any(|m| m.name == "wlan"),
                         "media",
@@ -642,17 +673,17 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
 /// A `radio` table at `path`, checked and in the MAC's units.
 fn radio_config(r: &RadioSpec, path: &str) -> Result<RadioConfig, ScenarioError> {
     let p = |f: &str| format!("{path}.{f}");
-    bit_rate(r.bandwidth_bps, &p("bandwidth_bps"))?;
+    bit_rate(r.bandwidth_bps, || p("bandwidth_bps"))?;
     let ms = |x: f64, f: &str| -> Result<u64, ScenarioError> {
-        duration(x, 1e-3, "ms", &p(f))?;
+        duration(x, 1e-3, "ms", || p(f))?;
         Ok((x * NS_PER_MS as f64).round() as u64)
     };
     for (v, f) in [(r.rts_bytes, "rts_bytes"), (r.cts_bytes, "cts_bytes"), (r.link_ack_bytes, "link_ack_bytes")] {
-        check(v >= 1, p(f), "a control frame needs at least 1 byte")?;
-        at_most_a_packet(v, &p(f))?;
+        check(v >= 1, || p(f), "a control frame needs at least 1 byte")?;
+        at_most_a_packet(v, || p(f))?;
     }
-    at_most_a_packet(r.mac_header_bytes, &p("mac_header_bytes"))?;
-    check(r.queue_packets >= 1, p("queue_packets"), "must be at least 1")?;
+    at_most_a_packet(r.mac_header_bytes, || p("mac_header_bytes"))?;
+    check(r.queue_packets >= 1, || p("queue_packets"), "must be at least 1")?;
     let cfg = RadioConfig {
         bandwidth_bps: r.bandwidth_bps.round() as u64,
         hand_up_latency_ns: ms(r.hand_up_latency_ms, "hand_up_latency_ms")?,
@@ -670,7 +701,7 @@ fn radio_config(r: &RadioSpec, path: &str) -> Result<RadioConfig, ScenarioError>
         retry_limit: r.retry_limit,
     };
     // A backoff of zero would poll a busy peer in a tight loop.
-    check(cfg.backoff_base_ns > 0, p("backoff_base_ms"), "must be positive")?;
+    check(cfg.backoff_base_ns > 0, || p("backoff_base_ms"), "must be positive")?;
     if let Some(q) = &r.queue {
         cfg.validate_queue(q).map_err(|(f, why)| ScenarioError::new(p(&format!("queue.{f}")), why))?;
     }
@@ -691,15 +722,15 @@ pub fn ersn_deferral_bound(retry_limit: u32, ll_retransmission_delay_ns: u64, rt
 fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioError> {
     let p = |f: &str| format!("{path}.{f}");
     let rate = |x: f64, f: &str| -> Result<u64, ScenarioError> {
-        bit_rate(x, &p(f))?;
+        bit_rate(x, || p(f))?;
         Ok(x.round() as u64)
     };
     let us = |x: f64, f: &str| -> Result<u64, ScenarioError> {
-        duration(x, 1e-6, "us", &p(f))?;
+        duration(x, 1e-6, "us", || p(f))?;
         Ok((x * 1e3).round() as u64)
     };
-    duration(d.ll_retransmission_delay_ms, 1e-3, "ms", &p("ll_retransmission_delay_ms"))?;
-    at_most_a_packet(d.mac_header_bytes, &p("mac_header_bytes"))?;
+    duration(d.ll_retransmission_delay_ms, 1e-3, "ms", || p("ll_retransmission_delay_ms"))?;
+    at_most_a_packet(d.mac_header_bytes, || p("mac_header_bytes"))?;
     let cfg = DcfConfig {
         data_rate_bps: rate(d.data_rate_bps, "data_rate_bps")?,
         control_rate_bps: rate(d.control_rate_bps, "control_rate_bps")?,
@@ -736,7 +767,13 @@ fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioError> {
 
 /// Node `node`'s (named `name`) radio among a medium's `stations`, or the
 /// error at `at` that it has none there.
-fn station_on(stations: &[u16], node: u16, name: &str, medium: &str, at: &str) -> Result<StationId, ScenarioError> {
+fn station_on(
+    stations: &[NodeId],
+    node: NodeId,
+    name: &str,
+    medium: &str,
+    at: &str,
+) -> Result<StationId, ScenarioError> {
     stations.iter().position(|&s| s == node).map(|s| s as StationId).ok_or_else(|| {
         ScenarioError::new(at, format!("node '{name}' has no radio on medium '{medium}' (not among its stations)"))
     })
@@ -746,13 +783,13 @@ fn station_on(stations: &[u16], node: u16, name: &str, medium: &str, at: &str) -
 /// directions carried by the medium's MAC).
 fn media_links(
     specs: &[(String, MediumSpec)],
-    node_index: &dyn Fn(&str) -> Option<u16>,
+    node_index: &dyn Fn(&str) -> Option<NodeId>,
     links: &mut Vec<LinkModel>,
 ) -> Result<Vec<MediumModel>, ScenarioError> {
     let mut media: Vec<MediumModel> = Vec::with_capacity(specs.len());
     for (mi, (path, m)) in specs.iter().enumerate() {
-        check(!m.name.is_empty(), format!("{path}.name"), "must not be empty")?;
-        check(!media.iter().any(|o| o.name == m.name), format!("{path}.name"), "duplicate medium name")?;
+        check(!m.name.is_empty(), || format!("{path}.name"), "must not be empty")?;
+        check(!media.iter().any(|o| o.name == m.name), || format!("{path}.name"), "duplicate medium name")?;
         let radio = radio_config(&m.radio, &format!("{path}.radio"))?;
         let dcf = match m.mac {
             MacKind::Radio => None,
@@ -763,7 +800,7 @@ fn media_links(
         // limit by default): LL-ELSN is the 802.11 link layer's.
         check(
             !m.ll_elsn || dcf.is_some(),
-            format!("{path}.ll_elsn"),
+            || format!("{path}.ll_elsn"),
             "needs a link layer that reports its retransmissions and discards: mac = \"dcf\"",
         )?;
         // A hop's rate, delay, header and queue: the MAC's (for summaries
@@ -774,15 +811,15 @@ fn media_links(
         };
         check(
             m.stations.len() >= 2,
-            format!("{path}.stations"),
-            &format!("a medium needs at least two stations (one hop), got {}", m.stations.len()),
+            || format!("{path}.stations"),
+            || format!("a medium needs at least two stations (one hop), got {}", m.stations.len()),
         )?;
-        check(m.stations.len() < usize::from(StationId::MAX), format!("{path}.stations"), "too many stations")?;
+        check(m.stations.len() < usize::from(StationId::MAX), || format!("{path}.stations"), "too many stations")?;
         let mut stations = Vec::with_capacity(m.stations.len());
         for (i, name) in m.stations.iter().enumerate() {
             let at = format!("{path}.stations[{i}]");
             let n = node_index(name).ok_or_else(|| ScenarioError::new(&at, format!("no node named '{name}'")))?;
-            check(!stations.contains(&n), &at, &format!("node '{name}' has a radio on this medium already"))?;
+            check(!stations.contains(&n), &at, || format!("node '{name}' has a radio on this medium already"))?;
             stations.push(n);
         }
         let station_of = |name: &str, at: &str| -> Result<StationId, ScenarioError> {
@@ -801,8 +838,8 @@ fn media_links(
             for (i, name) in m.stations.iter().enumerate() {
                 check(
                     pairs.iter().any(|[a, b]| a == name || b == name),
-                    format!("{path}.stations[{i}]"),
-                    &format!("station '{name}' is in no hop: an 802.11 station needs a hop to its access point"),
+                    || format!("{path}.stations[{i}]"),
+                    || format!("station '{name}' is in no hop: an 802.11 station needs a hop to its access point"),
                 )?;
             }
         }
@@ -813,7 +850,7 @@ fn media_links(
             check(sa != sb, &at, "a hop joins two different radios")?;
             check(seen.insert((sa.min(sb), sa.max(sb))), &at, "duplicate hop")?;
             let name = format!("{}/{a}-{b}", m.name);
-            check(!links.iter().any(|l| l.name == name), &at, &format!("a link is named '{name}' already"))?;
+            check(!links.iter().any(|l| l.name == name), &at, || format!("a link is named '{name}' already"))?;
             let dir = |from: StationId, to: StationId| DirModel {
                 params: DirParams {
                     bandwidth_bps: hop_bps,
@@ -866,8 +903,8 @@ fn flow_ends(
     i: usize,
     copy: u32,
     per_copy: bool,
-    node_index: &dyn Fn(&str) -> Option<u16>,
-) -> Result<(u16, u16), ScenarioError> {
+    node_index: &dyn Fn(&str) -> Option<NodeId>,
+) -> Result<(NodeId, NodeId), ScenarioError> {
     let number = u64::from(fl.first_copy) + u64::from(copy);
     let end = |field: &str, name: &str| {
         if !per_copy {
@@ -885,23 +922,31 @@ fn flow_ends(
     };
     let (from, to) = (end("from", &fl.from)?, end("to", &fl.to)?);
     let which = if per_copy { format!(" (copy {number})") } else { String::new() };
-    check(from != to, format!("flows[{i}].to"), &format!("must differ from `from`{which}"))?;
+    check(from != to, || format!("flows[{i}].to"), || format!("must differ from `from`{which}"))?;
     Ok((from, to))
 }
 
 /// Flow `fl` (the file's `flows[i]`) from node `from` to node `to`.
-fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, ScenarioError> {
+fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> Result<FlowModel, ScenarioError> {
     let p = |f: &str| format!("flows[{i}].{f}");
-    duration_s(fl.start_s, &p("start_s"))?;
+    duration_s(fl.start_s, || p("start_s"))?;
     if let Some(hi) = fl.start_max_s {
-        duration_s(hi, &p("start_max_s"))?;
-        check(hi >= fl.start_s, p("start_max_s"), &format!("must be at least start_s ({} s), got {}", fl.start_s, hi))?;
+        duration_s(hi, || p("start_max_s"))?;
+        check(
+            hi >= fl.start_s,
+            || p("start_max_s"),
+            || format!("must be at least start_s ({} s), got {}", fl.start_s, hi),
+        )?;
     }
     let pareto = match &fl.pareto {
         None => None,
         Some(s) => {
-            check(fl.bytes.is_none(), p("bytes"), "a Pareto source sends until it stops: give `duration_s` or none")?;
-            check(fl.scheme.is_none(), p("scheme"), "a Pareto source is not TCP: it takes no scheme")?;
+            check(
+                fl.bytes.is_none(),
+                || p("bytes"),
+                "a Pareto source sends until it stops: give `duration_s` or none",
+            )?;
+            check(fl.scheme.is_none(), || p("scheme"), "a Pareto source is not TCP: it takes no scheme")?;
             let cfg = ParetoConfig {
                 rate_bps: s.rate_bps,
                 burst_s: s.burst_ms / 1e3,
@@ -917,13 +962,13 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
         // A Pareto source without a duration runs to the end of the run.
         (None, None) if pareto.is_some() => Workload::Timed { duration_ns: u64::MAX },
         (Some(b), None) => {
-            check(b > 0, p("bytes"), "must be at least 1")?;
-            check(b <= MAX_FLOW_BYTES, p("bytes"), &format!("must be at most 2^60, got {b}"))?;
+            check(b > 0, || p("bytes"), "must be at least 1")?;
+            check(b <= MAX_FLOW_BYTES, || p("bytes"), || format!("must be at most 2^60, got {b}"))?;
             Workload::Bulk { bytes: b }
         }
         (None, Some(d)) => {
-            positive(d, &p("duration_s"))?;
-            duration_s(d, &p("duration_s"))?;
+            positive(d, || p("duration_s"))?;
+            duration_s(d, || p("duration_s"))?;
             Workload::Timed { duration_ns: secs_to_ns(d) }
         }
         _ => return Err(ScenarioError::new(format!("flows[{i}]"), "give exactly one of `bytes` and `duration_s`")),
@@ -937,9 +982,9 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
                     format!("unknown scheme '{name}' (known: {})", schemes::names().join(", ")),
                 )
             })?;
-            check(t.variant.is_none(), p("tcp.variant"), "conflicts with `scheme`, which sets the variant")?;
-            check(t.recovery.is_none(), p("tcp.recovery"), "conflicts with `scheme`, which sets the recovery")?;
-            check(t.eln.is_none(), p("tcp.eln"), "conflicts with `scheme`, which sets the ELN response")?;
+            check(t.variant.is_none(), || p("tcp.variant"), "conflicts with `scheme`, which sets the variant")?;
+            check(t.recovery.is_none(), || p("tcp.recovery"), "conflicts with `scheme`, which sets the recovery")?;
+            check(t.eln.is_none(), || p("tcp.eln"), "conflicts with `scheme`, which sets the ELN response")?;
             (sc.variant, sc.cc, Acks::for_recovery(sc.variant), sc.eln, sc.base_station)
         }
         None => {
@@ -954,7 +999,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
             };
             check(
                 spec.is_none() || t.recovery.is_none(),
-                p("tcp.recovery"),
+                || p("tcp.recovery"),
                 "conflicts with `variant`, which sets the recovery",
             )?;
             let recovery = t.recovery.or(spec.map(|s| s.recovery)).unwrap_or(Variant::Reno);
@@ -965,8 +1010,8 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
     };
     check(
         t.cc.is_none() || variant_cc == "reno",
-        p("tcp.cc"),
-        &format!("conflicts with the variant or scheme, which runs '{variant_cc}'"),
+        || p("tcp.cc"),
+        || format!("conflicts with the variant or scheme, which runs '{variant_cc}'"),
     )?;
     let cc_name = t.cc.as_deref().unwrap_or(variant_cc);
     let given: Vec<(&str, f64)> = t.cc_params.iter().map(|(k, v)| (k.as_str(), *v)).collect();
@@ -976,23 +1021,23 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
     })?;
     check(
         t.sack != Some(false) || acks != Acks::Sack,
-        p("tcp.sack"),
+        || p("tcp.sack"),
         "the recovery 'sack' needs the receiver's SACK blocks: remove `sack = false`",
     )?;
     check(
         !cc.name.needs_timestamps() || t.timestamps,
-        p("tcp.timestamps"),
-        &format!("the congestion control '{}' needs the timestamp option: set `timestamps = true`", cc.name.as_str()),
+        || p("tcp.timestamps"),
+        || format!("the congestion control '{}' needs the timestamp option: set `timestamps = true`", cc.name.as_str()),
     )?;
     let eln_on = eln != ElnResponse::Off;
     let latency_us = t.base_station_processing_us;
-    non_negative(latency_us, &p("tcp.base_station_processing_us"))?;
+    non_negative(latency_us, || p("tcp.base_station_processing_us"))?;
     check(
         latency_us <= MAX_PROCESSING_US,
-        p("tcp.base_station_processing_us"),
-        &format!("must be at most {MAX_PROCESSING_US} us (1 s), got {latency_us}"),
+        || p("tcp.base_station_processing_us"),
+        || format!("must be at most {MAX_PROCESSING_US} us (1 s), got {latency_us}"),
     )?;
-    check(t.eln_slots != Some(0), p("tcp.eln_slots"), "must be at least 1 (absent: no limit)")?;
+    check(t.eln_slots != Some(0), || p("tcp.eln_slots"), "must be at least 1 (absent: no limit)")?;
     let snoop = match base_station {
         BaseStationAgent::Snoop(cfg) => {
             Some(SnoopConfig { processing_ns: (latency_us * NS_PER_US as f64).round() as u64, ..cfg })
@@ -1005,57 +1050,61 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
     };
     check(
         t.split_buffer_bytes >= u64::from(t.mss_bytes),
-        p("tcp.split_buffer_bytes"),
+        || p("tcp.split_buffer_bytes"),
         "must hold at least one segment (mss_bytes)",
     )?;
-    check(t.mss_bytes > 0, p("tcp.mss_bytes"), "must be at least 1")?;
+    check(t.mss_bytes > 0, || p("tcp.mss_bytes"), "must be at least 1")?;
     for (v, f) in [(t.header_bytes, "tcp.header_bytes"), (t.ack_bytes, "tcp.ack_bytes")] {
-        check(v <= MAX_PACKET_BYTES, p(f), &format!("must be at most {MAX_PACKET_BYTES} (an IPv4 datagram), got {v}"))?;
+        check(
+            v <= MAX_PACKET_BYTES,
+            || p(f),
+            || format!("must be at most {MAX_PACKET_BYTES} (an IPv4 datagram), got {v}"),
+        )?;
     }
     check(
         u64::from(t.mss_bytes) + u64::from(t.header_bytes) <= u64::from(MAX_PACKET_BYTES),
-        p("tcp.mss_bytes"),
-        &format!("with header_bytes must fit an IPv4 datagram ({MAX_PACKET_BYTES} bytes), got {}", t.mss_bytes),
+        || p("tcp.mss_bytes"),
+        || format!("with header_bytes must fit an IPv4 datagram ({MAX_PACKET_BYTES} bytes), got {}", t.mss_bytes),
     )?;
     check(
         t.socket_buffer_bytes >= u64::from(t.mss_bytes),
-        p("tcp.socket_buffer_bytes"),
+        || p("tcp.socket_buffer_bytes"),
         "must hold at least one segment (mss_bytes)",
     )?;
-    check(t.socket_buffer_bytes <= u64::from(u32::MAX), p("tcp.socket_buffer_bytes"), "must fit a 32-bit window")?;
-    check(t.initial_cwnd_segments > 0, p("tcp.initial_cwnd_segments"), "must be at least 1")?;
-    check(t.dupack_threshold > 0, p("tcp.dupack_threshold"), "must be at least 1")?;
-    check(t.ack_bytes > 0, p("tcp.ack_bytes"), "must be at least 1")?;
+    check(t.socket_buffer_bytes <= u64::from(u32::MAX), || p("tcp.socket_buffer_bytes"), "must fit a 32-bit window")?;
+    check(t.initial_cwnd_segments > 0, || p("tcp.initial_cwnd_segments"), "must be at least 1")?;
+    check(t.dupack_threshold > 0, || p("tcp.dupack_threshold"), "must be at least 1")?;
+    check(t.ack_bytes > 0, || p("tcp.ack_bytes"), "must be at least 1")?;
     let mut rto = match t.rto.mode {
         RtoMode::Rfc6298 => RtoConfig::rfc6298(),
         RtoMode::Bsd => RtoConfig::bsd(),
         RtoMode::Ns2 => RtoConfig::ns2(),
     };
     if let Some(ms) = t.rto.min_ms {
-        duration(ms, 1e-3, "ms", &p("tcp.rto.min_ms"))?;
+        duration(ms, 1e-3, "ms", || p("tcp.rto.min_ms"))?;
         rto.min_ns = (ms * NS_PER_MS as f64).round() as u64;
     }
     if let Some(s) = t.rto.max_s {
-        positive(s, &p("tcp.rto.max_s"))?;
-        duration_s(s, &p("tcp.rto.max_s"))?;
+        positive(s, || p("tcp.rto.max_s"))?;
+        duration_s(s, || p("tcp.rto.max_s"))?;
         rto.max_ns = secs_to_ns(s);
     }
     if let Some(s) = t.rto.initial_s {
-        positive(s, &p("tcp.rto.initial_s"))?;
-        duration_s(s, &p("tcp.rto.initial_s"))?;
+        positive(s, || p("tcp.rto.initial_s"))?;
+        duration_s(s, || p("tcp.rto.initial_s"))?;
         rto.initial_ns = secs_to_ns(s);
     }
     if let Some(ms) = t.rto.granularity_ms {
-        duration(ms, 1e-3, "ms", &p("tcp.rto.granularity_ms"))?;
+        duration(ms, 1e-3, "ms", || p("tcp.rto.granularity_ms"))?;
         rto.granularity_ns = (ms * NS_PER_MS as f64).round() as u64;
     }
-    check(rto.min_ns <= rto.max_ns, p("tcp.rto.min_ms"), "must not exceed max_s")?;
-    positive(t.ack.delay_ms, &p("tcp.ack.delay_ms"))?;
-    duration(t.ack.delay_ms, 1e-3, "ms", &p("tcp.ack.delay_ms"))?;
-    check(t.ack.every_segments > 0, p("tcp.ack.every_segments"), "must be at least 1")?;
+    check(rto.min_ns <= rto.max_ns, || p("tcp.rto.min_ms"), "must not exceed max_s")?;
+    positive(t.ack.delay_ms, || p("tcp.ack.delay_ms"))?;
+    duration(t.ack.delay_ms, 1e-3, "ms", || p("tcp.ack.delay_ms"))?;
+    check(t.ack.every_segments > 0, || p("tcp.ack.every_segments"), "must be at least 1")?;
     let delay_ns = (t.ack.delay_ms * NS_PER_MS as f64).round() as u64;
     // The delayed-ack timer (and BSD's fast-timer tick) is counted in whole ns.
-    check(delay_ns >= 1, p("tcp.ack.delay_ms"), &format!("must be at least 1e-6 (1 ns), got {}", t.ack.delay_ms))?;
+    check(delay_ns >= 1, || p("tcp.ack.delay_ms"), || format!("must be at least 1e-6 (1 ns), got {}", t.ack.delay_ms))?;
     let ack_policy = match t.ack.policy {
         AckPolicySpec::Immediate => AckPolicy::Immediate,
         AckPolicySpec::Delayed => AckPolicy::Delayed { every_segments: t.ack.every_segments, timeout_ns: delay_ns },
@@ -1067,21 +1116,21 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
     let acc = match &t.acc {
         None => None,
         Some(a) => {
-            check(a.max_delack >= 1, p("tcp.acc.max_delack"), "must be at least 1")?;
-            check(a.min_acks_win >= 1, p("tcp.acc.min_acks_win"), "must be at least 1")?;
+            check(a.max_delack >= 1, || p("tcp.acc.max_delack"), "must be at least 1")?;
+            check(a.min_acks_win >= 1, || p("tcp.acc.min_acks_win"), "must be at least 1")?;
             check(
                 t.sender_window_option,
-                p("tcp.acc"),
+                || p("tcp.acc"),
                 "needs the sender's window: set tcp.sender_window_option = true",
             )?;
             check(
                 t.ack.policy != AckPolicySpec::Immediate,
-                p("tcp.ack.policy"),
+                || p("tcp.ack.policy"),
                 "ACC (tcp.acc) needs a delayed-ack timer: `delayed` (ns-2: delay_ms = 100) or `bsd_delayed` (4.4BSD's 200 ms tick)",
             )?;
             check(
                 a.mode != AccMode::Ecn || t.timestamps,
-                p("tcp.acc.mode"),
+                || p("tcp.acc.mode"),
                 "`ecn` needs the timestamp option for its once-per-round-trip test: set tcp.timestamps = true",
             )?;
             Some(AccConfig { mode: a.mode, max_delack: a.max_delack, min_acks_win: a.min_acks_win })
@@ -1090,15 +1139,15 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
     let adaptation = match &t.sender_adaptation {
         None => None,
         Some(sa) => {
-            check(sa.maxburst >= 1, p("tcp.sender_adaptation.maxburst"), "must be at least 1")?;
+            check(sa.maxburst >= 1, || p("tcp.sender_adaptation.maxburst"), "must be at least 1")?;
             check(
                 sa.segments_per_increase >= 1,
-                p("tcp.sender_adaptation.segments_per_increase"),
+                || p("tcp.sender_adaptation.segments_per_increase"),
                 "must be at least 1",
             )?;
             check(
                 t.timestamps,
-                p("tcp.sender_adaptation"),
+                || p("tcp.sender_adaptation"),
                 "needs the timestamp option for its exact round trip: set tcp.timestamps = true",
             )?;
             let timer = match sa.timer_tick_ms {
@@ -1111,16 +1160,16 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
     };
     check(
         t.ll_elsn.is_none() || variant == Variant::Sack,
-        p("tcp.ll_elsn"),
+        || p("tcp.ll_elsn"),
         "the LL-ELSN responses run over the SACK sender: needs variant = \"sack\"",
     )?;
     check(
         !(t.handshake && split.is_some()),
-        p("tcp.handshake"),
+        || p("tcp.handshake"),
         "a split connection has no handshake model (its relay starts the wireless leg established)",
     )?;
     if let Some(fr) = &t.fast_retransmit_request {
-        check(fr.threshold >= 1, p("tcp.fast_retransmit_request.threshold"), "must be at least 1")?;
+        check(fr.threshold >= 1, || p("tcp.fast_retransmit_request.threshold"), "must be at least 1")?;
     }
     let acc_marks = acc.is_some_and(|a| a.mode == AccMode::Ecn);
     Ok(FlowModel {
@@ -1211,31 +1260,42 @@ fn flow_model(fl: &FlowSpec, i: usize, from: u16, to: u16) -> Result<FlowModel, 
     })
 }
 
+/// At most this many nodes: node ids are 32 bits ([`NodeId`]), and a pcap
+/// capture gives each node an address of 10.0.0.0/8, which holds 2^24 - 2
+/// hosts ([`crate::pcap::node_ip`]).
+pub const MAX_NODES: usize = (1 << 24) - 2;
+
+fn check_node_count(n: usize) -> Result<(), ScenarioError> {
+    check(n <= MAX_NODES, "nodes", || format!("too many nodes: {n} (at most {MAX_NODES})"))
+}
+
 impl Model {
     pub fn from_file(f: &ScenarioFile) -> Result<Model, ScenarioError> {
         positive(f.stop_s, "stop_s")?;
-        check(f.stop_s <= MAX_STOP_S, "stop_s", &format!("must be at most {MAX_STOP_S} s"))?;
+        check(f.stop_s <= MAX_STOP_S, "stop_s", || format!("must be at most {MAX_STOP_S} s"))?;
         check(f.max_events != Some(0), "max_events", "must be at least 1")?;
         let (nodes, named, media_specs) = expand_topology(f)?;
-        // Node ids are u16 (and u16::MAX is no node).
-        let max_nodes = usize::from(u16::MAX) - 1;
-        check(nodes.len() <= max_nodes, "nodes", &format!("too many nodes: {} (at most {max_nodes})", nodes.len()))?;
+        check_node_count(nodes.len())?;
         // Name look-ups through hash maps (never iterated: order stays the file's).
-        let mut by_name: HashMap<&str, u16> = HashMap::with_capacity(nodes.len());
+        let mut by_name: HashMap<&str, NodeId> = HashMap::with_capacity(nodes.len());
         for (i, n) in nodes.iter().enumerate() {
-            check(!n.is_empty(), format!("nodes[{i}].name"), "must not be empty")?;
-            check(by_name.insert(n, i as u16).is_none(), format!("nodes[{i}].name"), &format!("duplicate node '{n}'"))?;
+            check(!n.is_empty(), || format!("nodes[{i}].name"), "must not be empty")?;
+            check(
+                by_name.insert(n, i as NodeId).is_none(),
+                || format!("nodes[{i}].name"),
+                || format!("duplicate node '{n}'"),
+            )?;
         }
         let node_index = |name: &str| by_name.get(name).copied();
         let mut links = Vec::new();
         let mut link_names = HashSet::with_capacity(named.len());
         for l in &named {
-            check(link_names.insert(l.name.as_str()), format!("{}.name", l.path), "duplicate link name")?;
+            check(link_names.insert(l.name.as_str()), || format!("{}.name", l.path), "duplicate link name")?;
             let a = node_index(&l.a)
                 .ok_or_else(|| ScenarioError::new(format!("{}.a", l.path), format!("no node named '{}'", l.a)))?;
             let b = node_index(&l.b)
                 .ok_or_else(|| ScenarioError::new(format!("{}.b", l.path), format!("no node named '{}'", l.b)))?;
-            check(a != b, format!("{}.b", l.path), "a link must join two different nodes")?;
+            check(a != b, || format!("{}.b", l.path), "a link must join two different nodes")?;
             let ab = dir_params(l.spec, l.spec.ab.as_ref(), &l.path, "ab")?;
             let ba = dir_params(l.spec, l.spec.ba.as_ref(), &l.path, "ba")?;
             let duplex = match l.spec.duplex {
@@ -1256,17 +1316,17 @@ impl Model {
                     .ok_or_else(|| ScenarioError::new(&at, format!("no medium named '{name}'")))?;
                 let m = &media[mi];
                 let ends = links[li].ends;
-                let station = |n: u16| station_on(&m.stations, n, &nodes[n as usize], name, &at);
+                let station = |n: NodeId| station_on(&m.stations, n, &nodes[n as usize], name, &at);
                 let (from, to) = (station(ends[d])?, station(ends[1 - d])?);
                 let own = o.as_ref().expect("has a medium");
                 check(
                     own.queue.is_none(),
-                    format!("{}.{dir}.queue", nl.path),
+                    || format!("{}.{dir}.queue", nl.path),
                     "a medium's direction queues in its radios: set the medium's radio.queue",
                 )?;
                 check(
                     links[li].dirs[d].emulation_tick_ns.is_none(),
-                    format!("{}.{dir}.emulation", nl.path),
+                    || format!("{}.{dir}.emulation", nl.path),
                     "a direction a medium carries has no link emulator",
                 )?;
                 let dm = &mut links[li].dirs[d];
@@ -1284,11 +1344,9 @@ impl Model {
         let mut expanded: Vec<(u32, u32)> = Vec::with_capacity(f.flows.len());
         let max_flows = match f.limits.flows {
             Some(n) => {
-                check(
-                    (1..=MAX_FLOWS as u64).contains(&u64::from(n)),
-                    "limits.flows",
-                    &format!("must be in 1..={MAX_FLOWS}, got {n}"),
-                )?;
+                check((1..=MAX_FLOWS as u64).contains(&u64::from(n)), "limits.flows", || {
+                    format!("must be in 1..={MAX_FLOWS}, got {n}")
+                })?;
                 n as usize
             }
             None => DEFAULT_MAX_FLOWS,
@@ -1299,18 +1357,18 @@ impl Model {
                 "the default limit is {DEFAULT_MAX_FLOWS}, about 5.7 KB of memory each; set limits.flows (at most {MAX_FLOWS}) to allow more"
             ),
         };
-        check(f.flows.len() <= max_flows, "flows", &format!("too many flows: {} ({limit_text})", f.flows.len()))?;
+        check(f.flows.len() <= max_flows, "flows", || format!("too many flows: {} ({limit_text})", f.flows.len()))?;
         for (i, fl) in f.flows.iter().enumerate() {
-            check(flow_names.insert(fl.name.as_str()), format!("flows[{i}].name"), "duplicate flow name")?;
-            check(fl.copies >= 1, format!("flows[{i}].copies"), "must be at least 1")?;
-            check(fl.first_copy >= 1, format!("flows[{i}].first_copy"), "must be at least 1")?;
+            check(flow_names.insert(fl.name.as_str()), || format!("flows[{i}].name"), "duplicate flow name")?;
+            check(fl.copies >= 1, || format!("flows[{i}].copies"), "must be at least 1")?;
+            check(fl.first_copy >= 1, || format!("flows[{i}].first_copy"), "must be at least 1")?;
             debug_assert!(fl.replace.is_none(), "the loader expands `replace`");
             // Checked before the copies are made: a million of them take 5.7 GB.
             let total = flows.len() as u64 + u64::from(fl.copies);
             check(
                 total <= max_flows as u64,
-                format!("flows[{i}].copies"),
-                &format!("{} copies make {total} flows, too many ({limit_text})", fl.copies),
+                || format!("flows[{i}].copies"),
+                || format!("{} copies make {total} flows, too many ({limit_text})", fl.copies),
             )?;
             let per_copy = per_copy_ends(fl);
             let (from, to) = flow_ends(fl, i, 0, per_copy, &node_index)?;
@@ -1325,11 +1383,9 @@ impl Model {
                     )
                 })?;
                 let (first, n) = expanded[t];
-                check(
-                    n == 1 || n == fl.copies,
-                    &at,
-                    &format!("'{after}' has {n} copies and this flow {}: give both the same number", fl.copies),
-                )?;
+                check(n == 1 || n == fl.copies, &at, || {
+                    format!("'{after}' has {n} copies and this flow {}: give both the same number", fl.copies)
+                })?;
                 expanded.push((flows.len() as u32, fl.copies));
                 for c in 0..fl.copies {
                     let target = if n == 1 { first } else { first + c };
@@ -1353,14 +1409,14 @@ impl Model {
             // A flow that starts once the run is over would silently report nothing.
             check(
                 fl.start_s < f.stop_s,
-                format!("flows[{i}].start_s"),
-                &format!("must be before stop_s ({} s), got {}", f.stop_s, fl.start_s),
+                || format!("flows[{i}].start_s"),
+                || format!("must be before stop_s ({} s), got {}", f.stop_s, fl.start_s),
             )?;
             if let Some(hi) = fl.start_max_s {
                 check(
                     hi < f.stop_s,
-                    format!("flows[{i}].start_max_s"),
-                    &format!("must be before stop_s ({} s), got {}", f.stop_s, hi),
+                    || format!("flows[{i}].start_max_s"),
+                    || format!("must be before stop_s ({} s), got {}", f.stop_s, hi),
                 )?;
             }
         }
@@ -1373,7 +1429,7 @@ impl Model {
         for (mi, fl) in flows.iter_mut().enumerate() {
             let i = spec_of[mi];
             let no_route = || {
-                let (a, b) = (&nodes[usize::from(fl.from)], &nodes[usize::from(fl.to)]);
+                let (a, b) = (&nodes[fl.from as usize], &nodes[fl.to as usize]);
                 ScenarioError::new(format!("flows[{i}].to"), format!("no route between '{a}' and '{b}'"))
             };
             let data = router.path(fl.from, fl.to).ok_or_else(no_route)?;
@@ -1383,7 +1439,7 @@ impl Model {
             if fl.eln_at_base_station {
                 check(
                     base_station.is_some(),
-                    format!("flows[{i}].tcp.eln_generator"),
+                    || format!("flows[{i}].tcp.eln_generator"),
                     "base_station needs a node between sender and receiver",
                 )?;
                 fl.eln_node = base_station;
@@ -1395,7 +1451,7 @@ impl Model {
             };
             check(
                 fl.ll_elsn.is_none() || notified(&data),
-                format!("flows[{i}].tcp.ll_elsn"),
+                || format!("flows[{i}].tcp.ll_elsn"),
                 "the flow's data crosses no link layer that notifies (an 802.11 medium with ll_elsn = true)",
             )?;
             let rto_floor_ns = fl.sender.rto.min_ns.max(fl.sender.rto.granularity_ns);
@@ -1417,7 +1473,7 @@ impl Model {
             if fl.split.is_some() {
                 check(
                     base_station.is_some(),
-                    format!("flows[{i}].scheme"),
+                    || format!("flows[{i}].scheme"),
                     "a split-connection scheme needs a base station between sender and receiver",
                 )?;
                 fl.split_node = base_station;
@@ -1569,4 +1625,23 @@ fn published_ref(
         wireless_link,
         wired_link,
     }))
+}
+
+#[cfg(test)]
+mod lazy_text_tests {
+    use super::*;
+
+    /// Issue 31: a valid value builds neither its path nor its reason.
+    #[test]
+    fn a_passing_check_formats_nothing() {
+        let path = || -> String { panic!("path formatted for a valid value") };
+        let reason = || -> String { panic!("reason formatted for a valid value") };
+        check(true, path, reason).unwrap();
+        positive(1.0, path).unwrap();
+        duration(5.0, 1e-3, "ms", path).unwrap();
+        let e = check(false, || format!("nodes[{}].name", 3), "must not be empty").unwrap_err();
+        assert_eq!(e.to_string(), "nodes[3].name: must not be empty");
+        let e = duration(f64::INFINITY, 1.0, "s", || "stop_s".to_string()).unwrap_err();
+        assert_eq!(e.to_string(), "stop_s: must be >= 0, got inf");
+    }
 }

@@ -8,17 +8,32 @@
 //! order, so the earliest first hop that reaches `dst` in the fewest hops
 //! wins.) A flow's path follows that rule from node to node.
 //!
-//! Computed only for what the run needs: one breadth-first search from each
-//! flow end, over adjacency lists, instead of a table of every node pair
-//! (which was cubic in time and quadratic in memory: 20,000 nodes hung).
-//! Nodes with one neighbour (hosts on an access link) can never be inside a
-//! shortest path, so the search does not expand them: in a dumbbell of
-//! 5,000 host pairs each search visits the two routers only.
+//! Computed only for what the run needs, at a cost per flow of about its
+//! path's length, not of the degree of the routers it crosses (issue 31: a
+//! dumbbell router with 32,000 hosts made each flow scan 32,000 links):
+//!
+//! - Nodes with one neighbour (leaves: hosts on an access link) are never
+//!   inside a shortest path, so distances are searched over the other
+//!   nodes (the core) only. A leaf's distance is its neighbour's plus one;
+//!   the distance to a leaf destination is the distance to its neighbour
+//!   (its anchor) plus one. A breadth-first search from each anchor, over
+//!   the core's own adjacency, is kept and shared by every flow towards a
+//!   node of that anchor (a cache bounded in memory, [`CACHE_WORDS`]).
+//! - Walking the rule, a step towards a node at distance 2 or more can only
+//!   lead to a core node (a leaf other than the destination is farther
+//!   away than its neighbour), so it scans the core adjacency; the last
+//!   step scans whichever of the two ends' adjacency is shorter for the
+//!   first link joining them (both are in link order, so both find the
+//!   same link). The same hop as the rule's, found without a router's
+//!   leaves.
+
+use lasthop_core::NodeId;
+use std::collections::HashMap;
 
 /// One step of a path: leave `node` on `link` in direction `dir`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hop {
-    pub node: u16,
+    pub node: NodeId,
     pub link: u32,
     pub dir: u8,
 }
@@ -27,123 +42,229 @@ pub struct Hop {
 /// destination.
 pub type Path = Vec<Hop>;
 
-/// The graph, as adjacency lists, and scratch space for searches.
+/// No core index, no distance.
+const NONE: u32 = u32::MAX;
+
+/// No node.
+const NO_NODE: NodeId = NodeId::MAX;
+
+/// The searches kept at once hold at most this many distances (4 bytes
+/// each: 32 MB), then the cache starts again: every anchor's search fits
+/// for a core of a few thousand routers.
+const CACHE_WORDS: usize = 8 << 20;
+
+/// An adjacency entry: leave on `link` in direction `dir` to `far`.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    link: u32,
+    far: NodeId,
+    dir: u8,
+}
+
+/// Adjacency lists in one array (compressed rows): node `u`'s entries are
+/// `edges[start[u]..start[u + 1]]`, in link order.
+struct Rows {
+    start: Vec<u32>,
+    edges: Vec<Edge>,
+}
+
+impl Rows {
+    fn of(&self, u: NodeId) -> &[Edge] {
+        &self.edges[self.start[u as usize] as usize..self.start[u as usize + 1] as usize]
+    }
+}
+
+/// The graph, and the searches made so far.
 pub struct Router {
-    /// Per node: (link, direction, far end), in link order.
-    adj: Vec<Vec<(u32, u8, u16)>>,
-    /// Per node: its adjacency without far ends that are leaves.
-    core: Vec<Vec<u16>>,
-    /// Per node: its single neighbour, if it has exactly one.
-    leaf_of: Vec<Option<u16>>,
-    /// Distance to the current search's destination, valid where `stamp`
-    /// equals `epoch` (so a search does not clear the whole array).
-    dist: Vec<u32>,
-    stamp: Vec<u32>,
-    epoch: u32,
-    /// Destination of the current search.
-    dst: Option<u16>,
-    frontier: Vec<u16>,
+    /// Per node: every link, in link order.
+    adj: Rows,
+    /// Per node: its links whose far end is a core node, in link order.
+    core_adj: Rows,
+    /// Per node: its single neighbour if it is a leaf, else [`NO_NODE`].
+    leaf_of: Vec<NodeId>,
+    /// Per node: its index among the core nodes, or [`NONE`] for a leaf.
+    core_index: Vec<u32>,
+    n_core: usize,
+    /// Per anchor searched: each core node's distance to it (by core index).
+    searches: HashMap<NodeId, Box<[u32]>>,
+    /// Adjacency entries a path's walk read (for the cost tests).
+    #[cfg(test)]
+    scanned: usize,
 }
 
 impl Router {
     /// `ends[l]` = (a, b) of link `l`; direction 0 is a→b.
-    pub fn new(n_nodes: usize, ends: impl Iterator<Item = [u16; 2]>) -> Router {
-        let mut adj: Vec<Vec<(u32, u8, u16)>> = vec![Vec::new(); n_nodes];
-        for (li, e) in ends.enumerate() {
-            for dir in 0..2 {
-                adj[e[dir] as usize].push((li as u32, dir as u8, e[1 - dir]));
-            }
-        }
-        let leaf_of: Vec<Option<u16>> = adj
-            .iter()
-            .map(|a| match a.first() {
-                Some(&(_, _, v)) if a.iter().all(|&(_, _, w)| w == v) => Some(v),
-                _ => None,
-            })
-            .collect();
-        let core = adj
-            .iter()
-            .map(|a| {
-                let mut c: Vec<u16> = a.iter().map(|e| e.2).filter(|&v| leaf_of[v as usize].is_none()).collect();
-                c.dedup();
-                c
-            })
-            .collect();
-        Router {
-            adj,
-            core,
-            leaf_of,
-            dist: vec![0; n_nodes],
-            stamp: vec![0; n_nodes],
-            epoch: 0,
-            dst: None,
-            frontier: Vec::new(),
-        }
-    }
-
-    /// Breadth-first search from `dst` over the non-leaf nodes (and `dst`'s
-    /// own neighbours), unless it is the current one.
-    fn search(&mut self, dst: u16) {
-        if self.dst == Some(dst) {
-            return;
-        }
-        self.dst = Some(dst);
-        self.epoch += 1;
-        let epoch = self.epoch;
-        let (dist, stamp) = (&mut self.dist, &mut self.stamp);
-        dist[dst as usize] = 0;
-        stamp[dst as usize] = epoch;
-        self.frontier.clear();
-        // dst's neighbours first, leaves included (a leaf next to dst is one hop away).
-        for &(_, _, v) in &self.adj[dst as usize] {
-            if stamp[v as usize] != epoch {
-                stamp[v as usize] = epoch;
-                dist[v as usize] = 1;
-                if self.leaf_of[v as usize].is_none() {
-                    self.frontier.push(v);
-                }
-            }
-        }
-        let mut next = Vec::new();
-        let mut d = 1;
-        while !self.frontier.is_empty() {
-            d += 1;
-            for &u in &self.frontier {
-                for &v in &self.core[u as usize] {
-                    if stamp[v as usize] != epoch {
-                        stamp[v as usize] = epoch;
-                        dist[v as usize] = d;
-                        next.push(v);
+    pub fn new(n_nodes: usize, ends: impl Iterator<Item = [NodeId; 2]>) -> Router {
+        let ends: Vec<[NodeId; 2]> = ends.collect();
+        let rows = |keep: &dyn Fn(NodeId) -> bool| {
+            let mut start = vec![0u32; n_nodes + 1];
+            for e in &ends {
+                for dir in 0..2 {
+                    if keep(e[1 - dir]) {
+                        start[e[dir] as usize + 1] += 1;
                     }
                 }
             }
-            std::mem::swap(&mut self.frontier, &mut next);
-            next.clear();
+            for u in 0..n_nodes {
+                start[u + 1] += start[u];
+            }
+            let mut fill = start.clone();
+            let mut edges = vec![Edge { link: 0, far: 0, dir: 0 }; start[n_nodes] as usize];
+            for (li, e) in ends.iter().enumerate() {
+                for dir in 0..2 {
+                    if keep(e[1 - dir]) {
+                        let at = &mut fill[e[dir] as usize];
+                        edges[*at as usize] = Edge { link: li as u32, far: e[1 - dir], dir: dir as u8 };
+                        *at += 1;
+                    }
+                }
+            }
+            Rows { start, edges }
+        };
+        let adj = rows(&|_| true);
+        let leaf_of: Vec<NodeId> = (0..n_nodes as NodeId)
+            .map(|u| match adj.of(u) {
+                [first, rest @ ..] if rest.iter().all(|e| e.far == first.far) => first.far,
+                _ => NO_NODE,
+            })
+            .collect();
+        let mut n_core = 0;
+        let core_index = leaf_of
+            .iter()
+            .map(|&l| {
+                if l == NO_NODE {
+                    n_core += 1;
+                    n_core - 1
+                } else {
+                    NONE
+                }
+            })
+            .collect();
+        let core_adj = rows(&|v| leaf_of[v as usize] == NO_NODE);
+        Router {
+            adj,
+            core_adj,
+            leaf_of,
+            core_index,
+            n_core: n_core as usize,
+            searches: HashMap::new(),
+            #[cfg(test)]
+            scanned: 0,
         }
     }
 
-    /// Hops from `v` to the current search's destination, if reachable.
-    fn dist_of(&self, v: u16) -> Option<u32> {
-        let known = |x: u16| (self.stamp[x as usize] == self.epoch).then(|| self.dist[x as usize]);
-        known(v).or_else(|| self.leaf_of[v as usize].and_then(known).map(|d| d + 1))
+    fn is_leaf(&self, v: NodeId) -> bool {
+        self.leaf_of[v as usize] != NO_NODE
+    }
+
+    /// Each core node's distance to core node `anchor`, by core index: a
+    /// breadth-first search over the core, kept for the next flows.
+    fn search(&mut self, anchor: NodeId) {
+        if self.searches.contains_key(&anchor) {
+            return;
+        }
+        let n_core = self.n_core;
+        if (self.searches.len() + 1) * n_core > CACHE_WORDS {
+            self.searches.clear();
+        }
+        let mut dist = vec![NONE; n_core].into_boxed_slice();
+        dist[self.core_index[anchor as usize] as usize] = 0;
+        let (mut frontier, mut next) = (vec![anchor], Vec::new());
+        let mut d = 0;
+        while !frontier.is_empty() {
+            d += 1;
+            for &u in &frontier {
+                for e in self.core_adj.of(u) {
+                    let c = self.core_index[e.far as usize] as usize;
+                    if dist[c] == NONE {
+                        dist[c] = d;
+                        next.push(e.far);
+                    }
+                }
+            }
+            std::mem::swap(&mut frontier, &mut next);
+            next.clear();
+        }
+        self.searches.insert(anchor, dist);
+    }
+
+    /// Hops from `v` to `to`, given `to`'s anchor's search (`dist`).
+    fn dist_of(&self, dist: &[u32], to: NodeId, v: NodeId) -> Option<u32> {
+        if v == to {
+            return Some(0);
+        }
+        // From a core node to the anchor, plus one from the anchor to a leaf `to`.
+        let past_anchor = u32::from(self.is_leaf(to));
+        let core = |x: NodeId| match dist[self.core_index[x as usize] as usize] {
+            NONE => None,
+            d => Some(d + past_anchor),
+        };
+        match self.leaf_of[v as usize] {
+            NO_NODE => core(v),
+            w if self.is_leaf(w) => None, // a component of two leaves without `to`
+            w => core(w).map(|d| d + 1),
+        }
     }
 
     /// The path from `from` to `to`, or `None` if `to` cannot be reached.
-    pub fn path(&mut self, from: u16, to: u16) -> Option<Path> {
-        self.search(to);
-        let mut d = self.dist_of(from)?;
+    pub fn path(&mut self, from: NodeId, to: NodeId) -> Option<Path> {
+        if from == to {
+            return Some(Vec::new());
+        }
+        let anchor = if self.is_leaf(to) { self.leaf_of[to as usize] } else { to };
+        if self.is_leaf(anchor) {
+            // Two leaves joined to each other only.
+            return (from == anchor).then(|| vec![self.last_hop(from, to)]);
+        }
+        self.search(anchor);
+        let dist = self.searches.remove(&anchor).expect("just searched");
+        let path = self.walk(&dist, from, to);
+        self.searches.insert(anchor, dist);
+        path
+    }
+
+    /// The rule's path from `from` to `to`, given `to`'s anchor's search.
+    fn walk(&mut self, dist: &[u32], from: NodeId, to: NodeId) -> Option<Path> {
+        let mut d = self.dist_of(dist, to, from)?;
         let mut path = Vec::with_capacity(d as usize);
         let mut u = from;
-        while u != to {
-            let &(link, dir, v) = self.adj[u as usize]
+        while d > 1 {
+            let core = self.core_adj.of(u);
+            let (i, e) = core
                 .iter()
-                .find(|&&(_, _, v)| self.dist_of(v) == Some(d - 1))
-                .expect("a node at distance d has a neighbour at d - 1");
-            path.push(Hop { node: u, link, dir });
-            u = v;
+                .enumerate()
+                .find(|(_, e)| self.dist_of(dist, to, e.far) == Some(d - 1))
+                .expect("a node at distance d has a core neighbour at d - 1");
+            #[cfg(test)]
+            {
+                self.scanned += i + 1;
+            }
+            let _ = i;
+            path.push(Hop { node: u, link: e.link, dir: e.dir });
+            u = e.far;
             d -= 1;
         }
+        path.push(self.last_hop(u, to));
         Some(path)
+    }
+
+    /// The first link, in link order, from `u` to its neighbour `to`: found
+    /// in the shorter of the two nodes' adjacency lists.
+    fn last_hop(&mut self, u: NodeId, to: NodeId) -> Hop {
+        let (a, b) = (self.adj.of(u), self.adj.of(to));
+        let (i, hop) = if a.len() <= b.len() {
+            let (i, e) = a.iter().enumerate().find(|(_, e)| e.far == to).expect("neighbours");
+            (i, Hop { node: u, link: e.link, dir: e.dir })
+        } else {
+            let (i, e) = b.iter().enumerate().find(|(_, e)| e.far == u).expect("neighbours");
+            (i, Hop { node: u, link: e.link, dir: 1 - e.dir })
+        };
+        #[cfg(test)]
+        {
+            self.scanned += i + 1;
+        }
+        let _ = i;
+        hop
     }
 }
 
@@ -152,7 +273,7 @@ mod tests {
     use super::*;
 
     /// The first release's rule, one BFS per source over the link list.
-    fn reference(n: usize, ends: &[[u16; 2]]) -> Vec<Vec<Option<(u32, u8)>>> {
+    fn reference(n: usize, ends: &[[NodeId; 2]]) -> Vec<Vec<Option<(u32, u8)>>> {
         let mut next = vec![vec![None; n]; n];
         for (src, row) in next.iter_mut().enumerate() {
             let mut first: Vec<Option<(u32, u8)>> = vec![None; n];
@@ -179,7 +300,7 @@ mod tests {
         next
     }
 
-    fn reference_path(next: &[Vec<Option<(u32, u8)>>], ends: &[[u16; 2]], from: u16, to: u16) -> Option<Path> {
+    fn reference_path(next: &[Vec<Option<(u32, u8)>>], ends: &[[NodeId; 2]], from: NodeId, to: NodeId) -> Option<Path> {
         let mut path = Vec::new();
         let mut u = from;
         while u != to {
@@ -191,7 +312,7 @@ mod tests {
     }
 
     /// A small deterministic generator (xorshift), to draw many graphs.
-    fn graphs() -> impl Iterator<Item = (usize, Vec<[u16; 2]>)> {
+    fn graphs() -> impl Iterator<Item = (usize, Vec<[NodeId; 2]>)> {
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut next = move || {
             x ^= x << 13;
@@ -204,7 +325,7 @@ mod tests {
             let m = (next() % (2 * n as u64 + 1)) as usize;
             let mut ends = Vec::new();
             while ends.len() < m {
-                let (a, b) = ((next() % n as u64) as u16, (next() % n as u64) as u16);
+                let (a, b) = ((next() % n as u64) as NodeId, (next() % n as u64) as NodeId);
                 if a != b {
                     ends.push([a, b]); // parallel links allowed, as in scenarios
                 }
@@ -219,8 +340,8 @@ mod tests {
         for (n, ends) in graphs() {
             let table = reference(n, &ends);
             let mut r = Router::new(n, ends.iter().copied());
-            for to in 0..n as u16 {
-                for from in 0..n as u16 {
+            for to in 0..n as NodeId {
+                for from in 0..n as NodeId {
                     if from == to {
                         continue;
                     }
@@ -239,7 +360,7 @@ mod tests {
     #[test]
     fn a_dumbbell_routes_each_pair_over_the_bottleneck() {
         // 0 = left, 1 = right, then (source, receiver) pairs.
-        let pairs = 50u16;
+        let pairs = 50u32;
         let mut ends = vec![[0, 1]];
         for i in 0..pairs {
             ends.push([2 + 2 * i, 0]);
@@ -249,10 +370,36 @@ mod tests {
         for i in 0..pairs {
             let p = r.path(2 + 2 * i, 3 + 2 * i).unwrap();
             let links: Vec<u32> = p.iter().map(|h| h.link).collect();
-            assert_eq!(links, [1 + 2 * u32::from(i), 0, 2 + 2 * u32::from(i)]);
+            assert_eq!(links, [1 + 2 * i, 0, 2 + 2 * i]);
             assert_eq!(p[1], Hop { node: 0, link: 0, dir: 0 });
         }
         assert_eq!(r.path(2, 3).map(|p| p.len()), Some(3));
+    }
+
+    /// Issue 31: a flow's walk reads a few adjacency entries per hop, not a
+    /// router's thousands of access links, whichever end of the router's
+    /// link list its host's link is at, and one search serves every flow to
+    /// a router's hosts.
+    #[test]
+    fn a_path_through_a_router_of_20000_hosts_reads_a_few_entries_per_hop() {
+        let pairs = 10_000u32;
+        // 0 = left, 1 = right; the bottleneck listed after every access link.
+        let mut ends = Vec::new();
+        for i in 0..pairs {
+            ends.push([2 + 2 * i, 0]);
+            ends.push([3 + 2 * i, 1]);
+        }
+        ends.push([0, 1]);
+        let mut r = Router::new(2 + 2 * pairs as usize, ends.iter().copied());
+        for i in (0..pairs).rev() {
+            let before = r.scanned;
+            let p = r.path(2 + 2 * i, 3 + 2 * i).unwrap();
+            assert_eq!(p.iter().map(|h| h.link).collect::<Vec<_>>(), [2 * i, 2 * pairs, 2 * i + 1]);
+            let back = r.path(3 + 2 * i, 2 + 2 * i).unwrap();
+            assert_eq!(back.iter().map(|h| h.dir).collect::<Vec<_>>(), [0, 1, 1]);
+            assert!(r.scanned - before <= 6, "{} entries for flow {i}", r.scanned - before);
+        }
+        assert_eq!(r.searches.len(), 2, "one search per router the hosts hang off");
     }
 
     #[test]
