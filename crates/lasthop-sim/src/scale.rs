@@ -41,7 +41,7 @@ fn flow(s: &mut String, i: usize, from: &str, to: &str, bytes: u64) {
     .unwrap();
 }
 
-/// A dumbbell of `pairs` flows, each moving `bytes` bytes (see [`flow`]).
+/// A dumbbell of `pairs` flows, each moving `bytes` bytes (see `flow`).
 pub fn dumbbell(pairs: usize, bytes: u64) -> String {
     let mut s = String::with_capacity(300 * pairs);
     s.push_str("name = \"dumbbell\"\nstop_s = 1000\n");

@@ -18,7 +18,7 @@
 //!   the distance to a leaf destination is the distance to its neighbour
 //!   (its anchor) plus one. A breadth-first search from each anchor, over
 //!   the core's own adjacency, is kept and shared by every flow towards a
-//!   node of that anchor (a cache bounded in memory, [`CACHE_WORDS`]).
+//!   node of that anchor (a cache bounded in memory, `CACHE_WORDS`).
 //! - Walking the rule, a step towards a node at distance 2 or more can only
 //!   lead to a core node (a leaf other than the destination is farther
 //!   away than its neighbour), so it scans the core adjacency; the last
