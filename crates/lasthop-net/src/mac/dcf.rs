@@ -678,6 +678,11 @@ pub struct Dcf {
     /// the next event reads one word per station (a debug assertion in
     /// [`Dcf::next_item`] recomputes it from scratch).
     wakes: Vec<Time>,
+    /// The next internal event ([`Dcf::next_item`]), recomputed after
+    /// every change of state ([`Dcf::enqueue`], each event of
+    /// [`Dcf::on_timer`]), so that [`Dcf::poll_at`] reads it instead of
+    /// searching again (a debug assertion there searches and compares).
+    next: Option<(Time, Item)>,
     air: Vec<Air>,
     next_air_id: u64,
     log: Option<Vec<AirRecord>>,
@@ -717,7 +722,15 @@ impl Dcf {
                 stats: DcfStats::default(),
             })
             .collect();
-        Dcf { cfg, stations, wakes: vec![Time::NEVER; n], air: Vec::with_capacity(4), next_air_id: 0, log: None }
+        Dcf {
+            cfg,
+            stations,
+            wakes: vec![Time::NEVER; n],
+            next: None,
+            air: Vec::with_capacity(4),
+            next_air_id: 0,
+            log: None,
+        }
     }
 
     /// Give station `s` an error model for every frame it sends (but those
@@ -832,18 +845,20 @@ impl Dcf {
             st.take_head_to_contend(now);
             self.resume(usize::from(s), now);
             self.refresh(usize::from(s));
+            self.next = self.next_item();
         }
         a
     }
 
     /// When the medium next needs [`Dcf::on_timer`].
     pub fn poll_at(&self) -> Time {
-        self.next_item().map_or(Time::NEVER, |(t, _)| t)
+        debug_assert_eq!(self.next, self.next_item(), "the cached next event");
+        self.next.map_or(Time::NEVER, |(t, _)| t)
     }
 
     /// Run every internal event due at or before `now`, each at its own time.
     pub fn on_timer(&mut self, now: Time, out: &mut Vec<MacOutput>) {
-        while let Some((t, item)) = self.next_item() {
+        while let Some((t, item)) = self.next {
             if t > now {
                 break;
             }
@@ -852,6 +867,7 @@ impl Dcf {
                 Item::Station(s) => self.on_station_timer(s, t, out),
                 Item::RxStart(i) => self.on_rx_start(i, t),
             }
+            self.next = self.next_item();
         }
     }
 
