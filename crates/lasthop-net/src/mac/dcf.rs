@@ -1162,10 +1162,15 @@ impl Dcf {
         }
         if !bad && addressee_heard {
             self.on_frame(usize::from(a.to), a.from, a.kind, now, out);
+            self.refresh(usize::from(a.to));
         }
+        // Only a station that starts counting here (or the addressee,
+        // above) has a new next timer: the rest of the reception's effects
+        // (carrier sense, EIFS) reach the timers through `resume`.
         for s in 0..self.stations.len() {
-            self.resume(s, now);
-            self.refresh(s);
+            if self.resume(s, now) {
+                self.refresh(s);
+            }
         }
     }
 
@@ -1228,19 +1233,21 @@ impl Dcf {
     /// If station `s` has a backoff pending and nothing else to do, start
     /// (or go on) counting it once its medium is idle: slots count from
     /// DIFS (EIFS after a bad frame) after its medium went idle, and no
-    /// sooner than DIFS after now.
-    fn resume(&mut self, s: usize, now: Time) {
+    /// sooner than DIFS after now. True if it starts counting (its next
+    /// timer changes).
+    fn resume(&mut self, s: usize, now: Time) -> bool {
         let cfg = self.cfg;
         let st = &mut self.stations[s];
         let free = st.tx.is_none() && st.reply.is_none() && st.awaiting.is_none() && st.blocked_until.is_none();
         if st.counting.is_some() || st.backoff_slots.is_none() || st.busy > 0 || !free {
-            return;
+            return false;
         }
         let ifs = if st.eifs { cfg.eifs_ns } else { cfg.difs_ns };
         let eifs_used = st.eifs && st.medium_idle_since.plus_ns(cfg.eifs_ns) > now.plus_ns(cfg.difs_ns);
         st.stats.eifs_waits += u64::from(eifs_used);
         let count_from = st.medium_idle_since.plus_ns(ifs).max(now.plus_ns(cfg.difs_ns));
         st.counting = Some(Counting { ifs_start: now, count_from });
+        true
     }
 }
 
