@@ -719,6 +719,7 @@ impl<'m> World<'m> {
     /// [`World::run`], asking `interrupt` every [`INTERRUPT_CHECK_EVENTS`]
     /// events whether to stop (a user's Ctrl-C): the only call out of the
     /// event loop, rare enough to cost nothing per event.
+    #[inline(never)]
     pub fn run_until(&mut self, interrupt: &mut dyn FnMut() -> bool) -> RunEnd {
         // Flow starts and stops are known from the outset. Keys are reserved
         // for all of them now, in flow order, but only the earliest waits in
@@ -1380,11 +1381,7 @@ impl<'m> World<'m> {
         let now = self.sched.now();
         let n_endpoints = 2 * self.flows.len();
         if endpoint as usize >= n_endpoints + self.agents.len() {
-            let m = endpoint as usize - n_endpoints - self.agents.len();
-            self.macs[m].armed = Time::NEVER;
-            let mut out = self.mac_bufs.pop().unwrap_or_default();
-            self.macs[m].mac.on_timer(now, &mut out);
-            self.mac_outputs(m, out);
+            self.mac_wake(endpoint as usize - n_endpoints - self.agents.len());
             return;
         }
         if endpoint as usize >= n_endpoints {
@@ -1409,6 +1406,18 @@ impl<'m> World<'m> {
             self.flows[fi].receiver.on_timer(now);
             self.flush_receiver(fi);
         }
+    }
+
+    /// Medium `m`'s wake-up: its internal events due now, then what they
+    /// did. Out of line: a shared medium's state machines kept out of the
+    /// event loop leave the wired path's code as it was.
+    #[inline(never)]
+    fn mac_wake(&mut self, m: usize) {
+        let now = self.sched.now();
+        self.macs[m].armed = Time::NEVER;
+        let mut out = self.mac_bufs.pop().unwrap_or_default();
+        self.macs[m].mac.on_timer(now, &mut out);
+        self.mac_outputs(m, out);
     }
 
     /// Connection `fi`'s sender timed out (before it resends anything): if

@@ -678,6 +678,11 @@ pub struct Dcf {
     /// the next event reads one word per station (a debug assertion in
     /// [`Dcf::next_item`] recomputes it from scratch).
     wakes: Vec<Time>,
+    /// The next internal event ([`Dcf::next_item`]), recomputed after
+    /// every change of state ([`Dcf::enqueue`], each event of
+    /// [`Dcf::on_timer`]), so that [`Dcf::poll_at`] reads it instead of
+    /// searching again (a debug assertion there searches and compares).
+    next: Option<(Time, Item)>,
     air: Vec<Air>,
     next_air_id: u64,
     log: Option<Vec<AirRecord>>,
@@ -717,7 +722,15 @@ impl Dcf {
                 stats: DcfStats::default(),
             })
             .collect();
-        Dcf { cfg, stations, wakes: vec![Time::NEVER; n], air: Vec::with_capacity(4), next_air_id: 0, log: None }
+        Dcf {
+            cfg,
+            stations,
+            wakes: vec![Time::NEVER; n],
+            next: None,
+            air: Vec::with_capacity(4),
+            next_air_id: 0,
+            log: None,
+        }
     }
 
     /// Give station `s` an error model for every frame it sends (but those
@@ -832,18 +845,20 @@ impl Dcf {
             st.take_head_to_contend(now);
             self.resume(usize::from(s), now);
             self.refresh(usize::from(s));
+            self.next = self.next_item();
         }
         a
     }
 
     /// When the medium next needs [`Dcf::on_timer`].
     pub fn poll_at(&self) -> Time {
-        self.next_item().map_or(Time::NEVER, |(t, _)| t)
+        debug_assert_eq!(self.next, self.next_item(), "the cached next event");
+        self.next.map_or(Time::NEVER, |(t, _)| t)
     }
 
     /// Run every internal event due at or before `now`, each at its own time.
     pub fn on_timer(&mut self, now: Time, out: &mut Vec<MacOutput>) {
-        while let Some((t, item)) = self.next_item() {
+        while let Some((t, item)) = self.next {
             if t > now {
                 break;
             }
@@ -852,6 +867,7 @@ impl Dcf {
                 Item::Station(s) => self.on_station_timer(s, t, out),
                 Item::RxStart(i) => self.on_rx_start(i, t),
             }
+            self.next = self.next_item();
         }
     }
 
@@ -1146,10 +1162,15 @@ impl Dcf {
         }
         if !bad && addressee_heard {
             self.on_frame(usize::from(a.to), a.from, a.kind, now, out);
+            self.refresh(usize::from(a.to));
         }
+        // Only a station that starts counting here (or the addressee,
+        // above) has a new next timer: the rest of the reception's effects
+        // (carrier sense, EIFS) reach the timers through `resume`.
         for s in 0..self.stations.len() {
-            self.resume(s, now);
-            self.refresh(s);
+            if self.resume(s, now) {
+                self.refresh(s);
+            }
         }
     }
 
@@ -1212,19 +1233,21 @@ impl Dcf {
     /// If station `s` has a backoff pending and nothing else to do, start
     /// (or go on) counting it once its medium is idle: slots count from
     /// DIFS (EIFS after a bad frame) after its medium went idle, and no
-    /// sooner than DIFS after now.
-    fn resume(&mut self, s: usize, now: Time) {
+    /// sooner than DIFS after now. True if it starts counting (its next
+    /// timer changes).
+    fn resume(&mut self, s: usize, now: Time) -> bool {
         let cfg = self.cfg;
         let st = &mut self.stations[s];
         let free = st.tx.is_none() && st.reply.is_none() && st.awaiting.is_none() && st.blocked_until.is_none();
         if st.counting.is_some() || st.backoff_slots.is_none() || st.busy > 0 || !free {
-            return;
+            return false;
         }
         let ifs = if st.eifs { cfg.eifs_ns } else { cfg.difs_ns };
         let eifs_used = st.eifs && st.medium_idle_since.plus_ns(cfg.eifs_ns) > now.plus_ns(cfg.difs_ns);
         st.stats.eifs_waits += u64::from(eifs_used);
         let count_from = st.medium_idle_since.plus_ns(ifs).max(now.plus_ns(cfg.difs_ns));
         st.counting = Some(Counting { ifs_start: now, count_from });
+        true
     }
 }
 

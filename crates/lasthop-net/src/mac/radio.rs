@@ -521,6 +521,11 @@ enum Item {
 pub struct Radio {
     cfg: RadioConfig,
     stations: Vec<Station>,
+    /// The next internal event ([`Radio::next_item`]), recomputed after
+    /// every change of state ([`Radio::enqueue`], each event of
+    /// [`Radio::on_timer`]), so that [`Radio::poll_at`] reads it instead of
+    /// searching again (a debug assertion there searches and compares).
+    next: Option<(Time, Item)>,
     air: Vec<Air>,
     next_air_id: u64,
     hand_ups: VecDeque<HandUp>,
@@ -556,6 +561,7 @@ impl Radio {
         Radio {
             cfg,
             stations,
+            next: None,
             // A radio has at most one frame on the air at a time.
             air: Vec::with_capacity(n),
             next_air_id: 0,
@@ -647,18 +653,20 @@ impl Radio {
         let a = st.iq.offer(now, frame, to, st.current.is_some(), pool, removed, drops);
         if a.queued() {
             self.act(usize::from(s), now);
+            self.next = self.next_item();
         }
         a
     }
 
     /// When the medium next needs [`Radio::on_timer`].
     pub fn poll_at(&self) -> Time {
-        self.next_item().map_or(Time::NEVER, |(t, _)| t)
+        debug_assert_eq!(self.next, self.next_item(), "the cached next event");
+        self.next.map_or(Time::NEVER, |(t, _)| t)
     }
 
     /// Run every internal event due at or before `now`, each at its own time.
     pub fn on_timer(&mut self, now: Time, out: &mut Vec<MacOutput>) {
-        while let Some((t, item)) = self.next_item() {
+        while let Some((t, item)) = self.next {
             if t > now {
                 break;
             }
@@ -672,6 +680,7 @@ impl Radio {
                 Item::Station(s) => self.on_station_timer(s, t, out),
                 Item::RxStart(i) => self.on_rx_start(i, t),
             }
+            self.next = self.next_item();
         }
     }
 

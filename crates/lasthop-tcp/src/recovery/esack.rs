@@ -168,6 +168,12 @@ impl EsackQueue {
     /// link layer is retrying.
     pub fn on_dupack(&mut self, snd_una: u64, sb: &Scoreboard, marks: &ErsnMarks) -> DupackBranch {
         let first = self.first_unsacked(sb, marks);
+        self.on_dupack_with(snd_una, sb, first)
+    }
+
+    /// [`Self::on_dupack`] with FirstUnsacked (`first`) already found, as
+    /// the ack path finds it once for all its uses.
+    fn on_dupack_with(&mut self, snd_una: u64, sb: &Scoreboard, first: Option<u64>) -> DupackBranch {
         // One past the highest SACKed octet: FirstUnsacked, never SACKed
         // itself, lies below HighSACK exactly when it lies below this.
         let high_sack_end = sb.sacked_ranges().last().map(|&(_, e)| e);
@@ -190,16 +196,26 @@ impl EsackQueue {
     /// IsLost(FirstUnsacked) in sending order: the SACKed entries queued
     /// after it hold more than (DupThresh - 1)·SMSS bytes or number DupThresh.
     pub fn first_unsacked_is_lost(&self, sb: &Scoreboard, marks: &ErsnMarks) -> bool {
-        let Some((i, _)) = self.first_unsacked_at(sb, marks) else { return false };
+        self.first_unsacked_at(sb, marks).is_some_and(|(i, _)| self.lost_after(sb, i))
+    }
+
+    /// IsLost of the entry at position `i` (FirstUnsacked): the SACKed
+    /// entries after it reach the threshold (the count stops as soon as
+    /// they do: both sums only grow).
+    fn lost_after(&self, sb: &Scoreboard, i: usize) -> bool {
+        let t = u64::from(self.dupthresh);
+        let max_bytes = (t - 1) * self.mss_bytes;
         let (mut n, mut bytes) = (0u64, 0u64);
         for &(s, e) in self.entries.iter().skip(i + 1) {
             if covered(sb, s, e) {
                 n += 1;
                 bytes += e - s;
+                if n >= t || bytes > max_bytes {
+                    return true;
+                }
             }
         }
-        let t = u64::from(self.dupthresh);
-        n >= t || bytes > (t - 1) * self.mss_bytes
+        false
     }
 }
 
@@ -224,7 +240,10 @@ impl LlElsnRecovery {
         if !a.dup || (newly_sacked == 0 && !s.board.in_recovery()) {
             return AckAnswer::NONE;
         }
-        let branch = q.on_dupack(snd_una, &s.board, marks);
+        // FirstUnsacked, found once: nothing below changes the scoreboard
+        // or the marks before its last use.
+        let at = q.first_unsacked_at(&s.board, marks);
+        let branch = q.on_dupack_with(snd_una, &s.board, at.map(|(_, f)| f));
         s.dupacks = branch.apply(s.dupacks);
         let mut answer = AckAnswer::NONE;
         if branch == DupackBranch::Reneged {
@@ -239,8 +258,8 @@ impl LlElsnRecovery {
         // FirstUnsacked is never a segment the link layer is retrying
         // (Sec. 3.1); with every unSACKed segment marked there is none, and
         // nothing to fast retransmit.
-        let Some(first) = q.first_unsacked(&s.board, marks) else { return answer };
-        let lost = q.first_unsacked_is_lost(&s.board, marks);
+        let Some((i, first)) = at else { return answer };
+        let lost = q.lost_after(&s.board, i);
         let requested = s.fr_request && a.fr_request;
         if (s.dupacks >= s.dupthresh || lost || requested) && s.board.may_enter_recovery(snd_una) {
             let requested_only = requested && s.dupacks < s.dupthresh && !lost;
