@@ -29,6 +29,8 @@ echo "== Rust tests"
 cargo test --workspace --exclude lasthop-py
 
 echo "== Python tests"
-# On every core: the tests that read the whole reproduction share one worker, which runs
-# it once (xdist_group "reproduce"); the slowest tests are listed at the end.
-python3 -m pytest -q -n auto --dist loadgroup --durations=15 tests
+# On every core, a test file to a worker: tests/test_verdicts.py holds every test that
+# reads the whole reproduction, so it runs once (xdist's loadgroup would say so with a
+# marker, but with pytest 9 and xdist 3.8 it split the group and ran it twice). The
+# slowest tests are listed at the end.
+python3 -m pytest -q -n auto --dist loadfile --durations=15 tests

@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 
-import pytest
 from helpers import lasthop_cli
 
 from lasthop.papers.balakrishnan97 import published
@@ -17,7 +16,6 @@ KEYS = {"table", "setting", "scheme", "published", "ratio"}
 KEYS |= {"wireless_goodput_pct", "wired_goodput_pct"}
 
 
-@pytest.mark.xdist_group("reproduce")  # its fixture runs once, on that worker
 def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
     document = json.loads(reproduce_one_seed)
     assert list(document) == ["cells", "claims", "deviations", "summary", "sensitivity"]

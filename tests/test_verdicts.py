@@ -19,8 +19,8 @@ from helpers import lasthop_cli
 
 from lasthop.reproduction import registry, verdicts
 
-# The whole reproduction runs once, on one worker of pytest-xdist (scripts/test.sh).
-pytestmark = pytest.mark.xdist_group("reproduce")
+# Every test that reads the whole reproduction (the reproduce_all fixture) lives in this
+# file: CI gives each file to one pytest-xdist worker (scripts/test.sh), so it runs once.
 
 PAPERS = [p.name for p in registry.papers()]
 
