@@ -52,8 +52,10 @@ main(sys.argv[2:])
 
 def _lasthop() -> list[str]:
     beside = Path(sys.executable).parent / "lasthop"
-    if beside.is_file() and beside.read_bytes()[:4] == b"\x7fELF":
-        return [str(beside)]
+    if beside.is_file():
+        with beside.open("rb") as f:  # its ELF magic, not the whole 5 MB binary
+            if f.read(4) == b"\x7fELF":
+                return [str(beside)]
     return [sys.executable, "-m", "lasthop"]
 
 
@@ -98,7 +100,7 @@ def oneshot(runs: int) -> dict[str, Any]:
         _wall(argv, cwd)  # warm-up
         walls = [_wall(argv, cwd) for _ in range(runs)]
         peak = _peak_rss(argv, cwd)
-    how = "native" if len(argv) and argv[0].endswith("lasthop") else "python -m lasthop"
+    how = "python -m lasthop" if argv[0] == sys.executable else "native"
     return _result(
         "oneshot", f"one process ({how}): lasthop run balakrishnan97/lan --format json", walls, peak
     )

@@ -72,10 +72,7 @@ def print_runs(
     else:
         document = {"runs": list(runs), "mean": mean_summary(runs)}
     if fmt == "json":
-        if out is None:
-            print_json(document, indent)
-        else:
-            _write(out, lambda f: _dump(document, indent, f), binary=False)
+        _write(out, lambda f: _dump(document, indent, f), binary=False)
         return
     if seeds is None:
         title = f"{runs[0].get('scenario') or origin}, seed {seed_list[0]}"
