@@ -327,7 +327,7 @@ mod tests {
             return; // not Linux
         }
         let before = peak_rss_bytes().unwrap();
-        let v = vec![1u8; 64 << 20];
+        let v = std::hint::black_box(vec![1u8; 64 << 20]);
         let after = peak_rss_bytes().unwrap();
         assert!(after >= before + (60 << 20), "{before} -> {after}");
         drop(v);

@@ -414,7 +414,7 @@ impl<'m> World<'m> {
             let link = links.last_mut().expect("just pushed");
             for (d, ld) in link.dirs.iter_mut().enumerate() {
                 ld.set_jitter_stream(|| stream(d, "jitter"));
-                ld.set_discipline(l.dirs[d].queue.as_ref(), || stream(d, "queue"));
+                ld.set_discipline(l.dirs[d].queue.as_deref(), || stream(d, "queue"));
                 ld.set_emulator(l.dirs[d].emulation_tick_ns.map(|tick_ns| {
                     // The sending host's kernel clock (seed 001 Sec. 8.1).
                     let host = &model.nodes[l.ends[d] as usize];

@@ -103,7 +103,7 @@ socket_buffer_bytes = 1000000
 #[test]
 fn the_cell_template_names_its_nodes_links_and_hops() {
     let m = load(&cell(3, "", 10_000), &[]).model;
-    assert_eq!(m.nodes, ["s1", "s2", "s3", "r", "ap", "d1", "d2", "d3"]);
+    assert_eq!(*m.nodes, ["s1", "s2", "s3", "r", "ap", "d1", "d2", "d3"]);
     let links: Vec<(&str, &str, &str)> = m
         .links
         .iter()
@@ -145,7 +145,7 @@ fn the_cell_template_names_its_nodes_links_and_hops() {
 #[test]
 fn background_adds_a_source_before_the_router_and_a_sink_behind_the_access_point() {
     let m = load(&cell(2, "background = true", 10_000), &[]).model;
-    assert_eq!(m.nodes, ["s1", "s2", "r", "ap", "d1", "d2", "bg", "bgsink"]);
+    assert_eq!(*m.nodes, ["s1", "s2", "r", "ap", "d1", "d2", "bg", "bgsink"]);
     let names: Vec<&str> = m.links.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(names, ["wired1", "wired2", "backbone", "bg_access", "bg_egress", "wlan/ap-d1", "wlan/ap-d2"]);
     assert_eq!((m.links[3].ends, m.links[4].ends), ([6, 2], [3, 7]));

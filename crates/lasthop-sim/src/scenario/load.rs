@@ -212,6 +212,80 @@ fn unknown_param(path: &str, name: &str, params: &Table) -> ScenarioError {
 
 /// Parse and resolve a scenario text into its typed form.
 pub fn load_file(text: &str, fmt: Format, sets: &[String], origin: &str) -> Result<ScenarioFile, ScenarioError> {
+    if fmt == Format::Json && sets.is_empty() {
+        if let Some(file) = load_plain_json(text) {
+            return Ok(file);
+        }
+    }
+    load_resolved(text, fmt, sets, origin)
+}
+
+/// A JSON scenario that needs none of [`load_resolved`]'s steps, read
+/// straight into its typed form: `None` when it may need one, or does not
+/// read (the general path then loads it, or names the error).
+///
+/// The general path goes through `serde_json::Value` and `toml::Value`
+/// (the TOML path's common form) and walks the tree for `${...}`; at a
+/// million nodes those copies cost seconds and gigabytes (issue 31). The
+/// typed result is the same where no step applies and the two readers
+/// agree, which is when the text has
+/// - no `${` (no parameter reference) and no `\u` escape (which could
+///   spell one, or a key that a step acts on);
+/// - no `null`: the general path refuses it (TOML has none), a typed
+///   reader would take it for an absent optional field;
+/// - no run of 19 digits or more: the general path refuses integers past
+///   `i64::MAX` (TOML's integers are 64-bit signed);
+/// - no `cases` and no flow with a `replace` table (checked on the result):
+///   the steps that merge and expand them.
+///
+/// Duplicate keys (the general path keeps the last) make the typed reader
+/// fail, so they go the general way too. `tests::plain_json_reads_as_the_general_path_does`
+/// holds the two equal over every embedded scenario.
+fn load_plain_json(text: &str) -> Option<ScenarioFile> {
+    let b = text.as_bytes();
+    let plain = !text.contains("${") && !text.contains("\\u") && !text.contains("null") && !long_digit_run(b);
+    if !plain {
+        return None;
+    }
+    let file: ScenarioFile = serde_json::from_str(text).ok()?;
+    let steps = !file.cases.is_empty() || file.flows.iter().any(|f| f.replace.is_some());
+    (!steps).then_some(file)
+}
+
+/// A run of 19 or more ASCII digits (an integer that may not fit an i64).
+fn long_digit_run(b: &[u8]) -> bool {
+    let mut run = 0;
+    for &c in b {
+        run = if c.is_ascii_digit() { run + 1 } else { 0 };
+        if run >= 19 {
+            return true;
+        }
+    }
+    false
+}
+
+/// The general path: parse, apply `--set`, merge cases, substitute
+/// parameters, expand replacements, then deserialize with the field path
+/// of any error.
+fn load_resolved(text: &str, fmt: Format, sets: &[String], origin: &str) -> Result<ScenarioFile, ScenarioError> {
+    let doc = resolve(text, fmt, sets, origin)?;
+    let topology = doc.get("topology").cloned();
+    let de = Value::Table(doc);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "topology" {
+            if let Some(inner) = topology.as_ref().and_then(template_link_error) {
+                return inner;
+            }
+        }
+        let path = if path == "." { origin.to_string() } else { path };
+        ScenarioError::new(path, e.into_inner().to_string().replace('\n', " "))
+    })
+}
+
+/// The scenario text as the table the typed form is read from: parsed,
+/// with `--set`, cases, parameters and replacements applied.
+fn resolve(text: &str, fmt: Format, sets: &[String], origin: &str) -> Result<Table, ScenarioError> {
     let mut doc = parse_text(text, fmt, origin)?;
     let ops = sets.iter().map(|s| parse_set(s)).collect::<Result<Vec<_>, _>>()?;
     let mut params = match doc.get("params") {
@@ -271,18 +345,7 @@ pub fn load_file(text: &str, fmt: Format, sets: &[String], origin: &str) -> Resu
     }
     doc.insert("params".into(), Value::Table(params));
     expand_replacements(&mut doc)?;
-    let topology = doc.get("topology").cloned();
-    let de = Value::Table(doc);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        if path == "topology" {
-            if let Some(inner) = topology.as_ref().and_then(template_link_error) {
-                return inner;
-            }
-        }
-        let path = if path == "." { origin.to_string() } else { path };
-        ScenarioError::new(path, e.into_inner().to_string().replace('\n', " "))
-    })
+    Ok(doc)
 }
 
 /// Each flow's `replace` table (seed 004's friendliness test, see
@@ -540,6 +603,75 @@ bytes = 10
         assert_eq!(f.stop_s, 7.0);
         let e = load_file(&text, Format::Toml, &["kind=vegas".into()], "m").unwrap_err();
         assert_eq!(e.path, "params.kind");
+    }
+
+    /// The direct JSON reader ([`load_plain_json`]) against the general
+    /// path, on the same text: every embedded scenario, resolved (cases
+    /// left out: they send a text the general way), and a small tree of the
+    /// scale cases.
+    #[test]
+    fn plain_json_reads_as_the_general_path_does() {
+        let mut texts: Vec<(String, String)> = crate::embedded::SCENARIOS
+            .iter()
+            .map(|(name, text)| {
+                let mut doc = resolve(text, Format::Toml, &[], name).unwrap();
+                doc.remove("cases");
+                (name.to_string(), serde_json::to_string(&doc).unwrap())
+            })
+            .collect();
+        texts.push(("tree".into(), crate::scale::tree(9, 10, 40, 10_000, 3.0)));
+        let dumbbell = resolve(&crate::scale::dumbbell(3, 1000), Format::Toml, &[], "d").unwrap();
+        texts.push(("dumbbell".into(), serde_json::to_string(&dumbbell).unwrap()));
+        for (name, json) in &texts {
+            let general = load_resolved(json, Format::Json, &[], name).unwrap();
+            let direct = load_plain_json(json).unwrap_or_else(|| panic!("{name} reads directly"));
+            assert_eq!(format!("{direct:?}"), format!("{general:?}"), "{name}");
+        }
+    }
+
+    /// What may need a step, or reads differently, goes the general way,
+    /// and comes out as it did.
+    #[test]
+    fn json_that_needs_a_step_goes_the_general_way() {
+        let plain = r#"{"name":"j","stop_s":5,"nodes":[{"name":"a"},{"name":"b"}],
+            "links":[{"name":"l","a":"a","b":"b","bandwidth_bps":1000000}],
+            "flows":[{"name":"f","from":"a","to":"b","bytes":10}]}"#;
+        assert!(load_plain_json(plain).is_some());
+        let general = |t: &str| load_resolved(t, Format::Json, &[], "j");
+        // A parameter reference (in a string field, which would read).
+        let t = plain.replace(r#""name":"j""#, r#""params":{"n":"x"},"name":"${n}""#);
+        assert!(load_plain_json(&t).is_none());
+        assert_eq!(load_file(&t, Format::Json, &[], "j").unwrap().name, "x");
+        // A null: refused (TOML has none), as before, where a typed reader
+        // would take it for an absent optional field.
+        let t = plain.replace(r#""stop_s":5"#, r#""max_events":null"#);
+        assert!(load_plain_json(&t).is_none());
+        assert!(serde_json::from_str::<ScenarioFile>(&t).is_ok());
+        let e = load_file(&t, Format::Json, &[], "j").unwrap_err();
+        assert_eq!(e.to_string(), general(&t).unwrap_err().to_string());
+        assert!(e.reason.contains("cannot be represented"), "{e}");
+        // An integer past i64: refused, as before.
+        let t = plain.replace(r#""bytes":10"#, r#""bytes":18446744073709551615"#);
+        assert!(load_plain_json(&t).is_none());
+        assert!(load_file(&t, Format::Json, &[], "j").is_err());
+        // A duplicate key: the last one, as before.
+        let t = plain.replace(r#""stop_s":5"#, r#""stop_s":5,"stop_s":6"#);
+        assert!(load_plain_json(&t).is_none());
+        assert_eq!(load_file(&t, Format::Json, &[], "j").unwrap().stop_s, 6.0);
+        // A case, merged.
+        let t = plain.replace(r#""stop_s":5"#, r#""params":{"k":"x"},"cases":{"k":{"x":{"stop_s":9}}}"#);
+        assert!(load_plain_json(&t).is_none());
+        assert_eq!(load_file(&t, Format::Json, &[], "j").unwrap().stop_s, 9.0);
+        // A replace table, expanded into a flow of its own.
+        let t = plain.replace(r#""bytes":10"#, r#""bytes":10,"replace":{"copies":0}"#);
+        assert!(load_plain_json(&t).is_none());
+        // An escape that spells a parameter reference.
+        let t = plain.replace(r#""stop_s":5"#, r#""params":{"s":7},"stop_s":"${s}""#);
+        assert!(load_plain_json(&t).is_none());
+        assert_eq!(load_file(&t, Format::Json, &[], "j").unwrap().stop_s, 7.0);
+        // An error is the general path's, with its field path.
+        let t = plain.replace(r#""bytes":10"#, r#""bytes":"ten""#);
+        assert_eq!(load_file(&t, Format::Json, &[], "j").unwrap_err().path, "flows[0].bytes");
     }
 
     #[test]

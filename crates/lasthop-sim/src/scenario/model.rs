@@ -28,7 +28,10 @@ use lasthop_tcp::{
     AccConfig, AccMode, AckPolicy, AdaptationConfig, ElnResponse, LlElsnConfig, LlElsnResponse, ReceiverConfig,
     RtoConfig, RtoMode, SenderConfig, Variant,
 };
-use std::collections::{HashMap, HashSet};
+// Fx hashing for name look-ups: the names are the scenario author's own, not an
+// adversary's, and SipHash's flood resistance cost a third of a second at a million
+// links (issue 31).
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 /// Default queue limit when a link gives none (ns-2's default of 50).
@@ -44,7 +47,9 @@ pub struct DirModel {
     pub error: ErrorModelConfig,
     pub header_compression: HeaderCompression,
     /// The direction's queue discipline; `None`: DropTail, no statistics.
-    pub queue: Option<QueueConfig>,
+    /// Boxed: most directions have none, and a million links' models are
+    /// half this field's 192 bytes otherwise (issue 31).
+    pub queue: Option<Box<QueueConfig>>,
     /// ACK reconstruction at the direction's far end (its `mss_bytes` is
     /// each connection's own, set where the agents are placed).
     pub ack_recons: Option<AckReconsConfig>,
@@ -148,7 +153,8 @@ pub struct SplitModel {
 #[derive(Clone, Debug)]
 pub struct Model {
     pub name: String,
-    pub nodes: Vec<String>,
+    /// Node names, shared with [`Labels::nodes`].
+    pub nodes: Arc<[String]>,
     /// The scenario's links, then one per hop of each medium.
     pub links: Vec<LinkModel>,
     pub media: Vec<MediumModel>,
@@ -191,15 +197,30 @@ pub struct Labels {
 }
 
 impl Labels {
+    /// One allocation per name (a million links' labels are some 4
+    /// million strings: issue 31).
     fn of(m: &Model) -> Labels {
-        let dirs: Vec<Label> =
-            (0..m.links.len()).flat_map(|li| [0, 1].map(|d| Label::from(m.dir_name(li, d)))).collect();
+        let mut dirs = Vec::with_capacity(2 * m.links.len());
+        let mut link_dirs = Vec::with_capacity(2 * m.links.len());
+        for l in &m.links {
+            for d in 0..2 {
+                let (from, to) = (&m.nodes[l.ends[d] as usize], &m.nodes[l.ends[1 - d] as usize]);
+                let mut s = String::with_capacity(l.name.len() + 1 + from.len() + 2 + to.len());
+                s.push_str(&l.name);
+                s.push(':');
+                s.push_str(from);
+                s.push_str("->");
+                s.push_str(to);
+                dirs.push(Label::from(&s[l.name.len() + 1..]));
+                link_dirs.push(s);
+            }
+        }
         Labels {
             flows: m.flows.iter().map(|f| Label::from(f.name.as_str())).collect(),
             links: m.links.iter().map(|l| Label::from(l.name.as_str())).collect(),
-            link_dirs: dirs.iter().enumerate().map(|(k, d)| format!("{}:{d}", m.links[k / 2].name)).collect(),
+            link_dirs: link_dirs.into(),
             dirs,
-            nodes: m.nodes.iter().cloned().collect(),
+            nodes: m.nodes.clone(),
         }
     }
 }
@@ -375,8 +396,7 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Resul
         }
     };
     let bw = o.bandwidth_bps.unwrap_or(l.bandwidth_bps);
-    let at = side("bandwidth_bps", o.bandwidth_bps.is_some());
-    bit_rate(bw, &at)?;
+    bit_rate(bw, || side("bandwidth_bps", o.bandwidth_bps.is_some()))?;
     let delay = o.delay_ms.unwrap_or(l.delay_ms);
     duration(delay, 1e-3, "ms", || side("delay_ms", o.delay_ms.is_some()))?;
     let ovh_us = o.frame_overhead_us.unwrap_or(l.frame_overhead_us);
@@ -407,7 +427,7 @@ fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Resul
     let error = error.resolve_packet_times(|size| params.tx_time_ns(size));
     let header_compression = o.header_compression.unwrap_or(l.header_compression);
     let own_queue = o.queue.is_some();
-    let queue = o.queue.or_else(|| l.queue.clone());
+    let queue = o.queue.or_else(|| l.queue.clone()).map(Box::new);
     if let Some(q) = &queue {
         let at = |field: &str| side(&format!("queue.{field}"), own_queue);
         q.validate(params.queue).map_err(|(field, reason)| ScenarioError::new(at(&field), reason))?;
@@ -843,7 +863,7 @@ fn media_links(
                 )?;
             }
         }
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for (hi, [a, b]) in pairs.iter().enumerate() {
             let at = format!("{path}.hops[{hi}]");
             let (sa, sb) = (station_of(a, &at)?, station_of(b, &at)?);
@@ -1277,7 +1297,7 @@ impl Model {
         let (nodes, named, media_specs) = expand_topology(f)?;
         check_node_count(nodes.len())?;
         // Name look-ups through hash maps (never iterated: order stays the file's).
-        let mut by_name: HashMap<&str, NodeId> = HashMap::with_capacity(nodes.len());
+        let mut by_name: HashMap<&str, NodeId> = HashMap::with_capacity_and_hasher(nodes.len(), Default::default());
         for (i, n) in nodes.iter().enumerate() {
             check(!n.is_empty(), || format!("nodes[{i}].name"), "must not be empty")?;
             check(
@@ -1287,8 +1307,8 @@ impl Model {
             )?;
         }
         let node_index = |name: &str| by_name.get(name).copied();
-        let mut links = Vec::new();
-        let mut link_names = HashSet::with_capacity(named.len());
+        let mut links = Vec::with_capacity(named.len());
+        let mut link_names = HashSet::with_capacity_and_hasher(named.len(), Default::default());
         for l in &named {
             check(link_names.insert(l.name.as_str()), || format!("{}.name", l.path), "duplicate link name")?;
             let a = node_index(&l.a)
@@ -1339,7 +1359,7 @@ impl Model {
         }
         check(!f.flows.is_empty(), "flows", "a scenario needs at least one flow")?;
         let mut flows = Vec::new();
-        let mut flow_names = HashSet::with_capacity(f.flows.len());
+        let mut flow_names = HashSet::with_capacity_and_hasher(f.flows.len(), Default::default());
         // Per flow of the file: its first model flow and its copies.
         let mut expanded: Vec<(u32, u32)> = Vec::with_capacity(f.flows.len());
         let max_flows = match f.limits.flows {
@@ -1503,7 +1523,7 @@ impl Model {
         let published = published_ref(f, &links, &expanded)?;
         let mut model = Model {
             name: f.name.clone(),
-            nodes,
+            nodes: nodes.into(),
             links,
             media,
             flows,
@@ -1526,7 +1546,8 @@ impl Model {
         for m in mutations {
             match m {
                 Mutation::AckFilterOff => {
-                    let queues = self.links.iter_mut().flat_map(|l| l.dirs.iter_mut()).filter_map(|d| d.queue.as_mut());
+                    let queues =
+                        self.links.iter_mut().flat_map(|l| l.dirs.iter_mut()).filter_map(|d| d.queue.as_deref_mut());
                     for q in queues.chain(self.media.iter_mut().filter_map(|m| m.queue.as_mut())) {
                         q.ack_filter = false;
                         q.ack_filter_position = None;
