@@ -67,7 +67,7 @@ impl<'m> World<'m> {
             if want < self.agents[k].armed {
                 let at = want.max(now);
                 self.agents[k].armed = at;
-                self.sched.set_timer((2 * self.flows.len() + k) as u32, at);
+                self.sched.set_timer(self.timer_keys().agent(k).raw(), at);
             }
         }
     }

@@ -2,6 +2,7 @@
 //! sender, timer wake-ups, what the endpoints (and background sources)
 //! send, and flows finishing (and the flows that follow them starting).
 
+use super::keys::{Side, Timer, TimerKey};
 use super::{delivered_now, World, NO_HOP};
 use crate::scenario::model::Workload;
 use crate::scheduler::Event;
@@ -82,25 +83,27 @@ impl<'m> World<'m> {
         }
     }
 
-    pub(super) fn on_wake(&mut self, endpoint: u32) {
+    /// Timer `key` fired: wake what it belongs to (an endpoint, an agent or
+    /// a medium).
+    pub(super) fn on_wake(&mut self, key: TimerKey) {
         let now = self.sched.now();
-        let n_endpoints = 2 * self.flows.len();
-        if endpoint as usize >= n_endpoints + self.agents.len() {
-            self.mac_wake(endpoint as usize - n_endpoints - self.agents.len());
-            return;
-        }
-        if endpoint as usize >= n_endpoints {
-            let k = endpoint as usize - n_endpoints;
-            self.agents[k].armed = Time::NEVER;
-            self.agents[k].agent.on_timer(now);
-            self.flush_agents(k, k + 1);
-            return;
-        }
-        let (fi, side) = ((endpoint / 2) as usize, (endpoint % 2) as usize);
+        let (fi, side) = match self.timer_keys().kind(key) {
+            Timer::Medium(m) => {
+                self.mac_wake(m);
+                return;
+            }
+            Timer::Agent(k) => {
+                self.agents[k].armed = Time::NEVER;
+                self.agents[k].agent.on_timer(now);
+                self.flush_agents(k, k + 1);
+                return;
+            }
+            Timer::Endpoint { conn, side } => (conn, side),
+        };
         *self.flows[fi].armed_mut(side) = Time::NEVER;
-        if side == 0 && self.flows[fi].source.is_some() {
+        if side == Side::Sender && self.flows[fi].source.is_some() {
             self.flush_source(fi);
-        } else if side == 0 {
+        } else if side == Side::Sender {
             let timeouts = self.flows[fi].sender.timeouts();
             self.flows[fi].sender.on_timer(now, &mut self.trace);
             if self.flows[fi].sender.timeouts() != timeouts {
@@ -172,7 +175,7 @@ impl<'m> World<'m> {
             }
         }
         let want = self.flows[fi].sender.poll_at();
-        self.rearm(fi, 0, want);
+        self.rearm(fi, Side::Sender, want);
     }
 
     /// Send what flow `fi`'s background source has due, and re-arm it.
@@ -191,7 +194,7 @@ impl<'m> World<'m> {
             }
         }
         let want = self.flows[fi].source.as_deref().expect("a source flow").poll_at();
-        self.rearm(fi, 0, want);
+        self.rearm(fi, Side::Sender, want);
     }
 
     pub(super) fn flush_receiver(&mut self, fi: usize) {
@@ -204,17 +207,16 @@ impl<'m> World<'m> {
             }
         }
         let want = self.flows[fi].receiver.poll_at();
-        self.rearm(fi, 1, want);
+        self.rearm(fi, Side::Receiver, want);
     }
 
     /// Arm an endpoint's wake-up only when it wants it earlier than armed: a
     /// later want is served by the early wake-up, which re-arms.
-    fn rearm(&mut self, fi: usize, side: usize, want: Time) {
+    fn rearm(&mut self, fi: usize, side: Side, want: Time) {
         if want < *self.flows[fi].armed_mut(side) {
             let at = want.max(self.sched.now());
             *self.flows[fi].armed_mut(side) = at;
-            let endpoint = (2 * fi + side) as u32;
-            self.sched.set_timer(endpoint, at);
+            self.sched.set_timer(TimerKey::endpoint(fi, side).raw(), at);
         }
     }
 

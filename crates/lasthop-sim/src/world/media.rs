@@ -108,7 +108,7 @@ impl<'m> World<'m> {
             let now = self.sched.now();
             let at = want.max(now);
             self.macs[m].armed = at;
-            self.sched.set_timer((2 * self.flows.len() + self.agents.len() + m) as u32, at);
+            self.sched.set_timer(self.timer_keys().medium(m).raw(), at);
         }
     }
 

@@ -19,7 +19,7 @@
 //! a spacing, when the agent's wake-up says they are ready: the agent's own
 //! timer key carries both, so the scheduler needs no event of its own for
 //! it); what they make is a fresh packet, what they held keeps its identity.
-//! Each agent has a timer key after the flows' endpoints.
+//! Each agent has a timer key after the flows' endpoints (`keys`).
 //!
 //! A split flow (schemes `split`, `split-smart`; seed 000 Sec. III-C,
 //! I-TCP) runs as two chained connections: the wired leg, from the source
@@ -46,7 +46,8 @@
 //! world from a model, `forwarding` moves packets along their paths,
 //! `agents` runs the node agents, `media` the shared media and their
 //! LL-ELSN notices, `endpoints` the connections' endpoints, `relay` the
-//! split relay, `invariants` and `summary` what a run ends with.
+//! split relay, `invariants` and `summary` what a run ends with; `keys`
+//! lays out the scheduler's timer keys.
 
 use crate::pcap::Capture;
 use crate::scenario::model::{FlowModel, Model, Workload};
@@ -61,6 +62,8 @@ use lasthop_net::mac::{Mac, MacOutput};
 use lasthop_net::queue::Removal;
 use lasthop_tcp::{Receiver, Sender};
 
+use keys::{Side, TimerKey, TimerKeys};
+
 use crate::metrics::{CwndAverage, NoticeCounters, Overlap};
 use crate::scenario::schema::HeaderCompression;
 
@@ -68,6 +71,7 @@ mod agents;
 mod endpoints;
 mod forwarding;
 mod invariants;
+mod keys;
 mod media;
 mod relay;
 mod summary;
@@ -151,12 +155,11 @@ impl FlowState {
         self.ack_ends[0] = to;
     }
 
-    /// When an endpoint's wake-up is armed (side 0 = sender, 1 = receiver).
-    fn armed_mut(&mut self, side: usize) -> &mut Time {
-        if side == 0 {
-            &mut self.sender_armed
-        } else {
-            &mut self.receiver_armed
+    /// When an endpoint's wake-up is armed.
+    fn armed_mut(&mut self, side: Side) -> &mut Time {
+        match side {
+            Side::Sender => &mut self.sender_armed,
+            Side::Receiver => &mut self.receiver_armed,
         }
     }
 }
@@ -316,8 +319,8 @@ pub struct World<'m> {
     keep_keys_every: u64,
     keys_kept: u64,
     violations: Vec<String>,
-    /// Mid-path agents, grouped by node; agent `k`'s timer key is
-    /// `2·flows + k`.
+    /// Mid-path agents, grouped by node (agent `k`'s timer key:
+    /// [`TimerKeys::agent`]).
     agents: Vec<AgentSlot>,
     /// Per node, the range of `agents` it runs (empty for most nodes).
     node_agents: Vec<(u32, u32)>,
@@ -333,7 +336,7 @@ pub struct World<'m> {
     removed: Vec<Removal>,
     /// (flow, a flow that starts when it completes), sorted.
     followers: Vec<(u32, u32)>,
-    /// The shared media; medium `m`'s timer key is `2·flows + agents + m`.
+    /// The shared media (medium `m`'s timer key: [`TimerKeys::medium`]).
     macs: Vec<MacSlot>,
     /// Frames MACs gave up on after their retry limit.
     mac_retry_drops: u64,
@@ -393,6 +396,12 @@ fn bulk_bytes(w: Workload) -> Option<u64> {
 }
 
 impl<'m> World<'m> {
+    /// How this world's timer keys are laid out.
+    #[inline(always)]
+    fn timer_keys(&self) -> TimerKeys {
+        TimerKeys::new(self.flows.len(), self.agents.len(), self.macs.len())
+    }
+
     pub fn now(&self) -> Time {
         self.sched.now()
     }
@@ -476,7 +485,7 @@ impl<'m> World<'m> {
                     self.start_link(link as usize, dir as usize);
                 }
                 Event::Arrive { link, dir } => self.on_arrival(link as usize, dir as usize),
-                Event::Wake { endpoint } => self.on_wake(endpoint),
+                Event::Wake { endpoint } => self.on_wake(TimerKey::of_wake(endpoint)),
                 Event::FlowStart { flow } => {
                     let fi = flow as usize;
                     if let Some(source) = self.flows[fi].source.as_deref_mut() {

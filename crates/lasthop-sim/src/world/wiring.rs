@@ -3,6 +3,7 @@
 //! laid end to end, the agents grouped by node, the shared media's MACs;
 //! then what a caller adds before running (captures, air logs).
 
+use super::keys::TimerKeys;
 use super::{
     AgentSlot, ConnAt, Conservation, FlowState, HopGoodput, MacSlot, Relay, RouteHop, World, KEEP_KEYS_EVERY, LAST_HOP,
     NO_COVER, NO_HOP,
@@ -263,7 +264,7 @@ impl<'m> World<'m> {
         World {
             model,
             seed,
-            sched: Scheduler::new(2 * n_legs + agents.len() + macs.len()),
+            sched: Scheduler::new(TimerKeys::new(n_legs, agents.len(), macs.len()).count()),
             links,
             pool: PacketPool::new(),
             flows,
