@@ -43,8 +43,8 @@ pub enum Event {
         link: u32,
         dir: u8,
     },
-    /// An endpoint's `poll_at` time (endpoint = flow·2 + side), or a node
-    /// agent's (endpoint = 2·flows + agent index).
+    /// A timer key's wake-up: an endpoint's, a node agent's or a shared
+    /// medium's `poll_at` time (the world lays the keys out, `world::keys`).
     Wake {
         endpoint: u32,
     },

@@ -1,0 +1,244 @@
+//! Packets along their paths: onto a hop's link or medium, out of a link
+//! (arrivals, corrupted frames), through the node's agents, on to the next
+//! hop or delivered; what queues refuse or drop, and goodput accounting as
+//! frames go on a link.
+
+use super::{World, LAST_HOP, NO_COVER};
+use crate::scheduler::Event;
+use lasthop_agents::Verdict;
+use lasthop_core::ranges::insert_split;
+use lasthop_core::trace::{DropCause, TraceEvent};
+use lasthop_core::{LlNotice, NodeId, Packet, PacketKind};
+use lasthop_net::queue::{Admission, Removal, Waiting};
+
+use crate::scenario::schema::{HeaderCompression, COMPRESSED_ACK_BYTES};
+
+impl<'m> World<'m> {
+    /// Start what link `li` can send now that direction `dir` changed.
+    pub(super) fn start_link(&mut self, li: usize, dir: usize) {
+        let now = self.sched.now();
+        while let Some(s) = self.links[li].start_transmission_after(now, dir, &mut self.pool, &mut self.removed) {
+            self.account_tx(li, s.dir, &s.frame);
+            self.sched.schedule(s.done, Event::TxDone { link: li as u32, dir: s.dir as u8 });
+        }
+        if !self.removed.is_empty() {
+            self.on_dequeue_drops(li);
+        }
+    }
+
+    /// Free and record what link `li`'s queues dropped at dequeue (CoDel,
+    /// FQ-CoDel; counted by the link), each on its own direction.
+    #[cold]
+    #[inline(never)]
+    fn on_dequeue_drops(&mut self, li: usize) {
+        for i in 0..self.removed.len() {
+            let Removal { pkt, cause } = self.removed[i];
+            let (h, _) = self.hop_of(pkt);
+            debug_assert_eq!(self.route[h].link as usize, li, "dropped from the link it waited on");
+            let ld = 2 * li + self.route[h].dir as usize;
+            let pkt = self.pool.take(pkt);
+            self.drop(ld, &pkt, cause);
+        }
+        self.removed.clear();
+    }
+
+    /// Goodput accounting (and capture) when a frame goes on a link
+    /// direction, from the summary the queue kept: a packet that waited is
+    /// not read back (only a capture reads it).
+    pub(super) fn account_tx(&mut self, li: usize, dir: usize, w: &Waiting) {
+        if !self.captures.is_empty() {
+            let (now, pkt) = (self.sched.now(), self.pool.get(w.pkt));
+            for c in &mut self.captures {
+                c.on_transmit(now, li, dir, &pkt);
+            }
+        }
+        if w.tag != NO_COVER {
+            let g = &mut self.cover[w.tag as usize];
+            // (The earlier ranges' vector is read only when they are.)
+            let earlier = &mut self.cover_earlier[w.tag as usize];
+            g.useful += insert_split(&mut g.last, earlier, w.seq, w.seq + u64::from(w.len));
+            g.payload += u64::from(w.len);
+        }
+    }
+
+    /// Put `pkt` on the next hop from `node` toward its destination.
+    pub(super) fn forward(&mut self, node: NodeId, pkt: Packet) {
+        let at = self.conn_at[pkt.flow as usize];
+        let (first, end) = match pkt.kind {
+            PacketKind::Data | PacketKind::Datagram => (at.data, at.acks),
+            PacketKind::Ack => (at.acks, at.end),
+        };
+        // Paths are a few hops long: a scan beats any map.
+        let i = self.route[first as usize..end as usize]
+            .iter()
+            .position(|h| h.from == node)
+            .expect("packets travel their connection's path");
+        self.forward_on(first as usize + i, pkt);
+    }
+
+    /// Put `pkt` on hop `h` of its path.
+    #[inline]
+    pub(super) fn forward_on(&mut self, h: usize, pkt: Packet) {
+        let hop = self.route[h];
+        let (li, dir) = (hop.link as usize, hop.dir as usize);
+        // Data with payload counts toward its hop's goodput state.
+        let cover = if pkt.is_data() && pkt.tcp.len > 0 { hop.cover } else { NO_COVER };
+        let compress = hop.compress;
+        let tag = h as u32 | if hop.last { LAST_HOP } else { 0 };
+        let mut w = Waiting::new(&pkt, self.pool.put_tagged(pkt, tag), cover);
+        if compress != HeaderCompression::None && pkt.is_pure_ack() {
+            // RFC 1144 sends a segment whose options changed uncompressed:
+            // the timestamp option changes with every ack (seed 001 Sec. 9).
+            let vj_defeated = compress == HeaderCompression::Vj && pkt.tcp.ts.is_some();
+            if !vj_defeated {
+                w.size_bytes = w.size_bytes.min(COMPRESSED_ACK_BYTES);
+            }
+        }
+        if hop.mac {
+            self.mac_enqueue(li, dir, w);
+            return;
+        }
+        let now = self.sched.now();
+        // An idle DropTail direction with nothing waiting sends it at once.
+        if let Some(s) = self.links[li].start_at_once(now, dir, w, &self.pool) {
+            self.account_tx(li, s.dir, &s.frame);
+            self.sched.schedule(s.done, Event::TxDone { link: li as u32, dir: s.dir as u8 });
+            return;
+        }
+        match self.links[li].enqueue(dir, now, w, &mut self.pool, &mut self.removed) {
+            Admission::Queued => self.start_link(li, dir),
+            other => self.on_not_queued(li, dir, w, other),
+        }
+    }
+
+    /// Free and record what a queue refused or let go of at an arrival of
+    /// `w` on direction `dir` of link `li` (the rare path).
+    #[cold]
+    fn on_not_queued(&mut self, li: usize, dir: usize, w: Waiting, a: Admission) {
+        let ld = 2 * li + dir;
+        if a == Admission::Refused {
+            let pkt = self.pool.take(w.pkt);
+            self.drop(ld, &pkt, DropCause::Queue);
+            return;
+        }
+        for i in 0..self.removed.len() {
+            let Removal { pkt, cause } = self.removed[i];
+            let pkt = self.pool.take(pkt);
+            self.drop(ld, &pkt, cause);
+        }
+        self.removed.clear();
+        if a.queued() {
+            self.start_link(li, dir);
+        }
+    }
+
+    /// Count a packet's end on link direction `ld` (a loss, or an ack
+    /// purged by ACK filtering) and trace it.
+    pub(super) fn drop(&mut self, ld: usize, p: &Packet, cause: DropCause) {
+        if cause == DropCause::Filtered {
+            self.conservation.filtered += 1;
+        } else {
+            self.conservation.dropped += 1;
+        }
+        // A dropped LL-ELSN notice names the segment it is about.
+        let seq = if p.tcp.ll_notice == LlNotice::None { p.tcp.seq } else { p.tcp.ack };
+        let ev = TraceEvent::Drop { link_dir: ld as u32, flow: p.flow, seq, is_data: p.is_data(), cause };
+        self.trace.record(self.sched.now(), ev);
+    }
+
+    pub(super) fn on_arrival(&mut self, li: usize, dir: usize) {
+        let a = self.links[li].take_arrival(self.sched.now(), self.sched.next_key(), dir, &mut self.pool);
+        if let Some((at, key)) = a.next {
+            self.sched.schedule_reserved(at, key, Event::Arrive { link: li as u32, dir: dir as u8 });
+        }
+        let (h, last) = self.hop_of(a.pkt);
+        debug_assert_eq!((self.route[h].link, self.route[h].dir), (li as u32, dir as u8), "the hop it was queued on");
+        if a.corrupted {
+            let pkt = self.pool.take(a.pkt);
+            self.drop(2 * li + dir, &pkt, DropCause::Error);
+            // The receiving host's link layer saw the corrupted frame; its
+            // header still names the segment (seed 000 Sec. IV-A).
+            if last && pkt.is_data() {
+                self.flows[pkt.flow as usize].receiver.on_corrupted(pkt.tcp.seq);
+            }
+            return;
+        }
+        self.arrived(h, last, a.pkt);
+    }
+
+    /// The packet in pool slot `r` came intact out of hop `h` of its path
+    /// (`last`: the path's last hop): it leaves the pool, the node's agents
+    /// see it, then it is delivered or forwarded. Always inlined, and the
+    /// packet taken here, not passed in: a packet passed by value to a call
+    /// is copied (two cache lines, a memcpy per hop on the 1997 LAN bench).
+    #[inline(always)]
+    pub(super) fn arrived(&mut self, h: usize, last: bool, r: lasthop_core::pool::PacketRef) {
+        let pkt = self.pool.take(r);
+        // A path's last hop reaches the packet's destination, no earlier hop
+        // does (paths are shortest paths): the node reached is read from the
+        // route only where it is needed.
+        debug_assert_eq!(last, self.route[h].to == pkt.dst, "a path ends at its destination");
+        // Most runs have no agents: skip their (cold) per-node table, and
+        // keep the packet out of memory on the way.
+        if !self.agents.is_empty() {
+            self.arrived_at_agents(h, last, pkt);
+            return;
+        }
+        if last {
+            self.conservation.delivered += 1;
+            self.deliver(pkt);
+            return;
+        }
+        debug_assert_eq!(self.route[h + 1].from, self.route[h].to, "a path's hops follow on");
+        self.forward_on(h + 1, pkt);
+    }
+
+    /// [`World::arrived`] where agents sit on some nodes: those of the
+    /// node reached see the packet first.
+    #[inline(never)]
+    fn arrived_at_agents(&mut self, h: usize, last: bool, mut pkt: Packet) {
+        let (first, end) = self.flow_agents(self.route[h].to, pkt.flow);
+        if first < end {
+            match self.run_agents(first, end, &mut pkt) {
+                Verdict::Forward => {}
+                Verdict::Absorb => {
+                    self.conservation.absorbed += 1;
+                    self.flush_agents(first, end);
+                    return;
+                }
+                // The agent keeps it; it comes back through `flush_agents`.
+                Verdict::Hold => {
+                    self.flush_agents(first, end);
+                    return;
+                }
+            }
+        }
+        if last {
+            // Agents on the destination's node act before its endpoint: a
+            // local retransmission an ack caused leaves before the sender
+            // answers that ack (snoop below an uplink's sender, as ns-2's
+            // LLSnoop sends it down before passing the ack up). The other
+            // agents emit nothing on a packet they let through (ELN marks;
+            // ACK reconstruction forwards only with nothing held), so for
+            // them the order changes nothing.
+            if first < end {
+                self.flush_agents(first, end);
+            }
+            self.conservation.delivered += 1;
+            self.deliver(pkt);
+            return;
+        }
+        debug_assert_eq!(self.route[h + 1].from, self.route[h].to, "a path's hops follow on");
+        self.forward_on(h + 1, pkt);
+        if first < end {
+            self.flush_agents(first, end);
+        }
+    }
+
+    /// The hop of the packet in pool slot `r`, from its tag: (hop, last).
+    #[inline(always)]
+    pub(super) fn hop_of(&self, r: lasthop_core::pool::PacketRef) -> (usize, bool) {
+        let tag = self.pool.tag(r);
+        ((tag & !LAST_HOP) as usize, tag & LAST_HOP != 0)
+    }
+}
