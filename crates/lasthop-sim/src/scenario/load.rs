@@ -159,12 +159,12 @@ fn value_key(v: &Value) -> String {
 }
 
 /// Replace `${name}` references in every value outside `params` and `cases`.
-fn substitute(v: &mut Value, params: &Table, path: &str) -> Result<(), ScenarioError> {
+fn substitute(v: &mut Value, params: &Table, at: &At<'_>) -> Result<(), ScenarioError> {
     match v {
         Value::String(s) if s.contains("${") => {
             if let Some(name) = s.strip_prefix("${").and_then(|r| r.strip_suffix('}')) {
                 if !name.contains("${") && !name.contains('}') {
-                    *v = params.get(name).cloned().ok_or_else(|| unknown_param(path, name, params))?;
+                    *v = params.get(name).cloned().ok_or_else(|| unknown_param(at, name, params))?;
                     return Ok(());
                 }
             }
@@ -172,10 +172,11 @@ fn substitute(v: &mut Value, params: &Table, path: &str) -> Result<(), ScenarioE
             let mut rest = s.as_str();
             while let Some(i) = rest.find("${") {
                 out.push_str(&rest[..i]);
-                let end =
-                    rest[i..].find('}').ok_or_else(|| ScenarioError::new(path, format!("unclosed '${{' in '{s}'")))?;
+                let end = rest[i..]
+                    .find('}')
+                    .ok_or_else(|| ScenarioError::new(at.to_string(), format!("unclosed '${{' in '{s}'")))?;
                 let name = &rest[i + 2..i + end];
-                let val = params.get(name).ok_or_else(|| unknown_param(path, name, params))?;
+                let val = params.get(name).ok_or_else(|| unknown_param(at, name, params))?;
                 out.push_str(&value_key(val));
                 rest = &rest[i + end + 1..];
             }
@@ -184,12 +185,12 @@ fn substitute(v: &mut Value, params: &Table, path: &str) -> Result<(), ScenarioE
         }
         Value::Table(t) => {
             for (k, x) in t.iter_mut() {
-                substitute(x, params, &join(path, k))?;
+                substitute(x, params, &At::Key(at, k))?;
             }
         }
         Value::Array(a) => {
             for (i, x) in a.iter_mut().enumerate() {
-                substitute(x, params, &format!("{path}[{i}]"))?;
+                substitute(x, params, &At::Index(at, i))?;
             }
         }
         _ => {}
@@ -197,17 +198,27 @@ fn substitute(v: &mut Value, params: &Table, path: &str) -> Result<(), ScenarioE
     Ok(())
 }
 
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
+/// A value's field path (`flows[0].tcp.cc`), made into text only when an
+/// error names it.
+enum At<'a> {
+    Top(&'a str),
+    Key(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At::Top(k) => f.write_str(k),
+            At::Key(up, k) => write!(f, "{up}.{k}"),
+            At::Index(up, i) => write!(f, "{up}[{i}]"),
+        }
     }
 }
 
-fn unknown_param(path: &str, name: &str, params: &Table) -> ScenarioError {
+fn unknown_param(at: &At<'_>, name: &str, params: &Table) -> ScenarioError {
     let known: Vec<&str> = params.keys().map(String::as_str).collect();
-    ScenarioError::new(path, format!("unknown parameter '{name}' (params: {})", known.join(", ")))
+    ScenarioError::new(at.to_string(), format!("unknown parameter '{name}' (params: {})", known.join(", ")))
 }
 
 /// Parse and resolve a scenario text into its typed form.
@@ -340,7 +351,7 @@ fn resolve(text: &str, fmt: Format, sets: &[String], origin: &str) -> Result<Tab
     }
     for (k, v) in doc.iter_mut() {
         if k != "params" && k != "cases" {
-            substitute(v, &params, k)?;
+            substitute(v, &params, &At::Top(k))?;
         }
     }
     doc.insert("params".into(), Value::Table(params));

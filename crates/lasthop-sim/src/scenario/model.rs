@@ -32,6 +32,8 @@ use lasthop_tcp::{
 // adversary's, and SipHash's flood resistance cost a third of a second at a million
 // links (issue 31).
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::borrow::Cow;
+use std::fmt;
 use std::sync::Arc;
 
 /// Default queue limit when a link gives none (ns-2's default of 50).
@@ -386,7 +388,7 @@ const DEFAULT_MAX_FLOWS: usize = 100_000;
 /// Direction `dir` (`ab` or `ba`) of link `l` at `path`: the link's
 /// values, overridden by the direction's own (`o`). An error names the
 /// field where the offending value was written.
-fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &str, dir: &str) -> Result<DirModel, ScenarioError> {
+fn dir_params(l: &LinkSpec, o: Option<&DirSpec>, path: &LinkPath, dir: &str) -> Result<DirModel, ScenarioError> {
     let o = o.cloned().unwrap_or_default();
     let side = |f: &str, overridden: bool| {
         if overridden {
@@ -532,18 +534,38 @@ fn place_ack_recons(
 }
 
 struct NamedLink<'a> {
-    path: String,
-    name: String,
-    a: String,
-    b: String,
+    path: LinkPath,
+    /// Borrowed from the file for listed links, made for a template's.
+    name: Cow<'a, str>,
+    a: Cow<'a, str>,
+    b: Cow<'a, str>,
     spec: &'a LinkSpec,
+}
+
+/// Where a link's settings were written, as error messages name it: made
+/// into text only when one is reported (a million listed links would
+/// otherwise format a million paths: issue 31).
+enum LinkPath {
+    /// `links[i]`.
+    Listed(usize),
+    /// `topology.<field>` of a template.
+    Template(String),
+}
+
+impl fmt::Display for LinkPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkPath::Listed(i) => write!(f, "links[{i}]"),
+            LinkPath::Template(p) => f.write_str(p),
+        }
+    }
 }
 
 /// Nodes, links and media of the scenario, templates expanded.
 /// Media come with the path their settings were written at.
 type Topology<'a> = (Vec<String>, Vec<NamedLink<'a>>, Vec<(String, MediumSpec)>);
 
-fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
+fn expand_topology<'a>(f: &'a ScenarioFile) -> Result<Topology<'a>, ScenarioError> {
     /// Link `name` from `a` to `b` of a template, whose settings are the
     /// template's field `field`.
     fn template_link<'a>(
@@ -557,7 +579,7 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
         for (f, v) in [("name", &spec.name), ("a", &spec.a), ("b", &spec.b)] {
             check(v.is_none(), || format!("{path}.{f}"), "is set by the template; remove it")?;
         }
-        Ok(NamedLink { path, name, a, b, spec })
+        Ok(NamedLink { path: LinkPath::Template(path), name: name.into(), a: a.into(), b: b.into(), spec })
     }
     /// A chain: link i joins nodes i and i + 1.
     fn template_links<'a>(
@@ -671,17 +693,17 @@ fn expand_topology(f: &ScenarioFile) -> Result<Topology<'_>, ScenarioError> {
         None => {
             check(!f.nodes.is_empty(), "nodes", "a scenario needs a topology template or nodes and links")?;
             let nodes: Vec<String> = f.nodes.iter().map(|n| n.name.clone()).collect();
-            let mut links = Vec::new();
+            let mut links = Vec::with_capacity(f.links.len());
             for (i, l) in f.links.iter().enumerate() {
-                let path = format!("links[{i}]");
-                let get = |v: &Option<String>, field: &str| {
-                    v.clone().ok_or_else(|| ScenarioError::new(format!("{path}.{field}"), "is required"))
+                let get = |v: &'a Option<String>, field: &str| match v {
+                    Some(v) => Ok(Cow::Borrowed(v.as_str())),
+                    None => Err(ScenarioError::new(format!("links[{i}].{field}"), "is required")),
                 };
                 links.push(NamedLink {
                     name: get(&l.name, "name")?,
                     a: get(&l.a, "a")?,
                     b: get(&l.b, "b")?,
-                    path,
+                    path: LinkPath::Listed(i),
                     spec: l,
                 });
             }
@@ -1310,7 +1332,7 @@ impl Model {
         let mut links = Vec::with_capacity(named.len());
         let mut link_names = HashSet::with_capacity_and_hasher(named.len(), Default::default());
         for l in &named {
-            check(link_names.insert(l.name.as_str()), || format!("{}.name", l.path), "duplicate link name")?;
+            check(link_names.insert(&*l.name), || format!("{}.name", l.path), "duplicate link name")?;
             let a = node_index(&l.a)
                 .ok_or_else(|| ScenarioError::new(format!("{}.a", l.path), format!("no node named '{}'", l.a)))?;
             let b = node_index(&l.b)
@@ -1322,7 +1344,7 @@ impl Model {
                 DuplexSpec::Full => Duplex::Full,
                 DuplexSpec::Half => Duplex::Half,
             };
-            links.push(LinkModel { name: l.name.clone(), ends: [a, b], duplex, dirs: [ab, ba] });
+            links.push(LinkModel { name: l.name.to_string(), ends: [a, b], duplex, dirs: [ab, ba] });
         }
         let media = media_links(&media_specs, &node_index, &mut links)?;
         // Link directions a medium carries.
