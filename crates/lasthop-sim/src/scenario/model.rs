@@ -1687,4 +1687,15 @@ mod lazy_text_tests {
         let e = duration(f64::INFINITY, 1.0, "s", || "stop_s".to_string()).unwrap_err();
         assert_eq!(e.to_string(), "stop_s: must be >= 0, got inf");
     }
+
+    /// The node limit: 2^24 - 2 pass, one more is the one-line error.
+    #[test]
+    fn the_node_limit_is_named_in_one_line() {
+        check_node_count(MAX_NODES).unwrap();
+        let e = check_node_count(MAX_NODES + 1).unwrap_err();
+        assert_eq!(e.to_string(), "nodes: too many nodes: 16777215 (at most 16777214)");
+        // A listed link's path is made only for its error.
+        assert_eq!(LinkPath::Listed(7).to_string(), "links[7]");
+        assert_eq!(LinkPath::Template("topology.first".into()).to_string(), "topology.first");
+    }
 }

@@ -331,7 +331,6 @@ pub struct World<'m> {
     starts: Vec<Time>,
     /// Bytes each model flow delivered while all of them were active.
     overlap: Overlap,
-    /// Per connection, its congestion window averaged over time.
     /// What a queue let go of at the latest arrival (kept to reuse its buffer).
     removed: Vec<Removal>,
     /// (flow, a flow that starts when it completes), sorted.
