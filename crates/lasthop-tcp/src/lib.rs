@@ -30,6 +30,7 @@ pub mod ersn_marks;
 pub mod fr_request;
 pub mod handshake;
 pub mod ll_elsn;
+pub mod persist;
 pub mod receiver;
 pub mod recovery;
 pub use recovery::{esack, hack, lhp, sack, smart};

@@ -36,7 +36,7 @@ use lasthop_core::Time;
 /// timed out (3 s).
 const RFC6298_SYN_TIMEOUT_RTO_NS: u64 = 3_000_000_000;
 /// 4.4BSD `tcp_backoff[]`.
-const BSD_BACKOFF: [u64; 13] = [1, 2, 4, 8, 16, 32, 64, 64, 64, 64, 64, 64, 64];
+pub(crate) const BSD_BACKOFF: [u64; 13] = [1, 2, 4, 8, 16, 32, 64, 64, 64, 64, 64, 64, 64];
 /// 4.4BSD TCPTV_REXMTMAX, in ticks (64 s at PR_SLOWHZ = 2).
 const BSD_REXMT_MAX_TICKS: u64 = 128;
 
@@ -216,6 +216,22 @@ impl RttEstimator {
     #[inline]
     pub fn rto_ns(&self) -> u64 {
         self.rto
+    }
+
+    /// The persist timer's base interval, srtt + 2·rttvar in ns (4.4BSD
+    /// `tcp_setpersist`: `((t_srtt >> 2) + t_rttvar) >> 1` in ticks, its
+    /// `t_srtt` scaled by 8 and `t_rttvar` by 4); before any sample, the
+    /// initial RTO ([`crate::persist`] says where that departs).
+    pub fn persist_base_ns(&self) -> u64 {
+        match self.mode {
+            RtoMode::Rfc6298 => match self.rfc.srtt_ns() {
+                None => self.initial_ns,
+                Some(srtt) => srtt + 2 * self.rfc.rttvar_ns(),
+            },
+            RtoMode::Bsd | RtoMode::Ns2 if self.bsd_srtt == 0 => self.initial_ns,
+            RtoMode::Bsd => (((self.bsd_srtt >> 2) + self.bsd_rttvar) >> 1).max(0) as u64 * self.tick_ns,
+            RtoMode::Ns2 => (((self.bsd_srtt >> 2) + self.bsd_rttvar) >> 1).max(0) as u64 * self.granularity_ns.max(1),
+        }
     }
 
     fn compute_rto_ns(&self) -> u64 {

@@ -25,10 +25,9 @@
 //!
 //! Connection start-up and close are optional ([`crate::handshake`]: the
 //! SYN exchange before data, a FIN on the last segment); without them the
-//! flow starts established. Departures: no Nagle (bulk transfers
-//! always have a full segment ready), no persist timer (a receiver's window
-//! closes only behind a split-connection relay, whose window update travels
-//! a loss-free wired link). A relay feeds the sender through
+//! flow starts established. A zero window is probed by the persist timer
+//! ([`crate::persist`]: RFC 1122 4.2.2.17, 4.4BSD). Departure: no Nagle
+//! (bulk transfers always have a full segment ready). A relay feeds the sender through
 //! [`Sender::on_app_write`]; while data is short it sends full segments only.
 //! A duplicate ack must leave the advertised window unchanged (RFC 5681
 //! Sec. 2), so window updates are not counted as duplicates.
@@ -61,6 +60,7 @@ use crate::cc::{CongestionControl, CongestionEvent, CongestionKind, LossCause, R
 use crate::config::{RtoMode, SenderConfig, Variant};
 use crate::ecn::EcnSender;
 use crate::handshake::{ConnectionTimes, Handshake};
+use crate::persist::Persist;
 use crate::recovery::{AckAnswer, AckInfo, Cut, ExitRule, NextSeg, Recovery, Retransmit, SendQuery, WindowStep};
 use crate::rtt::RttEstimator;
 use crate::sender_adaptation::SenderAdaptation;
@@ -116,6 +116,12 @@ pub struct SenderStats {
     pub ersn_deferred_timeouts: u64,
     /// LL-ELSN: disconnections declared by ELN filtering (seed 004 Sec. 4.2).
     pub disconnections: u64,
+    /// Zero-window probes sent by the persist timer ([`crate::persist`]);
+    /// not counted in `retransmits`.
+    pub persist_probes: u64,
+    /// Times the sender entered persist (its peer's window closed with
+    /// data to send).
+    pub persist_entries: u64,
 }
 
 impl SenderStats {
@@ -224,6 +230,12 @@ pub struct Sender {
     /// Its round-trip counters, which every sample adds to, lie in one
     /// line (the layout test): elsewhere they straddled two (after `ecn`).
     stats: SenderStats,
+    /// The persist timer's state (cold: read when the peer's window is or
+    /// was zero, and when the timer slot fires).
+    persist: Persist,
+    /// The persist deadline while persisting (the slot `rto_at` holds it
+    /// too, until an ack re-arms the slot).
+    persist_at: Time,
     cfg: SenderConfig,
 }
 
@@ -271,6 +283,8 @@ impl Sender {
             ecn: EcnSender::new(cfg.ecn, cfg.echo_ack_marks),
             ts: SenderTimestamps::default(),
             stats: SenderStats::default(),
+            persist: Persist::default(),
+            persist_at: Time::NEVER,
             cfg,
         };
         if sender.cc.wants_samples() {
@@ -526,16 +540,19 @@ impl Sender {
             }
             return Some(syn);
         }
+        // A persisting sender is never `plain` (`on_window_edge`): its
+        // probe is asked for off the plain path.
         let (seq, len) = if self.plain {
             self.choose(now, false)?
         } else {
             if self.adaptation.is_some() && self.burst_blocked(now) {
                 return None;
             }
-            if self.cc.wants_samples() {
-                self.choose_sampled(now)?
-            } else {
-                self.choose(now, false)?
+            let chosen = if self.cc.wants_samples() { self.choose_sampled(now) } else { self.choose(now, false) };
+            match chosen {
+                Some(seg) => seg,
+                None if self.rwnd == 0 => return self.persist_probe(now, trace),
+                None => return None,
             }
         };
         let retransmit = seq < self.snd_max;
@@ -673,6 +690,8 @@ impl Sender {
             return;
         }
         trace.record(now, TraceEvent::AckReceived { flow: self.flow, ack: hdr.ack });
+        // Persist begins and ends only at a zero window (this ack's or the last's).
+        let window_edge = self.rwnd.min(u64::from(hdr.wnd_bytes)) == 0;
         self.rwnd = u64::from(hdr.wnd_bytes);
         let same_wnd = self.last_wnd.is_none_or(|w| w == hdr.wnd_bytes);
         self.last_wnd = Some(hdr.wnd_bytes);
@@ -715,7 +734,14 @@ impl Sender {
         }
         // RFC 5681 Sec. 2: a duplicate acknowledges nothing new while data is
         // outstanding and carries no data.
-        let dup = acked == 0 && ack == self.snd_una && self.snd_max > self.snd_una && hdr.len == 0 && same_wnd;
+        // While persisting the retransmission timer is off, and 4.4BSD counts
+        // no duplicate then ("outstanding data (other than a window probe)").
+        let dup = acked == 0
+            && ack == self.snd_una
+            && self.snd_max > self.snd_una
+            && hdr.len == 0
+            && same_wnd
+            && !(window_edge && self.persist.active);
         self.ece_hold = hdr.ece && self.ecn_on;
         if self.cc.wants_samples() {
             self.sample_ack(now, hdr, ack, acked, dup);
@@ -741,6 +767,9 @@ impl Sender {
         }
         if acked > 0 && self.snd_una >= self.snd_max {
             self.rto_at = Time::NEVER; // RFC 6298 5.2
+        }
+        if window_edge {
+            self.on_window_edge(now);
         }
         if let Some(h) = self.handshake.as_mut() {
             h.on_ack(now, hdr.ack, self.cfg.total_bytes);
@@ -915,6 +944,85 @@ impl Sender {
         }
     }
 
+    /// The peer's window is zero, or was until this ack ([`crate::persist`]):
+    /// a zero window with data to send enters persist (the retransmission
+    /// timer cancelled, `snd_nxt` pulled back to `snd_una`, the persist
+    /// timer set) or stays in it (its deadline kept: an ack of new data
+    /// re-armed the slot); an open window ends it, and data still
+    /// outstanding gets a retransmission timer again.
+    #[cold]
+    #[inline(never)]
+    fn on_window_edge(&mut self, now: Time) {
+        if self.rwnd == 0 {
+            if self.persist.active {
+                self.rto_at = self.persist_at;
+            } else if !self.stopped && self.snd_una < self.end_of_data() {
+                self.stats.persist_entries += 1;
+                self.persist.plain = self.plain;
+                self.plain = false;
+                self.snd_nxt = self.snd_una;
+                self.pending_rexmit = None;
+                self.timing = None;
+                self.persist_at = now.plus_ns(self.persist.set(self.rtt.persist_base_ns()));
+                self.rto_at = self.persist_at;
+            }
+        } else if self.persist.active {
+            self.plain = self.persist.plain;
+            self.persist.end();
+            self.rto_at = Time::NEVER;
+            if self.snd_max > self.snd_una {
+                self.arm_rto(now);
+            }
+        }
+    }
+
+    /// The persist timer fired: a probe is due, and the timer is set again
+    /// (`tcp_timers`: `tcp_setpersist`, then a forced `tcp_output`).
+    #[inline(never)]
+    fn on_persist_timer(&mut self, now: Time) {
+        self.persist.probe_due = true;
+        self.persist_at = now.plus_ns(self.persist.set(self.rtt.persist_base_ns()));
+        self.rto_at = self.persist_at;
+    }
+
+    /// The probe, if one is due: one byte at `snd_una`, which moves
+    /// `snd_max` but not `snd_nxt` and arms no retransmission timer
+    /// (4.4BSD `tcp_output` with `t_force` and the persist timer running).
+    #[inline(always)]
+    fn persist_probe(&mut self, now: Time, trace: &mut Trace) -> Option<TcpHeader> {
+        if !self.persist.probe_due || self.snd_una >= self.end_of_data() {
+            return None;
+        }
+        self.persist.probe_due = false;
+        let seq = self.snd_una;
+        let retransmit = seq < self.snd_max;
+        self.snd_max = self.snd_max.max(seq + 1);
+        self.segments_sent += 1;
+        self.stats.persist_probes += 1;
+        trace.record(now, TraceEvent::SegmentSent { flow: self.flow, seq, len: 1, retransmit });
+        let mut hdr = TcpHeader { seq, len: 1, is_retransmit: retransmit, ..TcpHeader::default() };
+        hdr.fin = self.handshake.is_some() && self.ends_transfer(seq + 1);
+        if self.stamps {
+            self.stamp_options(now, &mut hdr);
+        }
+        Some(hdr)
+    }
+
+    /// Restart the retransmission timer with the current RTO, the backoff,
+    /// cwnd and ssthresh untouched (elaarag-002.md F4: what EBSN asks of
+    /// the source, Bakshi et al. 1997). Nothing outstanding, or persisting:
+    /// no change.
+    pub fn restart_rto(&mut self, now: Time) {
+        if self.snd_max > self.snd_una && !self.persist.active && !self.stopped {
+            self.arm_rto(now);
+        }
+    }
+
+    /// Whether the sender is in persist (its peer's window is zero).
+    pub fn persisting(&self) -> bool {
+        self.persist.active
+    }
+
     /// The retransmission timer (or SA's burst timer) may have expired.
     pub fn on_timer(&mut self, now: Time, trace: &mut Trace) {
         if let Some(a) = self.adaptation.as_mut() {
@@ -926,6 +1034,10 @@ impl Sender {
             self.apply(now, 0, answer, trace);
         }
         if self.stopped || now < self.rto_at {
+            return;
+        }
+        if self.persist.active {
+            self.on_persist_timer(now);
             return;
         }
         if self.handshake.is_some() && self.is_syn_sent() {
