@@ -125,6 +125,22 @@ pub enum RecoveryExit {
     Bsd44,
 }
 
+/// Which acks' windows the sender takes (elaarag-002.md F1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowUpdate {
+    /// 4.4BSD `tcp_input` (RFC 793 Sec. 3.9's SND.WL1/SND.WL2 test, with
+    /// BSD's refinement): a segment's window is taken if it is newer,
+    /// `snd_wl1 < seq`, or `snd_wl1 == seq` and (`snd_wl2 < ack`, or
+    /// `snd_wl2 == ack` and the window grows). An ack that acknowledges
+    /// nothing new may open the window but never shrink it; an older ack
+    /// arriving late changes nothing.
+    #[default]
+    Bsd,
+    /// Every ack's window, whatever its order (lasthop before issue 32).
+    Latest,
+}
+
 /// Which pure acks 4.4BSD's header prediction may take (with
 /// `header_prediction`), by the sender's duplicate-ack count `t_dupacks`.
 /// The 4.4BSD-Lite test has no term for it; the BSDs that followed added
@@ -287,6 +303,8 @@ pub struct SenderConfig {
     pub header_prediction: bool,
     /// Which acks header prediction may take, by the duplicate-ack count.
     pub header_prediction_guard: HeaderPredictionGuard,
+    /// Which acks' windows the sender takes.
+    pub window_update: WindowUpdate,
     /// Largest congestion window, in bytes (`u64::MAX`: no cap, as RFC 5681).
     pub max_cwnd_bytes: u64,
     /// The stack's rule that bounds cwnd's growth.
@@ -404,6 +422,7 @@ impl SenderConfig {
             recovery_exit: RecoveryExit::Rfc5681,
             header_prediction: false,
             header_prediction_guard: HeaderPredictionGuard::None,
+            window_update: WindowUpdate::Bsd,
             max_cwnd_bytes: u64::MAX,
             cwnd_bound: CwndBound::None,
             eln: ElnResponse::Off,

@@ -43,7 +43,7 @@ pub mod window_scale;
 
 pub use config::{
     AccConfig, AccMode, AckPolicy, AdaptationConfig, CwndBound, ElnResponse, HeaderPredictionGuard, ReceiverConfig,
-    RecoveryExit, RtoConfig, RtoMode, SenderConfig, SenderMutations, Variant, WindowCut, WindowGrowth,
+    RecoveryExit, RtoConfig, RtoMode, SenderConfig, SenderMutations, Variant, WindowCut, WindowGrowth, WindowUpdate,
 };
 pub use config::{LlElsnConfig, LlElsnResponse};
 pub use handshake::ConnectionTimes;

@@ -57,7 +57,7 @@
 //! of its stack point to (issue 28; see `scenarios/balakrishnan97/lan.toml`).
 
 use crate::cc::{CongestionControl, CongestionEvent, CongestionKind, LossCause, RetransmitWindow};
-use crate::config::{RtoMode, SenderConfig, Variant};
+use crate::config::{RtoMode, SenderConfig, Variant, WindowUpdate};
 use crate::ecn::EcnSender;
 use crate::handshake::{ConnectionTimes, Handshake};
 use crate::persist::Persist;
@@ -193,6 +193,8 @@ pub struct Sender {
     ece_hold: bool,
     /// `cfg.header_prediction` (copied).
     header_prediction: bool,
+    /// `cfg.window_update` is `Latest` (copied): every ack's window is taken.
+    latest_window: bool,
     /// The application has written less than the whole transfer (a relay).
     app_limited: bool,
     /// The RTO counts down at a coarse tick (BSD): `rtt` computes the deadline.
@@ -270,6 +272,7 @@ impl Sender {
             stamps: cfg.timestamps || cfg.sender_window_option || cfg.ecn || cfg.echo_ack_marks,
             ece_hold: false,
             header_prediction: cfg.header_prediction,
+            latest_window: cfg.window_update == WindowUpdate::Latest,
             app_limited: false,
             rto_ticked: cfg.rto.mode == RtoMode::Bsd,
             ecn_on: cfg.ecn,
@@ -690,9 +693,22 @@ impl Sender {
             return;
         }
         trace.record(now, TraceEvent::AckReceived { flow: self.flow, ack: hdr.ack });
-        // Persist begins and ends only at a zero window (this ack's or the last's).
-        let window_edge = self.rwnd.min(u64::from(hdr.wnd_bytes)) == 0;
-        self.rwnd = u64::from(hdr.wnd_bytes);
+        // elaarag-002.md F1 (`WindowUpdate::Bsd`): acks carry no data here
+        // (one-way transfers), so SEG.SEQ never moves and SND.WL1 never
+        // decides; SND.WL2, the highest ack taken, is `snd_una`: a newer ack's
+        // window is taken, a duplicate's only if it opens the window, a late
+        // older ack's never. The first ack's always (no SYN set them).
+        let wnd = u64::from(hdr.wnd_bytes);
+        let before = self.rwnd;
+        if hdr.ack > self.snd_una
+            || self.latest_window
+            || (hdr.ack == self.snd_una && wnd > self.rwnd)
+            || self.last_wnd.is_none()
+        {
+            self.rwnd = wnd;
+        }
+        // Persist begins and ends only at a zero window (the last or this).
+        let window_edge = before.min(self.rwnd) == 0;
         let same_wnd = self.last_wnd.is_none_or(|w| w == hdr.wnd_bytes);
         self.last_wnd = Some(hdr.wnd_bytes);
         let ack = hdr.ack.min(self.snd_max);

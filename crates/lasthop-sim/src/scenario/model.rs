@@ -1235,6 +1235,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> Result<FlowM
             recovery_exit: t.recovery_exit,
             header_prediction: t.header_prediction,
             header_prediction_guard: t.header_prediction_guard,
+            window_update: t.window_update,
             max_cwnd_bytes: t.max_cwnd_bytes.unwrap_or(u64::MAX),
             cwnd_bound: t.cwnd_bound,
             eln,

@@ -934,6 +934,11 @@ pub struct TcpSpec {
     /// `t_dupacks == 0`).
     #[serde(default)]
     pub header_prediction_guard: lasthop_tcp::HeaderPredictionGuard,
+    /// Which acks' windows the sender takes: `bsd` (4.4BSD and RFC 793's
+    /// SND.WL1/SND.WL2 test: a newer ack's, or a duplicate's that opens the
+    /// window; a late, older ack changes nothing) or `latest` (every ack's).
+    #[serde(default)]
+    pub window_update: lasthop_tcp::WindowUpdate,
     /// Largest congestion window, in bytes; absent: no cap (RFC 5681).
     /// 4.4BSD-derived stacks cap it at the largest window they can
     /// advertise, 65535 without window scaling.
@@ -1148,6 +1153,7 @@ impl Default for TcpSpec {
             recovery_exit: lasthop_tcp::RecoveryExit::Rfc5681,
             header_prediction: false,
             header_prediction_guard: lasthop_tcp::HeaderPredictionGuard::None,
+            window_update: lasthop_tcp::WindowUpdate::Bsd,
             max_cwnd_bytes: None,
             cwnd_bound: lasthop_tcp::CwndBound::default(),
             rto: RtoSpec::default(),
