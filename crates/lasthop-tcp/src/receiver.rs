@@ -15,7 +15,9 @@
 //! window is the buffer less them, and when a read reopens it by at least
 //! two segments or half the buffer a window update goes out at once
 //! (4.4BSD `tcp_output`: "if (adv >= (long) (2 * tp->t_maxseg)) goto send;
-//! if (2 * adv >= (long) so->so_rcv.sb_hiwat) goto send").
+//! if (2 * adv >= (long) so->so_rcv.sb_hiwat) goto send"). Data beyond the
+//! window is trimmed (`tcp_input`): a probe of a zero window is dropped
+//! and answered with an ack of the same window.
 //!
 //! Options each ack may carry:
 //! - SACK (RFC 2018 Sec. 4): "The first SACK block ... MUST specify the
@@ -236,7 +238,14 @@ impl Receiver {
             self.syn_ack_due = true; // a duplicate SYN is answered again
             return None;
         }
-        let (seq, end) = (hdr.seq, hdr.seq + u64::from(hdr.len));
+        let (seq, mut end) = (hdr.seq, hdr.seq + u64::from(hdr.len));
+        if self.app_paced {
+            // 4.4BSD `tcp_input`: data beyond the window is trimmed, and a
+            // segment wholly beyond it dropped and acked (a zero-window
+            // probe, `crate::persist`). Only an app-paced receiver's window
+            // closes; its right edge never moves left.
+            end = end.min(self.app_read + self.recv_buffer_bytes);
+        }
         if hdr.fin {
             self.fin_seq = end;
         }
@@ -616,6 +625,21 @@ mod tests {
         let h = r.poll_transmit(t).unwrap();
         assert_eq!((h.ack, h.wnd_bytes), (8000, 8000));
         assert_eq!(r.unread_bytes(), 0);
+        // Full again: a one-byte probe of the zero window is dropped and
+        // acked with the window unchanged; data overlapping the edge is
+        // trimmed to it.
+        for k in 8..16u64 {
+            r.on_segment(t, &seg(k * 1000, 1000));
+            r.poll_transmit(t).unwrap();
+        }
+        assert_eq!(r.window_bytes(), 0);
+        assert!(r.on_segment(t, &seg(16_000, 1)).is_none());
+        let h = r.poll_transmit(t).unwrap();
+        assert_eq!((h.ack, h.wnd_bytes), (16_000, 0));
+        assert_eq!(r.unread_bytes(), 8000);
+        r.app_read(500);
+        let d = r.on_segment(t, &seg(16_000, 1000)).unwrap();
+        assert_eq!((d.start, d.end), (16_000, 16_500), "trimmed to the window's edge");
         // A receiver that reads at once always advertises the whole buffer.
         let mut r = rx(AckPolicy::Immediate);
         r.on_segment(t, &seg(0, 1000));
