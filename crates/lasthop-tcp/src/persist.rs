@@ -30,6 +30,7 @@
 //! 5 s); a probe is always one byte (some stacks send a full segment).
 
 use crate::rtt::BSD_BACKOFF;
+use lasthop_core::Time;
 
 /// `TCPTV_PERSMIN`: 5 s.
 pub const PERSIST_MIN_NS: u64 = 5_000_000_000;
@@ -37,7 +38,7 @@ pub const PERSIST_MIN_NS: u64 = 5_000_000_000;
 pub const PERSIST_MAX_NS: u64 = 60_000_000_000;
 
 /// A sender's persist state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Persist {
     /// Persisting: the one timer slot holds the persist deadline.
     pub active: bool,
@@ -48,17 +49,27 @@ pub struct Persist {
     /// The sender's `plain` flag, kept while persisting (a persisting
     /// sender takes the path that can send a probe).
     pub plain: bool,
+    /// The deadline while persisting (the sender's timer slot holds it
+    /// too, until an ack re-arms the slot).
+    pub at: Time,
+}
+
+impl Default for Persist {
+    fn default() -> Persist {
+        Persist { active: false, shift: 0, probe_due: false, plain: false, at: Time::NEVER }
+    }
 }
 
 impl Persist {
-    /// Set (or set again) the timer: the interval from now, and the shift
-    /// counts up (`tcp_setpersist`).
-    pub fn set(&mut self, base_ns: u64) -> u64 {
+    /// Set (or set again) the timer at `now` from a base interval of
+    /// `base_ns`: its deadline; the shift counts up (`tcp_setpersist`).
+    pub fn set(&mut self, now: Time, base_ns: u64) -> Time {
         let k = BSD_BACKOFF[(self.shift as usize).min(BSD_BACKOFF.len() - 1)];
         let interval = base_ns.saturating_mul(k).clamp(PERSIST_MIN_NS, PERSIST_MAX_NS);
         self.active = true;
         self.shift = (self.shift + 1).min(BSD_BACKOFF.len() as u32 - 1);
-        interval
+        self.at = now.plus_ns(interval);
+        self.at
     }
 
     /// The window opened: persist ends.
@@ -78,14 +89,14 @@ mod tests {
         // A 100 ms base: 5 s while the doubling stays under it, then 6.4 s,
         // then 60 s at most.
         let mut p = Persist::default();
-        let got: Vec<u64> = (0..9).map(|_| p.set(S / 10)).collect();
+        let got: Vec<u64> = (0..9).map(|_| p.set(Time::ZERO, S / 10).ns()).collect();
         assert_eq!(got, [5 * S, 5 * S, 5 * S, 5 * S, 5 * S, 5 * S, 6_400_000_000, 6_400_000_000, 6_400_000_000]);
         // A 2 s base: 5, 5 (4 s clamps up), 8, 16, 32, 60 (64 s clamps down), 60.
         let mut p = Persist::default();
-        let got: Vec<u64> = (0..7).map(|_| p.set(2 * S)).collect();
+        let got: Vec<u64> = (0..7).map(|_| p.set(Time::ZERO, 2 * S).ns()).collect();
         assert_eq!(got, [5 * S, 5 * S, 8 * S, 16 * S, 32 * S, 60 * S, 60 * S]);
         p.end();
-        assert_eq!((p.active, p.shift, p.plain), (false, 0, false));
-        assert_eq!(p.set(2 * S), 5 * S, "a new persist starts from the bottom");
+        assert_eq!((p.active, p.shift, p.plain, p.at), (false, 0, false, Time::NEVER));
+        assert_eq!(p.set(Time::from_ms(1000), 2 * S).ns(), 6 * S, "a new persist starts from the bottom");
     }
 }

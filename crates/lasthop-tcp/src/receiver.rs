@@ -244,7 +244,7 @@ impl Receiver {
             // segment wholly beyond it dropped and acked (a zero-window
             // probe, `crate::persist`). Only an app-paced receiver's window
             // closes; its right edge never moves left.
-            end = end.min(self.app_read + self.recv_buffer_bytes);
+            end = end.min(self.rcv_nxt + self.window_bytes());
         }
         if hdr.fin {
             self.fin_seq = end;

@@ -229,8 +229,10 @@ impl RttEstimator {
                 Some(srtt) => srtt + 2 * self.rfc.rttvar_ns(),
             },
             RtoMode::Bsd | RtoMode::Ns2 if self.bsd_srtt == 0 => self.initial_ns,
-            RtoMode::Bsd => (((self.bsd_srtt >> 2) + self.bsd_rttvar) >> 1).max(0) as u64 * self.tick_ns,
-            RtoMode::Ns2 => (((self.bsd_srtt >> 2) + self.bsd_rttvar) >> 1).max(0) as u64 * self.granularity_ns.max(1),
+            RtoMode::Bsd | RtoMode::Ns2 => {
+                let tick = if self.mode == RtoMode::Bsd { self.tick_ns } else { self.granularity_ns.max(1) };
+                (((self.bsd_srtt >> 2) + self.bsd_rttvar) >> 1).max(0) as u64 * tick
+            }
         }
     }
 

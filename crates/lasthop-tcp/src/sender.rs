@@ -235,9 +235,6 @@ pub struct Sender {
     /// The persist timer's state (cold: read when the peer's window is or
     /// was zero, and when the timer slot fires).
     persist: Persist,
-    /// The persist deadline while persisting (the slot `rto_at` holds it
-    /// too, until an ack re-arms the slot).
-    persist_at: Time,
     cfg: SenderConfig,
 }
 
@@ -287,7 +284,6 @@ impl Sender {
             ts: SenderTimestamps::default(),
             stats: SenderStats::default(),
             persist: Persist::default(),
-            persist_at: Time::NEVER,
             cfg,
         };
         if sender.cc.wants_samples() {
@@ -971,7 +967,7 @@ impl Sender {
     fn on_window_edge(&mut self, now: Time) {
         if self.rwnd == 0 {
             if self.persist.active {
-                self.rto_at = self.persist_at;
+                self.rto_at = self.persist.at;
             } else if !self.stopped && self.snd_una < self.end_of_data() {
                 self.stats.persist_entries += 1;
                 self.persist.plain = self.plain;
@@ -979,8 +975,7 @@ impl Sender {
                 self.snd_nxt = self.snd_una;
                 self.pending_rexmit = None;
                 self.timing = None;
-                self.persist_at = now.plus_ns(self.persist.set(self.rtt.persist_base_ns()));
-                self.rto_at = self.persist_at;
+                self.rto_at = self.persist.set(now, self.rtt.persist_base_ns());
             }
         } else if self.persist.active {
             self.plain = self.persist.plain;
@@ -997,8 +992,7 @@ impl Sender {
     #[inline(never)]
     fn on_persist_timer(&mut self, now: Time) {
         self.persist.probe_due = true;
-        self.persist_at = now.plus_ns(self.persist.set(self.rtt.persist_base_ns()));
-        self.rto_at = self.persist_at;
+        self.rto_at = self.persist.set(now, self.rtt.persist_base_ns());
     }
 
     /// The probe, if one is due: one byte at `snd_una`, which moves

@@ -191,7 +191,8 @@ pub struct Labels {
     pub flows: Vec<Label>,
     /// Per link.
     pub links: Vec<Label>,
-    /// Per link direction (2·link + dir): "a->b" ([`Model::dir_name`]).
+    /// Per link direction (2·link + dir): "a->b", where the direction's
+    /// name is made ([`Model::dir_name`] reads it).
     pub dirs: Vec<Label>,
     /// Per link direction: "link:a->b", as drop traces name directions.
     pub link_dirs: Arc<[String]>,
@@ -1619,11 +1620,9 @@ impl Model {
         (fwd.params.bandwidth_bps as f64 * f64::from(s_ack)) / (rev.params.bandwidth_bps as f64 * f64::from(s_data))
     }
 
-    /// "a->b" name of a link direction.
-    pub fn dir_name(&self, link: usize, dir: usize) -> String {
-        let l = &self.links[link];
-        let (from, to) = (l.ends[dir], l.ends[1 - dir]);
-        format!("{}->{}", self.nodes[from as usize], self.nodes[to as usize])
+    /// "a->b" name of a link direction (made once, by [`Labels::of`]).
+    pub fn dir_name(&self, link: usize, dir: usize) -> &str {
+        &self.labels.dirs[2 * link + dir]
     }
 }
 
