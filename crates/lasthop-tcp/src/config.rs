@@ -192,6 +192,14 @@ pub enum RtoMode {
     /// clamped to [minrto_, maxrto_] and at least two ticks, on an exact
     /// (not tick-aligned) timer.
     Ns2,
+    /// ns-2's agent as it was around 2000, with `rfc2988_ false` and no
+    /// timestamps (elaarag-002.md F7; Fig. 2 of seed 002 ran on it): a
+    /// sample counts the ticks crossed since the segment left, on the
+    /// agent's own tick train (`boot_time_`), at least one; the timeout
+    /// is `t_rtxcur_ · t_backoff_` with `t_backoff_` doubling up to 64,
+    /// then no less than `minrto_` (0), no more than `maxrto_`, at least
+    /// two ticks.
+    Ns2Legacy,
 }
 
 /// Retransmission-timer parameters.
@@ -208,7 +216,9 @@ pub struct RtoConfig {
     pub granularity_ns: u64,
     /// Length of the coarse timer tick, in ns (BSD mode only: 500 ms).
     pub tick_ns: u64,
-    /// Offset of the host's tick train from time 0, in ns (BSD mode only).
+    /// Offset of the host's tick train from time 0, in ns (BSD mode; in
+    /// ns-2 legacy mode the agent's `boot_time_`, the offset of the tick
+    /// train its samples are counted on).
     pub tick_phase_ns: u64,
 }
 
@@ -253,6 +263,25 @@ impl RtoConfig {
             min_ns: 200 * NS_PER_MS,
             max_ns: 60 * NS_PER_S,
             initial_ns: 3 * NS_PER_S,
+            granularity_ns: 100 * NS_PER_MS,
+            tick_ns: 100 * NS_PER_MS,
+            tick_phase_ns: 0,
+        }
+    }
+}
+
+impl RtoConfig {
+    /// ns-2's agent around 2000 (elaarag-002.md F7 and pitfall 5; the
+    /// anchors' `-defaults legacy`): `tcpTick_` 0.1 s, no `minrto_`,
+    /// `rtxcur_init_` 6 s (until 2006), `maxrto_` 100000 s (until 2007),
+    /// `rfc2988_` false. The tick is kept as `granularity_ns`, the agent's
+    /// `boot_time_` as `tick_phase_ns` (drawn per host by the simulator).
+    pub fn ns2_legacy() -> RtoConfig {
+        RtoConfig {
+            mode: RtoMode::Ns2Legacy,
+            min_ns: 0,
+            max_ns: 100_000 * NS_PER_S,
+            initial_ns: 6 * NS_PER_S,
             granularity_ns: 100 * NS_PER_MS,
             tick_ns: 100 * NS_PER_MS,
             tick_phase_ns: 0,

@@ -24,6 +24,14 @@
 //!   ticks (300 ms), where RFC 6298 with G = 100 ms gives its 200 ms floor.
 //!   Departure: ns-2 with timestamps takes a sample from every new ack; the
 //!   sender here times one segment at a time (Karn), as in the other modes.
+//! - ns-2 legacy (the agent around 2000 with `rfc2988_` false and no
+//!   timestamps, elaarag-002.md F7): the same estimator, but a sample is
+//!   `int((tao + fmod(sendtime + boot_time_, tcpTick_)) / tcpTick_)`, the
+//!   ticks crossed since the segment left on the agent's tick train, at
+//!   least one (`rtt_update` without `ts_option_`); the timeout is
+//!   `t_rtxcur_ · t_backoff_`, `t_backoff_` doubling only while below 64
+//!   (`rtt_backoff`), then raised to `minrto_`, cut to `maxrto_`, at least
+//!   two ticks (`rtt_timeout`'s branch for `rfc2988_` false).
 //!
 //! Karn's algorithm (a retransmitted segment is never timed) lives with the
 //! sender, which decides what to time.
@@ -92,7 +100,14 @@ impl RttEstimator {
             tick_ns,
             // The phase within one tick, taken once (the deadline on every
             // ack of a BSD sender reads it).
-            tick_phase_ns: if tick_ns > 0 { tick_phase_ns % tick_ns } else { tick_phase_ns },
+            tick_phase_ns: {
+                let tick = if mode == RtoMode::Ns2Legacy { granularity_ns } else { tick_ns };
+                if tick > 0 {
+                    tick_phase_ns % tick
+                } else {
+                    tick_phase_ns
+                }
+            },
             bsd_srtt: 0,
             bsd_rttvar: 0,
             fine_srtt_ns: None,
@@ -105,7 +120,7 @@ impl RttEstimator {
     pub fn fine_srtt_ns(&self) -> Option<u64> {
         match self.mode {
             RtoMode::Rfc6298 => self.rfc.srtt_ns(),
-            RtoMode::Bsd | RtoMode::Ns2 => self.fine_srtt_ns,
+            RtoMode::Bsd | RtoMode::Ns2 | RtoMode::Ns2Legacy => self.fine_srtt_ns,
         }
     }
 
@@ -114,7 +129,9 @@ impl RttEstimator {
         match self.mode {
             RtoMode::Rfc6298 => self.rfc.srtt_ns(),
             RtoMode::Bsd => (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.tick_ns / 8),
-            RtoMode::Ns2 => (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.granularity_ns / 8),
+            RtoMode::Ns2 | RtoMode::Ns2Legacy => {
+                (self.bsd_srtt > 0).then(|| self.bsd_srtt as u64 * self.granularity_ns / 8)
+            }
         }
     }
 
@@ -148,6 +165,14 @@ impl RttEstimator {
                 // int(tao / tcp_tick_ + 0.5), at least one tick.
                 let tick = self.granularity_ns.max(1);
                 let rtt = ((r + tick / 2) / tick).max(1) as i64;
+                self.update_scaled(rtt, rtt);
+            }
+            RtoMode::Ns2Legacy => {
+                // int((tao + fmod(sendtime + boot_time_, tick)) / tick): the
+                // ticks at instants k·tick - boot_time_ in (sent_at, now].
+                let tick = self.granularity_ns.max(1);
+                let off = (sent_at.ns() + self.tick_phase_ns) % tick;
+                let rtt = ((r + off) / tick).max(1) as i64;
                 self.update_scaled(rtt, rtt);
             }
             RtoMode::Bsd => {
@@ -185,12 +210,20 @@ impl RttEstimator {
     /// A retransmission timeout fired: back off (RFC 6298 5.5, BSD t_rxtshift).
     pub fn on_timeout(&mut self) {
         self.backoff = (self.backoff + 1).min(BSD_BACKOFF.len() as u32 - 1);
-        if self.mode == RtoMode::Ns2 && self.backoff > 3 && self.bsd_srtt != 0 {
+        let ns2 = matches!(self.mode, RtoMode::Ns2 | RtoMode::Ns2Legacy);
+        if ns2 && self.backoff > 3 && self.bsd_srtt != 0 {
             // rtt_backoff: "if backed off this far, clobber the srtt value,
             // storing it in the mean deviation instead".
             self.bsd_rttvar += self.bsd_srtt >> 3;
             self.bsd_srtt = 0;
         }
+        self.rto = self.compute_rto_ns();
+    }
+
+    /// The backoff cleared, the RTO back to the current estimate (a
+    /// sender reset on a move, elaarag-002.md F6).
+    pub fn clear_backoff(&mut self) {
+        self.backoff = 0;
         self.rto = self.compute_rto_ns();
     }
 
@@ -228,8 +261,8 @@ impl RttEstimator {
                 None => self.initial_ns,
                 Some(srtt) => srtt + 2 * self.rfc.rttvar_ns(),
             },
-            RtoMode::Bsd | RtoMode::Ns2 if self.bsd_srtt == 0 => self.initial_ns,
-            RtoMode::Bsd | RtoMode::Ns2 => {
+            RtoMode::Bsd | RtoMode::Ns2 | RtoMode::Ns2Legacy if self.bsd_srtt == 0 => self.initial_ns,
+            RtoMode::Bsd | RtoMode::Ns2 | RtoMode::Ns2Legacy => {
                 let tick = if self.mode == RtoMode::Bsd { self.tick_ns } else { self.granularity_ns.max(1) };
                 (((self.bsd_srtt >> 2) + self.bsd_rttvar) >> 1).max(0) as u64 * tick
             }
@@ -248,17 +281,28 @@ impl RttEstimator {
             }
             RtoMode::Bsd => self.bsd_rto_ticks() * self.tick_ns,
             RtoMode::Ns2 => {
-                let tick = self.granularity_ns.max(1);
-                let rtxcur = if self.bsd_srtt == 0 && self.bsd_rttvar == 0 {
-                    self.initial_ns
-                } else {
-                    (((self.bsd_rttvar << 3) + self.bsd_srtt) >> 3).max(0) as u64 * tick
-                };
                 let backoff = 1u64 << self.backoff.min(20);
-                let timeout = rtxcur.max(self.min_ns).saturating_mul(backoff).min(self.max_ns);
-                timeout.max(2 * tick)
+                let timeout = self.ns2_rtxcur_ns().max(self.min_ns).saturating_mul(backoff).min(self.max_ns);
+                timeout.max(2 * self.granularity_ns.max(1))
+            }
+            RtoMode::Ns2Legacy => {
+                // t_backoff_ stops doubling at 64; minrto_ after the backoff.
+                let backoff = 1u64 << self.backoff.min(6);
+                let timeout = self.ns2_rtxcur_ns().saturating_mul(backoff).max(self.min_ns).min(self.max_ns);
+                timeout.max(2 * self.granularity_ns.max(1))
             }
         }
+    }
+
+    /// ns-2's `t_rtxcur_`, in ns: `rtxcur_init_` before any sample, else
+    /// (SRTT + 2^`rttvar_exp_`·RTTVAR) ticks. After the fourth backoff
+    /// folds SRTT into RTTVAR this gives the same value, which ns-2 keeps
+    /// because only a sample recomputes it: (8·v + s) >> 3 = v + (s >> 3).
+    fn ns2_rtxcur_ns(&self) -> u64 {
+        if self.bsd_srtt == 0 && self.bsd_rttvar == 0 {
+            return self.initial_ns;
+        }
+        (((self.bsd_rttvar << 3) + self.bsd_srtt) >> 3).max(0) as u64 * self.granularity_ns.max(1)
     }
 
     fn bsd_rto_ticks(&self) -> u64 {
@@ -278,7 +322,7 @@ impl RttEstimator {
     /// When a retransmission timer armed at `now` expires.
     pub fn deadline(&self, now: Time) -> Time {
         match self.mode {
-            RtoMode::Rfc6298 | RtoMode::Ns2 => now.plus_ns(self.rto),
+            RtoMode::Rfc6298 | RtoMode::Ns2 | RtoMode::Ns2Legacy => now.plus_ns(self.rto),
             RtoMode::Bsd => {
                 // The N-th slow tick strictly after `now`: tick instant number
                 // ticks_up_to(now) + N, counting from 1.
@@ -442,5 +486,61 @@ mod tests {
         r.on_sample(Time::ZERO, Time::from_ms(120));
         assert_eq!(r.deadline(t), t.plus_ns(r.rto_ns()), "an exact timer, no tick alignment");
         assert_eq!(r.rto_ns(), 400 * NS_PER_MS, "a new sample resets the backoff");
+    }
+
+    /// elaarag-002.md F7: ns-2's agent of about 2000 without timestamps
+    /// counts the ticks crossed since the segment left (on its own tick
+    /// train, `boot_time_`), where `ns2` rounds the round trip to the
+    /// nearest tick.
+    #[test]
+    fn ns2_legacy_counts_the_ticks_crossed_on_the_agents_train() {
+        let srtt_ticks = |phase_ms: u64, sent_ms: u64, acked_ms: u64| {
+            let cfg = RtoConfig { tick_phase_ns: phase_ms * NS_PER_MS, ..RtoConfig::ns2_legacy() };
+            let mut r = RttEstimator::new(cfg);
+            r.on_sample(Time::from_ms(sent_ms), Time::from_ms(acked_ms));
+            r.srtt_ns().unwrap() / (100 * NS_PER_MS)
+        };
+        // int((tao + fmod(sendtime + boot, 0.1)) / 0.1), at least one.
+        assert_eq!(srtt_ticks(0, 50, 120), 1, "one tick (at 100 ms) crossed");
+        assert_eq!(srtt_ticks(0, 10, 80), 1, "none crossed: at least one");
+        assert_eq!(srtt_ticks(0, 95, 205), 2, "ticks at 100 and 200 ms");
+        assert_eq!(srtt_ticks(0, 0, 160), 1, "160 ms from a tick: one (ns2 rounds it to two)");
+        assert_eq!(srtt_ticks(30, 50, 90), 1, "the tick at 70 ms (boot_time_ 30 ms)");
+        assert_eq!(srtt_ticks(30, 65, 265), 2, "the ticks at 70 and 170 ms (270 ms is later)");
+        assert_eq!(srtt_ticks(30, 75, 265), 1, "the tick at 170 ms only");
+        let mut rounded = RttEstimator::new(RtoConfig::ns2());
+        rounded.on_sample(Time::ZERO, Time::from_ms(160));
+        assert_eq!(rounded.srtt_ns(), Some(200 * NS_PER_MS));
+    }
+
+    /// With `rfc2988_` false `t_backoff_` stops doubling at 64 and
+    /// `minrto_` bounds the backed-off timeout, not the base; ns-2.35's
+    /// RFC 2988 branch doubles on to `maxrto_` and backs off from the
+    /// raised base.
+    #[test]
+    fn ns2_legacy_backs_off_to_64_times_and_raises_to_minrto_after_the_backoff() {
+        let mut r = RttEstimator::new(RtoConfig::ns2_legacy());
+        assert_eq!(r.rto_ns(), 6_000 * NS_PER_MS, "rtxcur_init_ 6 s");
+        let s = 1_000 * NS_PER_MS;
+        let mut modern = RttEstimator::new(RtoConfig { initial_ns: 6 * s, max_ns: 100_000 * s, ..RtoConfig::ns2() });
+        for _ in 0..8 {
+            r.on_timeout();
+            modern.on_timeout();
+        }
+        assert_eq!(r.rto_ns(), 64 * 6_000 * NS_PER_MS, "t_backoff_ caps at 64");
+        assert_eq!(modern.rto_ns(), 256 * 6_000 * NS_PER_MS, "rfc2988_ doubles on");
+        let cfg = RtoConfig { min_ns: 1_000 * NS_PER_MS, ..RtoConfig::ns2_legacy() };
+        let mut r = RttEstimator::new(cfg);
+        r.on_sample(Time::ZERO, Time::from_ms(50)); // one tick: 300 ms
+        assert_eq!(r.rto_ns(), 1_000 * NS_PER_MS, "raised to minrto_");
+        r.on_timeout();
+        assert_eq!(r.rto_ns(), 1_000 * NS_PER_MS, "600 ms backed off, raised to minrto_ again");
+        r.on_timeout();
+        assert_eq!(r.rto_ns(), 1_200 * NS_PER_MS, "4 x 300 ms");
+        let mut r = RttEstimator::new(RtoConfig::ns2_legacy());
+        r.on_sample(Time::ZERO, Time::from_ms(50));
+        assert_eq!(r.rto_ns(), 300 * NS_PER_MS, "no minrto_: three ticks");
+        let t = Time::from_ms(1_234);
+        assert_eq!(r.deadline(t), t.plus_ns(300 * NS_PER_MS), "an exact timer");
     }
 }

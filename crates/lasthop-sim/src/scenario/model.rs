@@ -1122,6 +1122,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> Result<FlowM
         RtoMode::Rfc6298 => RtoConfig::rfc6298(),
         RtoMode::Bsd => RtoConfig::bsd(),
         RtoMode::Ns2 => RtoConfig::ns2(),
+        RtoMode::Ns2Legacy => RtoConfig::ns2_legacy(),
     };
     if let Some(ms) = t.rto.min_ms {
         duration(ms, 1e-3, "ms", || p("tcp.rto.min_ms"))?;

@@ -1202,13 +1202,16 @@ fn default_dupthresh() -> u32 {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RtoSpec {
-    /// `rfc6298` (default), `bsd` (500 ms ticks, BSD/OS 2.1) or `ns2` (ns-2's
-    /// tick-rounded estimator; its tick `tcpTick_` is `granularity_ms`).
+    /// `rfc6298` (default), `bsd` (500 ms ticks, BSD/OS 2.1), `ns2` (ns-2's
+    /// tick-rounded estimator; its tick `tcpTick_` is `granularity_ms`) or
+    /// `ns2_legacy` (ns-2's agent around 2000, `rfc2988_` false, no
+    /// timestamps: samples count ticks crossed, the backoff stops at 64x;
+    /// min 0, max 100000 s, initial 6 s, tick 100 ms).
     #[serde(default)]
     pub mode: lasthop_tcp::RtoMode,
     /// Minimum RTO, in ms (RFC 6298: 1000; BSD: 1000 = two ticks; ns-2: 200,
-    /// ns-2.35's `minrto_` since 2004; before, none (0), only the floor of
-    /// two ticks in `rtt_timeout()`).
+    /// ns-2.35's `minrto_` since 2004; before, none (0, the `ns2_legacy`
+    /// default), only the floor of two ticks in `rtt_timeout()`).
     pub min_ms: Option<f64>,
     /// Maximum RTO, in seconds (RFC 6298: 60; BSD: 64; ns-2: 60, ns-2.35's
     /// `maxrto_` since 2007; 100000 before).

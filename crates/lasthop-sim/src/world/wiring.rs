@@ -63,8 +63,18 @@ impl<'m> World<'m> {
         }
         // The hosts' tick phases: a sender's slow timer, a receiver's fast timer.
         let sender_cfg = |mut scfg: lasthop_tcp::SenderConfig, node: NodeId| {
-            if scfg.rto.mode == RtoMode::Bsd {
-                scfg.rto.tick_phase_ns = tick_phase(seed, &model.nodes[node as usize], "slowtimo", scfg.rto.tick_ns);
+            match scfg.rto.mode {
+                RtoMode::Bsd => {
+                    scfg.rto.tick_phase_ns =
+                        tick_phase(seed, &model.nodes[node as usize], "slowtimo", scfg.rto.tick_ns);
+                }
+                // ns-2's `boot_time_`, Random::uniform(tcpTick_) per agent
+                // (here per host: a host's ns2_legacy senders share it).
+                RtoMode::Ns2Legacy => {
+                    let tick = scfg.rto.granularity_ns;
+                    scfg.rto.tick_phase_ns = tick_phase(seed, &model.nodes[node as usize], "boot_time", tick);
+                }
+                _ => {}
             }
             // SA's burst timer on the testbed host's kernel clock (seed 001 Sec. 9.1.1).
             if let Some(clock) = scfg.adaptation.as_mut().and_then(|a| a.timer.as_mut()) {
