@@ -42,7 +42,8 @@ _TABLE_COLUMNS: Final[dict[str, list[tuple[str, str]]]] = {
     ],
     # Loss-recovery events: fast_retransmit, timeout, partial_ack, recovery_exit,
     # eln_retransmit; LL-ELSN senders (seed 004) also ersn_received, eln_received,
-    # timeout_deferred (an ERSN held the timer off) and disconnection (ELN filtering).
+    # timeout_deferred (an ERSN held the timer off) and disconnection (ELN filtering);
+    # move_reset (a sender reset on a move, seed 002).
     "events": [
         ("time_ns", "uint64"),
         ("flow", "uint32"),

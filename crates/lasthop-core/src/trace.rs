@@ -50,6 +50,9 @@ pub enum SenderEventKind {
     /// Seed 004 Sec. 4.2: ELN filtering declared a disconnection (more than
     /// N consecutive ELNs) and froze the sender's parameters.
     Disconnection,
+    /// Seed 002 (elaarag-002.md F6): the sender was reset on a move (I-TCP,
+    /// MHP): backoff cleared, slow start from one segment.
+    MoveReset,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -56,6 +56,7 @@ fn event_name(k: SenderEventKind) -> &'static str {
         SenderEventKind::ElnReceived => "eln_received",
         SenderEventKind::TimeoutDeferred => "timeout_deferred",
         SenderEventKind::Disconnection => "disconnection",
+        SenderEventKind::MoveReset => "move_reset",
     }
 }
 

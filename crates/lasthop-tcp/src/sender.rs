@@ -70,6 +70,7 @@ use lasthop_core::{Ecn, TcpHeader, Time};
 
 // Seed 004's LL-ELSN: the hooks that drive [`crate::ll_elsn`].
 mod ll_elsn_hooks;
+mod mobility;
 mod samples;
 
 /// Counters the papers report for a source. In declaration order
@@ -122,6 +123,12 @@ pub struct SenderStats {
     /// Times the sender entered persist (its peer's window closed with
     /// data to send).
     pub persist_entries: u64,
+    /// Fast retransmits the sender began itself (fast-retransmit handoff,
+    /// elaarag-002.md F5; also counted in `fast_retransmits`), and resets
+    /// on a move (F6): 32 bits each, so that the counters keep the
+    /// sender's thirteen lines.
+    pub local_fast_retransmits: u32,
+    pub move_resets: u32,
 }
 
 impl SenderStats {
@@ -235,6 +242,8 @@ pub struct Sender {
     /// The persist timer's state (cold: read when the peer's window is or
     /// was zero, and when the timer slot fires).
     persist: Persist,
+    /// Held timers while frozen ([`mobility`], elaarag-002.md F3).
+    frozen: Option<Box<mobility::Frozen>>,
     cfg: SenderConfig,
 }
 
@@ -284,6 +293,7 @@ impl Sender {
             ts: SenderTimestamps::default(),
             stats: SenderStats::default(),
             persist: Persist::default(),
+            frozen: None,
             cfg,
         };
         if sender.cc.wants_samples() {
@@ -365,6 +375,9 @@ impl Sender {
     /// connection, and data waits for the SYN-ACK): the transfer begins.
     pub fn start(&mut self, now: Time, trace: &mut Trace) {
         self.started = true;
+        if self.frozen.is_some() {
+            self.start_frozen();
+        }
         if let Some(h) = self.handshake.as_mut() {
             h.on_start();
         }
@@ -788,6 +801,11 @@ impl Sender {
         }
         if before != (self.cc.cwnd(), self.cc.ssthresh()) {
             self.trace_window(now, trace);
+        }
+        // Frozen (elaarag-002.md F3), the sender reads as not started: a
+        // test of the hot line before the cold one.
+        if !self.started && self.frozen.is_some() {
+            self.hold_deadline(now);
         }
     }
 

@@ -485,6 +485,13 @@ impl CongestionControl {
         self.after_cut(now, &ev);
     }
 
+    /// Slow start again from one segment, ssthresh kept (a sender reset
+    /// on a move, elaarag-002.md F6). A member's own state is left as it
+    /// is: the reset is the window's, as in the papers (Reno senders).
+    pub fn restart_from_one_segment(&mut self) {
+        self.win.set_cwnd(self.win.mss());
+    }
+
     /// A further duplicate ack during fast recovery (RFC 5681 3.2 step 4).
     pub fn on_dupack_in_recovery(&mut self) {
         self.win.on_dupack_in_recovery();

@@ -158,6 +158,16 @@ impl DupAck {
         AckAnswer::NONE
     }
 
+    /// `a`, a duplicate carrying a fast-retransmit request, taken as a
+    /// requested duplicate whether or not the flow honours requests (see
+    /// [`super::Recovery::on_local_request`]).
+    pub fn on_local_request(&mut self, a: &AckInfo) -> AckAnswer {
+        let honoured = std::mem::replace(&mut self.fr_request, true);
+        let answer = self.on_ack(a);
+        self.fr_request = honoured;
+        answer
+    }
+
     /// A duplicate ack; `marks`: bit 0 its ELN mark, bit 1 its
     /// fast-retransmit request.
     #[inline(never)]

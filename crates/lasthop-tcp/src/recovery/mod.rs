@@ -226,6 +226,8 @@ impl AckAnswer {
     pub const fn with_requested(mut self, requested: bool) -> AckAnswer {
         if requested {
             self.bits |= Self::REQUESTED;
+        } else {
+            self.bits &= !Self::REQUESTED;
         }
         self
     }
@@ -460,6 +462,36 @@ impl Recovery {
             Recovery::LlElsn(l) => l.defers_timeout(snd_una),
             _ => false,
         }
+    }
+
+    /// elaarag-002.md F5: the sender's own fast retransmit, as if the
+    /// threshold-th duplicate ack had arrived (Caceres and Iftode 1995: a
+    /// mobile host's TCP that sends invokes fast retransmit itself when a
+    /// handoff completes). `a` is a duplicate ack with a fast-retransmit
+    /// request (seed 001 Sec. 6.3), which the member takes as a requested
+    /// duplicate whatever the flow's configuration: the variant's fast
+    /// retransmit at once, under its `recover` guard (Tahoe's and
+    /// NewReno's), or nothing in recovery. SMART counts no duplicates
+    /// (its losses are found by the echo): `None`.
+    pub fn on_local_request(&mut self, a: &AckInfo) -> Option<AckAnswer> {
+        debug_assert!(a.dup && a.fr_request, "a requested duplicate");
+        let answer = match self {
+            Recovery::DupAck(d) => d.on_local_request(a),
+            Recovery::Smart(_) => return None,
+            Recovery::Sack(s) => {
+                let honoured = std::mem::replace(&mut s.fr_request, true);
+                let answer = s.on_ack(a);
+                s.fr_request = honoured;
+                answer
+            }
+            Recovery::LlElsn(l) => {
+                let honoured = std::mem::replace(&mut l.sack.fr_request, true);
+                let answer = l.on_ack(a);
+                l.sack.fr_request = honoured;
+                answer
+            }
+        };
+        Some(answer)
     }
 
     /// A retransmission timeout fired: recovery is abandoned.
