@@ -25,6 +25,10 @@ pub enum DropCause {
     /// Given up by a link-level ARQ after its retry limit (a MAC's frame
     /// that never reached the next hop).
     RetryLimit,
+    /// Lost to a scheduled link outage (seed 002: queued when the link went
+    /// down with `flush`, on its medium or propagating then, offered to it
+    /// while down, or sent into a `blackhole`).
+    Outage,
 }
 
 /// What a TCP sender did that the papers mark on their plots.

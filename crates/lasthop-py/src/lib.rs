@@ -107,6 +107,7 @@ impl RunOutput {
             DropCause::Early => "early",
             DropCause::Filtered => "filtered",
             DropCause::RetryLimit => "retry_limit",
+            DropCause::Outage => "outage",
         });
         d.set_item("cause", PyList::new(py, causes)?)?;
         all.set_item("drops", d)?;

@@ -314,6 +314,9 @@ pub struct LinkSummary {
     pub goodput: Option<f64>,
     pub drops_error: u64,
     pub drops_queue: u64,
+    /// Links with scheduled outages only: packets lost to them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drops_outage: Option<u64>,
     pub packets_sent: u64,
     pub bytes_sent: u64,
     /// Directions with a `queue` table only: its discipline's measures.

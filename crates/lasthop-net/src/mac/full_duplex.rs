@@ -28,9 +28,12 @@ pub(super) fn start_after(
     out: &mut Vec<Removal>,
 ) -> Option<Started> {
     let other = &link.dirs[1 - dir];
-    debug_assert!(other.busy() || other.queue.is_empty(), "a full-duplex direction left idle with a frame waiting");
+    debug_assert!(
+        other.busy() || other.queue.is_empty() || other.held(),
+        "a full-duplex direction left idle with a frame waiting"
+    );
     let d = &link.dirs[dir];
-    debug_assert_eq!(d.waiting, !d.queue.is_empty());
+    debug_assert!(d.waiting != d.queue.is_empty() || d.held());
     // Whether a frame waits is read beside the medium, not in the queue's
     // line (issue 9).
     if d.busy() || !d.waiting {

@@ -163,7 +163,9 @@ impl DirStats {
             DropCause::Queue => self.drops_queue += 1,
             DropCause::Early => self.drops_early += 1,
             DropCause::Filtered => self.drops_filtered += 1,
-            DropCause::Error | DropCause::RetryLimit => unreachable!("a queue corrupts nothing and retries nothing"),
+            DropCause::Error | DropCause::RetryLimit | DropCause::Outage => {
+                unreachable!("a queue corrupts nothing, retries nothing and never goes down")
+            }
         }
     }
 }
@@ -181,6 +183,15 @@ mod bit {
     pub const ERRORS: u8 = 1 << 2;
     /// The frame on the medium was corrupted.
     pub const CORRUPTED: u8 = 1 << 3;
+    /// The direction is down and holds its queue (an outage with `hold`):
+    /// `waiting` stays false, so no frame starts, whatever waits.
+    pub const HELD: u8 = 1 << 4;
+    /// The direction is down as a blackhole: every frame that starts is
+    /// lost (read on the start's slower path, as the error model is).
+    pub const BLACKHOLE: u8 = 1 << 5;
+    /// The frame on the medium (marked `CORRUPTED` too) is lost to an
+    /// outage: its pool slot is marked when it leaves the medium.
+    pub const MEDIUM_OUTAGE: u8 = 1 << 6;
 }
 
 /// Add `x` to a counter kept as `lo` on a direction's first line and `hi`
@@ -386,6 +397,32 @@ impl LinkDir {
         self.queue.len()
     }
 
+    /// The corrupted frame `pkt` leaves the medium: the mark is cleared,
+    /// and a frame lost to an outage has its pool slot marked.
+    #[cold]
+    #[inline(never)]
+    fn clear_corrupted(&mut self, pkt: PacketRef, pool: &mut PacketPool) {
+        if self.bits & bit::MEDIUM_OUTAGE != 0 {
+            pool.mark_outage(pkt);
+        }
+        self.bits &= !(bit::CORRUPTED | bit::MEDIUM_OUTAGE);
+    }
+
+    /// A corrupted frame arrived: an error, unless an outage caught it
+    /// (the simulator counts those).
+    #[cold]
+    #[inline(never)]
+    fn count_corrupted(&mut self, pkt: PacketRef, pool: &PacketPool) {
+        if !pool.outage_marked(pkt) {
+            self.stats.drops_error += 1;
+        }
+    }
+
+    /// Down and holding its queue (see `bit::HELD`).
+    pub(super) fn held(&self) -> bool {
+        self.bits & bit::HELD != 0
+    }
+
     /// A frame is on the medium.
     #[inline]
     pub(super) fn busy(&self) -> bool {
@@ -505,8 +542,10 @@ impl Link {
     /// `out`, which must be empty on the call), are counted in the
     /// direction's stats: the caller frees them from the pool and records
     /// their fate.
+    /// Always inlined: the simulator's per-packet path calls it, and a
+    /// second (cold) caller once made LLVM call it out of line there.
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn enqueue(
         &mut self,
         dir: usize,
@@ -624,7 +663,7 @@ impl Link {
     #[inline(always)]
     pub(super) fn start_frame(&mut self, now: Time, dir: usize, w: Waiting, pool: &PacketPool) -> Started {
         let d = &mut self.dirs[dir];
-        let done = if d.bits & (bit::TIMED | bit::ERRORS | bit::SHAPED) == 0 {
+        let done = if d.bits & (bit::TIMED | bit::ERRORS | bit::SHAPED | bit::BLACKHOLE) == 0 {
             // A plain wire: no overheads, no errors (the packet is not read
             // back), no emulator; line 0 only, one test.
             now.plus_ns(Timing::plain(d.bandwidth_bps).tx_time_ns(w.size_bytes))
@@ -635,7 +674,9 @@ impl Link {
             } else {
                 d.timing.tx_time_ns(w.size_bytes)
             };
-            let corrupted = d.bits & bit::ERRORS != 0 && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
+            // A blackhole loses the frame without asking the error model.
+            let lost = d.bits & bit::BLACKHOLE != 0;
+            let corrupted = lost || (d.bits & bit::ERRORS != 0 && d.error.corrupts(now, tx_ns, &pool.get(w.pkt)));
             let shaped = d.shaped();
             // An emulated transmission holds the emulator until its tick.
             let done = match d.emulator.as_deref_mut().filter(|_| shaped) {
@@ -644,6 +685,9 @@ impl Link {
             };
             if corrupted {
                 d.bits |= bit::CORRUPTED;
+            }
+            if lost {
+                d.bits |= bit::MEDIUM_OUTAGE;
             }
             done
         };
@@ -663,9 +707,9 @@ impl Link {
         let pkt = d.medium.take().expect("a frame was on the medium");
         let corrupted = d.bits & bit::CORRUPTED != 0;
         if corrupted {
-            d.bits &= !bit::CORRUPTED;
+            d.clear_corrupted(pkt, pool);
         }
-        debug_assert_eq!(d.waiting, !d.queue.is_empty(), "`waiting` follows the queue");
+        debug_assert!(d.waiting != d.queue.is_empty() || d.held(), "`waiting` follows the queue");
         let mut arrive = now.plus_ns(d.delay_ns);
         if d.shaped() {
             arrive = d.shape_arrival(now, arrive);
@@ -681,9 +725,77 @@ impl Link {
         let d = &mut self.dirs[dir];
         let (pkt, corrupted, next) = pool.chain_pop(&mut d.transit, now, next_key);
         if corrupted {
-            d.stats.drops_error += 1;
+            d.count_corrupted(pkt, pool);
         }
         Arrival { pkt, corrupted, next }
+    }
+
+    /// Take every packet waiting in direction `dir`'s queue, as the link
+    /// goes down with `flush` (elaarag-002.md Sec. 2.3; ns-2's queue reset
+    /// at `rtmodel` down): each is appended to `out` as a removal for the
+    /// outage, which the caller frees and records; what a composed queue
+    /// drops on the way out keeps its own cause and is counted here.
+    pub fn flush_queue(&mut self, now: Time, dir: usize, pool: &mut PacketPool, out: &mut Vec<Removal>) {
+        let d = &mut self.dirs[dir];
+        loop {
+            let before = out.len();
+            let w = d.queue.dequeue(now, pool, out);
+            if out.len() != before {
+                d.stats.count_removals(&out[before..]);
+            }
+            match w {
+                Some(w) => out.push(Removal { pkt: w.pkt, cause: DropCause::Outage }),
+                None => break,
+            }
+        }
+        d.waiting = false;
+    }
+
+    /// Mark the frame on direction `dir`'s medium lost to an outage, if
+    /// there is one (it is reported corrupted when it arrives, and its
+    /// pool slot marked as the outage's); how many (0 or 1).
+    pub fn mark_medium_lost(&mut self, dir: usize) -> u32 {
+        let d = &mut self.dirs[dir];
+        if d.medium.is_none() {
+            return 0;
+        }
+        d.bits |= bit::CORRUPTED | bit::MEDIUM_OUTAGE;
+        1
+    }
+
+    /// Mark every frame of direction `dir` on its medium or propagating
+    /// lost to an outage (they are dropped when they would arrive); how
+    /// many.
+    pub fn mark_in_flight_lost(&mut self, dir: usize, pool: &mut PacketPool) -> u32 {
+        self.mark_medium_lost(dir) + pool.chain_mark_outage(&self.dirs[dir].transit)
+    }
+
+    /// Direction `dir` goes down holding its queue (`hold`), or its queue
+    /// just took a packet while held: no frame starts until
+    /// [`Link::release`].
+    pub fn hold(&mut self, dir: usize) {
+        let d = &mut self.dirs[dir];
+        d.bits |= bit::HELD;
+        d.waiting = false;
+    }
+
+    /// Direction `dir` comes up after [`Link::hold`]: what waits may go
+    /// (the caller starts the link).
+    pub fn release(&mut self, dir: usize) {
+        let d = &mut self.dirs[dir];
+        d.bits &= !bit::HELD;
+        d.waiting = !d.queue.is_empty();
+    }
+
+    /// Direction `dir` goes down as a blackhole (`on`), or comes up: while
+    /// down every frame that starts is lost.
+    pub fn set_blackhole(&mut self, dir: usize, on: bool) {
+        let d = &mut self.dirs[dir];
+        if on {
+            d.bits |= bit::BLACKHOLE;
+        } else {
+            d.bits &= !bit::BLACKHOLE;
+        }
     }
 
     /// Keep in full the arrivals of frames propagating whose keys are below

@@ -36,6 +36,9 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+mod outages;
+pub use outages::{OutageModel, MAX_OUTAGES};
+
 /// Default queue limit when a link gives none (ns-2's default of 50).
 pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
 
@@ -181,6 +184,8 @@ pub struct Model {
     /// model's link records, it cost a summary of 5,000 flows a
     /// millisecond).
     pub k_of_flows: Vec<f64>,
+    /// Scheduled link outages, one per `outages` entry.
+    pub outages: Vec<OutageModel>,
 }
 
 /// The names a run reports, made when the scenario loads and shared by
@@ -1545,6 +1550,7 @@ impl Model {
             flows[m].sender.mss_bytes
         };
         let ack_recons = place_ack_recons(&named, &links, &paths, &mss_of)?;
+        let outages = outages::outages(&f.outages, &links, Time::from_secs_f64(f.stop_s))?;
         let published = published_ref(f, &links, &expanded)?;
         let mut model = Model {
             name: f.name.clone(),
@@ -1559,6 +1565,7 @@ impl Model {
             ack_recons,
             labels: Labels::default(),
             k_of_flows: Vec::new(),
+            outages,
         };
         model.apply_mutations(&f.mutations);
         model.labels = Labels::of(&model);

@@ -75,6 +75,56 @@ pub struct ScenarioFile {
     /// be that large (see [`LimitsSpec`]).
     #[serde(default)]
     pub limits: LimitsSpec,
+    /// Scheduled link outages (seed 002: disconnections of the mobile host;
+    /// elaarag-002.md Secs. 2.2-2.3).
+    #[serde(default)]
+    pub outages: Vec<OutageSpec>,
+}
+
+/// A link's scheduled outages: both directions go down at each start and
+/// come up `down_s` later. The starts are listed (`at_s`) or periodic
+/// (`start_s`, then every `every_s`, `count` times or until the run's
+/// stop). Outages of one link never overlap.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutageSpec {
+    /// The link, by name (a point-to-point link, not a medium's hop).
+    pub link: String,
+    /// What becomes of the packets (default `flush`).
+    #[serde(default)]
+    pub semantics: LinkDownSpec,
+    /// How long each outage lasts, in seconds.
+    pub down_s: f64,
+    /// When the outages start, in seconds.
+    #[serde(default)]
+    pub at_s: Vec<f64>,
+    /// The first of periodic outages, in seconds (with `every_s`).
+    pub start_s: Option<f64>,
+    /// The period of periodic outages, start to start, in seconds (more
+    /// than `down_s`).
+    pub every_s: Option<f64>,
+    /// How many periodic outages (default: until the run's stop).
+    pub count: Option<u32>,
+}
+
+/// What a link going down does to the packets on it (elaarag-002.md Sec.
+/// 2.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkDownSpec {
+    /// Queued packets and those on the medium or propagating are lost, and
+    /// so is every packet offered while down (ns-2's `rtmodel-at ... down`:
+    /// the queue reset, the link's packets dropped; seed 002's Fig. 2).
+    #[default]
+    Flush,
+    /// Packets on the medium or propagating are lost; the queue is kept and
+    /// the transmitter paused until the link comes up (a base station that
+    /// buffers for the mobile host).
+    Hold,
+    /// Nothing is lost at the start; the queue keeps draining and every
+    /// frame whose transmission ends while down is lost (a 100 %-loss error
+    /// model at transmission).
+    Blackhole,
 }
 
 /// Bounds on what a scenario may ask for. The defaults keep a slip such as

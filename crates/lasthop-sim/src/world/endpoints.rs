@@ -92,6 +92,10 @@ impl<'m> World<'m> {
                 self.mac_wake(m);
                 return;
             }
+            Timer::Schedule => {
+                self.on_schedule();
+                return;
+            }
             Timer::Agent(k) => {
                 self.agents[k].armed = Time::NEVER;
                 self.agents[k].agent.on_timer(now);

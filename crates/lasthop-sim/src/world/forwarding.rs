@@ -11,7 +11,7 @@ use lasthop_core::trace::{DropCause, TraceEvent};
 use lasthop_core::{LlNotice, NodeId, Packet, PacketKind};
 use lasthop_net::queue::{Admission, Removal, Waiting};
 
-use crate::scenario::schema::{HeaderCompression, COMPRESSED_ACK_BYTES};
+use crate::scenario::schema::{HeaderCompression, LinkDownSpec, COMPRESSED_ACK_BYTES};
 
 impl<'m> World<'m> {
     /// Start what link `li` can send now that direction `dir` changed.
@@ -76,11 +76,11 @@ impl<'m> World<'m> {
         self.forward_on(first as usize + i, pkt);
     }
 
-    /// Put `pkt` on hop `h` of its path.
-    #[inline]
-    pub(super) fn forward_on(&mut self, h: usize, pkt: Packet) {
+    /// `pkt` in the pool, tagged with hop `h`, as it waits for the hop's
+    /// link direction.
+    #[inline(always)]
+    pub(super) fn waiting(&mut self, h: usize, pkt: Packet) -> Waiting {
         let hop = self.route[h];
-        let (li, dir) = (hop.link as usize, hop.dir as usize);
         // Data with payload counts toward its hop's goodput state.
         let cover = if pkt.is_data() && pkt.tcp.len > 0 { hop.cover } else { NO_COVER };
         let compress = hop.compress;
@@ -94,6 +94,23 @@ impl<'m> World<'m> {
                 w.size_bytes = w.size_bytes.min(COMPRESSED_ACK_BYTES);
             }
         }
+        w
+    }
+
+    /// Put `pkt` on hop `h` of its path.
+    #[inline]
+    pub(super) fn forward_on(&mut self, h: usize, pkt: Packet) {
+        let hop = self.route[h];
+        let (li, dir) = (hop.link as usize, hop.dir as usize);
+        // A direction down for an outage (`outages`) that is not a
+        // blackhole takes the packet its own way.
+        if self.dirs_down != 0 && !hop.mac {
+            match self.down_mode(li, dir) {
+                Some(mode) if mode != LinkDownSpec::Blackhole => return self.forward_while_down(h, mode, pkt),
+                _ => {}
+            }
+        }
+        let w = self.waiting(h, pkt);
         if hop.mac {
             self.mac_enqueue(li, dir, w);
             return;
@@ -107,14 +124,15 @@ impl<'m> World<'m> {
         }
         match self.links[li].enqueue(dir, now, w, &mut self.pool, &mut self.removed) {
             Admission::Queued => self.start_link(li, dir),
-            other => self.on_not_queued(li, dir, w, other),
+            other => self.on_not_queued(li, dir, w, other, true),
         }
     }
 
     /// Free and record what a queue refused or let go of at an arrival of
-    /// `w` on direction `dir` of link `li` (the rare path).
+    /// `w` on direction `dir` of link `li` (the rare path); `start`: start
+    /// the link if `w` was queued (not while it is held down).
     #[cold]
-    fn on_not_queued(&mut self, li: usize, dir: usize, w: Waiting, a: Admission) {
+    pub(super) fn on_not_queued(&mut self, li: usize, dir: usize, w: Waiting, a: Admission, start: bool) {
         let ld = 2 * li + dir;
         if a == Admission::Refused {
             let pkt = self.pool.take(w.pkt);
@@ -127,7 +145,7 @@ impl<'m> World<'m> {
             self.drop(ld, &pkt, cause);
         }
         self.removed.clear();
-        if a.queued() {
+        if a.queued() && start {
             self.start_link(li, dir);
         }
     }
@@ -154,6 +172,12 @@ impl<'m> World<'m> {
         let (h, last) = self.hop_of(a.pkt);
         debug_assert_eq!((self.route[h].link, self.route[h].dir), (li as u32, dir as u8), "the hop it was queued on");
         if a.corrupted {
+            // A frame an outage caught on its medium or propagating arrives
+            // as corrupted, and is the outage's (`outages`).
+            if self.pool.outage_marked(a.pkt) {
+                self.arrived_lost(li, dir, a.pkt);
+                return;
+            }
             let pkt = self.pool.take(a.pkt);
             self.drop(2 * li + dir, &pkt, DropCause::Error);
             // The receiving host's link layer saw the corrupted frame; its

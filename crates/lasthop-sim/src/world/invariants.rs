@@ -34,9 +34,11 @@ impl<'m> World<'m> {
         }
         let dirs = || self.links.iter().flat_map(|l| l.dirs.iter());
         let link_drops: u64 = dirs().map(|d| d.stats()).map(|s| s.drops_error + s.drops_queue + s.drops_early).sum();
-        if link_drops + self.mac_retry_drops != c.dropped {
+        let outage_drops = self.outage_drops_total();
+        if link_drops + self.mac_retry_drops + outage_drops != c.dropped {
             return Err(format!(
-                "link drop counters {link_drops} + MAC retry-limit drops {} != dropped packets {}",
+                "link drop counters {link_drops} + MAC retry-limit drops {} + outage drops {outage_drops} != \
+                 dropped packets {}",
                 self.mac_retry_drops, c.dropped
             ));
         }

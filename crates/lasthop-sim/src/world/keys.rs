@@ -1,8 +1,10 @@
 //! The scheduler's timer keys ([`Scheduler::set_timer`]): one per
-//! connection endpoint, node agent and shared medium, in one range. The
-//! layout is fixed when the world is wired and never changes: connection
-//! `c`'s sender at `2·c` and its receiver at `2·c + 1`, then agent `k` at
-//! `2·connections + k`, then medium `m` after the agents. Each key has one
+//! connection endpoint, node agent and shared medium, in one range, and
+//! one for the schedule of link outages when there is one. The layout is
+//! fixed when the world is wired and never changes: connection `c`'s
+//! sender at `2·c` and its receiver at `2·c + 1`, then agent `k` at
+//! `2·connections + k`, then medium `m` after the agents, then the
+//! schedule. Each key has one
 //! armed wake-up at a time (the scheduler bumps its generation on every
 //! arming); what runs first among simultaneous events is decided by the
 //! scheduler's insertion counter, not by these values, which runs are
@@ -48,9 +50,14 @@ impl TimerKey {
 /// or media.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Timer {
-    Endpoint { conn: usize, side: Side },
+    Endpoint {
+        conn: usize,
+        side: Side,
+    },
     Agent(usize),
     Medium(usize),
+    /// The next change of the link outages' schedule.
+    Schedule,
 }
 
 /// How a world's timer keys are laid out (see the module's header).
@@ -60,15 +67,18 @@ pub(super) struct TimerKeys {
     agents_at: usize,
     /// The first medium's key.
     media_at: usize,
+    /// One past the last medium's key (the schedule's, if there is one).
+    media_end: usize,
     /// One past the last key.
     end: usize,
 }
 
 impl TimerKeys {
     #[inline(always)]
-    pub(super) fn new(connections: usize, agents: usize, media: usize) -> TimerKeys {
+    pub(super) fn new(connections: usize, agents: usize, media: usize, schedule: bool) -> TimerKeys {
         let agents_at = 2 * connections;
-        TimerKeys { agents_at, media_at: agents_at + agents, end: agents_at + agents + media }
+        let media_end = agents_at + agents + media;
+        TimerKeys { agents_at, media_at: agents_at + agents, media_end, end: media_end + usize::from(schedule) }
     }
 
     /// How many keys the scheduler keeps.
@@ -86,8 +96,14 @@ impl TimerKeys {
     /// Medium `m`'s key.
     #[inline(always)]
     pub(super) fn medium(self, m: usize) -> TimerKey {
-        debug_assert!(self.media_at + m < self.end, "medium {m} of {}", self.end - self.media_at);
+        debug_assert!(self.media_at + m < self.media_end, "medium {m} of {}", self.media_end - self.media_at);
         TimerKey((self.media_at + m) as u32)
+    }
+
+    /// The outages' schedule's key (there must be one).
+    pub(super) fn schedule(self) -> TimerKey {
+        debug_assert!(self.media_end < self.end, "a schedule");
+        TimerKey(self.media_end as u32)
     }
 
     /// What `key` wakes.
@@ -96,6 +112,9 @@ impl TimerKeys {
         let k = key.0 as usize;
         debug_assert!(k < self.end, "key {k} of {}", self.end);
         if k >= self.media_at {
+            if k >= self.media_end {
+                return Timer::Schedule;
+            }
             Timer::Medium(k - self.media_at)
         } else if k >= self.agents_at {
             Timer::Agent(k - self.agents_at)
@@ -118,9 +137,11 @@ mod tests {
     /// keys fill the range the scheduler keeps, once each.
     #[test]
     fn every_kind_of_key_decodes_to_what_made_it_at_its_old_value() {
-        for (conns, agents, media) in [(3, 2, 2), (1, 0, 0), (2, 0, 1), (2, 3, 0), (0, 0, 1)] {
-            let keys = TimerKeys::new(conns, agents, media);
-            assert_eq!(keys.count(), 2 * conns + agents + media);
+        for (conns, agents, media, schedule) in
+            [(3, 2, 2, false), (1, 0, 0, true), (2, 0, 1, false), (2, 3, 0, true), (0, 0, 1, true)]
+        {
+            let keys = TimerKeys::new(conns, agents, media, schedule);
+            assert_eq!(keys.count(), 2 * conns + agents + media + usize::from(schedule));
             let mut made = Vec::new();
             for c in 0..conns {
                 for (side, s) in [(Side::Sender, 0), (Side::Receiver, 1)] {
@@ -142,6 +163,10 @@ mod tests {
                 assert_eq!(keys.kind(key), Timer::Medium(m));
                 assert_eq!(TimerKey::of_wake(key.raw()), key);
                 made.push(key.raw());
+            }
+            if schedule {
+                assert_eq!(keys.kind(keys.schedule()), Timer::Schedule);
+                made.push(keys.schedule().raw());
             }
             assert_eq!(made, (0..keys.count() as u32).collect::<Vec<_>>(), "{conns}/{agents}/{media}");
         }

@@ -73,6 +73,7 @@ mod forwarding;
 mod invariants;
 mod keys;
 mod media;
+mod outages;
 mod relay;
 mod summary;
 mod wiring;
@@ -350,6 +351,11 @@ pub struct World<'m> {
     /// sends LL-ELSN notices): the flow of a frame whose packet its MAC no
     /// longer holds, named by the frame's tag.
     cover_flow: Vec<u32>,
+    /// Scheduled link outages, if the scenario has any ([`outages`]).
+    outages: Option<Box<outages::Outages>>,
+    /// Link directions down now: a packet offered to a link looks no
+    /// further while it is zero.
+    dirs_down: u32,
 }
 
 /// A shared medium's MAC, with its armed wake-up and, per (sending
@@ -398,7 +404,7 @@ impl<'m> World<'m> {
     /// How this world's timer keys are laid out.
     #[inline(always)]
     fn timer_keys(&self) -> TimerKeys {
-        TimerKeys::new(self.flows.len(), self.agents.len(), self.macs.len())
+        TimerKeys::new(self.flows.len(), self.agents.len(), self.macs.len(), self.outages.is_some())
     }
 
     pub fn now(&self) -> Time {
@@ -440,6 +446,8 @@ impl<'m> World<'m> {
             }
         };
         feed(&mut self.sched, &mut app);
+        // The first change of the outages' schedule, if any (`outages`).
+        self.arm_schedule();
         // The event count at which the loop next looks up from its events:
         // the budget, or the next count at which it asks `interrupt`. One
         // test an event, where there were two.

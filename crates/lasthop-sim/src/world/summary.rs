@@ -158,6 +158,7 @@ impl<'m> World<'m> {
                     goodput: (sent > 0).then(|| useful as f64 / sent as f64),
                     drops_error: s.drops_error,
                     drops_queue: s.drops_queue,
+                    drops_outage: self.outage_drops(2 * li + d),
                     packets_sent: s.packets_sent,
                     bytes_sent: s.bytes_sent,
                     queue,

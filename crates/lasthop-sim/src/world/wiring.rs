@@ -274,7 +274,7 @@ impl<'m> World<'m> {
         World {
             model,
             seed,
-            sched: Scheduler::new(TimerKeys::new(n_legs, agents.len(), macs.len()).count()),
+            sched: Scheduler::new(TimerKeys::new(n_legs, agents.len(), macs.len(), !model.outages.is_empty()).count()),
             links,
             pool: PacketPool::new(),
             flows,
@@ -317,6 +317,8 @@ impl<'m> World<'m> {
             } else {
                 Vec::new()
             },
+            outages: super::outages::Outages::of(model),
+            dirs_down: 0,
         }
     }
 

@@ -1,0 +1,111 @@
+//! Scheduled link outages, validated into time windows per link (seed
+//! 002 Sec. 4 and Fig. 2; elaarag-002.md Secs. 2.2-2.3: `down`/`up` of a
+//! link with explicit semantics, periodic outages).
+
+use super::{check, duration_s, positive, LinkModel};
+use crate::scenario::schema::{LinkDownSpec, OutageSpec};
+use crate::scenario::ScenarioError;
+use lasthop_core::Time;
+
+/// Most outage windows a scenario may schedule (a periodic outage with a
+/// short period over a long run is the way to get too many).
+pub const MAX_OUTAGES: usize = 1_000_000;
+
+/// One link's outages as given by one `outages` entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutageModel {
+    pub link: u32,
+    pub semantics: LinkDownSpec,
+    /// (down, up) times, in order, disjoint.
+    pub windows: Vec<(Time, Time)>,
+}
+
+/// The scenario's outages, one model per entry, checked: a point-to-point
+/// link named, positive durations, starts listed or periodic (not both),
+/// and no two outages of one link overlapping (they may touch: up and
+/// down at one instant).
+pub fn outages(specs: &[OutageSpec], links: &[LinkModel], stop: Time) -> Result<Vec<OutageModel>, ScenarioError> {
+    let mut models = Vec::with_capacity(specs.len());
+    let mut total = 0usize;
+    for (i, o) in specs.iter().enumerate() {
+        let p = |f: &str| format!("outages[{i}].{f}");
+        let li = links
+            .iter()
+            .position(|l| l.name == o.link)
+            .ok_or_else(|| ScenarioError::new(p("link"), format!("no link named '{}'", o.link)))?;
+        check(
+            links[li].dirs.iter().all(|d| d.medium.is_none()),
+            || p("link"),
+            "a medium's hop: outages apply to point-to-point links",
+        )?;
+        positive(o.down_s, || p("down_s"))?;
+        duration_s(o.down_s, || p("down_s"))?;
+        let down_ns = Time::from_secs_f64(o.down_s).ns();
+        let starts: Vec<Time> = match (o.at_s.is_empty(), o.start_s, o.every_s) {
+            (false, None, None) => {
+                for (k, &t) in o.at_s.iter().enumerate() {
+                    duration_s(t, || p(&format!("at_s[{k}]")))?;
+                }
+                check(o.count.is_none(), || p("count"), "counts periodic outages (start_s, every_s)")?;
+                let mut v: Vec<Time> = o.at_s.iter().map(|&t| Time::from_secs_f64(t)).collect();
+                v.sort_unstable();
+                v
+            }
+            (true, Some(start), Some(every)) => {
+                duration_s(start, || p("start_s"))?;
+                positive(every, || p("every_s"))?;
+                duration_s(every, || p("every_s"))?;
+                check(
+                    every > o.down_s,
+                    || p("every_s"),
+                    || format!("must exceed down_s ({}): outages of one link must not overlap", o.down_s),
+                )?;
+                check(o.count != Some(0), || p("count"), "must be at least 1")?;
+                let (first, every_ns) = (Time::from_secs_f64(start), Time::from_secs_f64(every).ns());
+                let limit = o.count.map_or(MAX_OUTAGES, |c| c as usize);
+                let mut v = Vec::new();
+                let mut t = first;
+                while v.len() < limit && (o.count.is_some() || t < stop) {
+                    check(
+                        total + v.len() < MAX_OUTAGES,
+                        || p("every_s"),
+                        || format!("too many outages (at most {MAX_OUTAGES})"),
+                    )?;
+                    v.push(t);
+                    t = t.plus_ns(every_ns);
+                }
+                v
+            }
+            _ => {
+                return Err(ScenarioError::new(
+                    format!("outages[{i}]"),
+                    "give the starts as at_s, or start_s with every_s (periodic), not both",
+                ))
+            }
+        };
+        total += starts.len();
+        check(total <= MAX_OUTAGES, || p("at_s"), || format!("too many outages (at most {MAX_OUTAGES})"))?;
+        let windows: Vec<(Time, Time)> = starts.iter().map(|&t| (t, t.plus_ns(down_ns))).collect();
+        models.push(OutageModel { link: li as u32, semantics: o.semantics, windows });
+    }
+    // No two outages of one link overlap, within an entry or across entries.
+    let mut all: Vec<(u32, Time, Time, usize)> =
+        models.iter().enumerate().flat_map(|(i, m)| m.windows.iter().map(move |&(d, u)| (m.link, d, u, i))).collect();
+    all.sort_unstable_by_key(|&(l, d, u, i)| (l, d, u, i));
+    for w in all.windows(2) {
+        let ((l0, d0, u0, i0), (l1, d1, _, i1)) = (w[0], w[1]);
+        if l0 == l1 && d1 < u0 {
+            let (first, second) = (i0.min(i1), i0.max(i1));
+            return Err(ScenarioError::new(
+                format!("outages[{second}]"),
+                format!(
+                    "an outage of link '{}' at {} s overlaps another at {} s (outages[{first}])",
+                    links[l0 as usize].name,
+                    d1.as_secs_f64(),
+                    d0.as_secs_f64()
+                ),
+            ));
+        }
+    }
+    Ok(models)
+}

@@ -1,0 +1,226 @@
+//! Scheduled link outages in a run (seed 002 Sec. 4 and Fig. 2;
+//! elaarag-002.md Secs. 2.2-2.3): both directions of a link go down and
+//! come up at the model's times. The changes wait in a list in time order,
+//! behind one timer key (the schedule's), armed for the next: the event
+//! queue holds one entry for them, and the per-event dispatch knows no
+//! kind of event for them (a sixth kind cost the 1997 LAN bench 1.1 % of
+//! its instructions).
+//!
+//! What a link going down does, by its semantics:
+//! - `flush` (ns-2's `rtmodel-at ... down`, which resets the link's queue
+//!   and drops what its delay line holds): the queue's packets are lost
+//!   at once; the frame on the medium and the frames propagating are
+//!   marked lost, and dropped when they would have arrived; a packet
+//!   offered while down is lost.
+//! - `hold`: the frame on the medium and those propagating are lost as
+//!   above; packets offered while down are queued (the queue's limit
+//!   applies) and the transmitter waits for the link to come up.
+//! - `blackhole`: nothing is lost at the start; the queue drains as
+//!   usual, and every frame whose transmission starts while down is lost
+//!   when it would have arrived.
+//!
+//! Departure from ns-2: a frame on the medium or propagating at the
+//! outage's start is counted lost (cause `outage`) when it would have
+//! arrived, not at the instant the link went down: the same packets are
+//! lost, and their drops are traced later. Every loss here has the cause
+//! `outage`, and each link direction counts them for its summary.
+//!
+//! The per-event paths pay for none of this: the link keeps the states
+//! (a held direction never reads as having a frame waiting; a blackhole
+//! is a bit its start's slower path reads, as it reads the error model's),
+//! a frame caught by an outage arrives as a corrupted one does, with its
+//! pool slot marked as the outage's, and a packet offered to a link tests
+//! one word of the world (`World::dirs_down`) before looking further.
+
+use super::World;
+use crate::scenario::model::Model;
+use crate::scenario::schema::LinkDownSpec;
+use lasthop_core::pool::PacketRef;
+use lasthop_core::trace::DropCause;
+use lasthop_core::{Packet, Time};
+use lasthop_net::queue::{Admission, Removal};
+
+/// One change of a link's state: at `at` it goes down (`down`, with its
+/// semantics) or comes up (`None`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Change {
+    pub at: Time,
+    link: u32,
+    down: Option<LinkDownSpec>,
+}
+
+/// The run's outages: the changes to come and each direction's state.
+#[derive(Debug)]
+pub(super) struct Outages {
+    /// Per link direction (2·link + dir): how it is down now (`None`: up).
+    state: Vec<Option<LinkDownSpec>>,
+    /// Packets lost to outages, per link direction.
+    drops: Vec<u64>,
+    /// Per link: whether the scenario gives it outages (its summary then
+    /// reports their drops).
+    scheduled: Vec<bool>,
+    /// In time order (an up before a down at one instant: touching
+    /// outages).
+    changes: Vec<Change>,
+    /// The next change to make.
+    next: usize,
+}
+
+impl Outages {
+    /// The model's outages, `None` when it has none.
+    pub fn of(model: &Model) -> Option<Box<Outages>> {
+        if model.outages.is_empty() {
+            return None;
+        }
+        let n = model.links.len();
+        let mut changes = Vec::new();
+        let mut scheduled = vec![false; n];
+        for o in &model.outages {
+            scheduled[o.link as usize] = true;
+            for &(down, up) in &o.windows {
+                changes.push(Change { at: down, link: o.link, down: Some(o.semantics) });
+                changes.push(Change { at: up, link: o.link, down: None });
+            }
+        }
+        // Stable: simultaneous changes of one kind keep the file's order.
+        changes.sort_by_key(|c| (c.at, c.down.is_some()));
+        Some(Box::new(Outages { state: vec![None; 2 * n], drops: vec![0; 2 * n], scheduled, changes, next: 0 }))
+    }
+}
+
+impl<'m> World<'m> {
+    /// How direction `dir` of link `li` is down now, if it is.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn down_mode(&self, li: usize, dir: usize) -> Option<LinkDownSpec> {
+        self.outages.as_deref().and_then(|o| o.state[2 * li + dir])
+    }
+
+    /// Packets lost to outages on link direction `ld`, when its link has
+    /// outages.
+    pub(super) fn outage_drops(&self, ld: usize) -> Option<u64> {
+        let o = self.outages.as_deref()?;
+        o.scheduled[ld / 2].then(|| o.drops[ld])
+    }
+
+    /// All packets lost to outages.
+    pub(super) fn outage_drops_total(&self) -> u64 {
+        self.outages.as_deref().map_or(0, |o| o.drops.iter().sum())
+    }
+
+    /// Record packet `p` lost to an outage on link direction `ld`.
+    fn drop_outage(&mut self, ld: usize, p: &Packet) {
+        self.drop(ld, p, DropCause::Outage);
+        if let Some(o) = self.outages.as_deref_mut() {
+            o.drops[ld] += 1;
+        }
+    }
+
+    /// Arm the schedule's timer for its next change, if any.
+    pub(super) fn arm_schedule(&mut self) {
+        let Some(o) = self.outages.as_deref() else { return };
+        if let Some(c) = o.changes.get(o.next) {
+            let key = self.timer_keys().schedule();
+            self.sched.set_timer(key.raw(), c.at);
+        }
+    }
+
+    /// The schedule's timer fired: every change due is made, in order, and
+    /// the timer armed for the next.
+    pub(super) fn on_schedule(&mut self) {
+        let now = self.sched.now();
+        loop {
+            let o = self.outages.as_deref_mut().expect("a schedule");
+            match o.changes.get(o.next) {
+                Some(c) if c.at <= now => {
+                    let c = *c;
+                    o.next += 1;
+                    self.on_link_change(c);
+                }
+                _ => break,
+            }
+        }
+        self.arm_schedule();
+    }
+
+    /// Make change `c`.
+    fn on_link_change(&mut self, c: Change) {
+        let now = self.sched.now();
+        let li = c.link as usize;
+        for dir in 0..2 {
+            let ld = 2 * li + dir;
+            let o = self.outages.as_deref_mut().expect("a schedule");
+            let was = std::mem::replace(&mut o.state[ld], c.down);
+            match (was, c.down) {
+                (None, Some(mode)) => {
+                    self.dirs_down += 1;
+                    if mode == LinkDownSpec::Flush {
+                        self.links[li].flush_queue(now, dir, &mut self.pool, &mut self.removed);
+                        for i in 0..self.removed.len() {
+                            let Removal { pkt, cause } = self.removed[i];
+                            let pkt = self.pool.take(pkt);
+                            if cause == DropCause::Outage {
+                                self.drop_outage(ld, &pkt);
+                            } else {
+                                self.drop(ld, &pkt, cause);
+                            }
+                        }
+                        self.removed.clear();
+                    }
+                    match mode {
+                        LinkDownSpec::Flush => {
+                            self.links[li].mark_in_flight_lost(dir, &mut self.pool);
+                        }
+                        LinkDownSpec::Hold => {
+                            self.links[li].mark_in_flight_lost(dir, &mut self.pool);
+                            self.links[li].hold(dir);
+                        }
+                        LinkDownSpec::Blackhole => self.links[li].set_blackhole(dir, true),
+                    }
+                }
+                (Some(mode), None) => {
+                    self.dirs_down -= 1;
+                    match mode {
+                        LinkDownSpec::Flush => {}
+                        LinkDownSpec::Hold => {
+                            self.links[li].release(dir);
+                            self.start_link(li, dir);
+                        }
+                        LinkDownSpec::Blackhole => self.links[li].set_blackhole(dir, false),
+                    }
+                }
+                _ => unreachable!("a link's outages alternate down and up (the model checks they never overlap)"),
+            }
+        }
+    }
+
+    /// A frame marked lost to an outage (`r`) reaches the end of link
+    /// `li`'s direction `dir`: dropped as the outage's.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn arrived_lost(&mut self, li: usize, dir: usize, r: PacketRef) {
+        let pkt = self.pool.take(r);
+        self.drop_outage(2 * li + dir, &pkt);
+    }
+
+    /// Hop `h`'s link direction is down (`flush` or `hold`) as `pkt` is
+    /// offered to it: flushed, the packet is lost; held, it is queued and
+    /// the transmitter left waiting.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn forward_while_down(&mut self, h: usize, mode: LinkDownSpec, pkt: Packet) {
+        let hop = self.route[h];
+        let (li, dir) = (hop.link as usize, hop.dir as usize);
+        if mode == LinkDownSpec::Flush {
+            self.drop_outage(2 * li + dir, &pkt);
+            return;
+        }
+        let w = self.waiting(h, pkt);
+        let now = self.sched.now();
+        match self.links[li].enqueue(dir, now, w, &mut self.pool, &mut self.removed) {
+            Admission::Queued => {}
+            other => self.on_not_queued(li, dir, w, other, false),
+        }
+        self.links[li].hold(dir);
+    }
+}
