@@ -207,4 +207,64 @@ fn bad_outages_name_the_field() {
     assert!(e.contains("outages[1]") && e.contains("overlaps") && e.contains("outages[0]"), "{e}");
     let e = err(&text.replace("semantics = \"${semantics}\"", "semantics = \"drop\""), &[]);
     assert!(e.contains("outages") && e.contains("semantics"), "{e}");
+    // Freeze-TCP with nothing to predict: no outage.
+    let frozen = text
+        .replace("rto = { mode = \"ns2_legacy\" }", "rto = { mode = \"ns2_legacy\" }\nfreeze = { warning_s = 0.5 }");
+    assert_ne!(frozen, text);
+    let (head, rest) = frozen.split_once("[[outages]]").expect("an outage");
+    let unscheduled = format!("{head}{}", &rest[rest.find("[[flows]]").expect("flows")..]);
+    let e = err(&unscheduled, &[]);
+    assert!(e.contains("flows[0].tcp.freeze") && e.contains("no outage on the flow's path"), "{e}");
+    let e = err(&frozen.replace("warning_s = 0.5", "warning_s = -0.5"), &[]);
+    assert!(e.contains("flows[0].tcp.freeze.warning_s"), "{e}");
+}
+
+/// Fig. 2's path with Reno and one outage of `down_s` at 3.0 s (the flow
+/// runs 40 s), Freeze-TCP at the mobile host warned `warning_s` ahead
+/// (none: plain Reno).
+fn freeze_run(down_s: f64, warning_s: Option<f64>, seed: u64) -> Trace {
+    let text = embedded::get("elaarag02/fig2").expect("embedded");
+    let mut t = text
+        .replace(
+            "start_s = 3.0                      # the first disconnection (Sec. 4)\nevery_s = \"${every_s}\"",
+            "at_s = [3.0]",
+        )
+        .replace("duration_s = 10.0", "duration_s = 40.0")
+        .replace("variant = \"tahoe\"", "variant = \"reno\"");
+    if let Some(w) = warning_s {
+        t = t.replace(
+            "rto = { mode = \"ns2_legacy\" }",
+            &format!("rto = {{ mode = \"ns2_legacy\" }}\nfreeze = {{ warning_s = {w} }}"),
+        );
+    }
+    let sc = load(&t, &[&format!("down_s={down_s}")]);
+    run(&sc, seed, true).unwrap_or_else(|e| panic!("{e}")).trace
+}
+
+/// FREEZE-1 (elaarag-002.md Sec. 4; Goff et al. 2000 [K]): warned about one
+/// loaded round trip (0.6 s) before disconnections of 1, 5 and 30 s, the
+/// source has no timeout, its window after is the window before, and new
+/// data leaves within half a round trip and 10 ms of the reconnection (the
+/// reconnection acks' trip: 110.6 ms), not at a persist probe. Plain Reno
+/// times out each time. Over 10 seeds.
+#[test]
+fn freeze_1_no_timeout_and_the_window_kept_across_an_outage() {
+    for down in [1.0, 5.0, 30.0] {
+        for seed in 1..=10 {
+            let t = freeze_run(down, Some(0.6), seed);
+            let timeouts = t.events.kind.iter().filter(|k| **k == SenderEventKind::Timeout).count();
+            assert_eq!(timeouts, 0, "down {down} s, seed {seed}");
+            let (w, up) = (&t.window, 3.0 + down);
+            let before = (0..w.time_ns.len()).rfind(|&i| secs(w.time_ns[i]) < 2.4).expect("a window");
+            let after = (0..w.time_ns.len()).find(|&i| secs(w.time_ns[i]) > up).expect("a window after");
+            assert!(w.cwnd_bytes[after] >= w.cwnd_bytes[before], "down {down} s, seed {seed}: the window shrank");
+            // Only persist probes (one byte) leave while disconnected.
+            let x = &t.sent;
+            let first = (0..x.time_ns.len()).filter(|&i| x.len[i] > 1).map(|i| secs(x.time_ns[i])).find(|&s| s > 3.0);
+            let first = first.expect("data after");
+            assert!(first > up && first - up <= 0.118 + 0.01, "down {down} s, seed {seed}: resumed at {first}");
+            let plain = freeze_run(down, None, seed);
+            assert!(plain.events.kind.contains(&SenderEventKind::Timeout), "down {down} s, seed {seed}: plain Reno");
+        }
+    }
 }

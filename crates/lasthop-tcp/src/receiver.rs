@@ -118,7 +118,31 @@ pub struct Receiver {
     ts: ReceiverTimestamps,
     acc: Option<AckCongestionControl>,
     fr_request: Option<FrRequestMarker>,
+    /// Freeze-TCP's state once asked for ([`Receiver::freeze_window`]).
+    freeze: Option<Box<Freeze>>,
 }
+
+/// Freeze-TCP at the receiving mobile host (Goff, Moronski, Phatak, Gupta,
+/// INFOCOM 2000; elaarag-002.md Sec. 1.15, [K]: the paper's rules as the
+/// reading gives them, not checked against its text): told of a
+/// disconnection about to come, the receiver advertises a zero window
+/// (ZWA) on every ack, the first of them a window update sent at once;
+/// told of the reconnection, it sends three acks of what it has with its
+/// window open again (TR-ACKs), so that the sender leaves persist at once
+/// with its window as it was. Under the BSD rule for window updates
+/// (`tcp.window_update`, elaarag-002.md F1) the first, a duplicate that
+/// shrinks the window, is not taken; the zero window rides on the next ack
+/// of new data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Freeze {
+    /// Advertising a zero window.
+    zero: bool,
+    /// TR-ACKs still to send after the one due.
+    tr_acks_due: u32,
+}
+
+/// Freeze-TCP's reconnection acks (TR-ACKs): three copies.
+pub const TR_ACKS: u32 = 3;
 
 impl Receiver {
     pub fn new(cfg: ReceiverConfig) -> Receiver {
@@ -150,7 +174,33 @@ impl Receiver {
             ts: ReceiverTimestamps::default(),
             acc: cfg.acc.map(|a| AckCongestionControl::new(a, cfg.recv_buffer_bytes, cfg.mss_bytes)),
             fr_request: cfg.fr_request_threshold.map(FrRequestMarker::new),
+            freeze: None,
         }
+    }
+
+    /// Freeze-TCP: a disconnection is coming. Every ack from now on
+    /// advertises a zero window, and one goes at once (a window update).
+    pub fn freeze_window(&mut self) {
+        let f = self.freeze.get_or_insert_with(|| Box::new(Freeze { zero: false, tr_acks_due: 0 }));
+        f.zero = true;
+        f.tr_acks_due = 0;
+        // The ack path reads the state among the options.
+        self.options = true;
+        self.ack_now = true;
+    }
+
+    /// Freeze-TCP: the connection is back. The window opens again, and
+    /// [`TR_ACKS`] acks go at once. Not frozen: nothing.
+    pub fn unfreeze_window(&mut self) {
+        let Some(f) = self.freeze.as_deref_mut().filter(|f| f.zero) else { return };
+        f.zero = false;
+        f.tr_acks_due = TR_ACKS - 1;
+        self.ack_now = true;
+    }
+
+    /// Whether the receiver advertises a zero window (Freeze-TCP).
+    pub fn window_frozen(&self) -> bool {
+        self.freeze.as_deref().is_some_and(|f| f.zero)
     }
 
     /// ACC's state, if the receiver runs it.
@@ -402,6 +452,15 @@ impl Receiver {
             }
             // A duplicate ack: data is held above the hole.
             hdr.fr_request = !self.ooo.is_empty() && self.fr_request.is_some_and(|f| f.requested());
+            if let Some(f) = self.freeze.as_deref_mut() {
+                if f.zero {
+                    hdr.wnd_bytes = 0;
+                }
+                if f.tr_acks_due > 0 {
+                    f.tr_acks_due -= 1;
+                    self.ack_now = true;
+                }
+            }
         }
         Some(hdr)
     }

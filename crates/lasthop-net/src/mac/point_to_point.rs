@@ -408,6 +408,13 @@ impl LinkDir {
         self.bits &= !(bit::CORRUPTED | bit::MEDIUM_OUTAGE);
     }
 
+    /// The frame on the medium is lost to an outage.
+    #[cold]
+    #[inline(never)]
+    fn lose_to_outage(&mut self) {
+        self.bits |= bit::CORRUPTED | bit::MEDIUM_OUTAGE;
+    }
+
     /// A corrupted frame arrived: an error, unless an outage caught it
     /// (the simulator counts those).
     #[cold]
@@ -674,9 +681,7 @@ impl Link {
             } else {
                 d.timing.tx_time_ns(w.size_bytes)
             };
-            // A blackhole loses the frame without asking the error model.
-            let lost = d.bits & bit::BLACKHOLE != 0;
-            let corrupted = lost || (d.bits & bit::ERRORS != 0 && d.error.corrupts(now, tx_ns, &pool.get(w.pkt)));
+            let corrupted = d.bits & bit::ERRORS != 0 && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
             let shaped = d.shaped();
             // An emulated transmission holds the emulator until its tick.
             let done = match d.emulator.as_deref_mut().filter(|_| shaped) {
@@ -686,8 +691,9 @@ impl Link {
             if corrupted {
                 d.bits |= bit::CORRUPTED;
             }
-            if lost {
-                d.bits |= bit::MEDIUM_OUTAGE;
+            // A blackhole loses every frame (the error model still draws).
+            if d.bits & bit::BLACKHOLE != 0 {
+                d.lose_to_outage();
             }
             done
         };

@@ -37,7 +37,7 @@ use std::fmt;
 use std::sync::Arc;
 
 mod outages;
-pub use outages::{OutageModel, MAX_OUTAGES};
+pub use outages::{outages_on, OutageModel, MAX_OUTAGES};
 
 /// Default queue limit when a link gives none (ns-2's default of 50).
 pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
@@ -143,6 +143,9 @@ pub struct FlowModel {
     pub pareto: Option<ParetoConfig>,
     /// The sender's response to LL-ELSN notices (seed 004 Sec. 4).
     pub ll_elsn: Option<LlElsnConfig>,
+    /// Freeze-TCP at the receiver: how long before each outage on the
+    /// flow's path it is told of it ([`crate::scenario::schema::FreezeSpec`]).
+    pub freeze_warning: Option<Time>,
 }
 
 /// The base station's side of a split connection (seed 000 Sec. III-C).
@@ -1307,6 +1310,13 @@ fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> Result<FlowM
             // Absent, the bound needs the flow's link layer: set with its route.
             LlElsnConfig { response, eln_filter, ersn_max_deferrals: l.ersn_max_deferrals.unwrap_or(0) }
         }),
+        freeze_warning: match &t.freeze {
+            Some(f) => {
+                duration_s(f.warning_s, || p("tcp.freeze.warning_s"))?;
+                Some(Time::from_secs_f64(f.warning_s))
+            }
+            None => None,
+        },
     })
 }
 
@@ -1551,6 +1561,7 @@ impl Model {
         };
         let ack_recons = place_ack_recons(&named, &links, &paths, &mss_of)?;
         let outages = outages::outages(&f.outages, &links, Time::from_secs_f64(f.stop_s))?;
+        outages::check_freeze(&flows, &expanded, &paths, &outages)?;
         let published = published_ref(f, &links, &expanded)?;
         let mut model = Model {
             name: f.name.clone(),

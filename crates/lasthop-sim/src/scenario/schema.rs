@@ -107,6 +107,15 @@ pub struct OutageSpec {
     pub count: Option<u32>,
 }
 
+/// Freeze-TCP's prediction of an outage (elaarag-002.md Sec. 1.15: "about
+/// one RTT before" [K]; the predictor is exact, no error).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FreezeSpec {
+    /// How long before each outage the receiver is told of it, in seconds.
+    pub warning_s: f64,
+}
+
 /// What a link going down does to the packets on it (elaarag-002.md Sec.
 /// 2.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -989,6 +998,12 @@ pub struct TcpSpec {
     /// window; a late, older ack changes nothing) or `latest` (every ack's).
     #[serde(default)]
     pub window_update: lasthop_tcp::WindowUpdate,
+    /// Freeze-TCP at the receiving host (Goff et al. 2000): told of each
+    /// outage on the flow's path `warning_s` ahead, it advertises a zero
+    /// window, and sends three acks with its window open when the link
+    /// comes back. Needs an outage on the flow's path to predict.
+    #[serde(default)]
+    pub freeze: Option<FreezeSpec>,
     /// Largest congestion window, in bytes; absent: no cap (RFC 5681).
     /// 4.4BSD-derived stacks cap it at the largest window they can
     /// advertise, 65535 without window scaling.
@@ -1204,6 +1219,7 @@ impl Default for TcpSpec {
             header_prediction: false,
             header_prediction_guard: lasthop_tcp::HeaderPredictionGuard::None,
             window_update: lasthop_tcp::WindowUpdate::Bsd,
+            freeze: None,
             max_cwnd_bytes: None,
             cwnd_bound: lasthop_tcp::CwndBound::default(),
             rto: RtoSpec::default(),

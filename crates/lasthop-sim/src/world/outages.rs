@@ -4,7 +4,8 @@
 //! behind one timer key (the schedule's), armed for the next: the event
 //! queue holds one entry for them, and the per-event dispatch knows no
 //! kind of event for them (a sixth kind cost the 1997 LAN bench 1.1 % of
-//! its instructions).
+//! its instructions). Freeze-TCP's receivers are told of the outages on
+//! their flows' paths through the same list.
 //!
 //! What a link going down does, by its semantics:
 //! - `flush` (ns-2's `rtmodel-at ... down`, which resets the link's queue
@@ -33,20 +34,45 @@
 //! one word of the world (`World::dirs_down`) before looking further.
 
 use super::World;
-use crate::scenario::model::Model;
+use crate::scenario::model::{outages_on, Model};
 use crate::scenario::schema::LinkDownSpec;
 use lasthop_core::pool::PacketRef;
 use lasthop_core::trace::DropCause;
 use lasthop_core::{Packet, Time};
 use lasthop_net::queue::{Admission, Removal};
 
-/// One change of a link's state: at `at` it goes down (`down`, with its
-/// semantics) or comes up (`None`).
+/// What a change of the schedule does.
+#[derive(Clone, Copy, Debug)]
+enum What {
+    /// A link comes up.
+    Up(u32),
+    /// Freeze-TCP: connection `c`'s receiver is told the outage is over.
+    Thaw(u32),
+    /// Freeze-TCP: connection `c`'s receiver is told of an outage to come.
+    Freeze(u32),
+    /// A link goes down, with its semantics.
+    Down(u32, LinkDownSpec),
+}
+
+impl What {
+    /// The order of changes at one instant: links come up first, so that
+    /// the acks a thaw sends can cross them; a freeze warned with no lead
+    /// goes before the link it is about goes down.
+    fn rank(self) -> u8 {
+        match self {
+            What::Up(_) => 0,
+            What::Thaw(_) => 1,
+            What::Freeze(_) => 2,
+            What::Down(..) => 3,
+        }
+    }
+}
+
+/// One change of the schedule, at `at`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Change {
-    pub at: Time,
-    link: u32,
-    down: Option<LinkDownSpec>,
+    at: Time,
+    what: What,
 }
 
 /// The run's outages: the changes to come and each direction's state.
@@ -59,15 +85,16 @@ pub(super) struct Outages {
     /// Per link: whether the scenario gives it outages (its summary then
     /// reports their drops).
     scheduled: Vec<bool>,
-    /// In time order (an up before a down at one instant: touching
-    /// outages).
+    /// In time order (see [`What::rank`] at one instant).
     changes: Vec<Change>,
     /// The next change to make.
     next: usize,
 }
 
 impl Outages {
-    /// The model's outages, `None` when it has none.
+    /// The model's outages, `None` when it has none: the links' changes,
+    /// and for each flow with Freeze-TCP its receiver's warnings (each
+    /// outage on its path, `warning` ahead) and thaws.
     pub fn of(model: &Model) -> Option<Box<Outages>> {
         if model.outages.is_empty() {
             return None;
@@ -78,12 +105,21 @@ impl Outages {
         for o in &model.outages {
             scheduled[o.link as usize] = true;
             for &(down, up) in &o.windows {
-                changes.push(Change { at: down, link: o.link, down: Some(o.semantics) });
-                changes.push(Change { at: up, link: o.link, down: None });
+                changes.push(Change { at: down, what: What::Down(o.link, o.semantics) });
+                changes.push(Change { at: up, what: What::Up(o.link) });
             }
         }
-        // Stable: simultaneous changes of one kind keep the file's order.
-        changes.sort_by_key(|c| (c.at, c.down.is_some()));
+        for (fi, f) in model.flows.iter().enumerate() {
+            // A split flow's receiving host is its wireless leg's: not here.
+            let Some(warning) = f.freeze_warning.filter(|_| f.split.is_none()) else { continue };
+            for (down, up) in outages_on(fi, &model.paths, &model.outages) {
+                let c = fi as u32;
+                changes.push(Change { at: Time(down.ns().saturating_sub(warning.ns())), what: What::Freeze(c) });
+                changes.push(Change { at: up, what: What::Thaw(c) });
+            }
+        }
+        // Stable: simultaneous changes of one rank keep the file's order.
+        changes.sort_by_key(|c| (c.at, c.what.rank()));
         Some(Box::new(Outages { state: vec![None; 2 * n], drops: vec![0; 2 * n], scheduled, changes, next: 0 }))
     }
 }
@@ -133,9 +169,20 @@ impl<'m> World<'m> {
             let o = self.outages.as_deref_mut().expect("a schedule");
             match o.changes.get(o.next) {
                 Some(c) if c.at <= now => {
-                    let c = *c;
+                    let what = c.what;
                     o.next += 1;
-                    self.on_link_change(c);
+                    match what {
+                        What::Up(link) => self.on_link_change(link, None),
+                        What::Down(link, mode) => self.on_link_change(link, Some(mode)),
+                        What::Freeze(c) => {
+                            self.flows[c as usize].receiver.freeze_window();
+                            self.flush_receiver(c as usize);
+                        }
+                        What::Thaw(c) => {
+                            self.flows[c as usize].receiver.unfreeze_window();
+                            self.flush_receiver(c as usize);
+                        }
+                    }
                 }
                 _ => break,
             }
@@ -143,15 +190,15 @@ impl<'m> World<'m> {
         self.arm_schedule();
     }
 
-    /// Make change `c`.
-    fn on_link_change(&mut self, c: Change) {
+    /// Link `link` goes down (`down`: with its semantics) or comes up.
+    fn on_link_change(&mut self, link: u32, down: Option<LinkDownSpec>) {
         let now = self.sched.now();
-        let li = c.link as usize;
+        let li = link as usize;
         for dir in 0..2 {
             let ld = 2 * li + dir;
             let o = self.outages.as_deref_mut().expect("a schedule");
-            let was = std::mem::replace(&mut o.state[ld], c.down);
-            match (was, c.down) {
+            let was = std::mem::replace(&mut o.state[ld], down);
+            match (was, down) {
                 (None, Some(mode)) => {
                     self.dirs_down += 1;
                     if mode == LinkDownSpec::Flush {

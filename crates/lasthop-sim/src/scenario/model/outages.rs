@@ -2,7 +2,8 @@
 //! 002 Sec. 4 and Fig. 2; elaarag-002.md Secs. 2.2-2.3: `down`/`up` of a
 //! link with explicit semantics, periodic outages).
 
-use super::{check, duration_s, positive, LinkModel};
+use super::{check, duration_s, positive, FlowModel, LinkModel};
+use crate::scenario::routes::Path;
 use crate::scenario::schema::{LinkDownSpec, OutageSpec};
 use crate::scenario::ScenarioError;
 use lasthop_core::Time;
@@ -108,4 +109,39 @@ pub fn outages(specs: &[OutageSpec], links: &[LinkModel], stop: Time) -> Result<
         }
     }
     Ok(models)
+}
+
+/// Freeze-TCP predicts outages on a flow's path: a flow asking for it must
+/// have one to predict. `expanded[i]`: the first model flow of the file's
+/// flow `i` and its copies; `paths`: each connection's data and ack paths.
+pub fn check_freeze(
+    flows: &[FlowModel],
+    expanded: &[(u32, u32)],
+    paths: &[[Path; 2]],
+    outages: &[OutageModel],
+) -> Result<(), ScenarioError> {
+    for (i, &(first, _)) in expanded.iter().enumerate() {
+        let fi = first as usize;
+        if flows[fi].freeze_warning.is_none() {
+            continue;
+        }
+        check(
+            !outages_on(fi, paths, outages).is_empty(),
+            || format!("flows[{i}].tcp.freeze"),
+            || {
+                "no outage on the flow's path to predict (Freeze-TCP needs one: [[outages]] on one of its links)"
+                    .to_string()
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// The outage windows on connection `c`'s data or ack path, in time order.
+pub fn outages_on(c: usize, paths: &[[Path; 2]], outages: &[OutageModel]) -> Vec<(Time, Time)> {
+    let on_path = |link: u32| paths[c].iter().any(|p| p.iter().any(|h| h.link == link));
+    let mut w: Vec<(Time, Time)> =
+        outages.iter().filter(|o| on_path(o.link)).flat_map(|o| o.windows.iter().copied()).collect();
+    w.sort_unstable();
+    w
 }
