@@ -3,11 +3,12 @@
 //! advertisement, which the BSD window rule takes only on an ack of new
 //! data, and the three reconnection acks that end the sender's persist.
 
+mod common;
 use lasthop_core::packet::TcpHeader;
 use lasthop_core::trace::Trace;
 use lasthop_core::Time;
 use lasthop_tcp::receiver::TR_ACKS;
-use lasthop_tcp::{AckPolicy, Receiver, ReceiverConfig, Sender, SenderConfig, WindowUpdate};
+use lasthop_tcp::{AckPolicy, Receiver, ReceiverConfig, Sender, WindowUpdate};
 
 const MSS: u64 = 1000;
 
@@ -19,15 +20,7 @@ struct Pair {
 
 impl Pair {
     fn new(rule: WindowUpdate) -> Pair {
-        let cfg = SenderConfig {
-            initial_cwnd_segments: 4,
-            window_update: rule,
-            total_bytes: Some(1 << 20),
-            ..SenderConfig::reno(MSS as u32)
-        };
-        let mut trace = Trace::new(false);
-        let mut s = Sender::new(cfg, 0);
-        s.start(Time::ZERO, &mut trace);
+        let (s, trace) = common::reno_sender(MSS as u32, 4, rule);
         let r = Receiver::new(ReceiverConfig::plain(64_000, MSS as u32, AckPolicy::Immediate));
         Pair { s, r, trace }
     }

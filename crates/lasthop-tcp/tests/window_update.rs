@@ -2,6 +2,7 @@
 //! under both rules: 4.4BSD's (RFC 793's SND.WL1/SND.WL2 test with BSD's
 //! refinement) and every ack's.
 
+mod common;
 use lasthop_core::packet::TcpHeader;
 use lasthop_core::trace::Trace;
 use lasthop_core::Time;
@@ -12,15 +13,7 @@ const MSS: u64 = 1000;
 /// The window the sender uses after each ack: how far past `snd_una` it
 /// sends with a large cwnd.
 fn windows(rule: WindowUpdate, acks: &[(u64, u32)]) -> Vec<u64> {
-    let cfg = SenderConfig {
-        initial_cwnd_segments: 64,
-        window_update: rule,
-        total_bytes: Some(1 << 20),
-        ..SenderConfig::reno(MSS as u32)
-    };
-    let mut trace = Trace::new(false);
-    let mut s = Sender::new(cfg, 0);
-    s.start(Time::ZERO, &mut trace);
+    let (mut s, mut trace) = common::reno_sender(MSS as u32, 64, rule);
     let mut out = Vec::new();
     for (i, &(ack, wnd)) in acks.iter().enumerate() {
         let now = Time::from_ms(10 * (i as u64 + 1));
