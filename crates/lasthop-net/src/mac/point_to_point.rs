@@ -765,7 +765,7 @@ impl Link {
         if d.medium.is_none() {
             return 0;
         }
-        d.bits |= bit::CORRUPTED | bit::MEDIUM_OUTAGE;
+        d.lose_to_outage();
         1
     }
 

@@ -201,21 +201,19 @@ impl<'m> World<'m> {
             match (was, down) {
                 (None, Some(mode)) => {
                     self.dirs_down += 1;
-                    if mode == LinkDownSpec::Flush {
-                        self.links[li].flush_queue(now, dir, &mut self.pool, &mut self.removed);
-                        for i in 0..self.removed.len() {
-                            let Removal { pkt, cause } = self.removed[i];
-                            let pkt = self.pool.take(pkt);
-                            if cause == DropCause::Outage {
-                                self.drop_outage(ld, &pkt);
-                            } else {
-                                self.drop(ld, &pkt, cause);
-                            }
-                        }
-                        self.removed.clear();
-                    }
                     match mode {
                         LinkDownSpec::Flush => {
+                            self.links[li].flush_queue(now, dir, &mut self.pool, &mut self.removed);
+                            for i in 0..self.removed.len() {
+                                let Removal { pkt, cause } = self.removed[i];
+                                let pkt = self.pool.take(pkt);
+                                if cause == DropCause::Outage {
+                                    self.drop_outage(ld, &pkt);
+                                } else {
+                                    self.drop(ld, &pkt, cause);
+                                }
+                            }
+                            self.removed.clear();
                             self.links[li].mark_in_flight_lost(dir, &mut self.pool);
                         }
                         LinkDownSpec::Hold => {
