@@ -27,8 +27,12 @@ pub enum DropCause {
     RetryLimit,
     /// Lost to a scheduled link outage (seed 002: queued when the link went
     /// down with `flush`, on its medium or propagating then, offered to it
-    /// while down, or sent into a `blackhole`).
+    /// while down, or sent into a `blackhole`; a handoff's old link too).
     Outage,
+    /// Reached a base station its mobile host had left, after the routes
+    /// switched to the new one (seed 002: a handoff's `drop` of the packets
+    /// still routed to the old station).
+    Handoff,
 }
 
 /// What a TCP sender did that the papers mark on their plots.

@@ -108,6 +108,7 @@ impl RunOutput {
             DropCause::Filtered => "filtered",
             DropCause::RetryLimit => "retry_limit",
             DropCause::Outage => "outage",
+            DropCause::Handoff => "handoff",
         });
         d.set_item("cause", PyList::new(py, causes)?)?;
         all.set_item("drops", d)?;

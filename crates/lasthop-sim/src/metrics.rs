@@ -370,6 +370,32 @@ pub struct RunSummary {
     /// when the scenario has none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub media: Vec<MediumSummary>,
+    /// Each handoff of the mobile hosts (seed 002), in time order per
+    /// mobile host; absent when the scenario has none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub handoffs: Vec<HandoffSummary>,
+}
+
+/// One handoff of a mobile host between base stations.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HandoffSummary {
+    pub mobile: String,
+    /// When the old station's link went down, in s.
+    pub start_s: f64,
+    /// When the new station's link came up and the routes switched, in s.
+    pub complete_s: f64,
+    pub from: String,
+    pub to: String,
+    /// Packets queued on the old station's link, both ways, when it went
+    /// down: lost (`flush`), kept (`hold`) or sent into the void
+    /// (`blackhole`).
+    pub queued: u64,
+    /// Packets lost to the old link's going down (cause `outage`) until the
+    /// mobile host's next handoff.
+    pub lost: u64,
+    /// Packets dropped at the old station after the switch (cause
+    /// `handoff`).
+    pub stranded: u64,
 }
 
 /// A shared medium and its radios.

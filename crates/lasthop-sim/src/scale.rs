@@ -147,3 +147,65 @@ pub fn tree(edges: usize, hosts: usize, flows: usize, bytes: u64, stop_s: f64) -
     s.push_str("]}\n");
     s
 }
+
+/// Mobile hosts roaming a grid of cells (issue 32's speed case): `mobiles`
+/// hosts, each with a link to every base station of a `cols` x `rows`
+/// grid (2 Mb/s, 1 ms, 50 packets), moving on a random walk between
+/// neighbouring cells with exponential residences of mean 30 s and 150 ms
+/// handoffs, each downloading from one server (behind a 1 Gb/s link and a
+/// router with 100 Mb/s links to the stations) for `stop_s`. Mobile `i`
+/// starts in cell `i mod cells`.
+pub fn roaming(mobiles: usize, cols: usize, rows: usize, stop_s: f64) -> String {
+    let cells = cols * rows;
+    let mut s = String::with_capacity(200 * mobiles * cells);
+    write!(s, "name = \"roaming\"\nstop_s = {stop_s}\n").unwrap();
+    s.push_str("nodes = [{ name = \"server\" }, { name = \"router\" }");
+    for c in 0..cells {
+        write!(s, ", {{ name = \"bs{c}\" }}").unwrap();
+    }
+    for i in 0..mobiles {
+        write!(s, ", {{ name = \"mh{i}\" }}").unwrap();
+    }
+    s.push_str(
+        "]\n\n[[links]]\nname = \"uplink\"\na = \"server\"\nb = \"router\"\nbandwidth_bps = 1e9\ndelay_ms = 1\n",
+    );
+    for c in 0..cells {
+        write!(
+            s,
+            "\n[[links]]\nname = \"wired{c}\"\na = \"router\"\nb = \"bs{c}\"\nbandwidth_bps = 100e6\ndelay_ms = 1\n"
+        )
+        .unwrap();
+    }
+    for i in 0..mobiles {
+        for c in 0..cells {
+            write!(
+                s,
+                "\n[[links]]\nname = \"cell{c}-mh{i}\"\na = \"bs{c}\"\nb = \"mh{i}\"\nbandwidth_bps = 2e6\ndelay_ms = 1\n\
+                 queue_packets = 50\n"
+            )
+            .unwrap();
+        }
+    }
+    let stations: Vec<String> = (0..cells).map(|c| format!("\"bs{c}\"")).collect();
+    let stations = stations.join(", ");
+    for i in 0..mobiles {
+        write!(
+            s,
+            "\n[[mobility]]\nmobile = \"mh{i}\"\nstations = [{stations}]\ninitial = \"bs{}\"\nlatency_s = 0.15\n\
+             anchor = \"router\"\nresidence_mean_s = 30.0\ngrid = [{cols}, {rows}]\n",
+            i % cells
+        )
+        .unwrap();
+    }
+    for i in 0..mobiles {
+        let start = (i % 1000) as f64 * 1e-3;
+        write!(
+            s,
+            "\n[[flows]]\nname = \"f{i}\"\nfrom = \"server\"\nto = \"mh{i}\"\nduration_s = {}\nstart_s = {start}\n{}",
+            stop_s - start,
+            tcp(65535)
+        )
+        .unwrap();
+    }
+    s
+}

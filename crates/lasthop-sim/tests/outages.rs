@@ -186,13 +186,7 @@ fn listed_and_short_outages_keep_the_invariants() {
 #[test]
 fn bad_outages_name_the_field() {
     let text = embedded::get("elaarag02/fig2").expect("embedded");
-    let err = |t: &str, sets: &[&str]| {
-        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-        match lasthop_sim::Scenario::load(t, lasthop_sim::Format::Toml, &sets, "t") {
-            Ok(_) => panic!("loaded"),
-            Err(e) => e.to_string(),
-        }
-    };
+    let err = common::load_error;
     let e = err(&text.replace("link = \"wireless\"", "link = \"radio\""), &[]);
     assert!(e.contains("outages[0].link") && e.contains("no link named 'radio'"), "{e}");
     let e = err(text, &["every_s=0.3"]);

@@ -133,11 +133,15 @@ pub struct Receiver {
 /// (`tcp.window_update`, elaarag-002.md F1) the first, a duplicate that
 /// shrinks the window, is not taken; the zero window rides on the next ack
 /// of new data.
+///
+/// The same box counts fast-retransmit handoff's duplicate acks
+/// ([`Receiver::send_duplicate_acks`]): acks sent at once, one after
+/// another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Freeze {
     /// Advertising a zero window.
     zero: bool,
-    /// TR-ACKs still to send after the one due.
+    /// TR-ACKs (or handoff duplicates) still to send after the one due.
     tr_acks_due: u32,
 }
 
@@ -195,6 +199,24 @@ impl Receiver {
         let Some(f) = self.freeze.as_deref_mut().filter(|f| f.zero) else { return };
         f.zero = false;
         f.tr_acks_due = TR_ACKS - 1;
+        self.ack_now = true;
+    }
+
+    /// Fast-retransmit handoff (Caceres and Iftode 1995; elaarag-002.md
+    /// Sec. 1.8): told that a handoff is complete, the mobile host's TCP
+    /// sends `n` duplicate acks at once, each acknowledging what it has
+    /// (`rcv_nxt`), with its window as it is and no data, so that the
+    /// sender fast-retransmits. An ack still owed for data (a delayed ack)
+    /// goes first: it is not a duplicate.
+    pub fn send_duplicate_acks(&mut self, n: u32) {
+        if n == 0 {
+            return;
+        }
+        let owed = u32::from(self.unacked_segments > 0);
+        let f = self.freeze.get_or_insert_with(|| Box::new(Freeze { zero: false, tr_acks_due: 0 }));
+        f.tr_acks_due = n - 1 + owed;
+        // The ack path reads the count among the options.
+        self.options = true;
         self.ack_now = true;
     }
 

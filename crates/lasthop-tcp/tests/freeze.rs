@@ -114,3 +114,47 @@ fn the_three_reconnection_acks_end_persist_with_the_window_as_it_was() {
     p.answer(3_050, &tr[1..]);
     assert_eq!(p.s.stats().timeouts, 0);
 }
+
+/// FRHO-5 (elaarag-002.md Sec. 4 and Sec. 1.8; Caceres and Iftode 1995):
+/// the acks a mobile host sends when told its handoff is complete are three
+/// duplicates: each acknowledges what it has (`rcv_nxt`), with the window
+/// unchanged and no data, so the sender counts them and fast-retransmits.
+/// An ack owed for data (a delayed ack) goes first, and is not one of them.
+#[test]
+fn frho_5_the_handoff_acks_are_three_true_duplicates() {
+    // Immediate acks: nothing owed, three acks.
+    let mut p = Pair::new(WindowUpdate::Bsd);
+    let segs = p.segments(0);
+    assert_eq!(segs.len(), 4);
+    // The first two arrive, the rest are lost in the handoff.
+    let acks = p.deliver(10, &segs[..2]);
+    assert_eq!(acks.len(), 2);
+    let last = acks[1];
+    p.r.send_duplicate_acks(3);
+    let dups = p.acks(200);
+    assert_eq!(dups.len(), 3);
+    for d in &dups {
+        assert_eq!((d.ack, d.wnd_bytes, d.len), (last.ack, last.wnd_bytes, 0), "{d:?}");
+    }
+    // The sender took the first two acks; the three duplicates make it
+    // fast-retransmit the first lost segment.
+    p.answer(20, &acks);
+    let out = p.answer(200, &dups);
+    assert_eq!(out.first().map(|h| h.seq), Some(2 * MSS), "{out:?}");
+    assert_eq!(p.s.stats().fast_retransmits, 1);
+
+    // Delayed acks (every second segment): one segment arrives and its ack
+    // is owed; it goes first, then the three duplicates of it.
+    let (s, trace) = common::reno_sender(MSS as u32, 4, WindowUpdate::Bsd);
+    let policy = AckPolicy::BsdDelayed { every_segments: 2, tick_ns: 200_000_000, tick_phase_ns: 0 };
+    let r = Receiver::new(ReceiverConfig::plain(64_000, MSS as u32, policy));
+    let mut p = Pair { s, r, trace };
+    let segs = p.segments(0);
+    assert!(p.deliver(10, &segs[..1]).is_empty(), "the ack is delayed");
+    p.r.send_duplicate_acks(3);
+    let acks = p.acks(20);
+    assert_eq!(acks.len(), 4);
+    assert!(acks.iter().all(|a| a.ack == MSS && a.len == 0 && a.wnd_bytes == acks[0].wnd_bytes), "{acks:?}");
+    p.answer(30, &acks);
+    assert_eq!(p.s.stats().fast_retransmits, 1, "the three after the owed one are duplicates");
+}

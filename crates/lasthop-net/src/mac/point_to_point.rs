@@ -163,8 +163,8 @@ impl DirStats {
             DropCause::Queue => self.drops_queue += 1,
             DropCause::Early => self.drops_early += 1,
             DropCause::Filtered => self.drops_filtered += 1,
-            DropCause::Error | DropCause::RetryLimit | DropCause::Outage => {
-                unreachable!("a queue corrupts nothing, retries nothing and never goes down")
+            DropCause::Error | DropCause::RetryLimit | DropCause::Outage | DropCause::Handoff => {
+                unreachable!("a queue corrupts nothing, retries nothing, never goes down and never moves")
             }
         }
     }

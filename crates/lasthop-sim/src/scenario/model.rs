@@ -36,7 +36,9 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+mod mobility;
 mod outages;
+pub use mobility::{HandoffSchedule, MobilityModel, StationModel, MAX_HANDOFFS};
 pub use outages::{outages_on, OutageModel, MAX_OUTAGES};
 
 /// Default queue limit when a link gives none (ns-2's default of 50).
@@ -146,6 +148,9 @@ pub struct FlowModel {
     /// Freeze-TCP at the receiver: how long before each outage on the
     /// flow's path it is told of it ([`crate::scenario::schema::FreezeSpec`]).
     pub freeze_warning: Option<Time>,
+    /// Fast-retransmit handoff at the flow's mobile end (Caceres and
+    /// Iftode 1995; [`crate::scenario::schema::TcpSpec::frho`]).
+    pub frho: bool,
 }
 
 /// The base station's side of a split connection (seed 000 Sec. III-C).
@@ -189,6 +194,8 @@ pub struct Model {
     pub k_of_flows: Vec<f64>,
     /// Scheduled link outages, one per `outages` entry.
     pub outages: Vec<OutageModel>,
+    /// Mobile hosts and their stations (`[[mobility]]`).
+    pub mobility: Vec<MobilityModel>,
 }
 
 /// The names a run reports, made when the scenario loads and shared by
@@ -1317,6 +1324,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> Result<FlowM
             }
             None => None,
         },
+        frho: t.frho,
     })
 }
 
@@ -1480,7 +1488,14 @@ impl Model {
                 )?;
             }
         }
-        let mut router = Router::new(nodes.len(), links.iter().map(|l| l.ends));
+        let stop = Time::from_secs_f64(f.stop_s);
+        let mut mobility = mobility::mobility(&f.mobility, &node_index, &links, stop)?;
+        // A mobile host's routes go through the station it starts at.
+        let masked = mobility::masked_links(&mobility, links.len());
+        let mut router = Router::without(nodes.len(), links.iter().map(|l| l.ends), &masked);
+        let mobile_end = |ms: &[MobilityModel], fl: &FlowModel| {
+            [fl.to, fl.from].into_iter().find_map(|n| mobility::mobile_entry(ms, n).map(|m| (m, n)))
+        };
         let mut paths = Vec::with_capacity(flows.len());
         let mut split_legs = Vec::new();
         // The file's flow each model flow comes from (copies share one).
@@ -1492,6 +1507,24 @@ impl Model {
                 let (a, b) = (&nodes[fl.from as usize], &nodes[fl.to as usize]);
                 ScenarioError::new(format!("flows[{i}].to"), format!("no route between '{a}' and '{b}'"))
             };
+            if let Some((_, node)) = mobile_end(&mobility, fl) {
+                let p = |f: &str| format!("flows[{i}].{f}");
+                let other = if node == fl.to { fl.from } else { fl.to };
+                check(mobility::mobile_entry(&mobility, other).is_none(), || p("to"), "both ends are mobile hosts")?;
+                // Base-station agents stay where they were placed: they
+                // would not follow the mobile host to its next station.
+                check(
+                    fl.split.is_none() && fl.snoop.is_none() && !fl.eln_at_base_station,
+                    || p("scheme"),
+                    "a base-station scheme does not follow a mobile host between stations (end-to-end schemes only)",
+                )?;
+            } else {
+                check(
+                    !fl.frho,
+                    || format!("flows[{i}].tcp.frho"),
+                    "neither end of the flow is a mobile host ([[mobility]])",
+                )?;
+            }
             let data = router.path(fl.from, fl.to).ok_or_else(no_route)?;
             let acks = router.path(fl.to, fl.from).ok_or_else(no_route)?;
             // The base station is the last node before the receiver.
@@ -1560,7 +1593,42 @@ impl Model {
             flows[m].sender.mss_bytes
         };
         let ack_recons = place_ack_recons(&named, &links, &paths, &mss_of)?;
-        let outages = outages::outages(&f.outages, &links, Time::from_secs_f64(f.stop_s))?;
+        if !mobility.is_empty() {
+            let mut wired = mobility::wired_router(nodes.len(), &links, &mobility);
+            mobility::registrations(&f.mobility, &mut mobility, &node_index, &links, &mut wired)?;
+            mobility::check_spacing(&mobility)?;
+            for (c, fl) in flows.iter().enumerate() {
+                let Some((mi, _)) = mobile_end(&mobility, fl) else { continue };
+                let m = &mobility[mi];
+                let mut alts = Vec::with_capacity(m.stations.len());
+                for s in 0..m.stations.len() {
+                    let p = mobility::paths_from_station(m, s, fl.from, fl.to, &mut wired).ok_or_else(|| {
+                        ScenarioError::new(
+                            format!("mobility[{mi}].stations[{s}]"),
+                            format!("no wired route from the station to flow '{}'s other end", fl.name),
+                        )
+                    })?;
+                    alts.push(p);
+                }
+                debug_assert_eq!(alts[m.initial], paths[c], "the start's routes go through the initial station");
+                mobility[mi].conns.push((c as u32, alts));
+            }
+        }
+        let outages = outages::outages(&f.outages, &links, stop)?;
+        for (k, o) in outages.iter().enumerate() {
+            let mine = mobility.iter().find(|m| m.stations.iter().any(|s| s.link == o.link));
+            check(
+                mine.is_none(),
+                || format!("outages[{k}].link"),
+                || "a mobile host's link to a station: its handoffs take it down and up ([[mobility]])".to_string(),
+            )?;
+        }
+        for p in &ack_recons {
+            let mobile = mobility.iter().any(|m| m.conns.iter().any(|(c, _)| *c == p.conn));
+            check(!mobile, "mobility", || {
+                format!("ACK reconstruction on connection {} would not follow its mobile host between stations", p.conn)
+            })?;
+        }
         outages::check_freeze(&flows, &expanded, &paths, &outages)?;
         let published = published_ref(f, &links, &expanded)?;
         let mut model = Model {
@@ -1577,6 +1645,7 @@ impl Model {
             labels: Labels::default(),
             k_of_flows: Vec::new(),
             outages,
+            mobility,
         };
         model.apply_mutations(&f.mutations);
         model.labels = Labels::of(&model);

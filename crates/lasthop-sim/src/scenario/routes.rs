@@ -95,10 +95,22 @@ pub struct Router {
 impl Router {
     /// `ends[l]` = (a, b) of link `l`; direction 0 is a→b.
     pub fn new(n_nodes: usize, ends: impl Iterator<Item = [NodeId; 2]>) -> Router {
+        Router::without(n_nodes, ends, &[])
+    }
+
+    /// A router over the graph without the links `masked` marks (`masked[l]`
+    /// for link `l`; links past its end are kept): a mobile host's links to
+    /// the stations it is not attached to (`mobility`). Link ids keep their
+    /// meaning.
+    pub fn without(n_nodes: usize, ends: impl Iterator<Item = [NodeId; 2]>, masked: &[bool]) -> Router {
         let ends: Vec<[NodeId; 2]> = ends.collect();
+        let kept = |li: usize| !masked.get(li).copied().unwrap_or(false);
         let rows = |keep: &dyn Fn(NodeId) -> bool| {
             let mut start = vec![0u32; n_nodes + 1];
-            for e in &ends {
+            for (li, e) in ends.iter().enumerate() {
+                if !kept(li) {
+                    continue;
+                }
                 for dir in 0..2 {
                     if keep(e[1 - dir]) {
                         start[e[dir] as usize + 1] += 1;
@@ -111,6 +123,9 @@ impl Router {
             let mut fill = start.clone();
             let mut edges = vec![Edge { link: 0, far: 0, dir: 0 }; start[n_nodes] as usize];
             for (li, e) in ends.iter().enumerate() {
+                if !kept(li) {
+                    continue;
+                }
                 for dir in 0..2 {
                     if keep(e[1 - dir]) {
                         let at = &mut fill[e[dir] as usize];

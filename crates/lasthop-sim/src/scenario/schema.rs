@@ -79,6 +79,78 @@ pub struct ScenarioFile {
     /// elaarag-002.md Secs. 2.2-2.3).
     #[serde(default)]
     pub outages: Vec<OutageSpec>,
+    /// Mobile hosts moving between base stations (seed 002; elaarag-002.md
+    /// Sec. 2.2, primitives 1, 3 and 4).
+    #[serde(default)]
+    pub mobility: Vec<MobilitySpec>,
+}
+
+/// A mobile host and the base stations it moves between (elaarag-002.md
+/// Sec. 2.2): one point-to-point link joins it to each, and it is attached
+/// to one at a time. A handoff at `t` from station `a` to `b` takes `a`'s
+/// link down at `t` (with `semantics`) and brings `b`'s up at `t + L`,
+/// when the routes of the mobile's flows switch to `b` and its TCP is told
+/// the handoff is complete, with `L` = the beacon wait (uniform in [0,
+/// `beacon_period_s`], when beacons are modelled) + the registration's
+/// round trip from `b` to `anchor` on the wired path (propagation) +
+/// `latency_s`. Packets reaching `a` after the switch are dropped (cause
+/// `handoff`). The schedule: listed `handoffs`, or periodic (`every_s`
+/// from `start_s`), or exponential residences (`residence_mean_s`, from
+/// each attachment to the next handoff); the next station is the next in
+/// `stations`' order (listed handoffs name it), or, with `grid`, a
+/// neighbouring cell at random (a random walk), or with exponential
+/// residences and no grid, any other station at random.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MobilitySpec {
+    /// The mobile host, by node name: every link it has joins it to one of
+    /// its `stations`.
+    pub mobile: String,
+    /// Its base stations, by node name (at least two), each joined to it by
+    /// exactly one point-to-point link.
+    pub stations: Vec<String>,
+    /// The station it is attached to at the start (default: the first).
+    pub initial: Option<String>,
+    /// What becomes of the packets on the old station's link (default
+    /// `flush`: a hard handoff).
+    #[serde(default)]
+    pub semantics: LinkDownSpec,
+    /// The fixed part of the handoff latency, in seconds (default 0).
+    #[serde(default)]
+    pub latency_s: f64,
+    /// The period of the new station's beacons, in seconds: the mobile
+    /// host hears one after a wait uniform in [0, period] (default: no
+    /// beacons, no wait).
+    pub beacon_period_s: Option<f64>,
+    /// Where registration goes (the home agent or supervisor host), by node
+    /// name (default: the first node on the wired path from the new station
+    /// towards the old one that is not one of the stations; the old station
+    /// if every node there is one).
+    pub anchor: Option<String>,
+    /// Handoffs at listed times.
+    #[serde(default)]
+    pub handoffs: Vec<HandoffSpec>,
+    /// The first of periodic handoffs, in seconds (default `every_s`).
+    pub start_s: Option<f64>,
+    /// The period of periodic handoffs, start to start, in seconds.
+    pub every_s: Option<f64>,
+    /// The mean residence in a cell, in seconds, drawn from an exponential
+    /// distribution (from the attachment to the next handoff).
+    pub residence_mean_s: Option<f64>,
+    /// The stations as cells of a grid, `[columns, rows]`, row by row: each
+    /// handoff goes to one of the cell's neighbours (up, down, left, right)
+    /// at random.
+    pub grid: Option<[u32; 2]>,
+}
+
+/// One listed handoff.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandoffSpec {
+    /// When it begins (the old station's link goes down), in seconds.
+    pub at_s: f64,
+    /// The new station, by node name.
+    pub to: String,
 }
 
 /// A link's scheduled outages: both directions go down at each start and
@@ -1004,6 +1076,12 @@ pub struct TcpSpec {
     /// comes back. Needs an outage on the flow's path to predict.
     #[serde(default)]
     pub freeze: Option<FreezeSpec>,
+    /// Fast-retransmit handoff (Caceres and Iftode 1995) at the flow's
+    /// mobile end: told that a handoff is complete, a receiving mobile host
+    /// sends three duplicate acks, a sending one fast-retransmits at once.
+    /// Needs an end of the flow that is a mobile host (`[[mobility]]`).
+    #[serde(default)]
+    pub frho: bool,
     /// Largest congestion window, in bytes; absent: no cap (RFC 5681).
     /// 4.4BSD-derived stacks cap it at the largest window they can
     /// advertise, 65535 without window scaling.
@@ -1220,6 +1298,7 @@ impl Default for TcpSpec {
             header_prediction_guard: lasthop_tcp::HeaderPredictionGuard::None,
             window_update: lasthop_tcp::WindowUpdate::Bsd,
             freeze: None,
+            frho: false,
             max_cwnd_bytes: None,
             cwnd_bound: lasthop_tcp::CwndBound::default(),
             rto: RtoSpec::default(),

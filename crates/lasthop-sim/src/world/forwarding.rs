@@ -202,9 +202,10 @@ impl<'m> World<'m> {
         // does (paths are shortest paths): the node reached is read from the
         // route only where it is needed.
         debug_assert_eq!(last, self.route[h].to == pkt.dst, "a path ends at its destination");
-        // Most runs have no agents: skip their (cold) per-node table, and
-        // keep the packet out of memory on the way.
-        if !self.agents.is_empty() {
+        // Most runs have no agents and no mobile hosts: skip the agents'
+        // (cold) per-node table and the search of a switched route, and keep
+        // the packet out of memory on the way.
+        if self.detour {
             self.arrived_at_agents(h, last, pkt);
             return;
         }
@@ -213,15 +214,18 @@ impl<'m> World<'m> {
             self.deliver(pkt);
             return;
         }
+        debug_assert!(!self.rerouted(), "a switched route takes the detour");
         debug_assert_eq!(self.route[h + 1].from, self.route[h].to, "a path's hops follow on");
         self.forward_on(h + 1, pkt);
     }
 
-    /// [`World::arrived`] where agents sit on some nodes: those of the
-    /// node reached see the packet first.
+    /// [`World::arrived`] where agents sit on some nodes (those of the
+    /// node reached see the packet first), or where a mobile host's routes
+    /// have switched (the next hop is looked for on the current path).
     #[inline(never)]
     fn arrived_at_agents(&mut self, h: usize, last: bool, mut pkt: Packet) {
-        let (first, end) = self.flow_agents(self.route[h].to, pkt.flow);
+        // (Here for a switched route alone: no agents' table to read.)
+        let (first, end) = if self.agents.is_empty() { (0, 0) } else { self.flow_agents(self.route[h].to, pkt.flow) };
         if first < end {
             match self.run_agents(first, end, &mut pkt) {
                 Verdict::Forward => {}
@@ -252,8 +256,12 @@ impl<'m> World<'m> {
             self.deliver(pkt);
             return;
         }
-        debug_assert_eq!(self.route[h + 1].from, self.route[h].to, "a path's hops follow on");
-        self.forward_on(h + 1, pkt);
+        if self.rerouted() {
+            self.forward_rerouted(h, pkt);
+        } else {
+            debug_assert_eq!(self.route[h + 1].from, self.route[h].to, "a path's hops follow on");
+            self.forward_on(h + 1, pkt);
+        }
         if first < end {
             self.flush_agents(first, end);
         }

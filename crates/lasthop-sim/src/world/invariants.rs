@@ -35,10 +35,11 @@ impl<'m> World<'m> {
         let dirs = || self.links.iter().flat_map(|l| l.dirs.iter());
         let link_drops: u64 = dirs().map(|d| d.stats()).map(|s| s.drops_error + s.drops_queue + s.drops_early).sum();
         let outage_drops = self.outage_drops_total();
-        if link_drops + self.mac_retry_drops + outage_drops != c.dropped {
+        let handoff_drops = self.mobility.as_deref().map_or(0, |m| m.stranded_total());
+        if link_drops + self.mac_retry_drops + outage_drops + handoff_drops != c.dropped {
             return Err(format!(
-                "link drop counters {link_drops} + MAC retry-limit drops {} + outage drops {outage_drops} != \
-                 dropped packets {}",
+                "link drop counters {link_drops} + MAC retry-limit drops {} + outage drops {outage_drops} + \
+                 handoff drops {handoff_drops} != dropped packets {}",
                 self.mac_retry_drops, c.dropped
             ));
         }

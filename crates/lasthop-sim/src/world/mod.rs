@@ -47,7 +47,9 @@
 //! `agents` runs the node agents, `media` the shared media and their
 //! LL-ELSN notices, `endpoints` the connections' endpoints, `relay` the
 //! split relay, `invariants` and `summary` what a run ends with; `keys`
-//! lays out the scheduler's timer keys.
+//! lays out the scheduler's timer keys; `outages` takes links down and up
+//! on a schedule, and `mobility` moves mobile hosts between base stations
+//! on it (handoffs, switched routes, fast-retransmit handoff).
 
 use crate::pcap::Capture;
 use crate::scenario::model::{FlowModel, Model, Workload};
@@ -73,6 +75,7 @@ mod forwarding;
 mod invariants;
 mod keys;
 mod media;
+mod mobility;
 mod outages;
 mod relay;
 mod summary;
@@ -356,6 +359,14 @@ pub struct World<'m> {
     /// Link directions down now: a packet offered to a link looks no
     /// further while it is zero.
     dirs_down: u32,
+    /// Mobile hosts, if the scenario has any ([`mobility`]).
+    mobility: Option<Box<mobility::Mobility>>,
+    /// An arrival takes [`World::arrived`]'s slower way: agents sit on
+    /// some node, or a mobile host's routes have switched stations (a
+    /// packet arriving at a node then looks for its next hop on its
+    /// connection's current path, [`World::forward_rerouted`]). One flag
+    /// for both, so that the common way tests one word.
+    detour: bool,
 }
 
 /// A shared medium's MAC, with its armed wake-up and, per (sending

@@ -33,6 +33,7 @@
 //! pool slot marked as the outage's, and a packet offered to a link tests
 //! one word of the world (`World::dirs_down`) before looking further.
 
+use super::mobility::Handoff;
 use super::World;
 use crate::scenario::model::{outages_on, Model};
 use crate::scenario::schema::LinkDownSpec;
@@ -46,10 +47,15 @@ use lasthop_net::queue::{Admission, Removal};
 enum What {
     /// A link comes up.
     Up(u32),
+    /// Mobility entry `m`'s handoff to station `s` is complete
+    /// (`mobility`): routes switch, and the mobile host's TCP is told.
+    Handoff(u32, u32),
     /// Freeze-TCP: connection `c`'s receiver is told the outage is over.
     Thaw(u32),
     /// Freeze-TCP: connection `c`'s receiver is told of an outage to come.
     Freeze(u32),
+    /// Mobility entry `m`'s handoff `k` begins (its old link goes down next).
+    HandoffStart(u32, u32),
     /// A link goes down, with its semantics.
     Down(u32, LinkDownSpec),
 }
@@ -61,9 +67,11 @@ impl What {
     fn rank(self) -> u8 {
         match self {
             What::Up(_) => 0,
-            What::Thaw(_) => 1,
-            What::Freeze(_) => 2,
-            What::Down(..) => 3,
+            What::Handoff(..) => 1,
+            What::Thaw(_) => 2,
+            What::Freeze(_) => 3,
+            What::HandoffStart(..) => 4,
+            What::Down(..) => 5,
         }
     }
 }
@@ -95,8 +103,8 @@ impl Outages {
     /// The model's outages, `None` when it has none: the links' changes,
     /// and for each flow with Freeze-TCP its receiver's warnings (each
     /// outage on its path, `warning` ahead) and thaws.
-    pub fn of(model: &Model) -> Option<Box<Outages>> {
-        if model.outages.is_empty() {
+    pub fn of(model: &Model, handoffs: &[Vec<Handoff>]) -> Option<Box<Outages>> {
+        if model.outages.is_empty() && model.mobility.is_empty() {
             return None;
         }
         let n = model.links.len();
@@ -107,6 +115,23 @@ impl Outages {
             for &(down, up) in &o.windows {
                 changes.push(Change { at: down, what: What::Down(o.link, o.semantics) });
                 changes.push(Change { at: up, what: What::Up(o.link) });
+            }
+        }
+        // A mobile host's station links: down but the first from the start;
+        // each handoff takes the old one down and, once complete, brings
+        // the new one up (`mobility`).
+        for (mi, (m, hs)) in model.mobility.iter().zip(handoffs).enumerate() {
+            for (k, st) in m.stations.iter().enumerate() {
+                scheduled[st.link as usize] = true;
+                if k != m.initial {
+                    changes.push(Change { at: Time::ZERO, what: What::Down(st.link, m.semantics) });
+                }
+            }
+            for (k, h) in hs.iter().enumerate() {
+                changes.push(Change { at: h.start, what: What::HandoffStart(mi as u32, k as u32) });
+                changes.push(Change { at: h.start, what: What::Down(m.stations[h.from].link, m.semantics) });
+                changes.push(Change { at: h.complete, what: What::Up(m.stations[h.to].link) });
+                changes.push(Change { at: h.complete, what: What::Handoff(mi as u32, h.to as u32) });
             }
         }
         for (fi, f) in model.flows.iter().enumerate() {
@@ -150,6 +175,9 @@ impl<'m> World<'m> {
         if let Some(o) = self.outages.as_deref_mut() {
             o.drops[ld] += 1;
         }
+        if let Some(m) = self.mobility.as_deref_mut() {
+            m.count_lost(ld / 2);
+        }
     }
 
     /// Arm the schedule's timer for its next change, if any.
@@ -162,7 +190,10 @@ impl<'m> World<'m> {
     }
 
     /// The schedule's timer fired: every change due is made, in order, and
-    /// the timer armed for the next.
+    /// the timer armed for the next. Out of line: a run's event loop
+    /// carries none of it.
+    #[cold]
+    #[inline(never)]
     pub(super) fn on_schedule(&mut self) {
         let now = self.sched.now();
         loop {
@@ -173,6 +204,8 @@ impl<'m> World<'m> {
                     o.next += 1;
                     match what {
                         What::Up(link) => self.on_link_change(link, None),
+                        What::Handoff(m, to) => self.on_handoff_complete(m as usize, to as usize),
+                        What::HandoffStart(m, k) => self.on_handoff_start(m as usize, k as usize),
                         What::Down(link, mode) => self.on_link_change(link, Some(mode)),
                         What::Freeze(c) => {
                             self.flows[c as usize].receiver.freeze_window();

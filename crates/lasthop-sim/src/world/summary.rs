@@ -193,6 +193,7 @@ impl<'m> World<'m> {
             links,
             published,
             media: self.media_summary(),
+            handoffs: self.mobility.as_deref().map_or_else(Vec::new, |m| m.summary(self.model)),
         }
     }
 

@@ -156,12 +156,13 @@ impl<'m> World<'m> {
         let mut conn_at = Vec::with_capacity(n_legs);
         let mut route = Vec::new();
         let mut n_cover = 0u32;
-        for [data, acks] in &model.paths {
+        // A connection's paths laid end to end in `route` (their data hops
+        // each with a goodput slot).
+        let lay = |route: &mut Vec<RouteHop>, n_cover: &mut u32, [data, acks]: &[crate::scenario::routes::Path; 2]| {
             let at = route.len() as u32;
-            conn_at.push(ConnAt { data: at, acks: at + data.len() as u32, end: at + (data.len() + acks.len()) as u32 });
             for (path, is_data) in [(data, true), (acks, false)] {
                 for (i, h) in path.iter().enumerate() {
-                    let cover = if is_data { n_cover + i as u32 } else { NO_COVER };
+                    let cover = if is_data { *n_cover + i as u32 } else { NO_COVER };
                     let to = model.links[h.link as usize].ends[1 - h.dir as usize];
                     let last = i + 1 == path.len();
                     let compress = model.links[h.link as usize].dirs[h.dir as usize].header_compression;
@@ -169,18 +170,36 @@ impl<'m> World<'m> {
                     route.push(RouteHop { link: h.link, cover, from: h.node, to, dir: h.dir, last, compress, mac });
                 }
             }
-            n_cover += data.len() as u32;
+            *n_cover += data.len() as u32;
+            ConnAt { data: at, acks: at + data.len() as u32, end: at + (data.len() + acks.len()) as u32 }
+        };
+        for paths in &model.paths {
+            conn_at.push(lay(&mut route, &mut n_cover, paths));
         }
-        assert!(route.len() < LAST_HOP as usize, "a hop's index and the last-hop mark share 32 bits");
         // Each endpoint's first hop, found as `forward` would find it.
-        for (f, at) in flows.iter_mut().zip(&conn_at) {
+        let first = |route: &[RouteHop], at: ConnAt, ends: [NodeId; 2]| {
             let first = |(start, end): (u32, u32), node: NodeId| {
                 let path = &route[start as usize..end as usize];
                 path.iter().position(|h: &RouteHop| h.from == node).map_or(NO_HOP, |i| start + i as u32)
             };
-            f.data_hop = first((at.data, at.acks), f.from);
-            f.ack_hop = first((at.acks, at.end), f.to);
+            (first((at.data, at.acks), ends[0]), first((at.acks, at.end), ends[1]))
+        };
+        for (f, at) in flows.iter_mut().zip(&conn_at) {
+            (f.data_hop, f.ack_hop) = first(&route, *at, [f.from, f.to]);
         }
+        // A mobile host's connections' paths from its other stations, after
+        // every connection's (`mobility`), with the goodput slots' flows.
+        let handoffs = super::mobility::draw(model, seed);
+        let mut alt_cover_flows = Vec::new();
+        let mobility = super::mobility::Mobility::wire(model, handoffs.clone(), &conn_at, |c, paths| {
+            alt_cover_flows.extend(std::iter::repeat_n(c as u32, paths[0].len()));
+            lay(&mut route, &mut n_cover, paths)
+        })
+        .map(|mut m| {
+            m.resolve_first_hops(|at, c| first(&route, at, [model.flows[c].from, model.flows[c].to]));
+            m
+        });
+        assert!(route.len() < LAST_HOP as usize, "a hop's index and the last-hop mark share 32 bits");
         let mut placed: Vec<(NodeId, NodeAgent)> = Vec::new();
         // ACK reconstructors come in connection order: a flow's after its
         // other agents, the split legs' after every flow's.
@@ -271,10 +290,19 @@ impl<'m> World<'m> {
                 MacSlot { mac, armed: Time::NEVER, hop_dir, stations: n }
             })
             .collect();
+        let detour = !agents.is_empty();
         World {
             model,
             seed,
-            sched: Scheduler::new(TimerKeys::new(n_legs, agents.len(), macs.len(), !model.outages.is_empty()).count()),
+            sched: Scheduler::new(
+                TimerKeys::new(
+                    n_legs,
+                    agents.len(),
+                    macs.len(),
+                    !model.outages.is_empty() || !model.mobility.is_empty(),
+                )
+                .count(),
+            ),
             links,
             pool: PacketPool::new(),
             flows,
@@ -313,12 +341,15 @@ impl<'m> World<'m> {
                     .iter()
                     .enumerate()
                     .flat_map(|(f, [data, _])| std::iter::repeat_n(f as u32, data.len()))
+                    .chain(alt_cover_flows)
                     .collect()
             } else {
                 Vec::new()
             },
-            outages: super::outages::Outages::of(model),
+            outages: super::outages::Outages::of(model, &handoffs),
             dirs_down: 0,
+            mobility,
+            detour,
         }
     }
 

@@ -12,6 +12,15 @@ pub fn load(text: &str, sets: &[&str]) -> Scenario {
     Scenario::load(text, Format::Toml, &sets, "test").unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The error loading `text` with `sets` gives (it must not load).
+pub fn load_error(text: &str, sets: &[&str]) -> String {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    match Scenario::load(text, Format::Toml, &sets, "test") {
+        Ok(_) => panic!("loaded"),
+        Err(e) => e.to_string(),
+    }
+}
+
 pub fn run_text(text: &str, sets: &[&str], seed: u64) -> RunSummary {
     run(&load(text, sets), seed, false).unwrap_or_else(|e| panic!("{e}")).summary
 }

@@ -1,0 +1,395 @@
+//! Mobile hosts and their base stations, validated (seed 002;
+//! elaarag-002.md Sec. 2.2: the multi-attachment topology, mobility
+//! schedules, handoffs and their latency). What is random (beacon waits,
+//! exponential residences, a random walk's next cell) is drawn per run,
+//! from the seed, when the world is wired (`world::mobility`); here: the
+//! stations and their links, the registration times, the schedule's kind
+//! and the paths each of the mobile's connections takes from each station.
+
+use super::{check, duration_s, non_negative, positive, LinkModel};
+use crate::scenario::routes::{Hop, Path, Router};
+use crate::scenario::schema::{LinkDownSpec, MobilitySpec};
+use crate::scenario::ScenarioError;
+use lasthop_core::{NodeId, Time};
+
+/// Most handoffs one mobility entry may list or a run may make.
+pub const MAX_HANDOFFS: usize = 1_000_000;
+
+/// A base station of a mobile host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StationModel {
+    pub node: NodeId,
+    /// The point-to-point link joining it to the mobile host.
+    pub link: u32,
+    /// That link's direction from the station to the mobile host.
+    pub down_dir: u8,
+}
+
+/// When handoffs begin.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HandoffSchedule {
+    /// At listed times, to the named station (index into the stations).
+    Listed(Vec<(Time, usize)>),
+    /// Every `every` from `start`.
+    Periodic { start: Time, every: Time },
+    /// After an exponential residence of mean `mean` from each attachment.
+    Exponential { mean: Time },
+}
+
+/// A mobile host, its stations and its schedule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MobilityModel {
+    pub mobile: NodeId,
+    pub stations: Vec<StationModel>,
+    /// The station attached at the start.
+    pub initial: usize,
+    pub semantics: LinkDownSpec,
+    /// The fixed part of each handoff's latency.
+    pub latency: Time,
+    /// The beacon period, when beacons are modelled.
+    pub beacon: Option<Time>,
+    /// `register[a * n + b]`: the registration's round trip (propagation)
+    /// of a handoff from station `a` to `b`.
+    pub register: Vec<Time>,
+    pub schedule: HandoffSchedule,
+    /// `[columns, rows]` of the stations' cells, for a random walk.
+    pub grid: Option<[u32; 2]>,
+    /// The connections with an end at the mobile host, and their data and
+    /// ack paths from each station (in the stations' order).
+    pub conns: Vec<(u32, Vec<[Path; 2]>)>,
+}
+
+impl MobilityModel {
+    /// The longest a handoff to `b` from `a` can take.
+    pub fn max_latency(&self, a: usize, b: usize) -> Time {
+        let n = self.stations.len();
+        let beacon = self.beacon.map_or(0, |b| b.ns());
+        Time(self.latency.ns() + self.register[a * n + b].ns() + beacon)
+    }
+
+    /// The cells next to station `s`'s on the grid (the next station of a
+    /// walk), or every other station without a grid.
+    pub fn neighbours(&self, s: usize) -> Vec<usize> {
+        let n = self.stations.len();
+        match self.grid {
+            Some([cols, _]) => {
+                let cols = cols as usize;
+                let (r, c) = (s / cols, s % cols);
+                let mut v = Vec::with_capacity(4);
+                if r > 0 {
+                    v.push(s - cols);
+                }
+                if s + cols < n {
+                    v.push(s + cols);
+                }
+                if c > 0 {
+                    v.push(s - 1);
+                }
+                if c + 1 < cols && s + 1 < n {
+                    v.push(s + 1);
+                }
+                v
+            }
+            None => (0..n).filter(|&t| t != s).collect(),
+        }
+    }
+}
+
+/// The file's mobility entries, checked: named nodes, two stations or
+/// more, each joined to the mobile host by exactly one point-to-point
+/// link, no other link at the mobile host, no host mobile twice, durations
+/// non-negative, one schedule. The connections' paths come later
+/// ([`paths_from_stations`]).
+pub fn mobility(
+    specs: &[MobilitySpec],
+    node_index: &dyn Fn(&str) -> Option<NodeId>,
+    links: &[LinkModel],
+    stop: Time,
+) -> Result<Vec<MobilityModel>, ScenarioError> {
+    let mut models: Vec<MobilityModel> = Vec::with_capacity(specs.len());
+    for (i, m) in specs.iter().enumerate() {
+        let p = |f: &str| format!("mobility[{i}].{f}");
+        let named = |name: &str, field: &str| {
+            node_index(name).ok_or_else(|| ScenarioError::new(p(field), format!("no node named '{name}'")))
+        };
+        let mobile = named(&m.mobile, "mobile")?;
+        check(models.iter().all(|o| o.mobile != mobile), || p("mobile"), "already a mobile host of an earlier entry")?;
+        check(m.stations.len() >= 2, || p("stations"), "a mobile host needs two stations or more")?;
+        let mut stations: Vec<StationModel> = Vec::with_capacity(m.stations.len());
+        for (k, name) in m.stations.iter().enumerate() {
+            let field = format!("stations[{k}]");
+            let node = named(name, &field)?;
+            check(node != mobile, || p(&field), "the mobile host itself")?;
+            check(stations.iter().all(|s| s.node != node), || p(&field), || format!("'{name}' is listed twice"))?;
+            let joining: Vec<usize> = (0..links.len())
+                .filter(|&li| links[li].ends.contains(&mobile) && links[li].ends.contains(&node))
+                .collect();
+            let [li] = joining[..] else {
+                return Err(ScenarioError::new(
+                    p(&field),
+                    format!("'{name}' must be joined to the mobile host by exactly one link ({} found)", joining.len()),
+                ));
+            };
+            check(
+                links[li].dirs.iter().all(|d| d.medium.is_none()),
+                || p(&field),
+                "its link is a medium's hop: a station's link is point-to-point",
+            )?;
+            let down_dir = u8::from(links[li].ends[0] != node);
+            stations.push(StationModel { node, link: li as u32, down_dir });
+        }
+        if let Some(li) = (0..links.len())
+            .find(|&li| links[li].ends.contains(&mobile) && !stations.iter().any(|s| s.link as usize == li))
+        {
+            return Err(ScenarioError::new(
+                p("mobile"),
+                format!("'{}' has link '{}', which joins it to none of its stations", m.mobile, links[li].name),
+            ));
+        }
+        let station_of = |name: &str, field: &str| -> Result<usize, ScenarioError> {
+            let node = named(name, field)?;
+            stations
+                .iter()
+                .position(|s| s.node == node)
+                .ok_or_else(|| ScenarioError::new(p(field), format!("'{name}' is not one of the mobile's stations")))
+        };
+        let initial = match &m.initial {
+            Some(name) => station_of(name, "initial")?,
+            None => 0,
+        };
+        non_negative(m.latency_s, || p("latency_s"))?;
+        duration_s(m.latency_s, || p("latency_s"))?;
+        let beacon = match m.beacon_period_s {
+            Some(b) => {
+                positive(b, || p("beacon_period_s"))?;
+                duration_s(b, || p("beacon_period_s"))?;
+                Some(Time::from_secs_f64(b))
+            }
+            None => None,
+        };
+        if let Some(name) = &m.anchor {
+            named(name, "anchor")?;
+        }
+        if let Some([cols, rows]) = m.grid {
+            check(
+                cols >= 1 && rows >= 1 && (cols as usize) * (rows as usize) == stations.len(),
+                || p("grid"),
+                || format!("{cols} x {rows} cells for {} stations", stations.len()),
+            )?;
+        }
+        let schedule = match (m.handoffs.is_empty(), m.every_s, m.residence_mean_s) {
+            (false, None, None) => {
+                check(m.start_s.is_none(), || p("start_s"), "starts periodic handoffs (every_s)")?;
+                check(m.grid.is_none(), || p("grid"), "listed handoffs name their stations")?;
+                check(m.handoffs.len() <= MAX_HANDOFFS, || p("handoffs"), "too many handoffs")?;
+                let mut v = Vec::with_capacity(m.handoffs.len());
+                for (k, h) in m.handoffs.iter().enumerate() {
+                    let f = format!("handoffs[{k}]");
+                    non_negative(h.at_s, || p(&format!("{f}.at_s")))?;
+                    duration_s(h.at_s, || p(&format!("{f}.at_s")))?;
+                    let to = station_of(&h.to, &format!("{f}.to"))?;
+                    v.push((Time::from_secs_f64(h.at_s), to));
+                }
+                HandoffSchedule::Listed(v)
+            }
+            (true, Some(every), None) => {
+                positive(every, || p("every_s"))?;
+                duration_s(every, || p("every_s"))?;
+                let start = m.start_s.unwrap_or(every);
+                non_negative(start, || p("start_s"))?;
+                duration_s(start, || p("start_s"))?;
+                let every = Time::from_secs_f64(every);
+                check(
+                    (stop.ns() / every.ns().max(1)) as usize <= MAX_HANDOFFS,
+                    || p("every_s"),
+                    || format!("too many handoffs (at most {MAX_HANDOFFS})"),
+                )?;
+                HandoffSchedule::Periodic { start: Time::from_secs_f64(start), every }
+            }
+            (true, None, Some(mean)) => {
+                positive(mean, || p("residence_mean_s"))?;
+                duration_s(mean, || p("residence_mean_s"))?;
+                check(m.start_s.is_none(), || p("start_s"), "starts periodic handoffs (every_s)")?;
+                HandoffSchedule::Exponential { mean: Time::from_secs_f64(mean) }
+            }
+            _ => {
+                return Err(ScenarioError::new(
+                    format!("mobility[{i}]"),
+                    "give one schedule: handoffs (listed), every_s (periodic) or residence_mean_s (exponential)",
+                ))
+            }
+        };
+        models.push(MobilityModel {
+            mobile,
+            stations,
+            initial,
+            semantics: m.semantics,
+            latency: Time::from_secs_f64(m.latency_s),
+            beacon,
+            register: Vec::new(),
+            schedule,
+            grid: m.grid,
+            conns: Vec::new(),
+        });
+    }
+    Ok(models)
+}
+
+/// The links of the stations each mobile host is not attached to at the
+/// start: routes are computed without them.
+pub fn masked_links(models: &[MobilityModel], n_links: usize) -> Vec<bool> {
+    let mut masked = vec![false; if models.is_empty() { 0 } else { n_links }];
+    for m in models {
+        for (k, s) in m.stations.iter().enumerate() {
+            masked[s.link as usize] = k != m.initial;
+        }
+    }
+    masked
+}
+
+/// The wired graph: every station link of every mobile host masked.
+pub fn wired_router(n_nodes: usize, links: &[LinkModel], models: &[MobilityModel]) -> Router {
+    let mut masked = vec![false; links.len()];
+    for s in models.iter().flat_map(|m| &m.stations) {
+        masked[s.link as usize] = true;
+    }
+    Router::without(n_nodes, links.iter().map(|l| l.ends), &masked)
+}
+
+/// Each entry's registration times: the round trip of propagation on the
+/// wired path from the new station to the anchor (given, or by the
+/// default rule of [`MobilitySpec::anchor`]).
+///
+/// [`MobilitySpec::anchor`]: crate::scenario::schema::MobilitySpec::anchor
+pub fn registrations(
+    specs: &[MobilitySpec],
+    models: &mut [MobilityModel],
+    node_index: &dyn Fn(&str) -> Option<NodeId>,
+    links: &[LinkModel],
+    wired: &mut Router,
+) -> Result<(), ScenarioError> {
+    let one_way =
+        |path: &Path| path.iter().map(|h| links[h.link as usize].dirs[h.dir as usize].params.delay_ns).sum::<u64>();
+    for (i, (spec, m)) in specs.iter().zip(models.iter_mut()).enumerate() {
+        let n = m.stations.len();
+        let anchor = spec.anchor.as_deref().and_then(node_index);
+        let mut register = vec![Time::ZERO; n * n];
+        for a in 0..n {
+            for b in 0..n {
+                if a == b {
+                    continue;
+                }
+                let (na, nb) = (m.stations[a].node, m.stations[b].node);
+                let to = match anchor {
+                    Some(x) => x,
+                    None => {
+                        let path = wired.path(nb, na).ok_or_else(|| {
+                            ScenarioError::new(
+                                format!("mobility[{i}].stations"),
+                                "the stations have no wired path between them (registration needs one)",
+                            )
+                        })?;
+                        let is_station = |v: NodeId| m.stations.iter().any(|s| s.node == v);
+                        path.iter().skip(1).map(|h| h.node).find(|&v| !is_station(v)).unwrap_or(na)
+                    }
+                };
+                let (Some(there), Some(back)) = (wired.path(nb, to), wired.path(to, nb)) else {
+                    return Err(ScenarioError::new(
+                        format!("mobility[{i}].anchor"),
+                        "no wired path from a station to the anchor",
+                    ));
+                };
+                let ns: u64 = one_way(&there) + one_way(&back);
+                register[a * n + b] = Time(ns);
+            }
+        }
+        m.register = register;
+    }
+    Ok(())
+}
+
+/// Which handoffs a listed or periodic schedule makes too close together:
+/// each must begin after the one before can complete.
+pub fn check_spacing(models: &[MobilityModel]) -> Result<(), ScenarioError> {
+    for (i, m) in models.iter().enumerate() {
+        let worst = (0..m.stations.len())
+            .flat_map(|a| (0..m.stations.len()).filter(move |&b| b != a).map(move |b| (a, b)))
+            .map(|(a, b)| m.max_latency(a, b))
+            .max()
+            .unwrap_or(Time::ZERO);
+        match &m.schedule {
+            HandoffSchedule::Listed(v) => {
+                let mut at = m.initial;
+                let mut free = Time::ZERO;
+                for (k, &(t, to)) in v.iter().enumerate() {
+                    check(
+                        t >= free,
+                        || format!("mobility[{i}].handoffs[{k}].at_s"),
+                        || {
+                            format!(
+                                "begins at {} s, before the handoff before it can complete ({} s)",
+                                t.as_secs_f64(),
+                                free.as_secs_f64()
+                            )
+                        },
+                    )?;
+                    check(
+                        to != at,
+                        || format!("mobility[{i}].handoffs[{k}].to"),
+                        "the station the mobile host is attached to then",
+                    )?;
+                    free = t.plus_ns(m.max_latency(at, to).ns());
+                    at = to;
+                }
+            }
+            HandoffSchedule::Periodic { every, .. } => {
+                check(
+                    *every > worst,
+                    || format!("mobility[{i}].every_s"),
+                    || {
+                        format!(
+                            "must exceed the longest handoff ({} s): a handoff must complete before the next begins",
+                            worst.as_secs_f64()
+                        )
+                    },
+                )?;
+            }
+            HandoffSchedule::Exponential { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+/// The paths of connection `c`, from `from` to `to`, with the mobile host
+/// of `m` at one end, when it is attached to station `s`: the wired path to
+/// or from the station and the station's link.
+pub fn paths_from_station(
+    m: &MobilityModel,
+    s: usize,
+    from: NodeId,
+    to: NodeId,
+    wired: &mut Router,
+) -> Option<[Path; 2]> {
+    let st = &m.stations[s];
+    let down = Hop { node: st.node, link: st.link, dir: st.down_dir };
+    let up = Hop { node: m.mobile, link: st.link, dir: 1 - st.down_dir };
+    if to == m.mobile {
+        let mut data = wired.path(from, st.node)?;
+        data.push(down);
+        let mut acks = vec![up];
+        acks.extend(wired.path(st.node, from)?);
+        Some([data, acks])
+    } else {
+        debug_assert_eq!(from, m.mobile);
+        let mut data = vec![up];
+        data.extend(wired.path(st.node, to)?);
+        let mut acks = wired.path(to, st.node)?;
+        acks.push(down);
+        Some([data, acks])
+    }
+}
+
+/// The mobility entry whose mobile host is `node`, if any.
+pub fn mobile_entry(models: &[MobilityModel], node: NodeId) -> Option<usize> {
+    models.iter().position(|m| m.mobile == node)
+}

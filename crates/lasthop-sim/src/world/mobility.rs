@@ -1,0 +1,340 @@
+//! Mobile hosts moving between base stations in a run (seed 002;
+//! elaarag-002.md Sec. 2.2, primitives 1, 3 and 4; the model is
+//! `scenario::model::mobility`).
+//!
+//! The handoffs are drawn when the world is wired, from the seed (beacon
+//! waits, exponential residences, a random walk's next cell: each its own
+//! stream per mobile host), and become changes of the outages' schedule:
+//! at a handoff's start the old station's link goes down with the entry's
+//! semantics; at its completion the new station's link comes up, then the
+//! routes of the mobile host's connections switch to the new station and
+//! its TCP is told (fast-retransmit handoff). A station's link is down
+//! whenever the mobile host is not attached to it (from the start, for
+//! every station but the first).
+//!
+//! Routes: each connection with an end at a mobile host has its data and
+//! ack paths from every station laid in the world's route array (the
+//! start's where every connection's are, the others after them), and a
+//! handoff points the connection at the new station's. A packet keeps the
+//! hop it was queued on, so one sent before the switch still follows its
+//! old path. Once any route has switched (`Mobility::rerouted`), a packet
+//! arriving at a node finds its next hop on its connection's current path
+//! from that node, as a router that learnt the new binding would: on the
+//! current path it goes on; at a node the path no longer crosses (the old
+//! station) it is dropped, cause `handoff` (the reference's default
+//! `drop`; its `forward` over the stations' wired path is not built).
+//!
+//! Departures: registration is a delay (its round trip's propagation), not
+//! a message that queues on the wired links; beacons are a uniform wait,
+//! not frames; base-station agents do not follow a mobile host (the model
+//! refuses them on its flows).
+
+use super::{ConnAt, World};
+use crate::metrics::HandoffSummary;
+use crate::scenario::model::{HandoffSchedule, MobilityModel, Model};
+use crate::scenario::routes::Path;
+use lasthop_core::rng::RngStream;
+use lasthop_core::trace::DropCause;
+use lasthop_core::{Packet, PacketKind, Time};
+
+/// One handoff of a run, drawn when the world is wired.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Handoff {
+    /// The old station's link goes down.
+    pub start: Time,
+    /// The new station's link comes up and routes switch.
+    pub complete: Time,
+    pub from: usize,
+    pub to: usize,
+}
+
+/// Each mobility entry's handoffs, in time order, drawn from `seed`: those
+/// that begin before the run's stop.
+pub(super) fn draw(model: &Model, seed: u64) -> Vec<Vec<Handoff>> {
+    model.mobility.iter().map(|m| draw_one(m, &model.nodes[m.mobile as usize], model.stop, seed)).collect()
+}
+
+fn draw_one(m: &MobilityModel, name: &str, stop: Time, seed: u64) -> Vec<Handoff> {
+    let stream = |what: &str| RngStream::new(seed, &format!("mobility:{name}:{what}"));
+    let (mut beacons, mut residences, mut walk) = (stream("beacon"), stream("residence"), stream("walk"));
+    let n = m.stations.len();
+    let mut latency = |a: usize, b: usize| {
+        let wait = m.beacon.map_or(0, |p| (beacons.uniform() * p.ns() as f64) as u64);
+        m.latency.ns() + m.register[a * n + b].ns() + wait
+    };
+    let mut next_cell = |s: usize| {
+        let near = m.neighbours(s);
+        near[walk.below(near.len() as u64) as usize]
+    };
+    let mut out = Vec::new();
+    let mut at = m.initial;
+    let push = |out: &mut Vec<Handoff>, start: Time, from: usize, to: usize, l: u64| {
+        out.push(Handoff { start, complete: start.plus_ns(l), from, to });
+    };
+    match &m.schedule {
+        HandoffSchedule::Listed(v) => {
+            for &(start, to) in v.iter().filter(|(t, _)| *t < stop) {
+                let l = latency(at, to);
+                push(&mut out, start, at, to, l);
+                at = to;
+            }
+        }
+        HandoffSchedule::Periodic { start, every } => {
+            let mut t = *start;
+            while t < stop {
+                let to = if m.grid.is_some() { next_cell(at) } else { (at + 1) % n };
+                let l = latency(at, to);
+                push(&mut out, t, at, to, l);
+                at = to;
+                t = t.plus_ns(every.ns());
+            }
+        }
+        HandoffSchedule::Exponential { mean } => {
+            let mut attached = Time::ZERO;
+            loop {
+                let stay = residences.exponential(mean.ns() as f64) as u64;
+                let t = attached.plus_ns(stay.max(1));
+                if t >= stop {
+                    break;
+                }
+                let to = next_cell(at);
+                let l = latency(at, to);
+                push(&mut out, t, at, to, l);
+                attached = t.plus_ns(l);
+                at = to;
+            }
+        }
+    }
+    out
+}
+
+/// A connection with an end at a mobile host: where its paths from each
+/// station sit in the route array, and each station's first hops.
+#[derive(Debug)]
+struct MobileConn {
+    conn: u32,
+    at: Vec<ConnAt>,
+    /// (the sender's first hop, the receiver's first hop) per station.
+    first: Vec<(u32, u32)>,
+    /// Fast-retransmit handoff: the mobile host is the receiver (`Some(true)`)
+    /// or the sender (`Some(false)`); `None`: not asked for.
+    frho_receiver: Option<bool>,
+}
+
+/// The run's mobile hosts: their connections, stations and handoffs.
+#[derive(Debug)]
+pub(super) struct Mobility {
+    /// Per mobility entry.
+    conns: Vec<Vec<MobileConn>>,
+    /// Per mobility entry: the station it is attached to (or moving to).
+    current: Vec<usize>,
+    /// Per mobility entry: its handoffs, and how many are complete.
+    handoffs: Vec<Vec<Handoff>>,
+    done: Vec<usize>,
+    /// Per mobility entry and handoff: packets dropped at a station left.
+    stranded: Vec<Vec<u64>>,
+    /// Per mobility entry: how many of its handoffs have begun.
+    started: Vec<usize>,
+    /// Per mobility entry and handoff: packets queued on the old link at
+    /// the start, both ways (lost, held or sent into the void, by the
+    /// semantics).
+    queued: Vec<Vec<u64>>,
+    /// Per mobility entry and handoff: packets lost to its old link's
+    /// going down (cause `outage`), until the mobile host's next handoff.
+    lost: Vec<Vec<u64>>,
+    /// Per link: the mobility entry whose station it joins (`u32::MAX`:
+    /// none).
+    entry_of_link: Vec<u32>,
+    /// Every packet dropped at a station left (cause `handoff`).
+    stranded_total: u64,
+    /// Some connection's routes have switched stations.
+    rerouted: bool,
+}
+
+impl Mobility {
+    /// Lay each mobile connection's paths from its other stations after the
+    /// route array's (`lay(conn, path pair)` appends one and says where).
+    pub(super) fn wire(
+        model: &Model,
+        handoffs: Vec<Vec<Handoff>>,
+        conn_at: &[ConnAt],
+        mut lay: impl FnMut(usize, &[Path; 2]) -> ConnAt,
+    ) -> Option<Box<Mobility>> {
+        if model.mobility.is_empty() {
+            return None;
+        }
+        let mut conns = Vec::with_capacity(model.mobility.len());
+        for m in &model.mobility {
+            let mut v = Vec::with_capacity(m.conns.len());
+            for (c, alts) in &m.conns {
+                let c = *c as usize;
+                let at: Vec<ConnAt> =
+                    (0..alts.len()).map(|s| if s == m.initial { conn_at[c] } else { lay(c, &alts[s]) }).collect();
+                let f = &model.flows[c];
+                let frho_receiver = f.frho.then_some(f.to == m.mobile);
+                v.push(MobileConn { conn: c as u32, at, first: Vec::new(), frho_receiver });
+            }
+            conns.push(v);
+        }
+        let n = model.mobility.len();
+        let mut entry_of_link = vec![u32::MAX; model.links.len()];
+        for (mi, m) in model.mobility.iter().enumerate() {
+            for s in &m.stations {
+                entry_of_link[s.link as usize] = mi as u32;
+            }
+        }
+        let per_handoff = || handoffs.iter().map(|h| vec![0; h.len()]).collect::<Vec<_>>();
+        Some(Box::new(Mobility {
+            conns,
+            current: model.mobility.iter().map(|m| m.initial).collect(),
+            stranded: per_handoff(),
+            queued: per_handoff(),
+            lost: per_handoff(),
+            handoffs,
+            done: vec![0; n],
+            started: vec![0; n],
+            entry_of_link,
+            stranded_total: 0,
+            rerouted: false,
+        }))
+    }
+
+    /// Each mobile connection's endpoints' first hops from each station
+    /// (`first(at, conn)`: (the sender's, the receiver's)).
+    pub(super) fn resolve_first_hops(&mut self, first: impl Fn(ConnAt, usize) -> (u32, u32)) {
+        for mc in self.conns.iter_mut().flatten() {
+            mc.first = mc.at.iter().map(|&a| first(a, mc.conn as usize)).collect();
+        }
+    }
+
+    /// A packet was lost to link `li`'s outage: counted against its mobile
+    /// host's handoff under way, if the link is a station's.
+    pub(super) fn count_lost(&mut self, li: usize) {
+        let mi = self.entry_of_link[li];
+        if mi == u32::MAX {
+            return;
+        }
+        let mi = mi as usize;
+        if let Some(k) = self.started[mi].checked_sub(1) {
+            self.lost[mi][k] += 1;
+        }
+    }
+
+    /// Every packet dropped at a station left (cause `handoff`).
+    pub(super) fn stranded_total(&self) -> u64 {
+        self.stranded_total
+    }
+
+    /// What the run's summary shows of the handoffs that began.
+    pub(super) fn summary(&self, model: &Model) -> Vec<HandoffSummary> {
+        let mut out = Vec::new();
+        for (mi, hs) in self.handoffs.iter().enumerate() {
+            let m = &model.mobility[mi];
+            let node = |s: usize| model.nodes[m.stations[s].node as usize].clone();
+            // Those that began: the schedule runs to the model's stop, a
+            // run may end sooner (its flows done).
+            for (k, h) in hs.iter().enumerate().take(self.started[mi]) {
+                out.push(HandoffSummary {
+                    mobile: model.nodes[m.mobile as usize].clone(),
+                    start_s: h.start.as_secs_f64(),
+                    complete_s: h.complete.as_secs_f64(),
+                    from: node(h.from),
+                    to: node(h.to),
+                    queued: self.queued[mi][k],
+                    lost: self.lost[mi][k],
+                    stranded: self.stranded[mi][k],
+                });
+            }
+        }
+        out
+    }
+}
+
+impl<'m> World<'m> {
+    /// Whether some connection's routes have switched stations.
+    pub(super) fn rerouted(&self) -> bool {
+        self.mobility.as_deref().is_some_and(|m| m.rerouted)
+    }
+
+    /// Mobility entry `m`'s handoff `k` begins: what its old link holds is
+    /// counted before the link goes down.
+    pub(super) fn on_handoff_start(&mut self, m: usize, k: usize) {
+        let mob = self.mobility.as_deref_mut().expect("mobility");
+        let link = self.model.mobility[m].stations[mob.handoffs[m][k].from].link as usize;
+        mob.started[m] = k + 1;
+        mob.queued[m][k] = self.links[link].dirs.iter().map(|d| d.queue_len() as u64).sum();
+    }
+
+    /// Mobility entry `m`'s handoff to station `to` is complete: its
+    /// connections' routes switch, and fast-retransmit handoff acts.
+    pub(super) fn on_handoff_complete(&mut self, m: usize, to: usize) {
+        let now = self.sched.now();
+        let mob = self.mobility.as_deref_mut().expect("mobility");
+        mob.current[m] = to;
+        mob.done[m] += 1;
+        mob.rerouted = true;
+        self.detour = true;
+        let mut frho = Vec::new();
+        for mc in &mob.conns[m] {
+            let c = mc.conn as usize;
+            self.conn_at[c] = mc.at[to];
+            (self.flows[c].data_hop, self.flows[c].ack_hop) = mc.first[to];
+            if let Some(receiver) = mc.frho_receiver {
+                frho.push((c, receiver));
+            }
+        }
+        // Caceres and Iftode 1995 (elaarag-002.md Sec. 1.8): the receiver
+        // sends three duplicate acks; a sender fast-retransmits itself.
+        for (c, receiver) in frho {
+            if receiver {
+                self.flows[c].receiver.send_duplicate_acks(3);
+                self.flush_receiver(c);
+            } else {
+                self.flows[c].sender.local_fast_retransmit(now, &mut self.trace);
+                self.flush_sender(c);
+            }
+        }
+    }
+
+    /// [`World::arrived`]'s next hop once routes have switched: the hop
+    /// after `h` if `h` is on its connection's current path, else the
+    /// current path's hop from the node reached; none (a station the mobile
+    /// host left): the packet is dropped there.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn forward_rerouted(&mut self, h: usize, pkt: Packet) {
+        let at = self.conn_at[pkt.flow as usize];
+        let (first, end) = match pkt.kind {
+            PacketKind::Data | PacketKind::Datagram => (at.data, at.acks),
+            PacketKind::Ack => (at.acks, at.end),
+        };
+        if (first as usize..end as usize).contains(&h) {
+            self.forward_on(h + 1, pkt);
+            return;
+        }
+        let node = self.route[h].to;
+        match self.route[first as usize..end as usize].iter().position(|r| r.from == node) {
+            Some(i) => self.forward_on(first as usize + i, pkt),
+            None => self.strand(h, &pkt),
+        }
+    }
+
+    /// `pkt`, which crossed hop `h`, reached a station its mobile host left.
+    fn strand(&mut self, h: usize, pkt: &Packet) {
+        let hop = self.route[h];
+        self.drop(2 * hop.link as usize + hop.dir as usize, pkt, DropCause::Handoff);
+        let mob = self.mobility.as_deref_mut().expect("routes switch only with mobility");
+        mob.stranded_total += 1;
+        // Counted against the mobile host's last handoff away from here.
+        for (mi, hs) in mob.handoffs.iter().enumerate() {
+            let m = &self.model.mobility[mi];
+            let done = mob.done[mi];
+            if let Some(k) = (0..done).rev().find(|&k| m.stations[hs[k].from].node == hop.to) {
+                if mob.conns[mi].iter().any(|c| c.conn == pkt.flow) {
+                    mob.stranded[mi][k] += 1;
+                    return;
+                }
+            }
+        }
+    }
+}
