@@ -541,6 +541,7 @@ def bench_command(
                 "asym-af: seed 001's E-S1, 50 s at 9.6 kb/s reverse with AF + SA. radio-4x8: "
                 "seed 001's E-S6 over 4 packet-radio hops, 8 transfers of 200 s. wlan-10: "
                 "seed 004's cell, 10 downlink flows of 200 s over 802.11 at 1 % FER. "
+                "roaming-100: 100 mobile hosts on random walks over 16 cells for 600 s. "
                 "oneshot: one process of lasthop run balakrishnan97/lan --format json, "
                 "start-up included (--repeats of them). sweep-240: lasthop sweep of 240 LAN "
                 "runs into an empty store, until its first result is stored and until it "

@@ -37,6 +37,10 @@
 //!   s over an 802.11b DCF access point at 1 % FER, one attempt per frame
 //!   (`yun09/cell` as written): the DCF's slots, backoffs and MAC acks for
 //!   11 stations, timed as the scale cases.
+//! - `roaming-100`: issue 32's mobility case, 100 mobile hosts on random
+//!   walks over a 4 x 4 grid of cells for 600 s, each downloading
+//!   ([`scale::roaming`]): handoffs, route switches and outages, timed as
+//!   the scale cases.
 //!
 //! Every case reports events per CPU second and simulated seconds per CPU
 //! second and per wall second (of its median run or batch).
@@ -52,7 +56,7 @@ const TREE_EDGES: usize = 999;
 const TREE_HOSTS: usize = 1000;
 
 /// Every case, in the order they run and print.
-pub const CASES: [&str; 11] = [
+pub const CASES: [&str; 12] = [
     "lan",
     "path-1",
     "path-1000",
@@ -64,6 +68,7 @@ pub const CASES: [&str; 11] = [
     "asym-af",
     "radio-4x8",
     "wlan-10",
+    "roaming-100",
 ];
 
 #[derive(Clone, Debug, Serialize)]
@@ -194,6 +199,13 @@ fn spec(case: &str) -> Option<Spec> {
         "wlan-10" => s(
             embedded::get("yun09/cell")?.to_string(),
             "yun09/cell (10 downlink flows of 200 s over 802.11b at 1 % FER, l = 1, Reno)",
+            1,
+            None,
+        ),
+        "roaming-100" => s(
+            scale::roaming(100, 4, 4, 600.0),
+            "100 mobile hosts roaming a 4 x 4 grid of cells for 600 s (random walk, exponential residences of \
+             mean 30 s, 150 ms handoffs), each downloading",
             1,
             None,
         ),
