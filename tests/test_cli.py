@@ -88,6 +88,17 @@ def test_run_tables_fit_80_columns() -> None:
         assert text in out
 
 
+def test_a_mobile_run_shows_its_handoffs_and_outage_drops() -> None:
+    out = narrow("run", "elaarag02/handoff", "--set", "frho=true")
+    for text in ("handoffs", "stranded", "complete s", "bs1", "bs2", "5.152", "outage"):
+        assert text in out, text
+    summary = json.loads(lasthop_cli("run", "elaarag02/handoff", "--format", "json").stdout)
+    assert [h["start_s"] for h in summary["handoffs"]] == [5.0, 10.0, 15.0, 20.0, 25.0]
+    assert {h["from"] for h in summary["handoffs"]} == {"bs1", "bs2"}
+    cells = [link for link in summary["links"] if link["name"].startswith("cell")]
+    assert all(link["drops_outage"] is not None for link in cells)
+
+
 def test_a_fitted_table_splits_only_when_too_wide() -> None:
     table = render.FittedTable("wide", ["row"], [f"column {i}" for i in range(10)])
     table.add_row("only", *(f"value-{i:07d}" for i in range(10)))

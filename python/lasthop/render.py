@@ -181,15 +181,45 @@ def published_table(cell: Mapping[str, Any], title: str) -> FittedTable:
 
 
 def links_table(links: Sequence[Mapping[str, Any]], title: str) -> FittedTable:
-    """Per-link-direction metrics: goodput and drops by cause."""
-    table = FittedTable(title, ["link", "direction"], ["goodput %", "drops\nerror", "drops\nqueue"])
+    """Per-link-direction metrics: goodput and drops by cause (outages' drops where a
+    link has outages or is a mobile host's link to a station)."""
+    outages = any(link.get("drops_outage") is not None for link in links)
+    columns = ["goodput %", "drops\nerror", "drops\nqueue"] + (["drops\noutage"] if outages else [])
+    table = FittedTable(title, ["link", "direction"], columns)
     for link in links:
-        table.add_row(
+        cells = [
             str(link.get("name", "")),
             str(link.get("direction", "")),
             fixed(_scaled(link.get("goodput"), 100.0), 2),
             _count(link.get("drops_error")),
             _count(link.get("drops_queue")),
+        ]
+        if outages:
+            drops = link.get("drops_outage")
+            cells.append("-" if drops is None else _count(drops))
+        table.add_row(*cells)
+    return table
+
+
+def handoffs_table(handoffs: Sequence[Mapping[str, Any]], title: str) -> FittedTable:
+    """Each handoff of the mobile hosts (seed 002): when it began and completed, the
+    stations, and the packets queued on the old link, lost to it and stranded at the
+    old station after the routes switched."""
+    table = FittedTable(
+        title,
+        ["mobile", "from", "to"],
+        ["start s", "complete s", "queued", "lost", "stranded"],
+    )
+    for h in handoffs:
+        table.add_row(
+            str(h.get("mobile", "")),
+            str(h.get("from", "")),
+            str(h.get("to", "")),
+            fixed(h.get("start_s"), 3),
+            fixed(h.get("complete_s"), 3),
+            _count(h.get("queued")),
+            _count(h.get("lost")),
+            _count(h.get("stranded")),
         )
     return table
 

@@ -92,6 +92,9 @@ def print_runs(
             )
         else:
             console_.print(render.radios_table(medium, f"{title}: radios of {medium['name']}"))
+    handoffs = summary.get("handoffs")
+    if handoffs:
+        console_.print(render.handoffs_table(handoffs, f"{title}: handoffs"))
     published = summary.get("published")
     if published is not None:
         console_.print(render.published_table(published, f"{title}: against the paper"))
