@@ -18,6 +18,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan99/two-way", include_str!("../../../scenarios/balakrishnan99/two-way.toml")),
     ("balakrishnan99/web", include_str!("../../../scenarios/balakrishnan99/web.toml")),
     ("examples/satellite", include_str!("../../../scenarios/examples/satellite.toml")),
+    ("elaarag02/blackout", include_str!("../../../scenarios/elaarag02/blackout.toml")),
     ("elaarag02/fig2", include_str!("../../../scenarios/elaarag02/fig2.toml")),
     ("elaarag02/handoff", include_str!("../../../scenarios/elaarag02/handoff.toml")),
     ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),

@@ -301,8 +301,10 @@ fn bad_mobility_names_the_field() {
     let flows = &text[text.find("[[flows]]").expect("flows")..];
     let e = err(&format!("{head}{flows}"), &["frho=true"]);
     assert!(e.contains("flows[0].tcp.frho") && e.contains("neither end"), "{e}");
+    // Freeze-TCP with neither an outage nor a handoff to predict.
+    let still = format!("{head}{flows}");
     let e =
-        err(&text.replace("rto = { mode = \"bsd\" }", "rto = { mode = \"bsd\" }\nfreeze = { warning_s = 0.01 }"), &[]);
+        err(&still.replace("rto = { mode = \"bsd\" }", "rto = { mode = \"bsd\" }\nfreeze = { warning_s = 0.05 }"), &[]);
     assert!(e.contains("flows[0].tcp.freeze") && e.contains("no outage"), "{e}");
     let snoop =
         text.replace("[flows.tcp]", "scheme = \"snoop\"\n\n[flows.tcp]").replace("variant = \"${variant}\"\n", "");
@@ -352,5 +354,27 @@ fn random_walks_over_a_grid_move_to_neighbouring_cells() {
         let again = run(&load(&t, &[]), 1, false).expect("runs").summary;
         assert_eq!(again, runs[0], "the same seed, the same walk");
         assert_ne!(runs[0].handoffs, runs[1].handoffs, "another seed, another walk");
+    }
+}
+
+/// Freeze-TCP over handoffs: the mobile host's receiver is warned of each
+/// handoff `warning_s` ahead (about a round trip of the LAN path and its
+/// delayed ack) and told at its completion: no timeout, where plain TCP
+/// times out at every handoff, and fewer packets lost with the old link.
+#[test]
+fn freeze_tcp_predicts_handoffs_too() {
+    let text = embedded::get("elaarag02/handoff").expect("embedded");
+    let frozen = text.replace("rto = { mode = \"bsd\" }", "rto = { mode = \"bsd\" }\nfreeze = { warning_s = 0.05 }");
+    assert_ne!(frozen, text);
+    for seed in 1..=10 {
+        let out = run(&load(&frozen, &[]), seed, true).unwrap_or_else(|e| panic!("{e}"));
+        let s = &out.summary;
+        assert_eq!(s.flows[0].timeouts, 0, "seed {seed}");
+        let plain = handoff(&[], seed).0;
+        assert!(s.flows[0].throughput_bps > plain.flows[0].throughput_bps, "seed {seed}");
+        // What the base station had queued still goes with the link: the
+        // warning stops the sender, not the queue (FREEZE-2's point).
+        let lost = |s: &RunSummary| s.handoffs.iter().map(|h| h.lost).sum::<u64>();
+        assert!(lost(s) < lost(&plain), "seed {seed}: {} against {}", lost(s), lost(&plain));
     }
 }

@@ -39,7 +39,7 @@ use std::sync::Arc;
 mod mobility;
 mod outages;
 pub use mobility::{HandoffSchedule, MobilityModel, StationModel, MAX_HANDOFFS};
-pub use outages::{outages_on, OutageModel, MAX_OUTAGES};
+pub use outages::{frho_end, outages_on, OutageModel, MAX_OUTAGES};
 
 /// Default queue limit when a link gives none (ns-2's default of 50).
 pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
@@ -1518,12 +1518,6 @@ impl Model {
                     || p("scheme"),
                     "a base-station scheme does not follow a mobile host between stations (end-to-end schemes only)",
                 )?;
-            } else {
-                check(
-                    !fl.frho,
-                    || format!("flows[{i}].tcp.frho"),
-                    "neither end of the flow is a mobile host ([[mobility]])",
-                )?;
             }
             let data = router.path(fl.from, fl.to).ok_or_else(no_route)?;
             let acks = router.path(fl.to, fl.from).ok_or_else(no_route)?;
@@ -1629,7 +1623,9 @@ impl Model {
                 format!("ACK reconstruction on connection {} would not follow its mobile host between stations", p.conn)
             })?;
         }
-        outages::check_freeze(&flows, &expanded, &paths, &outages)?;
+        let mobile = |fi: usize| mobile_end(&mobility, &flows[fi]).is_some();
+        outages::check_freeze(&flows, &expanded, &paths, &outages, &mobile)?;
+        outages::check_frho(&flows, &expanded, &paths, &outages, &links, &mobile)?;
         let published = published_ref(f, &links, &expanded)?;
         let mut model = Model {
             name: f.name.clone(),

@@ -1073,13 +1073,16 @@ pub struct TcpSpec {
     /// Freeze-TCP at the receiving host (Goff et al. 2000): told of each
     /// outage on the flow's path `warning_s` ahead, it advertises a zero
     /// window, and sends three acks with its window open when the link
-    /// comes back. Needs an outage on the flow's path to predict.
+    /// comes back. Needs an outage on the flow's path, or a mobile host's
+    /// handoffs, to predict.
     #[serde(default)]
     pub freeze: Option<FreezeSpec>,
     /// Fast-retransmit handoff (Caceres and Iftode 1995) at the flow's
     /// mobile end: told that a handoff is complete, a receiving mobile host
     /// sends three duplicate acks, a sending one fast-retransmits at once.
-    /// Needs an end of the flow that is a mobile host (`[[mobility]]`).
+    /// Needs an end of the flow that is a mobile host (`[[mobility]]`), or
+    /// one next to a link with outages on the flow's path (then told when
+    /// the link comes back).
     #[serde(default)]
     pub frho: bool,
     /// Largest congestion window, in bytes; absent: no cap (RFC 5681).

@@ -268,7 +268,6 @@ impl<'m> World<'m> {
     /// Mobility entry `m`'s handoff to station `to` is complete: its
     /// connections' routes switch, and fast-retransmit handoff acts.
     pub(super) fn on_handoff_complete(&mut self, m: usize, to: usize) {
-        let now = self.sched.now();
         let mob = self.mobility.as_deref_mut().expect("mobility");
         mob.current[m] = to;
         mob.done[m] += 1;
@@ -283,16 +282,23 @@ impl<'m> World<'m> {
                 frho.push((c, receiver));
             }
         }
-        // Caceres and Iftode 1995 (elaarag-002.md Sec. 1.8): the receiver
-        // sends three duplicate acks; a sender fast-retransmits itself.
         for (c, receiver) in frho {
-            if receiver {
-                self.flows[c].receiver.send_duplicate_acks(3);
-                self.flush_receiver(c);
-            } else {
-                self.flows[c].sender.local_fast_retransmit(now, &mut self.trace);
-                self.flush_sender(c);
-            }
+            self.fast_retransmit_handoff(c, receiver);
+        }
+    }
+
+    /// Fast-retransmit handoff (Caceres and Iftode 1995; elaarag-002.md Sec.
+    /// 1.8) at connection `c`'s mobile end, told that its handoff is
+    /// complete or its link back: a receiver sends three duplicate acks, a
+    /// sender fast-retransmits itself (F5).
+    pub(super) fn fast_retransmit_handoff(&mut self, c: usize, receiver: bool) {
+        if receiver {
+            self.flows[c].receiver.send_duplicate_acks(3);
+            self.flush_receiver(c);
+        } else {
+            let now = self.sched.now();
+            self.flows[c].sender.local_fast_retransmit(now, &mut self.trace);
+            self.flush_sender(c);
         }
     }
 

@@ -35,7 +35,7 @@
 
 use super::mobility::Handoff;
 use super::World;
-use crate::scenario::model::{outages_on, Model};
+use crate::scenario::model::{frho_end, outages_on, Model};
 use crate::scenario::schema::LinkDownSpec;
 use lasthop_core::pool::PacketRef;
 use lasthop_core::trace::DropCause;
@@ -52,6 +52,9 @@ enum What {
     Handoff(u32, u32),
     /// Freeze-TCP: connection `c`'s receiver is told the outage is over.
     Thaw(u32),
+    /// Fast-retransmit handoff: connection `c`'s receiver (`true`) or
+    /// sender, next to a link with outages, is told the link is back.
+    Reconnect(u32, bool),
     /// Freeze-TCP: connection `c`'s receiver is told of an outage to come.
     Freeze(u32),
     /// Mobility entry `m`'s handoff `k` begins (its old link goes down next).
@@ -68,7 +71,7 @@ impl What {
         match self {
             What::Up(_) => 0,
             What::Handoff(..) => 1,
-            What::Thaw(_) => 2,
+            What::Thaw(_) | What::Reconnect(..) => 2,
             What::Freeze(_) => 3,
             What::HandoffStart(..) => 4,
             What::Down(..) => 5,
@@ -134,11 +137,29 @@ impl Outages {
                 changes.push(Change { at: h.complete, what: What::Handoff(mi as u32, h.to as u32) });
             }
         }
+        // A mobile host's handoffs, by connection: its disconnections.
+        let handoffs_of = |fi: usize| {
+            let mi = model.mobility.iter().position(|m| m.conns.iter().any(|(c, _)| *c as usize == fi));
+            mi.map_or(&[][..], |mi| &handoffs[mi][..])
+        };
         for (fi, f) in model.flows.iter().enumerate() {
+            let c = fi as u32;
+            // Fast-retransmit handoff on a reconnection (a handoff's
+            // completion is the mobility's own change).
+            if f.frho && handoffs_of(fi).is_empty() {
+                for o in &model.outages {
+                    let Some(receiver) = frho_end(f, &model.paths[fi], o, &model.links) else { continue };
+                    for &(_, up) in &o.windows {
+                        changes.push(Change { at: up, what: What::Reconnect(c, receiver) });
+                    }
+                }
+            }
             // A split flow's receiving host is its wireless leg's: not here.
             let Some(warning) = f.freeze_warning.filter(|_| f.split.is_none()) else { continue };
-            for (down, up) in outages_on(fi, &model.paths, &model.outages) {
-                let c = fi as u32;
+            let mut windows = outages_on(fi, &model.paths, &model.outages);
+            windows.extend(handoffs_of(fi).iter().map(|h| (h.start, h.complete)));
+            windows.sort_unstable();
+            for (down, up) in windows {
                 changes.push(Change { at: Time(down.ns().saturating_sub(warning.ns())), what: What::Freeze(c) });
                 changes.push(Change { at: up, what: What::Thaw(c) });
             }
@@ -211,6 +232,7 @@ impl<'m> World<'m> {
                             self.flows[c as usize].receiver.freeze_window();
                             self.flush_receiver(c as usize);
                         }
+                        What::Reconnect(c, receiver) => self.fast_retransmit_handoff(c as usize, receiver),
                         What::Thaw(c) => {
                             self.flows[c as usize].receiver.unfreeze_window();
                             self.flush_receiver(c as usize);

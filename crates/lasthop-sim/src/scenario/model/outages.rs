@@ -111,14 +111,17 @@ pub fn outages(specs: &[OutageSpec], links: &[LinkModel], stop: Time) -> Result<
     Ok(models)
 }
 
-/// Freeze-TCP predicts outages on a flow's path: a flow asking for it must
-/// have one to predict. `expanded[i]`: the first model flow of the file's
-/// flow `i` and its copies; `paths`: each connection's data and ack paths.
+/// Freeze-TCP predicts outages on a flow's path, or a mobile host's
+/// handoffs: a flow asking for it must have one to predict. `expanded[i]`:
+/// the first model flow of the file's flow `i` and its copies; `paths`:
+/// each connection's data and ack paths; `mobile(f)`: whether flow `f` has
+/// an end at a mobile host.
 pub fn check_freeze(
     flows: &[FlowModel],
     expanded: &[(u32, u32)],
     paths: &[[Path; 2]],
     outages: &[OutageModel],
+    mobile: &dyn Fn(usize) -> bool,
 ) -> Result<(), ScenarioError> {
     for (i, &(first, _)) in expanded.iter().enumerate() {
         let fi = first as usize;
@@ -126,15 +129,56 @@ pub fn check_freeze(
             continue;
         }
         check(
-            !outages_on(fi, paths, outages).is_empty(),
+            !outages_on(fi, paths, outages).is_empty() || mobile(fi),
             || format!("flows[{i}].tcp.freeze"),
             || {
-                "no outage on the flow's path to predict (Freeze-TCP needs one: [[outages]] on one of its links)"
+                "no outage on the flow's path to predict (Freeze-TCP needs one: [[outages]] on one of its links, \
+                 or a mobile host's handoffs)"
                     .to_string()
             },
         )?;
     }
     Ok(())
+}
+
+/// Fast-retransmit handoff acts at a flow's mobile end when a handoff
+/// completes, or at the end of the flow next to a link with outages when
+/// that link comes back (a reconnection: [`frho_end`]): a flow asking for
+/// it must have one.
+pub fn check_frho(
+    flows: &[FlowModel],
+    expanded: &[(u32, u32)],
+    paths: &[[Path; 2]],
+    outages: &[OutageModel],
+    links: &[LinkModel],
+    mobile: &dyn Fn(usize) -> bool,
+) -> Result<(), ScenarioError> {
+    for (i, &(first, _)) in expanded.iter().enumerate() {
+        let fi = first as usize;
+        if !flows[fi].frho || mobile(fi) {
+            continue;
+        }
+        check(
+            outages.iter().any(|o| frho_end(&flows[fi], &paths[fi], o, links).is_some()),
+            || format!("flows[{i}].tcp.frho"),
+            "neither end of the flow is a mobile host ([[mobility]]) or an end of a link with outages on its path",
+        )?;
+    }
+    Ok(())
+}
+
+/// Where fast-retransmit handoff acts when outage `o`'s link comes back,
+/// for a flow with paths `paths`: at the receiver (`Some(true)`) if the
+/// link is on the paths and joins the receiving host, at the sender
+/// (`Some(false)`) if it joins the sending host; `None` otherwise.
+pub fn frho_end(f: &FlowModel, paths: &[Path; 2], o: &OutageModel, links: &[LinkModel]) -> Option<bool> {
+    let on_path = paths.iter().any(|p| p.iter().any(|h| h.link == o.link));
+    let ends = links[o.link as usize].ends;
+    match (on_path, ends.contains(&f.to), ends.contains(&f.from)) {
+        (true, true, _) => Some(true),
+        (true, false, true) => Some(false),
+        _ => None,
+    }
 }
 
 /// The outage windows on connection `c`'s data or ack path, in time order.
