@@ -34,7 +34,11 @@ def without_seed(stdout: str) -> dict[str, Any]:
 
 # E-S5 with Reno over one radio hop: its two radios alternate, each frame polled for while
 # its peer waits for the link ack it carries, and never collide, so no backoff is drawn.
-SEED_FREE = {"balakrishnan99/one-way.toml", "balakrishnan99/radio-chain.toml"}
+SEED_FREE = {
+    "balakrishnan99/one-way.toml",
+    "balakrishnan99/radio-chain.toml",
+    "elaarag02/blackout.toml",  # no errors, RFC 6298 timers, one scheduled outage
+}
 """Scenarios with nothing random as written (no errors, fixed starts, FIFO drop-tail):
 the seed must not change them at all."""
 
