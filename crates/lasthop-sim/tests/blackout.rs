@@ -3,22 +3,16 @@
 //! fast-retransmit handoff and Freeze-TCP (`elaarag02/blackout`).
 
 mod common;
-use common::load;
+use common::secs;
 use lasthop_core::trace::{SenderEventKind, Trace};
-use lasthop_sim::{embedded, run, RunSummary};
+use lasthop_sim::RunSummary;
 
 const DOWN_AT: f64 = 10.0;
 
 fn blackout(variant: &str, mechanism: &str, blackout_s: f64, seed: u64) -> (RunSummary, Trace) {
     let sets = [format!("variant={variant}"), format!("mechanism=\"{mechanism}\""), format!("blackout_s={blackout_s}")];
     let sets: Vec<&str> = sets.iter().map(String::as_str).collect();
-    let sc = load(embedded::get("elaarag02/blackout").expect("embedded"), &sets);
-    let out = run(&sc, seed, true).unwrap_or_else(|e| panic!("{e}"));
-    (out.summary, out.trace)
-}
-
-fn secs(ns: u64) -> f64 {
-    ns as f64 / 1e9
+    common::run_embedded_traced("elaarag02/blackout", &sets, seed)
 }
 
 /// The stall after the reconnection: from the link's coming back to the

@@ -4,17 +4,12 @@
 
 mod common;
 use common::load;
+use common::secs;
 use lasthop_core::trace::{DropCause, SenderEventKind, Trace};
 use lasthop_sim::{embedded, run, RunSummary};
 
 fn handoff(sets: &[&str], seed: u64) -> (RunSummary, Trace) {
-    let sc = load(embedded::get("elaarag02/handoff").expect("embedded"), sets);
-    let out = run(&sc, seed, true).unwrap_or_else(|e| panic!("{e}"));
-    (out.summary, out.trace)
-}
-
-fn secs(ns: u64) -> f64 {
-    ns as f64 / 1e9
+    common::run_embedded_traced("elaarag02/handoff", sets, seed)
 }
 
 /// The first segment the fixed host sends again (a retransmission) after

@@ -3,19 +3,14 @@
 
 mod common;
 use common::load;
+use common::secs;
 use lasthop_core::trace::{DropCause, SenderEventKind, Trace};
 use lasthop_sim::{embedded, run, RunSummary};
 
 const PKT: u64 = 1024;
 
 fn fig2(sets: &[&str], seed: u64) -> (RunSummary, Trace) {
-    let sc = load(embedded::get("elaarag02/fig2").expect("embedded"), sets);
-    let out = run(&sc, seed, true).unwrap_or_else(|e| panic!("{e}"));
-    (out.summary, out.trace)
-}
-
-fn secs(ns: u64) -> f64 {
-    ns as f64 / 1e9
+    common::run_embedded_traced("elaarag02/fig2", sets, seed)
 }
 
 /// (seq in packets, time s) of the first retransmission, and the kind of

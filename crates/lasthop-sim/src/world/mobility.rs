@@ -126,8 +126,6 @@ struct MobileConn {
 pub(super) struct Mobility {
     /// Per mobility entry.
     conns: Vec<Vec<MobileConn>>,
-    /// Per mobility entry: the station it is attached to (or moving to).
-    current: Vec<usize>,
     /// Per mobility entry: its handoffs, and how many are complete.
     handoffs: Vec<Vec<Handoff>>,
     done: Vec<usize>,
@@ -186,7 +184,6 @@ impl Mobility {
         let per_handoff = || handoffs.iter().map(|h| vec![0; h.len()]).collect::<Vec<_>>();
         Some(Box::new(Mobility {
             conns,
-            current: model.mobility.iter().map(|m| m.initial).collect(),
             stranded: per_handoff(),
             queued: per_handoff(),
             lost: per_handoff(),
@@ -269,7 +266,6 @@ impl<'m> World<'m> {
     /// connections' routes switch, and fast-retransmit handoff acts.
     pub(super) fn on_handoff_complete(&mut self, m: usize, to: usize) {
         let mob = self.mobility.as_deref_mut().expect("mobility");
-        mob.current[m] = to;
         mob.done[m] += 1;
         mob.rerouted = true;
         self.detour = true;

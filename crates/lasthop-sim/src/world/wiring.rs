@@ -190,8 +190,10 @@ impl<'m> World<'m> {
         // A mobile host's connections' paths from its other stations, after
         // every connection's (`mobility`), with the goodput slots' flows.
         let handoffs = super::mobility::draw(model, seed);
+        // The schedule's changes first: the mobility state then keeps the draws.
+        let outages = super::outages::Outages::of(model, &handoffs);
         let mut alt_cover_flows = Vec::new();
-        let mobility = super::mobility::Mobility::wire(model, handoffs.clone(), &conn_at, |c, paths| {
+        let mobility = super::mobility::Mobility::wire(model, handoffs, &conn_at, |c, paths| {
             alt_cover_flows.extend(std::iter::repeat_n(c as u32, paths[0].len()));
             lay(&mut route, &mut n_cover, paths)
         })
@@ -346,7 +348,7 @@ impl<'m> World<'m> {
             } else {
                 Vec::new()
             },
-            outages: super::outages::Outages::of(model, &handoffs),
+            outages,
             dirs_down: 0,
             mobility,
             detour,

@@ -25,6 +25,18 @@ pub fn run_text(text: &str, sets: &[&str], seed: u64) -> RunSummary {
     run(&load(text, sets), seed, false).unwrap_or_else(|e| panic!("{e}")).summary
 }
 
+/// An embedded scenario's run with its trace.
+pub fn run_embedded_traced(name: &str, sets: &[&str], seed: u64) -> (RunSummary, lasthop_core::trace::Trace) {
+    let sc = load(embedded::get(name).expect("embedded scenario"), sets);
+    let out = run(&sc, seed, true).unwrap_or_else(|e| panic!("{e}"));
+    (out.summary, out.trace)
+}
+
+/// Nanoseconds as seconds.
+pub fn secs(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
 pub fn run_embedded(name: &str, sets: &[&str], seed: u64) -> RunSummary {
     run_text(embedded::get(name).expect("embedded scenario"), sets, seed)
 }
