@@ -11,8 +11,11 @@
 //!   LL-SMART-TCP-AWARE (seed 000 Secs. II, III-B).
 //! - [`ack_recons::AckRecons`]: ACK reconstruction at the far end of a
 //!   constrained reverse link (seed 001 Sec. 6.4).
+//! - [`bad_state::BadState`]: local recovery that tells the source its link
+//!   is bad, by EBSN or by ECN-Echo on the acks (seed 002 Sec. 5.2).
 
 pub mod ack_recons;
+pub mod bad_state;
 pub mod eln;
 pub mod snoop;
 
@@ -41,6 +44,8 @@ pub enum Origin {
     ReconstructedAck,
     /// A packet the agent held ([`Verdict::Hold`]) and now lets go.
     Released,
+    /// A control message the agent sends (an EBSN).
+    Notice,
 }
 
 /// A packet leaving an agent, to be forwarded from its node.
@@ -63,6 +68,7 @@ pub enum NodeAgent {
     Eln(eln::ElnMarker),
     Snoop(Box<snoop::Snoop>),
     AckRecons(Box<ack_recons::AckRecons>),
+    BadState(Box<bad_state::BadState>),
 }
 
 impl NodeAgent {
@@ -77,6 +83,7 @@ impl NodeAgent {
             }
             NodeAgent::Snoop(s) => s.on_packet(now, pkt),
             NodeAgent::AckRecons(r) => r.on_packet(now, pkt),
+            NodeAgent::BadState(b) => b.on_packet(now, pkt),
         }
     }
 
@@ -94,6 +101,12 @@ impl NodeAgent {
                 ack_recons::AckOut::Reconstructed(pkt) => AgentOutput { pkt, origin: Origin::ReconstructedAck },
                 ack_recons::AckOut::Released(pkt) => AgentOutput { pkt, origin: Origin::Released },
             }),
+            NodeAgent::BadState(b) => b.poll_transmit(now).map(|o| match o {
+                bad_state::BadStateOut::Retransmit(r) => {
+                    AgentOutput { pkt: r.pkt, origin: Origin::LocalRetransmit { by_timer: r.by_timer } }
+                }
+                bad_state::BadStateOut::Ebsn(pkt) => AgentOutput { pkt, origin: Origin::Notice },
+            }),
         }
     }
 
@@ -104,6 +117,7 @@ impl NodeAgent {
             NodeAgent::Eln(_) => Time::NEVER,
             NodeAgent::Snoop(s) => s.poll_at(),
             NodeAgent::AckRecons(r) => r.poll_at(),
+            NodeAgent::BadState(b) => b.poll_at(),
         }
     }
 
@@ -113,6 +127,7 @@ impl NodeAgent {
             NodeAgent::Snoop(s) => s.on_timer(now),
             // Due acks leave through `poll_transmit`; nothing else is timed.
             NodeAgent::AckRecons(_) => {}
+            NodeAgent::BadState(b) => b.on_timer(now),
         }
     }
 
@@ -122,6 +137,7 @@ impl NodeAgent {
             NodeAgent::Eln(m) => m.flow(),
             NodeAgent::Snoop(s) => s.flow(),
             NodeAgent::AckRecons(r) => r.flow(),
+            NodeAgent::BadState(b) => b.flow(),
         }
     }
 
@@ -131,6 +147,7 @@ impl NodeAgent {
             NodeAgent::Eln(_) => 0,
             NodeAgent::Snoop(s) => s.stats.local_retransmits,
             NodeAgent::AckRecons(_) => 0,
+            NodeAgent::BadState(b) => b.local().stats.local_retransmits,
         }
     }
 
@@ -140,6 +157,7 @@ impl NodeAgent {
             NodeAgent::Eln(_) => 0,
             NodeAgent::Snoop(s) => s.stats.dupacks_suppressed,
             NodeAgent::AckRecons(_) => 0,
+            NodeAgent::BadState(b) => b.local().stats.dupacks_suppressed,
         }
     }
 
@@ -148,6 +166,7 @@ impl NodeAgent {
     pub fn double_retransmits(&self) -> Option<u64> {
         match self {
             NodeAgent::Snoop(s) => Some(s.stats.double_retransmits),
+            NodeAgent::BadState(b) => Some(b.local().stats.double_retransmits),
             NodeAgent::Eln(_) | NodeAgent::AckRecons(_) => None,
         }
     }
@@ -157,6 +176,15 @@ impl NodeAgent {
         match self {
             NodeAgent::AckRecons(r) => r.stats.acks_reconstructed,
             _ => 0,
+        }
+    }
+
+    /// EBSNs the agent sent and acks it marked with ECN-Echo (seed 002's
+    /// bad-state notices).
+    pub fn bad_state_notices(&self) -> (u64, u64) {
+        match self {
+            NodeAgent::BadState(b) => (b.stats.ebsns_sent, b.stats.acks_marked),
+            _ => (0, 0),
         }
     }
 

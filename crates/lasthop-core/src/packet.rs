@@ -133,6 +133,11 @@ pub enum LlNotice {
     Ersn,
     /// Loss notification: the link layer discarded the segment.
     Eln,
+    /// Explicit bad state notification (seed 002 Sec. 5.2, Bakshi et al.
+    /// 1997): the base station's local recovery of the segment failed once
+    /// more; the source restarts its retransmission timer. Not an LL-ELSN
+    /// code (lasthop's own control message; `lasthop_agents::bad_state`).
+    Ebsn,
 }
 
 /// Which way a packet runs within its flow.

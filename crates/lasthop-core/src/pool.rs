@@ -321,7 +321,8 @@ impl PacketPool {
                 ll_notice: match (s.ctl & CTL_NOTICE) >> 2 {
                     0 => LlNotice::None,
                     1 => LlNotice::Ersn,
-                    _ => LlNotice::Eln,
+                    2 => LlNotice::Eln,
+                    _ => LlNotice::Ebsn,
                 },
             },
         }
@@ -542,7 +543,7 @@ mod tests {
         assert_eq!(r2, r);
         assert_eq!(p.take(r2), plain);
         // The LL-ELSN notices share the connection flags' byte.
-        for notice in [LlNotice::Ersn, LlNotice::Eln] {
+        for notice in [LlNotice::Ersn, LlNotice::Eln, LlNotice::Ebsn] {
             let mut n = with;
             n.tcp.ll_notice = notice;
             let r = p.put(n);

@@ -162,6 +162,23 @@ pub struct FlowSummary {
     /// Senders with an LL-ELSN response only (`tcp.ll_elsn`, seed 004).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ll_elsn: Option<LlElsnSummary>,
+    /// Flows whose base station reports a bad link (schemes `ebsn` and
+    /// `ecn-bs`, seed 002 Sec. 5.2) only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bad_state: Option<BadStateSummary>,
+}
+
+/// What a base station's bad-state notices did (seed 002 Sec. 5.2).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct BadStateSummary {
+    /// EBSNs the base station sent, and those that reached the source
+    /// (each restarted its retransmission timer).
+    pub ebsns_sent: u64,
+    pub ebsns_received: u64,
+    /// Acks the base station marked with ECN-Echo (ECN-BS), and the
+    /// source's window cuts for ECN-Echo.
+    pub acks_marked: u64,
+    pub ecn_reductions: u64,
 }
 
 /// What a sender made of link-layer loss notifications (seed 004 Secs. 3-4).
@@ -212,6 +229,8 @@ pub struct NoticeCounters {
     pub ersn_bytes_sent: u64,
     pub eln_bytes_sent: u64,
     pub data_bytes_sent: u64,
+    /// EBSNs sent (seed 002 Sec. 5.2).
+    pub ebsns_sent: u64,
     /// ELNs that reached the sender, and their delays' sum, least and most, in ns.
     pub elns_arrived: u64,
     pub eln_delay_sum_ns: u64,
@@ -227,7 +246,11 @@ impl NoticeCounters {
             lasthop_core::LlNotice::Ersn => {
                 (self.ersns_sent, self.ersn_bytes_sent) = (self.ersns_sent + 1, self.ersn_bytes_sent + bytes)
             }
-            _ => (self.elns_sent, self.eln_bytes_sent) = (self.elns_sent + 1, self.eln_bytes_sent + bytes),
+            lasthop_core::LlNotice::Eln => {
+                (self.elns_sent, self.eln_bytes_sent) = (self.elns_sent + 1, self.eln_bytes_sent + bytes)
+            }
+            lasthop_core::LlNotice::Ebsn => self.ebsns_sent += 1,
+            lasthop_core::LlNotice::None => {}
         }
     }
 

@@ -621,6 +621,8 @@ fn ll_notice_bits(kind: LlNotice) -> u8 {
         LlNotice::None => 0,
         LlNotice::Ersn => 0b01 << 1,
         LlNotice::Eln => 0b10 << 1,
+        // The code the two bits leave free: lasthop's EBSN (not Yun's).
+        LlNotice::Ebsn => 0b11 << 1,
     }
 }
 
@@ -807,7 +809,8 @@ mod tests {
     #[test]
     fn ll_elsn_notices_carry_their_type_in_two_reserved_bits() {
         let (s, r) = (isn(2, PacketKind::Data), isn(2, PacketKind::Ack));
-        for (kind, bits) in [(LlNotice::None, 0), (LlNotice::Ersn, 0x02), (LlNotice::Eln, 0x04)] {
+        for (kind, bits) in [(LlNotice::None, 0), (LlNotice::Ersn, 0x02), (LlNotice::Eln, 0x04), (LlNotice::Ebsn, 0x06)]
+        {
             // The notice names the segment at byte 5000; its `seq` is the
             // model's own (the time it was raised) and never reaches the wire.
             let pkt = ack(2, TcpHeader { seq: 123_456_789, ack: 5000, ll_notice: kind, ..TcpHeader::default() });

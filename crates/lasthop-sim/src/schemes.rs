@@ -5,6 +5,7 @@
 //! 000's, and seed 004's `snoop`). Schemes not yet built are not listed:
 //! naming one is an error, never a fallback.
 
+use lasthop_agents::bad_state::BadStateNotice;
 use lasthop_agents::snoop::{SnoopConfig, SnoopRtt};
 use lasthop_core::time::NS_PER_MS;
 use lasthop_tcp::{ElnResponse, Variant};
@@ -21,6 +22,9 @@ pub enum BaseStationAgent {
     /// terminates the source's connection and runs a second one, with this
     /// sender variant, to the mobile host.
     Split { wireless: Variant },
+    /// Local recovery that tells the source its link is bad (seed 002 Sec.
+    /// 5.2): EBSN or ECN-Echo on the acks (`lasthop_agents::bad_state`).
+    BadState(SnoopConfig, BadStateNotice),
 }
 
 /// What a scheme sets on a flow.
@@ -89,7 +93,30 @@ pub const SCHEMES: &[Scheme] = &[
     split("split", Variant::Reno),
     split("split-smart", Variant::Smart),
     SNOOP_NEWRENO,
+    bad_state("ebsn", BadStateNotice::Ebsn),
+    bad_state("ecn-bs", BadStateNotice::EcnBs),
 ];
+
+/// Seed 002 Sec. 5.2: EBSN (Bakshi, Krishna, Vaidya, Pradhan, ICDCS 1997)
+/// and the survey's ECN-at-the-base-station comparator. The base station
+/// recovers losses locally with seed 000's LL agent (no duplicate ack
+/// suppressed) retrying without limit, as the primary's link layer does
+/// (elaarag-002.md EBSN-1 [K]); `tcp.base_station_max_local_rexmits`
+/// lowers it. The source is TCP Reno, as every scheme's here (seed 000's
+/// basis; the survey names none for EBSN); ECN-BS makes it ECN-capable,
+/// which it needs to answer ECN-Echo.
+const fn bad_state(name: &'static str, notice: BadStateNotice) -> Scheme {
+    Scheme {
+        name,
+        cc: "reno",
+        variant: Variant::Reno,
+        eln: ElnResponse::Off,
+        base_station: BaseStationAgent::BadState(
+            SnoopConfig { max_local_rexmits: u32::MAX, ..SnoopConfig::LL },
+            notice,
+        ),
+    }
+}
 
 /// Seed 004's Snoop (Yun 2009 Sec. 5.1): "We use NewReno when evaluating the
 /// performance of Snoop for better performance", with ns-2's built-in Snoop

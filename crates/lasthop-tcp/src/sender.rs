@@ -121,8 +121,10 @@ pub struct SenderStats {
     /// not counted in `retransmits`.
     pub persist_probes: u64,
     /// Times the sender entered persist (its peer's window closed with
-    /// data to send).
-    pub persist_entries: u64,
+    /// data to send), and EBSNs received (`restart_rto` calls from a base
+    /// station's notices, seed 002 Sec. 5.2): 32 bits each, as below.
+    pub persist_entries: u32,
+    pub ebsns_received: u32,
     /// Fast retransmits the sender began itself (fast-retransmit handoff,
     /// elaarag-002.md F5; also counted in `fast_retransmits`), and resets
     /// on a move (F6): 32 bits each, so that the counters keep the
@@ -1041,6 +1043,7 @@ impl Sender {
     /// the source, Bakshi et al. 1997). Nothing outstanding, or persisting:
     /// no change.
     pub fn restart_rto(&mut self, now: Time) {
+        self.stats.ebsns_received += 1;
         if self.snd_max > self.snd_una && !self.persist.active && !self.stopped {
             self.arm_rto(now);
         }

@@ -180,3 +180,49 @@ fn a_window_too_small_for_a_segment_leaves_a_retransmission_timer() {
     assert!(!tx.s.persisting());
     assert_eq!(tx.poll_ms(), 2_000 + tx.s.rto_ns() / 1_000_000);
 }
+
+/// EBSN-2 (elaarag-002.md; seed 002 Sec. 5.2: EBSN resets "the timeout at
+/// the fixed host during local recovery"): EBSNs in slow start, in
+/// congestion avoidance, after a backed-off timeout and in fast recovery
+/// each leave cwnd, ssthresh, the RTO with its backoff, the timeout count
+/// and the recovery state as they were, and only move the timer's deadline
+/// to now + RTO. Each is counted.
+#[test]
+fn ebsn_2_an_ebsn_never_changes_the_window_or_the_backoff() {
+    let mut tx = Tx::new();
+    let state = |s: &Sender| (s.cwnd_bytes(), s.ssthresh_bytes(), s.rto_ns(), s.stats().timeouts, s.in_recovery());
+    let ebsn_at = |tx: &mut Tx, t_ms: u64| {
+        let before = state(&tx.s);
+        tx.s.restart_rto(Time::from_ms(t_ms));
+        assert_eq!(state(&tx.s), before, "at {t_ms} ms");
+        assert_eq!(tx.poll_ms(), t_ms + tx.s.rto_ns() / 1_000_000, "at {t_ms} ms");
+        assert!(tx.send(Time::from_ms(t_ms)).is_empty(), "an EBSN sends nothing");
+    };
+    tx.send(Time::ZERO);
+    ebsn_at(&mut tx, 50); // slow start, cwnd 4
+    tx.ack(100, 2000, OPEN);
+    ebsn_at(&mut tx, 150); // cwnd 6
+                           // A timeout: cwnd 1, RTO backed off to 2 s; then EBSNs.
+    let due = tx.poll_ms();
+    assert_eq!(tx.timer(due), [(2000, 1000)]);
+    ebsn_at(&mut tx, due + 300);
+    ebsn_at(&mut tx, due + 600);
+    assert_eq!(tx.s.stats().timeouts, 1);
+    // Recover, grow past ssthresh, lose one segment: fast recovery.
+    let mut t = due + 700;
+    let mut acked = 3000;
+    tx.ack(t, acked, OPEN);
+    while tx.s.cwnd_bytes() < tx.s.ssthresh_bytes() + 2 * MSS {
+        t += 10;
+        acked += MSS;
+        tx.ack(t, acked, OPEN);
+    }
+    ebsn_at(&mut tx, t + 5); // congestion avoidance
+    for _ in 0..3 {
+        t += 10;
+        tx.ack(t, acked, OPEN);
+    }
+    assert!(tx.s.in_recovery());
+    ebsn_at(&mut tx, t + 5); // fast recovery
+    assert_eq!(tx.s.stats().ebsns_received, 6);
+}

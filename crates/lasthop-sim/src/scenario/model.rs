@@ -13,6 +13,7 @@ use crate::metrics::Label;
 use crate::schemes::{self, BaseStationAgent};
 use crate::traffic::ParetoConfig;
 use lasthop_agents::ack_recons::{AckReconsConfig, Spacing};
+use lasthop_agents::bad_state::BadStateNotice;
 use lasthop_agents::snoop::SnoopConfig;
 use lasthop_core::tick::KernelClock;
 use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
@@ -87,8 +88,13 @@ pub struct MediumModel {
     pub dcf: Option<DcfConfig>,
     /// Frame errors of every hop direction (each its own state and stream).
     pub error: ErrorModelConfig,
+    /// Per station: whether `error` hits its frames (`error_from`).
+    pub error_from: Vec<bool>,
     /// Stations send LL-ELSN notices (seed 004 Sec. 3.1).
     pub ll_elsn: bool,
+    /// Stations send an EBSN at every failed attempt of a TCP segment
+    /// (seed 002 Sec. 5.2).
+    pub ebsn: bool,
     /// Every radio's queue discipline (absent: drop-tail).
     pub queue: Option<QueueConfig>,
     /// The node of each station.
@@ -137,6 +143,9 @@ pub struct FlowModel {
     /// `snoop_node`: the base station, or an uplink's mobile sender).
     pub snoop: Option<SnoopConfig>,
     pub snoop_node: Option<NodeId>,
+    /// With `snoop`: the agent also tells the source its link is bad
+    /// (schemes `ebsn`, `ecn-bs`).
+    pub bad_state: Option<BadStateNotice>,
     /// A split connection at the base station (schemes `split`,
     /// `split-smart`); its node once routes are known.
     pub split: Option<SplitModel>,
@@ -649,12 +658,23 @@ fn expand_topology<'a>(f: &'a ScenarioFile) -> Result<Topology<'a>, ScenarioErro
                         radio: radio.clone(),
                         dcf: DcfSpec::default(),
                         ll_elsn: false,
+                        ebsn: false,
                         error: ErrorModelConfig::default(),
+                        error_from: None,
                     };
                     media.insert(0, ("topology".into(), spec));
                     return Ok((nodes, links, media));
                 }
-                Template::WlanCell(WlanCellSpec { stations, wired, backbone, dcf, error, ll_elsn, background }) => {
+                Template::WlanCell(WlanCellSpec {
+                    stations,
+                    wired,
+                    backbone,
+                    dcf,
+                    error,
+                    ll_elsn,
+                    ebsn,
+                    background,
+                }) => {
                     let n = *stations;
                     check(n >= 1, "topology.stations", "a cell needs at least one station")?;
                     check(n < 10_000, "topology.stations", || format!("must be below 10000, got {n}"))?;
@@ -698,7 +718,9 @@ fn expand_topology<'a>(f: &'a ScenarioFile) -> Result<Topology<'a>, ScenarioErro
                         radio: RadioSpec::default(),
                         dcf: dcf.clone(),
                         ll_elsn: *ll_elsn,
+                        ebsn: *ebsn,
                         error: error.clone(),
+                        error_from: None,
                     };
                     media.insert(0, ("topology".into(), spec));
                     return Ok((nodes, links, media));
@@ -861,6 +883,11 @@ fn media_links(
             || format!("{path}.ll_elsn"),
             "needs a link layer that reports its retransmissions and discards: mac = \"dcf\"",
         )?;
+        check(
+            !m.ebsn || dcf.is_some(),
+            || format!("{path}.ebsn"),
+            "needs a link layer that reports its failed attempts: mac = \"dcf\"",
+        )?;
         // A hop's rate, delay, header and queue: the MAC's (for summaries
         // and per-hop goodput; the MAC itself times the frames).
         let (hop_bps, hop_delay_ns, hop_header, hop_queue) = match &dcf {
@@ -884,6 +911,10 @@ fn media_links(
             let n = node_index(name).ok_or_else(|| ScenarioError::new(at, format!("no node named '{name}'")))?;
             station_on(&stations, n, name, &m.name, at)
         };
+        let mut error_from = vec![m.error_from.is_none(); stations.len()];
+        for (i, name) in m.error_from.iter().flatten().enumerate() {
+            error_from[usize::from(station_of(name, &format!("{path}.error_from[{i}]"))?)] = true;
+        }
         let pairs: Vec<[String; 2]> = match &m.hops {
             // Empty: the medium only carries link directions that name it.
             Some(h) => h.clone(),
@@ -938,7 +969,9 @@ fn media_links(
             radio,
             dcf,
             error: m.error.clone(),
+            error_from,
             ll_elsn: m.ll_elsn,
+            ebsn: m.ebsn,
             queue,
             stations,
         });
@@ -1096,12 +1129,27 @@ fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> Result<FlowM
         || format!("must be at most {MAX_PROCESSING_US} us (1 s), got {latency_us}"),
     )?;
     check(t.eln_slots != Some(0), || p("tcp.eln_slots"), "must be at least 1 (absent: no limit)")?;
-    let snoop = match base_station {
-        BaseStationAgent::Snoop(cfg) => {
-            Some(SnoopConfig { processing_ns: (latency_us * NS_PER_US as f64).round() as u64, ..cfg })
-        }
-        _ => None,
+    let (snoop, bad_state) = match base_station {
+        BaseStationAgent::Snoop(cfg) => (Some(cfg), None),
+        BaseStationAgent::BadState(cfg, notice) => (Some(cfg), Some(notice)),
+        _ => (None, None),
     };
+    check(
+        t.base_station_max_local_rexmits != Some(0),
+        || p("tcp.base_station_max_local_rexmits"),
+        "must be at least 1",
+    )?;
+    check(
+        t.base_station_max_local_rexmits.is_none() || snoop.is_some(),
+        || p("tcp.base_station_max_local_rexmits"),
+        "needs a scheme whose base station retransmits locally (ll, snoop, ebsn, ...)",
+    )?;
+    let snoop = snoop.map(|cfg| SnoopConfig {
+        processing_ns: (latency_us * NS_PER_US as f64).round() as u64,
+        max_local_rexmits: t.base_station_max_local_rexmits.unwrap_or(cfg.max_local_rexmits),
+        ..cfg
+    });
+    let ecn_bs = bad_state == Some(BadStateNotice::EcnBs);
     let split = match base_station {
         BaseStationAgent::Split { wireless } => Some(SplitModel { wireless, buffer_bytes: t.split_buffer_bytes }),
         _ => None,
@@ -1262,7 +1310,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> Result<FlowM
                 Workload::Timed { .. } => None,
             },
             rto,
-            ecn: t.ecn,
+            ecn: t.ecn || ecn_bs,
             echo_ack_marks: acc_marks,
             timestamps: t.timestamps,
             sender_window_option: t.sender_window_option,
@@ -1298,6 +1346,7 @@ fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> Result<FlowM
         eln_node: None,
         snoop,
         snoop_node: None,
+        bad_state,
         split,
         split_node: None,
         pareto,

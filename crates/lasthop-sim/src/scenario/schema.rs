@@ -348,6 +348,9 @@ pub struct WlanCellSpec {
     /// The access point's LL-ELSN agent (see [`MediumSpec::ll_elsn`]).
     #[serde(default)]
     pub ll_elsn: bool,
+    /// EBSN from the access point (see [`MediumSpec::ebsn`]).
+    #[serde(default)]
+    pub ebsn: bool,
     /// Add the background source's nodes and links.
     #[serde(default)]
     pub background: bool,
@@ -388,6 +391,14 @@ pub struct MediumSpec {
     /// station that is not the sender's; to its own TCP directly, uplink).
     #[serde(default)]
     pub ll_elsn: bool,
+    /// Explicit bad state notification (seed 002 Sec. 5.2; Bakshi,
+    /// Krishna, Vaidya, Pradhan, ICDCS 1997): each failed link-level attempt
+    /// at a TCP segment (no MAC ack) sends the segment's source an EBSN, on
+    /// which it restarts its retransmission timer. Sent as LL-ELSN's notices
+    /// are (a 40-byte ack-format packet; to its own TCP directly, uplink).
+    /// `mac = "dcf"` only.
+    #[serde(default)]
+    pub ebsn: bool,
     /// Frame errors on the medium. 802.11: each direction of each hop with
     /// its own state and stream (a two-state Markov chain per station link,
     /// seed 004 Sec. 5.4), consulted once per transmission attempt of a
@@ -395,6 +406,11 @@ pub struct MediumSpec {
     /// every frame it sends, control frames included. Absent: none.
     #[serde(default)]
     pub error: ErrorModelConfig,
+    /// The stations whose frames `error` hits (802.11: the hop directions
+    /// from them). Absent: every station's. E.g. `["bs"]` for errors on the
+    /// downlink only.
+    #[serde(default)]
+    pub error_from: Option<Vec<String>>,
 }
 
 /// The MAC of a shared medium.
@@ -1110,6 +1126,12 @@ pub struct TcpSpec {
     /// the paper gives no figure (see `lasthop_agents::snoop`).
     #[serde(default)]
     pub base_station_processing_us: f64,
+    /// Local retransmissions of one segment by the flow's base-station
+    /// agent at most (at least 1); absent: the scheme's (the snoop family
+    /// 10, ns-2.35's `SNOOP_MAX_RXMIT`; `ebsn` and `ecn-bs` without limit,
+    /// as Bakshi et al.'s link layer).
+    #[serde(default)]
+    pub base_station_max_local_rexmits: Option<u32>,
     /// Corrupted segments the receiver remembers for ELN marks (at least
     /// 1); absent: no limit. 1 is a literal reading of seed 000 Sec. IV-C,
     /// whose ELN "does not convey information about multiple
@@ -1286,6 +1308,7 @@ impl Default for TcpSpec {
             socket_buffer_bytes: default_buffer(),
             split_buffer_bytes: default_split_buffer(),
             base_station_processing_us: 0.0,
+            base_station_max_local_rexmits: None,
             eln_slots: None,
             initial_cwnd_segments: 1,
             initial_ssthresh_bytes: None,

@@ -94,10 +94,15 @@ impl<'m> World<'m> {
                 // the packet 1 (Layer-2 ACK timeout) ... BS sends the
                 // [ERSN]"). The frame's own fields name the segment: its
                 // packet may be gone.
-                MacOutput::Retry { station, frame, attempt: 2, .. } if self.model.media[m].ll_elsn => {
-                    self.ll_notice(m, station, &frame, LlNotice::Ersn);
+                MacOutput::Retry { station, frame, attempt, .. } => {
+                    if attempt == 2 && self.model.media[m].ll_elsn {
+                        self.ll_notice(m, station, &frame, LlNotice::Ersn);
+                    }
+                    // EBSN (seed 002 Sec. 5.2): one per failed attempt.
+                    if self.model.media[m].ebsn {
+                        self.ll_notice(m, station, &frame, LlNotice::Ebsn);
+                    }
                 }
-                MacOutput::Retry { .. } => {}
             }
         }
         // The buffer is kept: a delivery forwarded onto the next radio hop
@@ -161,13 +166,17 @@ impl<'m> World<'m> {
     }
 
     /// Connection `fi`'s sender learns that the link layer retries (ERSN)
-    /// or discarded (ELN) its segment starting at `seq`, `delay_ns` after
+    /// or discarded (ELN) its segment starting at `seq` (or, an EBSN, that
+    /// the base station's local recovery of it failed once more), `delay_ns` after
     /// the link layer raised it (0 uplink: a direct call).
     #[cold]
     pub(super) fn notice_reached_sender(&mut self, fi: usize, kind: LlNotice, seq: u64, delay_ns: u64) {
         let now = self.sched.now();
         let sender = &mut self.flows[fi].sender;
-        if kind == LlNotice::Ersn {
+        if kind == LlNotice::Ebsn {
+            // A base station's EBSN (seed 002 Sec. 5.2; `lasthop_agents::bad_state`).
+            sender.restart_rto(now);
+        } else if kind == LlNotice::Ersn {
             sender.on_ersn(now, seq, &mut self.trace);
         } else {
             sender.on_link_eln(now, seq, &mut self.trace);

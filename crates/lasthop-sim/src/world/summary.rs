@@ -3,8 +3,8 @@
 
 use super::{delivered_now, World, NO_COVER};
 use crate::metrics::{
-    ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary, LinkSummary, LlElsnSummary, MediumSummary,
-    PublishedComparison, QueueSummary, RadioSummary, RunSummary, SplitSummary,
+    BadStateSummary, ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary, LinkSummary, LlElsnSummary,
+    MediumSummary, PublishedComparison, QueueSummary, RadioSummary, RunSummary, SplitSummary,
 };
 use crate::scenario::model::Workload;
 use lasthop_agents::NodeAgent;
@@ -120,6 +120,19 @@ impl<'m> World<'m> {
                             eln_delay_ms_mean: delay.map(|d| d.0),
                             eln_delay_ms_min: delay.map(|d| d.1),
                             eln_delay_ms_max: delay.map(|d| d.2),
+                        })
+                    },
+                    // A base station's EBSNs (an agent's, or a medium's
+                    // link layer's) or ECN-BS marks.
+                    bad_state: {
+                        let agent = on_flow().find(|s| matches!(s.agent, NodeAgent::BadState(_)));
+                        let (agent_ebsns, acks_marked) = agent.map_or((0, 0), |s| s.agent.bad_state_notices());
+                        let link_ebsns = self.notices.get(fi).map_or(0, |n| n.ebsns_sent);
+                        (agent.is_some() || link_ebsns + u64::from(st.ebsns_received) > 0).then(|| BadStateSummary {
+                            ebsns_sent: agent_ebsns + link_ebsns,
+                            ebsns_received: u64::from(st.ebsns_received),
+                            acks_marked,
+                            ecn_reductions: st.ecn_reductions,
                         })
                     },
                     datagrams: f.source.as_deref().map(|s| {

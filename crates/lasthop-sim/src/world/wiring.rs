@@ -14,6 +14,7 @@ use crate::scheduler::Scheduler;
 use crate::spurious::SpuriousWatch;
 use crate::traffic::{ParetoSource, Source};
 use lasthop_agents::ack_recons::AckRecons;
+use lasthop_agents::bad_state::BadState;
 use lasthop_agents::eln::ElnMarker;
 use lasthop_agents::snoop::Snoop;
 use lasthop_agents::NodeAgent;
@@ -215,8 +216,14 @@ impl<'m> World<'m> {
             if let Some(node) = f.eln_node {
                 placed.push((node, NodeAgent::Eln(ElnMarker::new(i as u32))));
             }
-            if let (Some(node), Some(cfg)) = (f.snoop_node, f.snoop) {
-                placed.push((node, NodeAgent::Snoop(Box::new(Snoop::new(cfg, i as u32)))));
+            match (f.snoop_node, f.snoop, f.bad_state) {
+                (Some(node), Some(cfg), None) => {
+                    placed.push((node, NodeAgent::Snoop(Box::new(Snoop::new(cfg, i as u32)))))
+                }
+                (Some(node), Some(cfg), Some(notice)) => {
+                    placed.push((node, NodeAgent::BadState(Box::new(BadState::new(cfg, notice, i as u32)))))
+                }
+                _ => {}
             }
             place_ack_recons(&mut placed, i as u32);
         }
@@ -267,7 +274,7 @@ impl<'m> World<'m> {
                             dcf = dcf.with_queue_discipline(q, |s| stream(s, "queue"));
                         }
                         if m.error != ErrorModelConfig::None {
-                            for &hop in &hops {
+                            for &hop in hops.iter().filter(|h| m.error_from[usize::from(h.0)]) {
                                 dcf = dcf.with_link_error_model(hop.0, hop.1, hop_error(hop));
                             }
                         }
@@ -281,7 +288,7 @@ impl<'m> World<'m> {
                         // A radio's model decides every frame it sends,
                         // control frames included (see `mac::radio`).
                         if m.error != ErrorModelConfig::None {
-                            for s in 0..n {
+                            for s in (0..n).filter(|&s| m.error_from[s]) {
                                 let e = ErrorModel::new(&m.error, || stream(s, "error"));
                                 radio = radio.with_error_model(s as u16, e);
                             }
@@ -332,12 +339,12 @@ impl<'m> World<'m> {
             mac_retry_drops: 0,
             mac_bufs: Vec::new(),
             spurious: vec![SpuriousWatch::default(); n_legs],
-            notices: if model.media.iter().any(|m| m.ll_elsn) {
+            notices: if model.media.iter().any(|m| m.ll_elsn || m.ebsn) {
                 vec![NoticeCounters::default(); n_legs]
             } else {
                 Vec::new()
             },
-            cover_flow: if model.media.iter().any(|m| m.ll_elsn) {
+            cover_flow: if model.media.iter().any(|m| m.ll_elsn || m.ebsn) {
                 model
                     .paths
                     .iter()
