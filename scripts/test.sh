@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each phase says when it starts (seconds since this script began): CI's budget is 20 min.
 bash scripts/install.sh test
 export VIRTUAL_ENV="$PWD/.venv"
 export PATH="$VIRTUAL_ENV/bin:$HOME/.cargo/bin:$PATH"
@@ -16,7 +17,7 @@ if ! command -v tshark >/dev/null || ! command -v chromium >/dev/null; then
     bash scripts/apt-install.sh tshark chromium fonts-dejavu-core
 fi
 
-echo "== lint: rustfmt, clippy, ruff, mypy"
+echo "== lint: rustfmt, clippy, ruff, mypy (at ${SECONDS} s)"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 python3 -m ruff check python tests benchmarks
@@ -25,12 +26,13 @@ python3 -m mypy
 # The stub of the compiled module must match what it exports.
 python3 -m mypy.stubtest lasthop._core
 
-echo "== Rust tests"
+echo "== Rust tests (at ${SECONDS} s)"
 cargo test --workspace --exclude lasthop-py
 
-echo "== Python tests"
+echo "== Python tests (at ${SECONDS} s)"
 # On every core, a test file to a worker: tests/test_verdicts.py holds every test that
 # reads the whole reproduction, so it runs once (xdist's loadgroup would say so with a
 # marker, but with pytest 9 and xdist 3.8 it split the group and ran it twice). The
 # slowest tests are listed at the end.
 python3 -m pytest -q -n auto --dist loadfile --durations=15 tests
+echo "== done in ${SECONDS} s"

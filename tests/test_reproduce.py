@@ -27,6 +27,21 @@ def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
     asym = [c for c in rest if str(c["table"]).startswith("b99-")]
     cells = rest[: len(rest) - len(asym)]
     assert asym and all(not str(c["table"]).startswith("b99-") for c in cells)
+    # Seed 002's traced cells end its part, with their own figures (tests/test_elaarag02.py):
+    # Table I's transfer times of 5000 packets, then Fig. 2.
+    traced = [c for c in cells if c["table"] in ("elaarag02:I-t5000", "elaarag02:fig2")]
+    assert cells[-len(traced) :] == traced
+    assert [(c["table"], c["setting"]) for c in traced] == [
+        ("elaarag02:I-t5000", "ber=1e-5"),
+        ("elaarag02:I-t5000", "ber=1e-6"),
+        ("elaarag02:I-t5000", "ber=none"),
+        ("elaarag02:fig2", "3.0s"),
+        ("elaarag02:fig2", "6.3s"),
+        ("elaarag02:fig2", "60s"),
+    ]
+    assert traced[3]["first_rexmit_pkt"] == 187 and "ci95" not in traced[3]  # one seed
+    assert 50 < traced[2]["t5000_s"] < 55
+    cells = cells[: len(cells) - len(traced)]
     assert list(dict.fromkeys(c["table"] for c in asym)) == [
         "b99-t1",
         "b99-t1b",
@@ -66,7 +81,7 @@ def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
             "elaarag02:I",
         ].index,
     )
-    assert keys[-2:] == [("elaarag02:I", "ber=1e-5", "tahoe"), ("elaarag02:I", "ber=1e-6", "tahoe")]
+    assert keys[-3:] == [("elaarag02:I", f"ber={b}", "tahoe") for b in ("1e-5", "1e-6", "none")]
     assert len(table3) == 17
     for cell in cells:
         unit = "throughput_pps" if cell["table"] == "elaarag02:I" else "throughput_mbps"
@@ -79,7 +94,9 @@ def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
         assert KEYS | {unit} | extra <= set(cell) <= KEYS | {unit} | extra | {"double_retransmits"}
         assert cell[unit] > 0
         if cell["published"] is None:  # Table V, Fig. 12, the latency sweep: no numbers
-            assert cell["table"] in ("table5", "fig12", "ll-latency") and cell["ratio"] is None
+            # (and ElAarag's path without errors, the reference's TABLE1-3)
+            assert cell["table"] in ("table5", "fig12", "ll-latency", "elaarag02:I")
+            assert cell["ratio"] is None
             continue
         # The ratio is taken before the throughput is rounded for display.
         assert abs(cell["ratio"] - cell[unit] / cell["published"]) <= 1e-3

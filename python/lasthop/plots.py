@@ -1082,3 +1082,118 @@ def rtt_vs_time(
         axes[-1].set_xlabel("time (s)")
         fig.suptitle(title)
     return _frozen(fig)
+
+
+# --- seed 002 Fig. 2 ------------------------------------------------------------------
+
+
+def sequence_mod_with_outages(
+    sent: Any,
+    drops: Any,
+    window: Any,
+    *,
+    outages_s: Sequence[tuple[float, float]],
+    link: str,
+    packet_bytes: int,
+    modulo: int = 100,
+    flow: int = 0,
+    time_window_s: tuple[float, float] = (0.0, 10.0),
+    title: str = "Packet trace with disconnections",
+) -> Figure:
+    """Seed 002's Fig. 2, an ns ``xgraph`` time-sequence trace, above the window it came
+    from: (a) packet number modulo ``modulo`` against time, squares the packets the
+    sender sends (enqueued at the fixed host), crosses the data packets and circles the
+    acks lost on ``link`` (an ack numbered by the packet it acknowledges, as ns numbers
+    it); (b) cwnd and ssthresh in packets. The ``outages_s`` (start, end) are shaded in
+    both. Tables are one run's ``sent``, ``drops`` and ``window`` traces. Artist gids:
+    ``sent``, ``data_lost``, ``acks_lost``, ``cwnd``, ``ssthresh``, ``outage``."""
+    s, d, w = _columns(sent), _columns(drops), _columns(window)
+    with _style():
+        fig, (ax, axw) = _panels(2, title, share_y=False)
+        for a in (ax, axw):
+            for i, (lo, hi) in enumerate(outages_s):
+                if hi >= time_window_s[0] and lo <= time_window_s[1]:
+                    a.axvspan(
+                        lo, hi, color="0.85", lw=0, zorder=0, gid="outage" if i == 0 else None
+                    )
+        sel = s["flow"] == flow
+        t = _seconds(s["time_ns"][sel])
+        keep = _in_window(t, time_window_s)
+        pkt = np.asarray(s["seq"][sel], dtype=np.int64)[keep] // packet_bytes
+        ax.scatter(
+            t[keep],
+            pkt % modulo,
+            marker="s",
+            s=9,
+            facecolors="none",
+            edgecolors=PALETTE[0],
+            linewidths=0.7,
+            label="sent",
+            gid="sent",
+        )
+        on_link = (
+            np.array([str(x).startswith(link) for x in d["link"]], dtype=bool)
+            if len(d["link"])
+            else np.zeros(0, bool)
+        )
+        dsel = (d["flow"] == flow) & on_link
+        dt = _seconds(d["time_ns"][dsel])
+        dkeep = _in_window(dt, time_window_s)
+        is_data = np.asarray(d["is_data"][dsel], dtype=bool)[dkeep]
+        dseq = np.asarray(d["seq"][dsel], dtype=np.int64)[dkeep]
+        dtt = dt[dkeep]
+        ax.scatter(
+            dtt[is_data],
+            (dseq[is_data] // packet_bytes) % modulo,
+            marker="x",
+            s=22,
+            color=PALETTE[1],
+            linewidths=0.9,
+            label="data lost",
+            gid="data_lost",
+        )
+        acks = dseq[~is_data] // packet_bytes - 1
+        ax.scatter(
+            dtt[~is_data],
+            acks % modulo,
+            marker="o",
+            s=18,
+            facecolors="none",
+            edgecolors=PALETTE[2],
+            linewidths=0.9,
+            label="ack lost",
+            gid="acks_lost",
+        )
+        ax.set_ylabel(f"packet number mod {modulo}")
+        ax.set_ylim(-2, modulo + 1)
+        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=3, frameon=False)
+        _panel_title(ax, 0, "sequence", 2)
+        wsel = w["flow"] == flow
+        wt = _seconds(w["time_ns"][wsel])
+        cw = np.asarray(w["cwnd_bytes"][wsel], dtype=np.float64) / packet_bytes
+        ss = np.asarray(w["ssthresh_bytes"][wsel], dtype=np.float64)
+        ss = np.where(ss >= _SSTHRESH_UNSET_BYTES, np.nan, ss / packet_bytes)
+        wkeep = _in_window(wt, time_window_s)
+        # The trace holds changes only: the last value lasts to the window's end.
+        wt = np.append(wt[wkeep], time_window_s[1])
+        cw = np.append(cw[wkeep], cw[wkeep][-1:])
+        ss = np.append(ss[wkeep], ss[wkeep][-1:])
+        wkeep = slice(0, min(len(wt), len(cw), len(ss)))
+        axw.step(
+            wt[wkeep], cw[wkeep], where="post", color=PALETTE[0], lw=1.1, label="cwnd", gid="cwnd"
+        )
+        axw.step(
+            wt[wkeep],
+            ss[wkeep],
+            where="post",
+            color=PALETTE[3],
+            lw=1.0,
+            ls="--",
+            label="ssthresh",
+            gid="ssthresh",
+        )
+        axw.set_ylabel("packets")
+        axw.legend(loc="upper right")
+        _panel_title(axw, 1, "congestion window", 2)
+        _time_axis(axw, time_window_s)
+    return _frozen(fig)

@@ -49,7 +49,9 @@ _TABLE_COLUMNS: Final[dict[str, list[tuple[str, str]]]] = {
         ("flow", "uint32"),
         ("kind", "string"),
     ],
-    # Packets lost on a link, by cause: error (corruption) or queue (overflow).
+    # Packets lost on a link, by cause: error (corruption), queue (overflow), outage,
+    # handoff, retry_limit, filtered. seq: a data segment's first byte; an ack's
+    # cumulative ack (an LL-ELSN or EBSN notice's, the segment it names).
     "drops": [
         ("time_ns", "uint64"),
         ("link", "string"),

@@ -73,7 +73,9 @@ pub enum TraceEvent {
     AckReceived { flow: u32, ack: u64 },
     /// A sender event (fast retransmit, timeout, ...).
     Sender { flow: u32, kind: SenderEventKind },
-    /// A packet dropped on a link direction.
+    /// A packet dropped on a link direction. `seq`: a data segment's first
+    /// byte; an ack's cumulative ack (an LL-ELSN or EBSN notice's, the
+    /// segment it names).
     Drop { link_dir: u32, flow: u32, seq: u64, is_data: bool, cause: DropCause },
     /// A base-station agent (snoop) sent a segment again from its cache
     /// (seed 000 Figs. 4 and 5 mark them): `timer` when its local timer

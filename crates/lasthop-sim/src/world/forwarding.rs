@@ -8,7 +8,7 @@ use crate::scheduler::Event;
 use lasthop_agents::Verdict;
 use lasthop_core::ranges::insert_split;
 use lasthop_core::trace::{DropCause, TraceEvent};
-use lasthop_core::{LlNotice, NodeId, Packet, PacketKind};
+use lasthop_core::{NodeId, Packet, PacketKind};
 use lasthop_net::queue::{Admission, Removal, Waiting};
 
 use crate::scenario::schema::{HeaderCompression, LinkDownSpec, COMPRESSED_ACK_BYTES};
@@ -158,8 +158,10 @@ impl<'m> World<'m> {
         } else {
             self.conservation.dropped += 1;
         }
-        // A dropped LL-ELSN notice names the segment it is about.
-        let seq = if p.tcp.ll_notice == LlNotice::None { p.tcp.seq } else { p.tcp.ack };
+        // A dropped ack is known by its cumulative ack (seed 002's Fig. 2
+        // numbers its lost acks), a dropped notice by the segment it names;
+        // data and datagrams by their `seq`.
+        let seq = if p.kind == PacketKind::Ack { p.tcp.ack } else { p.tcp.seq };
         let ev = TraceEvent::Drop { link_dir: ld as u32, flow: p.flow, seq, is_data: p.is_data(), cause };
         self.trace.record(self.sched.now(), ev);
     }

@@ -1,12 +1,14 @@
-"""ElAarag 2002 (seed 002), Table I: TCP Tahoe's throughput in packets per second at two
-bit error rates (``elaarag02/table1``), beside the published values."""
+"""ElAarag 2002 (seed 002): Table I, TCP Tahoe's throughput in packets per second at two
+bit error rates (``elaarag02/table1``), beside the published values; and Fig. 2, Tahoe on
+the Table I path with the mobile host cut off periodically (``elaarag02/fig2``), read
+from traced runs (:mod:`lasthop.papers.elaarag02.fig2`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from lasthop.papers.elaarag02 import published
+from lasthop.papers.elaarag02 import fig2, published, transfer
 from lasthop.papers.elaarag02.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
 from lasthop.reproduction.claims import Claim
 from lasthop.reproduction.deviations import Deviation, Sensitivity
@@ -26,7 +28,8 @@ TABLE: Final = "elaarag02:I"
 
 
 def experiments() -> list[ThroughputExperiment]:
-    """Table I's cells: TCP Tahoe at each bit error rate."""
+    """Table I's cells: TCP Tahoe at each bit error rate, and without errors (the
+    reference's TABLE1-3, no published value)."""
     return [
         ThroughputExperiment(
             table=TABLE,
@@ -39,7 +42,54 @@ def experiments() -> list[ThroughputExperiment]:
             published=published.ELAARAG02_TABLE_I[ber].throughput_pps,
         )
         for ber in BERS
+    ] + [
+        ThroughputExperiment(
+            table=TABLE,
+            setting="ber=none",
+            scheme="tahoe",
+            scenario="elaarag02/table1",
+            sets=('ber="none"',),
+            unit="pps",
+            published=None,
+        )
     ]
+
+
+FIG2_ROWS: Final = (
+    ("3.0s", "acks_lost", "acks lost at 3.0 s", "10 (187-196)"),
+    ("3.0s", "data_lost", "data packets lost at 3.0 s", "37 (197-233)"),
+    ("3.0s", "first_rexmit_pkt", "first retransmission: packet", "187"),
+    ("3.0s", "first_rexmit_s", "first retransmission: time (s)", "4.105"),
+    ("3.0s", "by_timeout", "... by timeout (1 = yes)", "1"),
+    ("3.0s", "ssthresh_after_pkts", "ssthresh after it (packets)", "25"),
+    ("3.0s", "next_pkt", "next packets", "197"),
+    ("3.0s", "next2_pkt", "", "198"),
+    ("6.3s", "acks_lost", "acks lost at 6.3 s", "10 (304-313)"),
+    ("6.3s", "data_lost", "data packets lost at 6.3 s", "16 (314-329)"),
+    ("60s", "timeouts_per_outage_max", "60 s: most timeouts per outage", "1"),
+    ("60s", "ssthresh_2_pkts", "60 s: ssthresh after timeout 2", "13 [M]"),
+    ("60s", "ssthresh_5_pkts", "60 s: ssthresh after timeout 5", "6 [M]"),
+    ("60s", "settled_peak_cwnd_pkts", "60 s: peak cwnd, last 5 periods", "12.8-13.5 [M]"),
+)
+"""Fig. 2's rows: (setting, key, label, the survey's figure; [M]: ns-2.35's, the
+reference's)."""
+
+
+def fig2_table(cells: Sequence[Mapping[str, Any]], seeds: int) -> RenderableType:
+    """Fig. 2's narrative, measured (mean over the traced runs) beside the survey's."""
+    from lasthop.render import FittedTable, fixed
+
+    by = {str(c["setting"]): c for c in cells if c["table"] == fig2.TABLE}
+    out = FittedTable(
+        f"ElAarag 2002 Fig. 2 (Tahoe, 0.3 s outages every 3.3 s), mean of {seeds} traced runs",
+        ["figure"],
+        ["measured", "paper"],
+        caption=published.ELAARAG02_SOURCE,
+    )
+    for setting, key, label, paper in FIG2_ROWS:
+        value = by.get(setting, {}).get(key)
+        out.add_row(label, "-" if value is None else fixed(float(value), 3), paper)
+    return out
 
 
 def table(cells: Sequence[Mapping[str, Any]], seeds: int) -> RenderableType:
@@ -49,17 +99,22 @@ def table(cells: Sequence[Mapping[str, Any]], seeds: int) -> RenderableType:
     out = FittedTable(
         f"ElAarag 2002 Table I (TCP Tahoe), mean of {seeds} seeds",
         ["setting"],
-        ["throughput\npkts/s", "paper", "ratio"],
+        ["throughput\npkts/s", "paper", "ratio", "5000 pkts\n(s)", "paper"],
         caption=published.ELAARAG02_SOURCE,
     )
+    t5000 = {str(c["setting"]): c.get("t5000_s") for c in cells if c["table"] == transfer.TABLE}
     for cell in cells:
         if cell["table"] != TABLE:
             continue
+        setting = str(cell["setting"])
+        row = published.ELAARAG02_TABLE_I.get(setting.removeprefix("ber="))
         out.add_row(
-            str(cell["setting"]),
+            setting,
             fixed(cell["throughput_pps"], 3),
             fixed(cell["published"], 3),
             fixed(cell["ratio"], 2),
+            fixed(t5000.get(setting), 2),
+            fixed(row.transfer_time_5000_s if row else None, 3),
         )
     return out
 
@@ -72,7 +127,7 @@ class ElAarag02(Paper):
     sensitivities: Sequence[Sensitivity] = SENSITIVITIES
 
     def owns(self, table: str) -> bool:
-        return table == TABLE
+        return table in (TABLE, fig2.TABLE, transfer.TABLE)
 
     def experiments(self, request: Request) -> list[ThroughputExperiment]:
         return experiments()
@@ -84,17 +139,40 @@ class ElAarag02(Paper):
     def cells(
         self, request: Request, runs: Sequence[Sequence[Mapping[str, Any]]]
     ) -> list[dict[str, Any]]:
-        return [throughput_cell(e, r) for e, r in zip(experiments(), runs, strict=True)]
+        table1 = [throughput_cell(e, r) for e, r in zip(experiments(), runs, strict=True)]
+        return table1 + transfer.cells(request.seeds) + fig2.cells(request.seeds)
 
     def tables(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> list[RenderableType]:
-        return [table(cells, request.seeds)]
+        return [table(cells, request.seeds), fig2_table(cells, request.seeds)]
 
     def report(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> ReportPart:
+        from lasthop.papers.elaarag02.figures import figures
         from lasthop.report import CellTable, ReportPart
 
+        shown, provenance = figures(request.trace_seed)
         return ReportPart(
+            figures=shown,
+            provenance=provenance,
             sources=[("paper", published.ELAARAG02_SOURCE)],
-            cell_tables={TABLE: CellTable("ElAarag 2002, Table I: TCP Tahoe by bit-error rate")},
+            cell_tables={
+                TABLE: CellTable("ElAarag 2002, Table I: TCP Tahoe by bit-error rate"),
+                transfer.TABLE: CellTable(
+                    "ElAarag 2002, Table I: time to transfer 5000 packets (traced runs)",
+                    columns=(("5000 packets (s)", "t5000_s", 2),),
+                ),
+                fig2.TABLE: CellTable(
+                    "ElAarag 2002, Fig. 2: what each outage cost TCP Tahoe (traced runs)",
+                    columns=(
+                        ("acks lost", "acks_lost", 1),
+                        ("data lost", "data_lost", 1),
+                        ("1st rexmit", "first_rexmit_pkt", 0),
+                        ("at (s)", "first_rexmit_s", 3),
+                        ("ssthresh", "ssthresh_after_pkts", 1),
+                        ("RTOs/outage", "timeouts_per_outage_max", 0),
+                        ("peak cwnd", "settled_peak_cwnd_pkts", 1),
+                    ),
+                ),
+            },
         )
 
 

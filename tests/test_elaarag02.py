@@ -1,0 +1,67 @@
+"""Seed 002's Fig. 2 in the reproduction (lasthop.papers.elaarag02.fig2): the figures read
+from traced runs, the claims TAHOE-1..3 on them, a mutation that flips them, and the
+figure drawn in the survey's style."""
+
+from __future__ import annotations
+
+import lasthop
+from lasthop.papers.elaarag02 import claims, fig2
+from lasthop.papers.elaarag02.figures import figures
+from lasthop.reproduction import claims as framework
+
+
+def test_the_first_outage_loses_what_the_survey_names() -> None:
+    """Seed 1: acks 187-196 and data 197-236 lost at 3.0 s (the survey: 187-196 and
+    197-233; ns-2.35 loses through 236, elaarag-002.md Sec. 3.3); the timeout resends 187,
+    ssthresh 25, then 197 and 198 one round trip later; no fast retransmit."""
+    got = fig2.figures_10s(fig2.run(1))["3.0s"]
+    assert (got["first_ack_lost"], got["last_ack_lost"], got["acks_lost"]) == (187, 196, 10)
+    assert (got["first_data_lost"], got["last_data_lost"], got["data_lost"]) == (197, 236, 40)
+    assert (got["first_rexmit_pkt"], got["by_timeout"], got["fast_retransmits"]) == (187, 1, 0)
+    assert got["ssthresh_after_pkts"] == 25
+    assert (got["next_pkt"], got["next2_pkt"]) == (197, 198)
+    assert 0.2 < got["next_after_s"] < 0.26  # one loaded round trip of the Table I path
+
+
+def test_the_tahoe_claims_hold_on_ten_traced_seeds_and_the_hold_mode_breaks_them() -> None:
+    cells = framework.Cells(fig2.cells(10))
+    verdicts = {c.id: c.check(cells) for c in claims.CLAIMS if c.id.startswith("tahoe") and c.check}
+    assert all(v.holds for v in verdicts.values()), verdicts
+    # The same schedule with the base station holding its queue through each outage
+    # (`hold`): the queued packets survive, duplicate acks follow, and fewer are lost.
+    held = fig2.figures_10s(lasthop.run(fig2.SCENARIO, seed=1, set=['semantics="hold"']))
+    assert held["3.0s"]["data_lost"] < 37, held
+
+
+def test_the_long_run_loses_one_timeout_per_outage_and_the_window_decays() -> None:
+    got = fig2.figures_long(fig2.run(1, fig2.LONG_S))
+    assert got["timeouts_per_outage_min"] == got["timeouts_per_outage_max"] == 1
+    assert got["ssthresh_1_pkts"] == 25
+    assert got["ssthresh_1_pkts"] > got["ssthresh_2_pkts"] > got["ssthresh_3_pkts"]
+    assert got["peak_cwnd_after_first_pkts"] < 50
+
+
+def test_fig2_is_drawn_with_its_marks_and_outages() -> None:
+    shown, provenance = figures(1)
+    (fig,) = shown
+    assert fig.paper_figure == 2 and fig.stem == "e02-fig2-disconnections"
+    gids = {
+        a.get_gid() for ax in fig.figure.axes for a in [*ax.collections, *ax.lines, *ax.patches]
+    }
+    assert {"sent", "data_lost", "acks_lost", "cwnd", "ssthresh", "outage"} <= gids
+    assert "187 at" in fig.caption or "packet 187" in fig.caption
+    assert provenance == [("traced run (ElAarag 2002 Fig. 2)", "elaarag02/fig2; seed 1")]
+
+
+def test_5000_packets_take_52_s_without_errors_and_longer_with() -> None:
+    """TABLE1-3's loss-free transfer (ns-2.35: 52 s), and 1e-6 slower (TABLE1-2: the paper's
+    58.032 s within 15%), seed 1."""
+    from lasthop.papers.elaarag02 import transfer
+
+    def t(ber: str) -> float:
+        sets = [f'ber="{ber}"', "flows.0.duration_s=120"]
+        return transfer.t5000_s(lasthop.run(transfer.SCENARIO, seed=1, set=sets).acks)
+
+    clean, lossy = t("none"), t("1e-6")
+    assert 51 < clean < 53, clean
+    assert clean < lossy < 58.032 * 1.15, lossy
