@@ -44,7 +44,7 @@
 
 use crate::snoop::{LocalRetransmit, Snoop, SnoopConfig};
 use crate::Verdict;
-use lasthop_core::{Ecn, LlNotice, NodeId, Packet, PacketKind, TcpHeader, Time};
+use lasthop_core::{Ecn, LlNotice, Packet, PacketKind, TcpHeader, Time};
 
 /// How the base station tells the source its link is bad.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,13 +74,8 @@ pub struct BadState {
     notice: BadStateNotice,
     /// The link is bad: a timer retransmission since the last new ack.
     bad: bool,
-    /// The highest cumulative ack seen from the mobile host.
-    last_ack: u64,
-    /// The flow's data direction (source, mobile host), from its first
-    /// segment; `None` before it.
-    ends: Option<(NodeId, NodeId)>,
-    /// EBSNs raised and not yet sent: the first byte of each segment retried.
-    owed: Vec<u64>,
+    /// EBSNs raised and not yet sent.
+    owed: Vec<Packet>,
     pub stats: BadStateStats,
 }
 
@@ -91,8 +86,6 @@ impl BadState {
             ll: Snoop::new(cfg, flow),
             notice,
             bad: false,
-            last_ack: 0,
-            ends: None,
             owed: Vec::with_capacity(4),
             stats: BadStateStats::default(),
         }
@@ -114,20 +107,14 @@ impl BadState {
     }
 
     pub fn on_packet(&mut self, now: Time, pkt: &mut Packet) -> Verdict {
-        if pkt.flow == self.flow() {
-            match pkt.kind {
-                PacketKind::Data if self.ends.is_none() => self.ends = Some((pkt.src, pkt.dst)),
-                PacketKind::Ack => {
-                    if self.bad && self.notice == BadStateNotice::EcnBs && !pkt.tcp.ece {
-                        pkt.tcp.ece = true;
-                        self.stats.acks_marked += 1;
-                    }
-                    if pkt.tcp.ack > self.last_ack {
-                        self.last_ack = pkt.tcp.ack;
-                        self.bad = false;
-                    }
-                }
-                _ => {}
+        if pkt.flow == self.flow() && pkt.kind == PacketKind::Ack {
+            if self.bad && self.notice == BadStateNotice::EcnBs && !pkt.tcp.ece {
+                pkt.tcp.ece = true;
+                self.stats.acks_marked += 1;
+            }
+            // A new ack: the link carried something again.
+            if pkt.tcp.ack > self.ll.last_ack() {
+                self.bad = false;
             }
         }
         self.ll.on_packet(now, pkt)
@@ -138,23 +125,11 @@ impl BadState {
         if let Some(r) = self.ll.poll_transmit(now) {
             return Some(BadStateOut::Retransmit(r));
         }
-        let (src, dst) = self.ends?;
         if self.owed.is_empty() {
             return None;
         }
-        let seq = self.owed.remove(0);
-        let tcp = TcpHeader { seq: now.ns(), ack: seq, ll_notice: LlNotice::Ebsn, ..TcpHeader::default() };
         self.stats.ebsns_sent += 1;
-        Some(BadStateOut::Ebsn(Packet {
-            uid: 0,
-            flow: self.flow(),
-            kind: PacketKind::Ack,
-            src: dst,
-            dst: src,
-            size_bytes: EBSN_BYTES,
-            ecn: Ecn::NotEct,
-            tcp,
-        }))
+        Some(BadStateOut::Ebsn(self.owed.remove(0)))
     }
 
     pub fn poll_at(&self) -> Time {
@@ -172,8 +147,15 @@ impl BadState {
         if self.ll.stats.timer_retransmits > before {
             self.bad = true;
             if self.notice == BadStateNotice::Ebsn {
-                if let Some(seq) = self.ll.cached_seqs().next() {
-                    self.owed.push(seq);
+                // From the mobile host's address to the source, naming the
+                // segment retried; its `seq` is when it was raised.
+                if let Some(d) = self.ll.oldest() {
+                    let tcp =
+                        TcpHeader { seq: now.ns(), ack: d.tcp.seq, ll_notice: LlNotice::Ebsn, ..TcpHeader::default() };
+                    let (src, dst) = (d.dst, d.src);
+                    let ebsn =
+                        Packet { kind: PacketKind::Ack, src, dst, size_bytes: EBSN_BYTES, ecn: Ecn::NotEct, tcp, ..*d };
+                    self.owed.push(ebsn);
                 }
             }
         }

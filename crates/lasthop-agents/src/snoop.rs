@@ -412,6 +412,14 @@ impl Snoop {
     pub fn cached(&self) -> usize {
         self.cache.len()
     }
+    /// The oldest cached segment (the one the local timer resends).
+    pub fn oldest(&self) -> Option<&Packet> {
+        self.cache.front().map(|e| &e.pkt)
+    }
+    /// The latest cumulative ack seen from the mobile host.
+    pub fn last_ack(&self) -> u64 {
+        self.last_ack
+    }
     /// Sequence numbers of the cached segments, in order (tests, reports).
     pub fn cached_seqs(&self) -> impl Iterator<Item = u64> + '_ {
         self.cache.iter().map(Entry::seq)

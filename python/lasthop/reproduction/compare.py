@@ -39,7 +39,7 @@ varies a cause and asks whether a failed claim's shortfall shrinks (:mod:`deviat
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -71,6 +71,14 @@ def ci95(values: Iterable[float]) -> tuple[float, float]:
         return mean, 0.0
     var = math.fsum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
     return mean, t975(len(xs) - 1) * math.sqrt(var) / math.sqrt(len(xs))
+
+
+def cell_half_width(values: Sequence[float], mean: float) -> float | None:
+    """The 95% half width of a cell's figure over the seeds' ``values``, to 4 significant
+    digits, as cells carry it in ``ci95``; ``None`` where every seed gives the figure alike
+    and it varies only in its last bits (or there is one seed)."""
+    half = float(f"{ci95(values)[1]:.4g}")
+    return half if half > 1e-9 * max(1.0, abs(mean)) else None
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import Any
 from lasthop.reproduction import deviations as dev
 from lasthop.reproduction import registry
 from lasthop.reproduction.claims import Evaluated, as_json, cell_key, evaluate_all
-from lasthop.reproduction.compare import ci95
+from lasthop.reproduction.compare import cell_half_width
 from lasthop.reproduction.experiment import Experiment
 from lasthop.reproduction.jobs import Job, run_jobs
 from lasthop.reproduction.paper import Paper, Request
@@ -110,10 +110,6 @@ def _numeric(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _half(values: Sequence[float]) -> float:
-    return float(f"{ci95(values)[1]:.4g}")
-
-
 def with_intervals(
     paper: Paper,
     planned: Sequence[Experiment],
@@ -138,9 +134,8 @@ def with_intervals(
                 continue
             values = [s.get(key) for s in singles]
             if all(_numeric(v) for v in values):
-                half = _half([float(v) for v in values])  # type: ignore[arg-type]
-                # A figure every seed gives alike varies only in its last bits.
-                if half > 1e-9 * max(1.0, abs(float(value))):
+                half = cell_half_width([float(v) for v in values], float(value))  # type: ignore[arg-type]
+                if half is not None:
                     halves[key] = half
         if halves:
             cell["ci95"] = halves

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from lasthop.papers.elaarag02 import fig2, transfer
 from lasthop.reproduction.claims import Cells, Claim, Verdict
 from lasthop.reproduction.compare import Judge
 from lasthop.reproduction.deviations import Cause, Deviation, Sensitivity
@@ -52,8 +53,8 @@ def _half_time(c: Cells) -> Verdict:
     return Verdict.of(j)
 
 
-FIG2: Final = "elaarag02:fig2"
-T5000: Final = "elaarag02:I-t5000"
+FIG2: Final = fig2.TABLE
+T5000: Final = transfer.TABLE
 
 
 def _table1_2(c: Cells) -> Verdict:

@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from lasthop.reproduction.compare import ci95
+from lasthop.reproduction.compare import cell_half_width
 
 if TYPE_CHECKING:
     from lasthop.result import RunResult
@@ -155,18 +155,20 @@ def figures_long(result: RunResult) -> dict[str, float]:
     return out
 
 
-def _cell(setting: str, per_seed: Sequence[Mapping[str, float]]) -> dict[str, Any]:
-    """The mean of each figure the runs all give, with its 95% interval over them."""
+def traced_cell(
+    table: str, setting: str, per_seed: Sequence[Mapping[str, float]]
+) -> dict[str, Any]:
+    """A cell of TCP Tahoe's traced runs: the mean of each figure the runs all give, with
+    its 95% interval over them (as the framework gives a cell of summaries)."""
     keys = [k for k in per_seed[0] if all(k in s and not math.isnan(s[k]) for s in per_seed)]
-    cell: dict[str, Any] = {"table": TABLE, "setting": setting, "scheme": "tahoe"}
+    cell: dict[str, Any] = {"table": table, "setting": setting, "scheme": "tahoe"}
     halves: dict[str, float] = {}
     for k in keys:
         values = [float(s[k]) for s in per_seed]
         cell[k] = round(math.fsum(values) / len(values), 4)
-        if len(values) >= 2:
-            half = float(f"{ci95(values)[1]:.4g}")
-            if half > 1e-9 * max(1.0, abs(cell[k])):
-                halves[k] = half
+        half = cell_half_width(values, cell[k])
+        if half is not None:
+            halves[k] = half
     if halves:
         cell["ci95"] = halves
     return cell
@@ -186,7 +188,7 @@ def cells(seeds: int) -> list[dict[str, Any]]:
     short = [figures_10s(run(seed)) for seed in range(1, seeds + 1)]
     long = [figures_long(run(seed, LONG_S)) for seed in range(1, seeds + 1)]
     return [
-        _cell("3.0s", [s["3.0s"] for s in short]),
-        _cell("6.3s", [s["6.3s"] for s in short]),
-        _cell("60s", long),
+        traced_cell(TABLE, "3.0s", [s["3.0s"] for s in short]),
+        traced_cell(TABLE, "6.3s", [s["6.3s"] for s in short]),
+        traced_cell(TABLE, "60s", long),
     ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from lasthop.reproduction.compare import ci95
+from lasthop.papers.elaarag02.fig2 import traced_cell
 
 TABLE: Final = "elaarag02:I-t5000"
 SCENARIO: Final = "elaarag02/table1"
@@ -38,18 +38,6 @@ def cells(seeds: int) -> list[dict[str, Any]]:
     out = []
     for ber in BERS:
         sets = [f'ber="{ber}"', f"flows.0.duration_s={RUN_S}"]
-        values = [
-            t5000_s(lasthop.run(SCENARIO, seed=seed, set=sets).acks) for seed in range(1, seeds + 1)
-        ]
-        cell: dict[str, Any] = {
-            "table": TABLE,
-            "setting": f"ber={ber}",
-            "scheme": "tahoe",
-            "t5000_s": round(math.fsum(values) / len(values), 4),
-        }
-        if len(values) >= 2:
-            half = float(f"{ci95(values)[1]:.4g}")
-            if half > 1e-9 * max(1.0, abs(cell["t5000_s"])):
-                cell["ci95"] = {"t5000_s": half}
-        out.append(cell)
+        runs = [lasthop.run(SCENARIO, seed=seed, set=sets) for seed in range(1, seeds + 1)]
+        out.append(traced_cell(TABLE, f"ber={ber}", [{"t5000_s": t5000_s(r.acks)} for r in runs]))
     return out
