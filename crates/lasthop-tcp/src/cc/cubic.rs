@@ -49,7 +49,7 @@
 //! ms), converted to 1/1024 s (`BICTCP_HZ`) with truncation; C·t³ as
 //! `(C·1024)·offs³ >> 40`; cnt recomputed at most once per jiffy, and not
 //! within HZ/32 = 31 jiffies while cwnd is unchanged. HyStart is in µs
-//! (`tcp_mstamp`). packetdrill's CUBIC scripts (tests/cubic_packetdrill.rs)
+//! (`tcp_mstamp`). packetdrill's CUBIC scripts (tests/tcp/cubic_packetdrill.rs)
 //! ack on whole milliseconds, so they pin the rules but cannot tell jiffies
 //! from a finer clock; the jiffy clock is kept so that runs with acks
 //! between ticks round as Linux does.

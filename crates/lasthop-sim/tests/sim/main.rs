@@ -1,0 +1,40 @@
+//! The integration tests of lasthop-sim, in one test binary: each file is a
+//! module of it. A binary per file linked the whole engine once per file,
+//! and compiled them as so many crates (CI's test build: 222 s as 48 binaries
+//! with full debug info, 168 s as three with line tables). Run one file's
+//! tests with `cargo test -p lasthop-sim --test sim FILE::`.
+
+mod common;
+
+mod ack_recons;
+mod aqm;
+mod asym_endpoints;
+mod asymmetry;
+mod bbr;
+mod blackout;
+mod cwnd_bound;
+mod dcf;
+mod dcf_snoop;
+mod determinism;
+mod ebsn;
+mod emulation;
+mod errors;
+mod fig1_sim;
+mod fuzz;
+mod handshake;
+mod invariants;
+mod ll_elsn_metrics;
+mod mobility;
+mod outages;
+mod papers;
+mod pareto;
+mod pcap;
+mod queue;
+mod radio;
+mod recovery_exit;
+mod scale;
+mod schemes;
+mod snoop;
+mod split;
+mod table3;
+mod wlan_cell;
