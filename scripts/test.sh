@@ -43,19 +43,33 @@ fi
 
 echo "== lint: rustfmt, ruff, mypy (at ${SECONDS} s)"
 cargo fmt --all --check
+# The Rust tests (built above) run beside the Python lint and tests: their
+# longest, the scenario fuzzer, keeps one core for a minute and more, and the
+# Python tests leave the machine part idle while the reproduction's pool waits
+# on its slowest runs. Their output is shown when they end.
+rust_tests_log="$(mktemp)"
+echo "== Rust tests, beside the Python lint and tests (at ${SECONDS} s)"
+cargo test --workspace --exclude lasthop-py >"$rust_tests_log" 2>&1 &
+rust_tests=$!
+# A failed lint stops the script: the Rust tests with it.
+trap 'kill "$rust_tests" 2>/dev/null || true; rm -f "$rust_log" "$rust_tests_log"' EXIT
 python3 -m ruff check python tests benchmarks
 python3 -m ruff format --check python tests benchmarks
 python3 -m mypy
 # The stub of the compiled module must match what it exports.
 python3 -m mypy.stubtest lasthop._core
 
-echo "== Rust tests (at ${SECONDS} s)"
-cargo test --workspace --exclude lasthop-py
-
 echo "== Python tests (at ${SECONDS} s)"
 # On every core, a test file to a worker: tests/test_verdicts.py holds every test that
 # reads the whole reproduction, so it runs once (xdist's loadgroup would say so with a
 # marker, but with pytest 9 and xdist 3.8 it split the group and ran it twice). The
 # slowest tests are listed at the end.
-python3 -m pytest -q -n auto --dist loadfile --durations=15 tests
+python_ok=0
+python3 -m pytest -q -n auto --dist loadfile --durations=15 tests || python_ok=$?
+rust_tests_ok=0
+wait "$rust_tests" || rust_tests_ok=$?
+echo "== Rust tests' output"
+cat "$rust_tests_log"
+[ "$rust_tests_ok" -eq 0 ] || { echo "the Rust tests failed" >&2; exit 1; }
+[ "$python_ok" -eq 0 ] || { echo "the Python tests failed" >&2; exit 1; }
 echo "== done in ${SECONDS} s"
