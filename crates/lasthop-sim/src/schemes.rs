@@ -20,8 +20,10 @@ pub enum BaseStationAgent {
     Snoop(SnoopConfig),
     /// A split connection (seed 000 Sec. III-C, I-TCP): the base station
     /// terminates the source's connection and runs a second one, with this
-    /// sender variant, to the mobile host.
-    Split { wireless: Variant },
+    /// sender variant, to the mobile host. With `mtcp`, M-TCP's supervisor
+    /// host (seed 002 Sec. 5.3): acks to the source withheld to the mobile
+    /// host's less a byte, and a zero window while it is disconnected.
+    Split { wireless: Variant, mtcp: bool },
     /// Local recovery that tells the source its link is bad (seed 002 Sec.
     /// 5.2): EBSN or ECN-Echo on the acks (`lasthop_agents::bad_state`).
     BadState(SnoopConfig, BadStateNotice),
@@ -53,9 +55,34 @@ const fn split(name: &'static str, wireless: Variant) -> Scheme {
         cc: "reno",
         variant: Variant::Reno,
         eln: ElnResponse::Off,
-        base_station: BaseStationAgent::Split { wireless },
+        base_station: BaseStationAgent::Split { wireless, mtcp: false },
     }
 }
+
+/// Seed 002 Sec. 5.3: M-TCP (Brown and Singh, "M-TCP: TCP for mobile
+/// cellular networks", ACM CCR 27(5), 1997; elaarag-002.md Sec. 1.12). The
+/// connection is split at the supervisor host (here the base station): a
+/// TCP Reno source, and the supervisor host's own connection to the mobile
+/// host. What makes it M-TCP and not I-TCP: the supervisor host
+/// acknowledges to the source only what the mobile host has acknowledged,
+/// less one byte (end-to-end semantics kept); when the mobile host
+/// disconnects it acknowledges that byte with a zero window, and the
+/// source persists with its window and timers as they were; when the host
+/// is back a duplicate ack reopens the window. [I] lasthop's choices where
+/// the survey and the authors' page are silent: the supervisor host learns
+/// of a disconnection and a reconnection when the wireless link goes down
+/// and up (a link-layer notice; the paper also detects it from a missing
+/// ack); its sender to the mobile host freezes its timers meanwhile (F3,
+/// as the M-TCP client does at the mobile host) and is Reno with local
+/// recovery (the paper's bandwidth manager and fixed wireless window are
+/// not built); handoff between supervisor hosts is not modelled.
+const M_TCP: Scheme = Scheme {
+    name: "m-tcp",
+    cc: "reno",
+    variant: Variant::Reno,
+    eln: ElnResponse::Off,
+    base_station: BaseStationAgent::Split { wireless: Variant::Reno, mtcp: true },
+};
 
 const fn link_layer(name: &'static str, snoop: SnoopConfig) -> Scheme {
     Scheme {
@@ -95,6 +122,7 @@ pub const SCHEMES: &[Scheme] = &[
     SNOOP_NEWRENO,
     bad_state("ebsn", BadStateNotice::Ebsn),
     bad_state("ecn-bs", BadStateNotice::EcnBs),
+    M_TCP,
 ];
 
 /// Seed 002 Sec. 5.2: EBSN (Bakshi, Krishna, Vaidya, Pradhan, ICDCS 1997)

@@ -136,13 +136,34 @@ pub struct Receiver {
 ///
 /// The same box counts fast-retransmit handoff's duplicate acks
 /// ([`Receiver::send_duplicate_acks`]): acks sent at once, one after
-/// another.
+/// another, and holds M-TCP's withheld acks ([`Receiver::withhold_acks`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Freeze {
     /// Advertising a zero window.
     zero: bool,
     /// TR-ACKs (or handoff duplicates) still to send after the one due.
     tr_acks_due: u32,
+    withhold: Option<Withhold>,
+}
+
+/// M-TCP's supervisor host (Brown and Singh 1997; seed 002 Sec. 5.3;
+/// elaarag-002.md Sec. 1.12): the receiver of the fixed host's connection
+/// at the supervisor host (SH-TCP) acknowledges only what the mobile host
+/// has acknowledged, less its last byte ("we ensure that MING does not ack
+/// the last byte", [A:mtcp]), so that it never acknowledges data the mobile
+/// host lacks and keeps a byte to acknowledge later with a zero window. It
+/// sends an ack when that point moves, not on each segment (the fixed host
+/// would read the repeats as duplicate acks), and while the window is
+/// closed it answers every segment (the persist probes) with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Withhold {
+    /// The mobile host's cumulative ack, in this connection's sequence
+    /// space (a split connection's legs number their bytes alike).
+    acked: u64,
+    /// The ack last sent.
+    sent: u64,
+    /// An ack is due: the point moved, or the window closed or reopened.
+    due: bool,
 }
 
 /// Freeze-TCP's reconnection acks (TR-ACKs): three copies.
@@ -185,7 +206,7 @@ impl Receiver {
     /// Freeze-TCP: a disconnection is coming. Every ack from now on
     /// advertises a zero window, and one goes at once (a window update).
     pub fn freeze_window(&mut self) {
-        let f = self.freeze.get_or_insert_with(|| Box::new(Freeze { zero: false, tr_acks_due: 0 }));
+        let f = self.freeze.get_or_insert_with(|| Box::new(Freeze { zero: false, tr_acks_due: 0, withhold: None }));
         f.zero = true;
         f.tr_acks_due = 0;
         // The ack path reads the state among the options.
@@ -213,10 +234,56 @@ impl Receiver {
             return;
         }
         let owed = u32::from(self.unacked_segments > 0);
-        let f = self.freeze.get_or_insert_with(|| Box::new(Freeze { zero: false, tr_acks_due: 0 }));
+        let f = self.freeze.get_or_insert_with(|| Box::new(Freeze { zero: false, tr_acks_due: 0, withhold: None }));
         f.tr_acks_due = n - 1 + owed;
         // The ack path reads the count among the options.
         self.options = true;
+        self.ack_now = true;
+    }
+
+    /// M-TCP's supervisor host ([`Withhold`]): from now on acks go only
+    /// through [`Receiver::release_acks`], [`Receiver::mtcp_disconnect`]
+    /// and [`Receiver::mtcp_reconnect`] (and in answer to data while the
+    /// window is closed).
+    pub fn withhold_acks(&mut self) {
+        let f = self.freeze.get_or_insert_with(|| Box::new(Freeze { zero: false, tr_acks_due: 0, withhold: None }));
+        f.withhold = Some(Withhold { acked: 0, sent: 0, due: false });
+        // The ack path reads the state among the options.
+        self.options = true;
+    }
+
+    /// M-TCP: the mobile host has acknowledged everything before `acked`;
+    /// the fixed host is acknowledged up to one byte short of it. Nothing
+    /// unless acks are withheld.
+    pub fn release_acks(&mut self, acked: u64) {
+        let Some(w) = self.freeze.as_deref_mut().and_then(|f| f.withhold.as_mut()) else { return };
+        if acked > w.acked {
+            w.acked = acked;
+            if acked - 1 > w.sent {
+                w.due = true;
+                self.ack_now = true;
+            }
+        }
+    }
+
+    /// M-TCP: the mobile host is disconnected. The withheld byte is
+    /// acknowledged with a zero window: the ack is new, so the fixed host
+    /// takes the window even under 4.4BSD's rule for window updates, and
+    /// persists with its timers and window as they are ([A:mtcp]).
+    pub fn mtcp_disconnect(&mut self) {
+        let Some(f) = self.freeze.as_deref_mut().filter(|f| f.withhold.is_some()) else { return };
+        f.zero = true;
+        f.withhold.as_mut().expect("withholding").due = true;
+        self.ack_now = true;
+    }
+
+    /// M-TCP: the mobile host is back. One duplicate ack with the window
+    /// open again ([A:mtcp]: "the SH sends a duplicate ack with the window
+    /// fully open"); the fixed host sends again with the window it had.
+    pub fn mtcp_reconnect(&mut self) {
+        let Some(f) = self.freeze.as_deref_mut().filter(|f| f.withhold.is_some() && f.zero) else { return };
+        f.zero = false;
+        f.withhold.as_mut().expect("withholding").due = true;
         self.ack_now = true;
     }
 
@@ -446,6 +513,9 @@ impl Receiver {
         self.ack_now = false;
         self.unacked_segments = 0;
         self.delack_at = Time::NEVER;
+        if self.options && self.withholding_nothing_due() {
+            return None;
+        }
         self.acks_sent += 1;
         if self.app_paced {
             self.adv_edge = self.adv_edge.max(self.rcv_nxt + self.window_bytes());
@@ -475,6 +545,18 @@ impl Receiver {
             // A duplicate ack: data is held above the hole.
             hdr.fr_request = !self.ooo.is_empty() && self.fr_request.is_some_and(|f| f.requested());
             if let Some(f) = self.freeze.as_deref_mut() {
+                if let Some(w) = f.withhold.as_mut() {
+                    // The right edge stays where the buffer puts it; the
+                    // ack stops short of the mobile host's by one byte,
+                    // but for the zero-window ack and the one reopening.
+                    let edge = hdr.ack + u64::from(hdr.wnd_bytes);
+                    let reopening = w.due && w.sent == w.acked;
+                    let point = if f.zero || reopening { w.acked } else { w.acked.saturating_sub(1) };
+                    w.sent = point.max(w.sent).min(hdr.ack);
+                    w.due = false;
+                    hdr.ack = w.sent;
+                    hdr.wnd_bytes = (edge - w.sent).min(u64::from(u32::MAX)) as u32;
+                }
                 if f.zero {
                     hdr.wnd_bytes = 0;
                 }
@@ -485,6 +567,12 @@ impl Receiver {
             }
         }
         Some(hdr)
+    }
+
+    /// Acks are withheld (M-TCP) and none is due: what asked for one (a
+    /// segment) is not answered, unless the window is closed (a probe).
+    fn withholding_nothing_due(&self) -> bool {
+        self.freeze.as_deref().is_some_and(|f| f.withhold.is_some_and(|w| !w.due) && !f.zero)
     }
 
     /// The out-of-order range holding `seq`, if any.
@@ -540,6 +628,58 @@ mod tests {
             eln,
             ..ReceiverConfig::plain(32768, 1000, AckPolicy::Immediate)
         })
+    }
+
+    /// MTCPSH-1 at the supervisor host (elaarag-002.md Sec. 4; Brown and
+    /// Singh 1997 via [A:mtcp]), an app-paced receiver of 8000 bytes whose
+    /// application (the relay) has read everything:
+    /// - t0: segments 0-4999 arrive, in order and out of order: no ack (the
+    ///   mobile host has acknowledged nothing);
+    /// - the mobile host acks 3000: ack 2999, the right edge where the buffer
+    ///   puts it (5000 + 8000); the same ack again: nothing; 3001: ack 3000;
+    /// - a duplicate segment: nothing (it would be a duplicate ack);
+    /// - disconnection: ack 3000 (the withheld byte) with window 0; a probe
+    ///   is answered with the same; reconnection: 3000 again, window open;
+    /// - the mobile host acks 5000: ack 4999.
+    #[test]
+    fn mtcp_acks_one_byte_short_of_the_mobile_host_and_zero_while_it_is_away() {
+        let mut r =
+            Receiver::new(ReceiverConfig { recv_buffer_bytes: 8000, ..rx(AckPolicy::Immediate).cfg }).app_paced();
+        r.withhold_acks();
+        let t = Time::ZERO;
+        for s in [0, 1000, 3000, 2000, 4000] {
+            r.on_segment(t, &seg(s, 1000));
+            r.app_read(r.unread_bytes());
+            assert_eq!(r.poll_transmit(t), None, "segment {s}");
+        }
+        assert_eq!(r.rcv_nxt(), 5000);
+        r.release_acks(3000);
+        let a = r.poll_transmit(t).expect("the mobile host's ack, less a byte");
+        assert_eq!((a.ack, a.ack + u64::from(a.wnd_bytes)), (2999, 13_000));
+        assert_eq!(r.poll_transmit(t), None);
+        r.release_acks(3000);
+        assert_eq!(r.poll_transmit(t), None, "the same ack again");
+        r.release_acks(3001);
+        assert_eq!(r.poll_transmit(t).map(|h| h.ack), Some(3000), "one byte more");
+        r.on_segment(t, &seg(1000, 1000));
+        assert_eq!(r.poll_transmit(t), None, "a duplicate segment is not answered");
+        r.mtcp_disconnect();
+        let z = r.poll_transmit(t).expect("the zero-window ack");
+        assert_eq!((z.ack, z.wnd_bytes), (3001, 0));
+        r.on_segment(t, &seg(3001, 1));
+        let p = r.poll_transmit(t).expect("a probe is answered");
+        assert_eq!((p.ack, p.wnd_bytes), (3001, 0));
+        r.mtcp_reconnect();
+        let o = r.poll_transmit(t).expect("the reopening duplicate");
+        assert_eq!((o.ack, u64::from(o.wnd_bytes)), (3001, 13_000 - 3001));
+        assert_eq!(r.poll_transmit(t), None, "one duplicate, not Freeze-TCP's three");
+        r.release_acks(5000);
+        assert_eq!(r.poll_transmit(t).map(|h| h.ack), Some(4999));
+        // Without withholding, the hooks do nothing.
+        let mut plain = rx(AckPolicy::Immediate);
+        plain.release_acks(3000);
+        plain.mtcp_disconnect();
+        assert_eq!(plain.poll_transmit(t), None);
     }
 
     fn blocks(h: &TcpHeader) -> Vec<(u64, u64)> {

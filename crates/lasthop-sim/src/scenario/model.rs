@@ -181,6 +181,8 @@ pub struct SplitModel {
     pub wireless: Variant,
     /// Relay buffer between the two connections, in bytes.
     pub buffer_bytes: u64,
+    /// M-TCP's supervisor host ([`crate::schemes`]'s `m-tcp`).
+    pub mtcp: bool,
 }
 
 #[derive(Clone, Debug)]

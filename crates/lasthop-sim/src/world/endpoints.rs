@@ -72,6 +72,7 @@ impl<'m> World<'m> {
                 if let Some(wired) = f.upstream {
                     // The mobile host acknowledged relay data: room to read more.
                     self.relay_pump(wired as usize);
+                    self.mtcp_release(wired as usize);
                 }
                 if closed {
                     self.finish(fi); // the FIN is acknowledged

@@ -61,6 +61,11 @@ enum What {
     HandoffStart(u32, u32),
     /// A link goes down, with its semantics.
     Down(u32, LinkDownSpec),
+    /// M-TCP: split flow `c`'s supervisor host learns that its mobile host
+    /// is disconnected (its wireless leg's link went down).
+    MtcpDown(u32),
+    /// M-TCP: split flow `c`'s mobile host is back.
+    MtcpUp(u32),
 }
 
 impl What {
@@ -71,8 +76,8 @@ impl What {
         match self {
             What::Up(_) => 0,
             What::Handoff(..) => 1,
-            What::Thaw(_) | What::Reconnect(..) => 2,
-            What::Freeze(_) => 3,
+            What::Thaw(_) | What::Reconnect(..) | What::MtcpUp(_) => 2,
+            What::Freeze(_) | What::MtcpDown(_) => 3,
             What::HandoffStart(..) => 4,
             What::Down(..) => 5,
         }
@@ -164,6 +169,23 @@ impl Outages {
                 changes.push(Change { at: up, what: What::Thaw(c) });
             }
         }
+        // M-TCP's supervisor host is told of each disconnection of a split
+        // flow's wireless leg (connection n + k for the k-th split flow, as
+        // `wiring` numbers them) as its link goes down, and of its end.
+        let splits = model.flows.iter().enumerate().filter_map(|(fi, f)| f.split.map(|s| (fi, s)));
+        for (k, (fi, split)) in splits.enumerate() {
+            if !split.mtcp {
+                continue;
+            }
+            let leg = model.flows.len() + k;
+            let mut windows = outages_on(leg, &model.paths, &model.outages);
+            windows.extend(handoffs_of(leg).iter().map(|h| (h.start, h.complete)));
+            windows.sort_unstable();
+            for (down, up) in windows {
+                changes.push(Change { at: down, what: What::MtcpDown(fi as u32) });
+                changes.push(Change { at: up, what: What::MtcpUp(fi as u32) });
+            }
+        }
         // Stable: simultaneous changes of one rank keep the file's order.
         changes.sort_by_key(|c| (c.at, c.what.rank()));
         Some(Box::new(Outages { state: vec![None; 2 * n], drops: vec![0; 2 * n], scheduled, changes, next: 0 }))
@@ -237,6 +259,8 @@ impl<'m> World<'m> {
                             self.flows[c as usize].receiver.unfreeze_window();
                             self.flush_receiver(c as usize);
                         }
+                        What::MtcpDown(c) => self.mtcp_disconnect(c as usize),
+                        What::MtcpUp(c) => self.mtcp_reconnect(c as usize),
                     }
                 }
                 _ => break,

@@ -1,5 +1,7 @@
 //! The split relay (seed 000 Sec. III-C, I-TCP): the base station's buffer
-//! between a split flow's wired and wireless legs.
+//! between a split flow's wired and wireless legs; and M-TCP's supervisor
+//! host on it (seed 002 Sec. 5.3, [`crate::schemes`]'s `m-tcp`): its acks
+//! to the source, its zero window while the mobile host is disconnected.
 
 use super::{Relay, World};
 
@@ -32,5 +34,42 @@ impl<'m> World<'m> {
         self.flows[leg].sender.on_app_write(written);
         self.flush_receiver(wired);
         self.flush_sender(leg);
+    }
+
+    /// M-TCP: the mobile host acknowledged data of split flow `wired`'s
+    /// wireless leg: the source is acknowledged up to one byte short of it.
+    pub(super) fn mtcp_release(&mut self, wired: usize) {
+        let Some(r) = self.flows[wired].relay.as_deref().filter(|r| r.mtcp).copied() else { return };
+        let acked = self.flows[r.leg as usize].sender.snd_una();
+        self.flows[wired].receiver.release_acks(acked);
+        self.flush_receiver(wired);
+    }
+
+    /// M-TCP: split flow `wired`'s mobile host is disconnected. The source
+    /// gets the withheld byte's ack with a zero window; the supervisor
+    /// host's sender to the mobile host freezes its timers (F3) [I].
+    pub(super) fn mtcp_disconnect(&mut self, wired: usize) {
+        let now = self.sched.now();
+        let leg = self.flows[wired].relay.as_deref().expect("a split flow").leg as usize;
+        self.flows[wired].receiver.mtcp_disconnect();
+        self.flush_receiver(wired);
+        self.flows[leg].sender.freeze(now);
+        self.flush_sender(leg);
+    }
+
+    /// M-TCP: split flow `wired`'s mobile host is back. Its sender thaws
+    /// and sends again from the mobile host's last ack at once (F6, as
+    /// I-TCP's after a move) [I]: what the outage caught is lost, and
+    /// waiting out the rest of a frozen timer would hold the source's acks
+    /// back until the source's own timer fired. A duplicate ack reopens the
+    /// source's window.
+    pub(super) fn mtcp_reconnect(&mut self, wired: usize) {
+        let now = self.sched.now();
+        let leg = self.flows[wired].relay.as_deref().expect("a split flow").leg as usize;
+        self.flows[leg].sender.unfreeze(now);
+        self.flows[leg].sender.reset_on_move(now, &mut self.trace);
+        self.flush_sender(leg);
+        self.flows[wired].receiver.mtcp_reconnect();
+        self.flush_receiver(wired);
     }
 }

@@ -120,11 +120,15 @@ impl<'m> World<'m> {
             let wired = &mut flows[i];
             wired.set_to(bs);
             wired.receiver = Receiver::new(wired_rcfg).app_paced();
+            if split.mtcp {
+                wired.receiver.withhold_acks();
+            }
             wired.relay = Some(Box::new(Relay {
                 leg: leg as u32,
                 buffer_bytes: split.buffer_bytes,
                 written: 0,
                 max_occupancy_bytes: 0,
+                mtcp: split.mtcp,
             }));
             let mut wl_scfg = sender_cfg(f.sender, bs);
             wl_scfg.variant = split.wireless;

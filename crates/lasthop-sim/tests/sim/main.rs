@@ -25,6 +25,7 @@ mod handshake;
 mod invariants;
 mod ll_elsn_metrics;
 mod mobility;
+mod mtcp;
 mod outages;
 mod papers;
 mod pareto;

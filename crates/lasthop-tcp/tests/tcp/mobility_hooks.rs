@@ -132,10 +132,14 @@ fn a_reset_on_a_move_clears_the_backoff_and_restarts_slow_start_from_snd_una() {
     assert_eq!(tx.s.stats().timeouts, 2, "not a timeout");
 }
 
-/// F3 (the M-TCP client): frozen at t300 with the timer 800 ms from
-/// firing, the sender sends nothing and wakes for nothing; an ack that
-/// arrives meanwhile is taken and the deadline it sets held; thawed at
-/// t5300, the timer fires what remained of it later, and sending resumes.
+/// F3 (the M-TCP client) and MTCPSH-8 (elaarag-002.md Sec. 4: "the MH's
+/// M-TCP timers have the same remaining time after an outage as before
+/// it"): frozen at t300 with the timer 800 ms from firing, the sender
+/// sends nothing and wakes for nothing; an ack that arrives meanwhile is
+/// taken and the deadline it sets held; thawed at t5300, the timer fires
+/// what remained of it later, and sending resumes. (The supervisor host's
+/// own sender, `m-tcp` in the simulator, thaws and then starts again from
+/// the last ack: `lasthop_sim::world::relay`.)
 #[test]
 fn a_frozen_sender_holds_its_timer_and_sends_nothing_until_thawed() {
     let mut tx = Tx::in_flight(Variant::Reno);

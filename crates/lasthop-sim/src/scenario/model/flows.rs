@@ -175,7 +175,9 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
     });
     let ecn_bs = bad_state == Some(BadStateNotice::EcnBs);
     let split = match base_station {
-        BaseStationAgent::Split { wireless } => Some(SplitModel { wireless, buffer_bytes: t.split_buffer_bytes }),
+        BaseStationAgent::Split { wireless, mtcp } => {
+            Some(SplitModel { wireless, buffer_bytes: t.split_buffer_bytes, mtcp })
+        }
         _ => None,
     };
     check(
