@@ -137,7 +137,7 @@ pub struct Receiver {
 /// The same box counts fast-retransmit handoff's duplicate acks
 /// ([`Receiver::send_duplicate_acks`]): acks sent at once, one after
 /// another, and holds M-TCP's withheld acks ([`Receiver::withhold_acks`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Freeze {
     /// Advertising a zero window.
     zero: bool,
@@ -206,7 +206,7 @@ impl Receiver {
     /// Freeze-TCP: a disconnection is coming. Every ack from now on
     /// advertises a zero window, and one goes at once (a window update).
     pub fn freeze_window(&mut self) {
-        let f = self.freeze.get_or_insert_with(|| Box::new(Freeze { zero: false, tr_acks_due: 0, withhold: None }));
+        let f = self.freeze.get_or_insert_with(Box::default);
         f.zero = true;
         f.tr_acks_due = 0;
         // The ack path reads the state among the options.
@@ -234,7 +234,7 @@ impl Receiver {
             return;
         }
         let owed = u32::from(self.unacked_segments > 0);
-        let f = self.freeze.get_or_insert_with(|| Box::new(Freeze { zero: false, tr_acks_due: 0, withhold: None }));
+        let f = self.freeze.get_or_insert_with(Box::default);
         f.tr_acks_due = n - 1 + owed;
         // The ack path reads the count among the options.
         self.options = true;
@@ -246,7 +246,7 @@ impl Receiver {
     /// and [`Receiver::mtcp_reconnect`] (and in answer to data while the
     /// window is closed).
     pub fn withhold_acks(&mut self) {
-        let f = self.freeze.get_or_insert_with(|| Box::new(Freeze { zero: false, tr_acks_due: 0, withhold: None }));
+        let f = self.freeze.get_or_insert_with(Box::default);
         f.withhold = Some(Withhold { acked: 0, sent: 0, due: false });
         // The ack path reads the state among the options.
         self.options = true;
@@ -254,16 +254,18 @@ impl Receiver {
 
     /// M-TCP: the mobile host has acknowledged everything before `acked`;
     /// the fixed host is acknowledged up to one byte short of it. Nothing
-    /// unless acks are withheld.
-    pub fn release_acks(&mut self, acked: u64) {
-        let Some(w) = self.freeze.as_deref_mut().and_then(|f| f.withhold.as_mut()) else { return };
+    /// unless acks are withheld. Returns whether an ack became due.
+    pub fn release_acks(&mut self, acked: u64) -> bool {
+        let Some(w) = self.freeze.as_deref_mut().and_then(|f| f.withhold.as_mut()) else { return false };
         if acked > w.acked {
             w.acked = acked;
             if acked - 1 > w.sent {
                 w.due = true;
                 self.ack_now = true;
+                return true;
             }
         }
+        false
     }
 
     /// M-TCP: the mobile host is disconnected. The withheld byte is

@@ -173,6 +173,13 @@ pub struct FlowModel {
     pub frho: bool,
 }
 
+/// Each split flow and its wireless leg's connection: the legs follow the
+/// flows, in the order of their flows ([`Model::paths`]).
+pub fn split_legs(flows: &[FlowModel]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let n = flows.len();
+    flows.iter().enumerate().filter(|(_, f)| f.split.is_some()).enumerate().map(move |(k, (fi, _))| (fi, n + k))
+}
+
 /// The base station's side of a split connection (seed 000 Sec. III-C).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitModel {
@@ -508,7 +515,7 @@ impl Model {
             [fl.to, fl.from].into_iter().find_map(|n| mobility::mobile_entry(ms, n).map(|m| (m, n)))
         };
         let mut paths = Vec::with_capacity(flows.len());
-        let mut split_legs = Vec::new();
+        let mut leg_paths = Vec::new();
         // The file's flow each model flow comes from (copies share one).
         let spec_of: Vec<usize> =
             expanded.iter().enumerate().flat_map(|(si, &(_, n))| std::iter::repeat_n(si, n as usize)).collect();
@@ -581,20 +588,16 @@ impl Model {
                     // Wired leg: source to base station; wireless leg after the flows.
                     let route = |r: &mut Router, a, b| r.path(a, b).expect("on a connected path");
                     paths.push([route(&mut router, fl.from, bs), route(&mut router, bs, fl.from)]);
-                    split_legs.push([route(&mut router, bs, fl.to), route(&mut router, fl.to, bs)]);
+                    leg_paths.push([route(&mut router, bs, fl.to), route(&mut router, fl.to, bs)]);
                 }
                 _ => paths.push([data, acks]),
             }
         }
-        paths.extend(split_legs);
+        paths.extend(leg_paths);
         // Split legs carry their model flow's segments.
-        let n_flows = flows.len();
         let mss_of = |c: usize| {
-            let m = if c < n_flows {
-                c
-            } else {
-                flows.iter().enumerate().filter(|(_, fl)| fl.split.is_some()).nth(c - n_flows).map_or(0, |(i, _)| i)
-            };
+            let m =
+                if c < flows.len() { c } else { split_legs(&flows).find(|&(_, leg)| leg == c).map_or(0, |(i, _)| i) };
             flows[m].sender.mss_bytes
         };
         let ack_recons = place_ack_recons(&named, &links, &paths, &mss_of)?;

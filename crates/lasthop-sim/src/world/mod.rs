@@ -274,8 +274,6 @@ struct Relay {
     written: u64,
     /// Largest occupancy seen (written, not acked by the mobile host), in bytes.
     max_occupancy_bytes: u64,
-    /// M-TCP's supervisor host: the wired receiver withholds its acks.
-    mtcp: bool,
 }
 
 /// An agent on a node, with its armed wake-up.

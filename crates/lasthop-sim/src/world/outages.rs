@@ -35,7 +35,7 @@
 
 use super::mobility::Handoff;
 use super::World;
-use crate::scenario::model::{frho_end, outages_on, Model};
+use crate::scenario::model::{frho_end, outages_on, split_legs, Model};
 use crate::scenario::schema::LinkDownSpec;
 use lasthop_core::pool::PacketRef;
 use lasthop_core::trace::DropCause;
@@ -147,6 +147,14 @@ impl Outages {
             let mi = model.mobility.iter().position(|m| m.conns.iter().any(|(c, _)| *c as usize == fi));
             mi.map_or(&[][..], |mi| &handoffs[mi][..])
         };
+        // Connection `c`'s disconnections, in time order: the outages on its
+        // path and its mobile host's handoffs.
+        let disconnections = |c: usize| {
+            let mut windows = outages_on(c, &model.paths, &model.outages);
+            windows.extend(handoffs_of(c).iter().map(|h| (h.start, h.complete)));
+            windows.sort_unstable();
+            windows
+        };
         for (fi, f) in model.flows.iter().enumerate() {
             let c = fi as u32;
             // Fast-retransmit handoff on a reconnection (a handoff's
@@ -161,27 +169,18 @@ impl Outages {
             }
             // A split flow's receiving host is its wireless leg's: not here.
             let Some(warning) = f.freeze_warning.filter(|_| f.split.is_none()) else { continue };
-            let mut windows = outages_on(fi, &model.paths, &model.outages);
-            windows.extend(handoffs_of(fi).iter().map(|h| (h.start, h.complete)));
-            windows.sort_unstable();
-            for (down, up) in windows {
+            for (down, up) in disconnections(fi) {
                 changes.push(Change { at: Time(down.ns().saturating_sub(warning.ns())), what: What::Freeze(c) });
                 changes.push(Change { at: up, what: What::Thaw(c) });
             }
         }
         // M-TCP's supervisor host is told of each disconnection of a split
-        // flow's wireless leg (connection n + k for the k-th split flow, as
-        // `wiring` numbers them) as its link goes down, and of its end.
-        let splits = model.flows.iter().enumerate().filter_map(|(fi, f)| f.split.map(|s| (fi, s)));
-        for (k, (fi, split)) in splits.enumerate() {
-            if !split.mtcp {
+        // flow's wireless leg as its link goes down, and of its end.
+        for (fi, leg) in split_legs(&model.flows) {
+            if !model.flows[fi].split.is_some_and(|s| s.mtcp) {
                 continue;
             }
-            let leg = model.flows.len() + k;
-            let mut windows = outages_on(leg, &model.paths, &model.outages);
-            windows.extend(handoffs_of(leg).iter().map(|h| (h.start, h.complete)));
-            windows.sort_unstable();
-            for (down, up) in windows {
+            for (down, up) in disconnections(leg) {
                 changes.push(Change { at: down, what: What::MtcpDown(fi as u32) });
                 changes.push(Change { at: up, what: What::MtcpUp(fi as u32) });
             }

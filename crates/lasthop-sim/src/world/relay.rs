@@ -36,13 +36,19 @@ impl<'m> World<'m> {
         self.flush_sender(leg);
     }
 
+    /// The wireless leg of split flow `wired`.
+    fn leg(&self, wired: usize) -> usize {
+        self.flows[wired].relay.as_deref().expect("a split flow").leg as usize
+    }
+
     /// M-TCP: the mobile host acknowledged data of split flow `wired`'s
-    /// wireless leg: the source is acknowledged up to one byte short of it.
+    /// wireless leg: the source is acknowledged up to one byte short of it
+    /// (nothing unless the wired receiver withholds its acks: `m-tcp`).
     pub(super) fn mtcp_release(&mut self, wired: usize) {
-        let Some(r) = self.flows[wired].relay.as_deref().filter(|r| r.mtcp).copied() else { return };
-        let acked = self.flows[r.leg as usize].sender.snd_una();
-        self.flows[wired].receiver.release_acks(acked);
-        self.flush_receiver(wired);
+        let acked = self.flows[self.leg(wired)].sender.snd_una();
+        if self.flows[wired].receiver.release_acks(acked) {
+            self.flush_receiver(wired);
+        }
     }
 
     /// M-TCP: split flow `wired`'s mobile host is disconnected. The source
@@ -50,7 +56,7 @@ impl<'m> World<'m> {
     /// host's sender to the mobile host freezes its timers (F3) [I].
     pub(super) fn mtcp_disconnect(&mut self, wired: usize) {
         let now = self.sched.now();
-        let leg = self.flows[wired].relay.as_deref().expect("a split flow").leg as usize;
+        let leg = self.leg(wired);
         self.flows[wired].receiver.mtcp_disconnect();
         self.flush_receiver(wired);
         self.flows[leg].sender.freeze(now);
@@ -65,7 +71,7 @@ impl<'m> World<'m> {
     /// source's window.
     pub(super) fn mtcp_reconnect(&mut self, wired: usize) {
         let now = self.sched.now();
-        let leg = self.flows[wired].relay.as_deref().expect("a split flow").leg as usize;
+        let leg = self.leg(wired);
         self.flows[leg].sender.unfreeze(now);
         self.flows[leg].sender.reset_on_move(now, &mut self.trace);
         self.flush_sender(leg);

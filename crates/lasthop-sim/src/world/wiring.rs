@@ -128,7 +128,6 @@ impl<'m> World<'m> {
                 buffer_bytes: split.buffer_bytes,
                 written: 0,
                 max_occupancy_bytes: 0,
-                mtcp: split.mtcp,
             }));
             let mut wl_scfg = sender_cfg(f.sender, bs);
             wl_scfg.variant = split.wireless;
