@@ -65,3 +65,29 @@ def test_5000_packets_take_52_s_without_errors_and_longer_with() -> None:
     clean, lossy = t("none"), t("1e-6")
     assert 51 < clean < 53, clean
     assert clean < lossy < 58.032 * 1.15, lossy
+
+
+def test_x1_each_mechanism_meets_the_outages_its_own_way() -> None:
+    """X-1's cells on seed 1 (60 s of Fig. 2's schedule, 18 outages): plain Tahoe times out
+    once per outage; fast-retransmit handoff replaces every timeout by a fast retransmit;
+    Freeze-TCP, I-TCP and M-TCP spare the source every timeout; snoop retransmits locally.
+    Freeze-TCP, which empties the pipe before each outage, carries the most; the order the
+    claims read follows."""
+    from lasthop.papers.elaarag02 import x1
+
+    got = {}
+    for e in x1.experiments():
+        summary = lasthop.run(e.scenario, seed=1, set=list(e.sets), trace=False).summary
+        got[e.scheme] = x1.cell(e, [summary])
+    assert got["tahoe"]["timeouts"] == 18 and got["tahoe"]["fast_retransmits"] == 0
+    assert got["frho"]["timeouts"] == 0 and got["frho"]["fast_retransmits"] == 18
+    for m in ("freeze", "i-tcp", "m-tcp"):
+        assert got[m]["timeouts"] == 0, (m, got[m])
+    assert got["snoop"]["local_retransmits"] > 100
+    rate = {m: c["throughput_pps"] for m, c in got.items()}
+    assert rate["freeze"] > rate["m-tcp"] > rate["i-tcp"] > rate["frho"] > rate["snoop"], rate
+    cells = framework.Cells(list(got.values()))
+    verdicts = {
+        c.id: c.check(cells).holds for c in claims.CLAIMS if c.id.startswith("x-1") and c.check
+    }
+    assert verdicts == {"x-1-top": False, "x-1-middle": True, "x-1-bottom": False}, verdicts

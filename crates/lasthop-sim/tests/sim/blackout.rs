@@ -107,3 +107,40 @@ fn blackout_freeze_has_no_timeout_and_resumes_with_its_window() {
         }
     }
 }
+
+/// elaarag-002.md TAHOE-4, serial timeouts: Tahoe under a 5 s blackout
+/// times out, then waits twice as long and times out again, and twice as
+/// long again: at +1.01, +3.01 and +7.01 s (RFC 6298's 1 s minimum RTO
+/// here, armed by the last ack before the blackout; the survey's ns had
+/// about 1.2 s: +1.2, +3.6, +8.4 s). Every timeout but the last falls
+/// inside the blackout; the first segment after the reconnection leaves at
+/// the first backed-off expiry after it (2 s after it, not at it), and it
+/// is that expiry's retransmission. (Karn's rule, TAHOE-4's last part, is
+/// `lasthop-tcp`'s `fig1_timelines`: an ack of a retransmitted segment
+/// gives no sample. The scenario has nothing random: one seed.)
+#[test]
+fn tahoe_4_serial_timeouts_resume_at_the_first_expiry_after_reconnection() {
+    let b = 5.0;
+    let up = DOWN_AT + b;
+    let (s, t) = blackout("tahoe", "none", b, 1);
+    let resume = up + stall(&t, up);
+    let e = &t.events;
+    let timeouts: Vec<f64> = (0..e.time_ns.len())
+        .filter(|&i| e.kind[i] == SenderEventKind::Timeout)
+        .map(|i| secs(e.time_ns[i]))
+        .filter(|&a| a > DOWN_AT && a <= resume)
+        .collect();
+    assert_eq!(timeouts.len(), 3, "{timeouts:?}");
+    assert_eq!(s.flows[0].timeouts, 3);
+    let (last, before) = timeouts.split_last().expect("timeouts");
+    assert!(before.iter().all(|&a| a < up), "{timeouts:?}");
+    assert_eq!(*last, resume, "resumes at the first expiry after {up} s");
+    assert!((resume - up - 2.0).abs() < 0.02, "{} s after the reconnection", resume - up);
+    let x = &t.sent;
+    let first = (0..x.time_ns.len()).find(|&i| secs(x.time_ns[i]) >= up).expect("sends again");
+    assert!(x.retransmit[first], "the first segment after is the timeout's retransmission");
+    // The first about one minimum RTO into the blackout, then waits of 2 and 4 s.
+    assert!((1.0..1.02).contains(&(timeouts[0] - DOWN_AT)), "{timeouts:?}");
+    let gaps: Vec<f64> = timeouts.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!((gaps[0] - 2.0).abs() < 1e-6 && (gaps[1] - 4.0).abs() < 1e-6, "{gaps:?}");
+}

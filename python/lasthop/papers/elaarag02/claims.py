@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from lasthop.papers.elaarag02 import fig2, transfer
+from lasthop.papers.elaarag02 import fig2, transfer, x1
 from lasthop.reproduction.claims import Cells, Claim, Verdict
-from lasthop.reproduction.compare import Judge
+from lasthop.reproduction.compare import Estimate, Judge
 from lasthop.reproduction.deviations import Cause, Deviation, Sensitivity
 
 TABLE: Final = "elaarag02:I"
@@ -132,6 +132,40 @@ def _tahoe_3(c: Cells) -> Verdict:
     return Verdict.of(j)
 
 
+X1: Final = x1.TABLE
+ABOUT: Final = 0.10
+"""X-1's "about equal" (its ≈): within 10% [R]. Neither the survey nor the reference gives
+a tolerance; the cells' intervals over the seeds are narrow (only the timer tick's phase
+is random), so an overlap of intervals alone would read ≈ as "equal"."""
+
+
+def _x1(c: Cells, mechanism: str) -> Estimate:
+    return c.est(X1, x1.SETTING, x1.scheme(mechanism), "throughput_pps")
+
+
+def _x1_top(c: Cells) -> Verdict:
+    j = Judge()
+    mtcp, freeze, itcp = _x1(c, "m-tcp"), _x1(c, "freeze"), _x1(c, "i-tcp")
+    j.about_equal("M-TCP about Freeze-TCP (packets/s)", mtcp, freeze, rel=ABOUT)
+    j.not_below("Freeze-TCP at least I-TCP", freeze, itcp)
+    j.not_below("M-TCP at least I-TCP", mtcp, itcp)
+    return Verdict.of(j)
+
+
+def _x1_middle(c: Cells) -> Verdict:
+    j = Judge()
+    itcp, frho, tahoe = _x1(c, "i-tcp"), _x1(c, "frho"), _x1(c, "none")
+    j.greater("I-TCP above fast-retransmit handoff (packets/s)", itcp, frho)
+    j.not_below("fast-retransmit handoff at least Tahoe", frho, tahoe)
+    return Verdict.of(j)
+
+
+def _x1_bottom(c: Cells) -> Verdict:
+    j = Judge()
+    j.about_equal("snoop about Tahoe (packets/s)", _x1(c, "snoop"), _x1(c, "none"), rel=ABOUT)
+    return Verdict.of(j)
+
+
 CLAIMS: Final[tuple[Claim, ...]] = (
     Claim(
         "t1-throughput-double",
@@ -214,8 +248,39 @@ CLAIMS: Final[tuple[Claim, ...]] = (
         _tahoe_3,
         tags=(FIG2,),
     ),
+    Claim(
+        "x-1-top",
+        "Sec. 6, Table II (long/frequent disconnections)",
+        "M-TCP and Freeze-TCP keep the sender's window across disconnections; I-TCP's split "
+        "connection shields the source but its wireless side restarts",
+        "elaarag-002.md X-1, its first links on Fig. 2's schedule over 60 s: M-TCP about "
+        "Freeze-TCP (within 10% [R]), both at least I-TCP, in 1024-byte packets/s at the "
+        "mobile host",
+        _x1_top,
+        tags=(X1,),
+    ),
+    Claim(
+        "x-1-middle",
+        "Sec. 6, Table II (long/frequent disconnections)",
+        "fast-retransmit handoff spares the source its timeout but not its window cut; "
+        "I-TCP's does better",
+        "elaarag-002.md X-1, its middle links: I-TCP above fast-retransmit handoff, which is "
+        "at least plain Tahoe",
+        _x1_middle,
+        tags=(X1,),
+    ),
+    Claim(
+        "x-1-bottom",
+        "Sec. 6, Table II (long/frequent disconnections)",
+        '"link layer protocols do not help in the case of long or frequent disconnections"',
+        "elaarag-002.md X-1, its last link: snoop about plain Tahoe (within 10% [R]); RLP, "
+        "which it also names, is not built (issue 34)",
+        _x1_bottom,
+        tags=(X1,),
+    ),
 )
-"""Sec. 4's reading of Table I, and its narrative of Fig. 2."""
+"""Sec. 4's reading of Table I, its narrative of Fig. 2, and Sec. 6's ordering of the
+mechanisms under disconnections (X-1)."""
 
 DEVIATIONS: Final[tuple[Deviation, ...]] = (
     Deviation(
@@ -238,6 +303,37 @@ DEVIATIONS: Final[tuple[Deviation, ...]] = (
                 ),
                 (f"{TABLE}/ber=1e-5/tahoe",),
             ),
+        ),
+    ),
+    Deviation(
+        ("x-1-top",),
+        "M-TCP trails Freeze-TCP on Fig. 2's schedule by a cost paid at every reconnection. "
+        "Freeze-TCP's receiver closes the window a round trip before each outage, so nothing "
+        "is in flight when the link goes down and the sender resumes with its window. M-TCP's "
+        "supervisor host learns of the outage only when the link goes down: the base "
+        "station's queue and the frames on the link are lost (flush), and its sender to the "
+        "mobile host starts again from one segment (reset_on_move, F6) and slow-starts "
+        "through the 3 s up period. The paper's bandwidth manager, a fixed wireless window "
+        "with no slow start, is not built (crates/lasthop-sim/src/schemes.rs, M_TCP). The "
+        "check makes reconnections ten times rarer.",
+        Cause(
+            "how often the mobile host reconnects (outages every 33 s instead of 3.3 s)",
+            ("every_s=33.0",),
+            (f"{X1}/*/m-tcp", f"{X1}/*/freeze", f"{X1}/*/i-tcp"),
+        ),
+    ),
+    Deviation(
+        ("x-1-bottom",),
+        "Snoop does worse than plain Tahoe on Fig. 2's schedule. Each outage flushes the "
+        "base station's queue, a burst of up to about 37 packets. Snoop suppresses the "
+        "mobile host's duplicate acks and retransmits the holes from its cache one per "
+        "wireless round trip (no selective acks), while the source, which would have "
+        "resent the burst in slow start after its timeout, waits. The check holds the queue "
+        "across each outage instead of flushing it.",
+        Cause(
+            "the burst each outage takes from the base station's queue (semantics hold, not flush)",
+            ('semantics="hold"',),
+            (f"{X1}/*/snoop", f"{X1}/*/tahoe"),
         ),
     ),
 )

@@ -1,14 +1,15 @@
 """ElAarag 2002 (seed 002): Table I, TCP Tahoe's throughput in packets per second at two
-bit error rates (``elaarag02/table1``), beside the published values; and Fig. 2, Tahoe on
+bit error rates (``elaarag02/table1``), beside the published values; Fig. 2, Tahoe on
 the Table I path with the mobile host cut off periodically (``elaarag02/fig2``), read
-from traced runs (:mod:`lasthop.papers.elaarag02.fig2`)."""
+from traced runs (:mod:`lasthop.papers.elaarag02.fig2`); and the survey's disconnection
+mechanisms on Fig. 2's schedule (:mod:`lasthop.papers.elaarag02.x1`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from lasthop.papers.elaarag02 import fig2, published, transfer
+from lasthop.papers.elaarag02 import fig2, published, transfer, x1
 from lasthop.papers.elaarag02.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
 from lasthop.reproduction.claims import Claim
 from lasthop.reproduction.deviations import Deviation, Sensitivity
@@ -127,23 +128,32 @@ class ElAarag02(Paper):
     sensitivities: Sequence[Sensitivity] = SENSITIVITIES
 
     def owns(self, table: str) -> bool:
-        return table in (TABLE, fig2.TABLE, transfer.TABLE)
+        return table in (TABLE, fig2.TABLE, transfer.TABLE, x1.TABLE)
 
     def experiments(self, request: Request) -> list[ThroughputExperiment]:
-        return experiments()
+        return experiments() + x1.experiments()
 
     def cell(self, experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         assert isinstance(experiment, ThroughputExperiment)
+        if experiment.table == x1.TABLE:
+            return x1.cell(experiment, runs)
         return throughput_cell(experiment, runs)
 
     def cells(
         self, request: Request, runs: Sequence[Sequence[Mapping[str, Any]]]
     ) -> list[dict[str, Any]]:
-        table1 = [throughput_cell(e, r) for e, r in zip(experiments(), runs, strict=True)]
-        return table1 + transfer.cells(request.seeds) + fig2.cells(request.seeds)
+        planned = self.experiments(request)
+        pooled = [self.cell(e, r) for e, r in zip(planned, runs, strict=True)]
+        table1 = [c for c in pooled if c["table"] == TABLE]
+        rest = [c for c in pooled if c["table"] != TABLE]
+        return table1 + transfer.cells(request.seeds) + fig2.cells(request.seeds) + rest
 
     def tables(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> list[RenderableType]:
-        return [table(cells, request.seeds), fig2_table(cells, request.seeds)]
+        return [
+            table(cells, request.seeds),
+            fig2_table(cells, request.seeds),
+            x1.table(cells, request.seeds),
+        ]
 
     def report(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> ReportPart:
         from lasthop.papers.elaarag02.figures import figures
@@ -159,6 +169,15 @@ class ElAarag02(Paper):
                 transfer.TABLE: CellTable(
                     "ElAarag 2002, Table I: time to transfer 5000 packets (traced runs)",
                     columns=(("5000 packets (s)", "t5000_s", 2),),
+                ),
+                x1.TABLE: CellTable(
+                    "ElAarag 2002, X-1: every mechanism on Fig. 2's schedule (60 s)",
+                    columns=(
+                        ("pkts/s", "throughput_pps", 2),
+                        ("FH timeouts", "timeouts", 1),
+                        ("fast rexmits", "fast_retransmits", 1),
+                        ("BS local rexmits", "local_retransmits", 1),
+                    ),
                 ),
                 fig2.TABLE: CellTable(
                     "ElAarag 2002, Fig. 2: what each outage cost TCP Tahoe (traced runs)",
