@@ -25,12 +25,16 @@ if TYPE_CHECKING:
 BERS: Final = ("1e-5", "1e-6")
 """Table I's bit error rates (the ``ber`` parameter of ``elaarag02/table1``)."""
 
+NS2_PKT: Final = ("1e-5-pkt", "1e-6-pkt")
+"""Table I's error model by ns-2's literal rule for unit ``pkt`` (elaarag-002.md TABLE1-4:
+the channel advances only when a packet crosses it)."""
+
 TABLE: Final = "elaarag02:I"
 
 
 def experiments() -> list[ThroughputExperiment]:
-    """Table I's cells: TCP Tahoe at each bit error rate, and without errors (the
-    reference's TABLE1-3, no published value)."""
+    """Table I's cells: TCP Tahoe at each bit error rate, without errors (the reference's
+    TABLE1-3, no published value), and under ns-2's literal ``pkt`` reading (TABLE1-4)."""
     return [
         ThroughputExperiment(
             table=TABLE,
@@ -46,13 +50,14 @@ def experiments() -> list[ThroughputExperiment]:
     ] + [
         ThroughputExperiment(
             table=TABLE,
-            setting="ber=none",
+            setting=f"ber={ber}",
             scheme="tahoe",
             scenario="elaarag02/table1",
-            sets=('ber="none"',),
+            sets=(f'ber="{ber}"',),
             unit="pps",
             published=None,
         )
+        for ber in ("none", *NS2_PKT)
     ]
 
 
