@@ -91,3 +91,27 @@ def test_x1_each_mechanism_meets_the_outages_its_own_way() -> None:
         c.id: c.check(cells).holds for c in claims.CLAIMS if c.id.startswith("x-1") and c.check
     }
     assert verdicts == {"x-1-top": False, "x-1-middle": True, "x-1-bottom": False}, verdicts
+
+
+def test_the_blackout_study_reports_stall_timeouts_and_goodput_and_draws_them() -> None:
+    """Issue 32 item 5 in the reproduction: after a 5 s blackout plain Reno waits 2.01 s for
+    its third, backed-off timeout; fast-retransmit handoff and Freeze-TCP send again within
+    one round trip (0.24 s), Freeze-TCP, M-TCP and I-TCP with no timeout; every scheme's
+    goodput falls as the blackout lengthens. The figure draws every scheme in both panels."""
+    from lasthop.papers.elaarag02 import blackout
+
+    cells = blackout.cells()
+    by = {(c["setting"], c["scheme"]): c for c in cells}
+    five = {s: by[(blackout.setting(5.0), s)] for s, _, _ in blackout.ROWS}
+    assert abs(five["reno"]["stall_s"] - 2.01) < 0.01 and five["reno"]["timeouts"] == 3
+    for s in ("frho", "freeze", "m-tcp"):
+        assert five[s]["stall_s"] < 0.24, (s, five[s])
+    for s in ("freeze", "m-tcp", "i-tcp"):
+        assert five[s]["timeouts"] == 0, (s, five[s])
+    for s, _, _ in blackout.ROWS:
+        short = by[(blackout.setting(0.1), s)]["goodput_kbps"]
+        assert five[s]["goodput_kbps"] < short, s
+    fig = blackout.figure(cells)
+    gids = {line.get_gid() for ax in fig.figure.axes for line in ax.lines}
+    for label in blackout.LABELS.values():
+        assert {f"series:{label}", f"series:{label}:1"} <= gids, label

@@ -27,7 +27,21 @@ def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
     asym = [c for c in rest if str(c["table"]).startswith("b99-")]
     cells = rest[: len(rest) - len(asym)]
     assert asym and all(not str(c["table"]).startswith("b99-") for c in cells)
-    # Seed 002's traced cells end its part, with their own figures (tests/test_elaarag02.py):
+    # Seed 002's part ends with the mechanisms on Fig. 2's schedule (X-1) and the blackout
+    # study (tests/test_elaarag02.py), a row of each per mechanism.
+    studies = [c for c in cells if c["table"] in ("elaarag02:X-1", "elaarag02:blackout")]
+    assert cells[-len(studies) :] == studies
+    assert [c["scheme"] for c in studies[:6]] == [
+        "tahoe",
+        "frho",
+        "freeze",
+        "i-tcp",
+        "m-tcp",
+        "snoop",
+    ]
+    assert len(studies) == 6 + 4 * 7 and "ci95" not in studies[-1]  # the study: one run
+    cells = cells[: len(cells) - len(studies)]
+    # Before them its traced cells, with their own figures (tests/test_elaarag02.py):
     # Table I's transfer times of 5000 packets, then Fig. 2.
     traced = [c for c in cells if c["table"] in ("elaarag02:I-t5000", "elaarag02:fig2")]
     assert cells[-len(traced) :] == traced
@@ -81,7 +95,8 @@ def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
             "elaarag02:I",
         ].index,
     )
-    assert keys[-3:] == [("elaarag02:I", f"ber={b}", "tahoe") for b in ("1e-5", "1e-6", "none")]
+    bers = ("1e-5", "1e-6", "none", "1e-5-pkt", "1e-6-pkt")
+    assert keys[-5:] == [("elaarag02:I", f"ber={b}", "tahoe") for b in bers]
     assert len(table3) == 17
     for cell in cells:
         unit = "throughput_pps" if cell["table"] == "elaarag02:I" else "throughput_mbps"

@@ -1016,41 +1016,77 @@ def series_vs_x(
     colour, marker and line style), as seed 001's F11, F13 and F15 draw them: ``series``
     maps a label to its points ``(x, y, sd)``; a point with an ``sd`` gets a bar of one
     standard deviation each way. Line gids: ``series:LABEL``."""
-    labels = list(series)
-    styles = _styles(labels)
     with _style():
         fig = Figure(figsize=(7.0, 4.4), layout="constrained")
         ax = fig.subplots()
-        xs_all: set[float] = set()
-        for label in labels:
-            points = sorted(series[label])
-            xs = [p[0] for p in points]
-            ys = [p[1] for p in points]
-            xs_all.update(xs)
-            line = _marked_line(ax, xs, ys, styles[label], label, f"series:{label}")
-            if any(p[2] is not None for p in points):
-                err = [p[2] or 0.0 for p in points]
-                ax.errorbar(
-                    xs,
-                    ys,
-                    yerr=err,
-                    fmt="none",
-                    ecolor=line.get_color(),
-                    elinewidth=0.9,
-                    capsize=2.5,
-                    zorder=2,
-                )
-        if integer_x:
-            ticks = sorted(xs_all)
-            ax.xaxis.set_major_locator(FixedLocator(ticks))
-            ax.set_xticklabels([f"{v:g}" for v in ticks])
-        if y_from_zero:
-            ax.set_ylim(bottom=0)
+        _series_on(ax, series, _styles(list(series)), y_from_zero, integer_x)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.set_title(title)
         ax.legend(loc="best")
     return _frozen(fig)
+
+
+def panels_vs_x(
+    panels: Sequence[tuple[str, Mapping[str, Sequence[tuple[float, float, float | None]]]]],
+    *,
+    xlabel: str,
+    title: str,
+    y_from_zero: bool = True,
+    integer_x: bool = True,
+) -> Figure:
+    """Several measures against one parameter, a panel each (``(ylabel, series)``, the
+    series as :func:`series_vs_x` takes them) stacked over a shared x axis, each label
+    drawn alike in every panel; the legend once, in the first. Line gids:
+    ``series:LABEL`` in the first panel, ``series:LABEL:K`` in panel K after it."""
+    labels = list(dict.fromkeys(label for _, series in panels for label in series))
+    styles = _styles(labels)
+    with _style():
+        fig = Figure(figsize=(7.0, 2.6 + 2.2 * len(panels)), layout="constrained")
+        axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
+        for k, (ax, (ylabel, series)) in enumerate(zip(axes, panels, strict=True)):
+            _series_on(ax, series, styles, y_from_zero, integer_x, suffix="" if k == 0 else f":{k}")
+            ax.set_ylabel(ylabel)
+        axes[-1].set_xlabel(xlabel)
+        axes[0].set_title(title)
+        axes[0].legend(loc="best", fontsize="small")
+    return _frozen(fig)
+
+
+def _series_on(
+    ax: Axes,
+    series: Mapping[str, Sequence[tuple[float, float, float | None]]],
+    styles: Mapping[str, int],
+    y_from_zero: bool,
+    integer_x: bool,
+    suffix: str = "",
+) -> None:
+    """Draw ``series`` on ``ax`` (see :func:`series_vs_x`)."""
+    xs_all: set[float] = set()
+    for label, unsorted in series.items():
+        points = sorted(unsorted)
+        xs = [p[0] for p in points]
+        ys = [p[1] for p in points]
+        xs_all.update(xs)
+        line = _marked_line(ax, xs, ys, styles[label], label, f"series:{label}{suffix}")
+        if any(p[2] is not None for p in points):
+            err = [p[2] or 0.0 for p in points]
+            ax.errorbar(
+                xs,
+                ys,
+                yerr=err,
+                fmt="none",
+                ecolor=line.get_color(),
+                elinewidth=0.9,
+                capsize=2.5,
+                zorder=2,
+            )
+    if integer_x:
+        ticks = sorted(xs_all)
+        ax.xaxis.set_major_locator(FixedLocator(ticks))
+        ax.set_xticklabels([f"{v:g}" for v in ticks])
+    if y_from_zero:
+        ax.set_ylim(bottom=0)
 
 
 def rtt_vs_time(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from lasthop.papers.elaarag02 import fig2, published, transfer, x1
+from lasthop.papers.elaarag02 import blackout, fig2, published, transfer, x1
 from lasthop.papers.elaarag02.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
 from lasthop.reproduction.claims import Claim
 from lasthop.reproduction.deviations import Deviation, Sensitivity
@@ -133,7 +133,7 @@ class ElAarag02(Paper):
     sensitivities: Sequence[Sensitivity] = SENSITIVITIES
 
     def owns(self, table: str) -> bool:
-        return table in (TABLE, fig2.TABLE, transfer.TABLE, x1.TABLE)
+        return table in (TABLE, fig2.TABLE, transfer.TABLE, x1.TABLE, blackout.TABLE)
 
     def experiments(self, request: Request) -> list[ThroughputExperiment]:
         return experiments() + x1.experiments()
@@ -151,13 +151,15 @@ class ElAarag02(Paper):
         pooled = [self.cell(e, r) for e, r in zip(planned, runs, strict=True)]
         table1 = [c for c in pooled if c["table"] == TABLE]
         rest = [c for c in pooled if c["table"] != TABLE]
-        return table1 + transfer.cells(request.seeds) + fig2.cells(request.seeds) + rest
+        traced = transfer.cells(request.seeds) + fig2.cells(request.seeds)
+        return table1 + traced + rest + blackout.cells()
 
     def tables(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> list[RenderableType]:
         return [
             table(cells, request.seeds),
             fig2_table(cells, request.seeds),
             x1.table(cells, request.seeds),
+            blackout.table(cells),
         ]
 
     def report(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> ReportPart:
@@ -165,8 +167,9 @@ class ElAarag02(Paper):
         from lasthop.report import CellTable, ReportPart
 
         shown, provenance = figures(request.trace_seed)
+        provenance.append(("traced runs (blackout study)", f"{blackout.SCENARIO}; seed 1"))
         return ReportPart(
-            figures=shown,
+            figures=[*shown, blackout.figure(cells)],
             provenance=provenance,
             sources=[("paper", published.ELAARAG02_SOURCE)],
             cell_tables={
@@ -174,6 +177,15 @@ class ElAarag02(Paper):
                 transfer.TABLE: CellTable(
                     "ElAarag 2002, Table I: time to transfer 5000 packets (traced runs)",
                     columns=(("5000 packets (s)", "t5000_s", 2),),
+                ),
+                blackout.TABLE: CellTable(
+                    "The blackout study: one blackout of the mobile host's link at 10 s "
+                    "(traced runs)",
+                    columns=(
+                        ("stall (s)", "stall_s", 3),
+                        ("FH timeouts", "timeouts", 0),
+                        ("goodput (kb/s)", "goodput_kbps", 1),
+                    ),
                 ),
                 x1.TABLE: CellTable(
                     "ElAarag 2002, X-1: every mechanism on Fig. 2's schedule (60 s)",
