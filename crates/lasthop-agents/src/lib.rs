@@ -13,11 +13,14 @@
 //!   constrained reverse link (seed 001 Sec. 6.4).
 //! - [`bad_state::BadState`]: local recovery that tells the source its link
 //!   is bad, by EBSN or by ECN-Echo on the acks (seed 002 Sec. 5.2).
+//! - [`snoop_nack::SnoopNack`]: snoop's NACKs for data from the mobile host
+//!   (the snoop 1995 paper, Sec. 3; seed 002 Sec. 5.1).
 
 pub mod ack_recons;
 pub mod bad_state;
 pub mod eln;
 pub mod snoop;
+pub mod snoop_nack;
 
 use lasthop_core::{Packet, Time};
 pub use snoop::LocalRetransmit;
@@ -44,7 +47,7 @@ pub enum Origin {
     ReconstructedAck,
     /// A packet the agent held ([`Verdict::Hold`]) and now lets go.
     Released,
-    /// A control message the agent sends (an EBSN).
+    /// A control message the agent sends (an EBSN, a NACK).
     Notice,
 }
 
@@ -69,6 +72,7 @@ pub enum NodeAgent {
     Snoop(Box<snoop::Snoop>),
     AckRecons(Box<ack_recons::AckRecons>),
     BadState(Box<bad_state::BadState>),
+    SnoopNack(Box<snoop_nack::SnoopNack>),
 }
 
 impl NodeAgent {
@@ -84,6 +88,10 @@ impl NodeAgent {
             NodeAgent::Snoop(s) => s.on_packet(now, pkt),
             NodeAgent::AckRecons(r) => r.on_packet(now, pkt),
             NodeAgent::BadState(b) => b.on_packet(now, pkt),
+            NodeAgent::SnoopNack(n) => {
+                n.on_packet(now, pkt);
+                Verdict::Forward
+            }
         }
     }
 
@@ -107,6 +115,7 @@ impl NodeAgent {
                 }
                 bad_state::BadStateOut::Ebsn(pkt) => AgentOutput { pkt, origin: Origin::Notice },
             }),
+            NodeAgent::SnoopNack(n) => n.poll_transmit(now).map(|pkt| AgentOutput { pkt, origin: Origin::Notice }),
         }
     }
 
@@ -118,6 +127,7 @@ impl NodeAgent {
             NodeAgent::Snoop(s) => s.poll_at(),
             NodeAgent::AckRecons(r) => r.poll_at(),
             NodeAgent::BadState(b) => b.poll_at(),
+            NodeAgent::SnoopNack(n) => n.poll_at(),
         }
     }
 
@@ -128,6 +138,7 @@ impl NodeAgent {
             // Due acks leave through `poll_transmit`; nothing else is timed.
             NodeAgent::AckRecons(_) => {}
             NodeAgent::BadState(b) => b.on_timer(now),
+            NodeAgent::SnoopNack(n) => n.on_timer(now),
         }
     }
 
@@ -138,13 +149,14 @@ impl NodeAgent {
             NodeAgent::Snoop(s) => s.flow(),
             NodeAgent::AckRecons(r) => r.flow(),
             NodeAgent::BadState(b) => b.flow(),
+            NodeAgent::SnoopNack(n) => n.flow(),
         }
     }
 
     /// Segments retransmitted by the agent itself.
     pub fn local_retransmits(&self) -> u64 {
         match self {
-            NodeAgent::Eln(_) => 0,
+            NodeAgent::Eln(_) | NodeAgent::SnoopNack(_) => 0,
             NodeAgent::Snoop(s) => s.stats.local_retransmits,
             NodeAgent::AckRecons(_) => 0,
             NodeAgent::BadState(b) => b.local().stats.local_retransmits,
@@ -154,7 +166,7 @@ impl NodeAgent {
     /// Duplicate acks the agent absorbed.
     pub fn dupacks_suppressed(&self) -> u64 {
         match self {
-            NodeAgent::Eln(_) => 0,
+            NodeAgent::Eln(_) | NodeAgent::SnoopNack(_) => 0,
             NodeAgent::Snoop(s) => s.stats.dupacks_suppressed,
             NodeAgent::AckRecons(_) => 0,
             NodeAgent::BadState(b) => b.local().stats.dupacks_suppressed,
@@ -167,7 +179,7 @@ impl NodeAgent {
         match self {
             NodeAgent::Snoop(s) => Some(s.stats.double_retransmits),
             NodeAgent::BadState(b) => Some(b.local().stats.double_retransmits),
-            NodeAgent::Eln(_) | NodeAgent::AckRecons(_) => None,
+            NodeAgent::Eln(_) | NodeAgent::AckRecons(_) | NodeAgent::SnoopNack(_) => None,
         }
     }
 

@@ -27,6 +27,10 @@ pub enum BaseStationAgent {
     /// Local recovery that tells the source its link is bad (seed 002 Sec.
     /// 5.2): EBSN or ECN-Echo on the acks (`lasthop_agents::bad_state`).
     BadState(SnoopConfig, BadStateNotice),
+    /// Snoop's NACKs for data from the mobile host (the snoop 1995 paper,
+    /// Sec. 3; `lasthop_agents::snoop_nack`): the base station SACKs what
+    /// reached it to the mobile sender.
+    Nack,
 }
 
 /// What a scheme sets on a flow.
@@ -123,7 +127,26 @@ pub const SCHEMES: &[Scheme] = &[
     bad_state("ebsn", BadStateNotice::Ebsn),
     bad_state("ecn-bs", BadStateNotice::EcnBs),
     M_TCP,
+    SNOOP_NACK,
 ];
+
+/// Seed 002 Sec. 5.1 (quoting Balakrishnan, Seshan, Amir, Katz, ACM
+/// Wireless Networks 1(4) 1995, Sec. 3; elaarag-002.md SNOOP-NACK): for
+/// data from the mobile host, the base station sends it NACKs as TCP SACK
+/// blocks (`lasthop_agents::snoop_nack`). "The only change at the MH: SACK
+/// processing": the mobile sender runs RFC 6675 recovery; the fixed host is
+/// unchanged, its acks cumulative only (no SACK blocks of its own). The
+/// agent is at the far end of the sender's first hop, the mobile sender's
+/// base station. The scheme is for data from the mobile host: on a flow
+/// from a fixed host the agent would report the holes of that host's first
+/// hop, and its sender would see no SACK blocks but those.
+const SNOOP_NACK: Scheme = Scheme {
+    name: "snoop-nack",
+    cc: "reno",
+    variant: Variant::Sack,
+    eln: ElnResponse::Off,
+    base_station: BaseStationAgent::Nack,
+};
 
 /// Seed 002 Sec. 5.2: EBSN (Bakshi, Krishna, Vaidya, Pradhan, ICDCS 1997)
 /// and the survey's ECN-at-the-base-station comparator. The base station

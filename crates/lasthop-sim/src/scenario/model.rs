@@ -15,8 +15,9 @@ use crate::traffic::ParetoConfig;
 use lasthop_agents::ack_recons::{AckReconsConfig, Spacing};
 use lasthop_agents::bad_state::BadStateNotice;
 use lasthop_agents::snoop::SnoopConfig;
+use lasthop_agents::snoop_nack::SnoopNackConfig;
 use lasthop_core::tick::KernelClock;
-use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_US};
+use lasthop_core::time::{secs_to_ns, NS_PER_MS, NS_PER_S, NS_PER_US};
 use lasthop_core::{NodeId, Time};
 use lasthop_net::error::ErrorModelConfig;
 use lasthop_net::mac::dcf::{DcfConfig, LlRetransmission};
@@ -161,6 +162,11 @@ pub struct FlowModel {
     /// `split-smart`); its node once routes are known.
     pub split: Option<SplitModel>,
     pub split_node: Option<NodeId>,
+    /// Snoop's NACKs for data from the mobile host (scheme `snoop-nack`);
+    /// its node once routes are known: the far end of the sender's first
+    /// hop (the mobile sender's base station).
+    pub nack: Option<SnoopNackConfig>,
+    pub nack_node: Option<NodeId>,
     /// Not TCP: a Pareto on/off source of datagrams ([`crate::traffic`]).
     pub pareto: Option<ParetoConfig>,
     /// The sender's response to LL-ELSN notices (seed 004 Sec. 4).
@@ -330,6 +336,11 @@ fn snoop_node(
         )
     })
 }
+
+/// Segments from the mobile host past an open hole before the base station
+/// NACKs (scheme `snoop-nack`): \[I\] the fast retransmit's threshold
+/// (elaarag-002.md Sec. 1.7; the snoop paper gives none).
+const NACK_THRESHOLD_PACKETS: u32 = 3;
 
 /// Largest IPv4 datagram (RFC 791's 16-bit total length): no packet is larger.
 const MAX_PACKET_BYTES: u32 = 65_535;
@@ -532,7 +543,7 @@ impl Model {
                 // Base-station agents stay where they were placed: they
                 // would not follow the mobile host to its next station.
                 check(
-                    fl.split.is_none() && fl.snoop.is_none() && !fl.eln_at_base_station,
+                    fl.split.is_none() && fl.snoop.is_none() && fl.nack.is_none() && !fl.eln_at_base_station,
                     || p("scheme"),
                     "a base-station scheme does not follow a mobile host between stations (end-to-end schemes only)",
                 )?;
@@ -574,6 +585,28 @@ impl Model {
             }
             if fl.snoop.is_some() {
                 fl.snoop_node = Some(snoop_node(&data, base_station, &links, media.is_empty(), i)?);
+            }
+            if let Some(cfg) = fl.nack.as_mut() {
+                // The far end of the mobile sender's first hop: its base
+                // station, which sees what the wireless hop delivered.
+                check(
+                    data.len() >= 2,
+                    || format!("flows[{i}].scheme"),
+                    "snoop-nack needs a base station between the mobile sender and the receiver",
+                )?;
+                fl.nack_node = Some(data[1].node);
+                // [I] Two round trips of the wireless hop (the data path's
+                // first: the mobile sender's), from its delay and rates: a
+                // full segment up, an ack down.
+                let up = &links[data[0].link as usize].dirs[usize::from(data[0].dir)].params;
+                let down = &links[data[0].link as usize].dirs[1 - usize::from(data[0].dir)].params;
+                let tx = |bytes: u64, bps: u64| (bytes * 8 * NS_PER_S).div_ceil(bps.max(1));
+                let segment = u64::from(fl.sender.mss_bytes) + u64::from(fl.header_bytes);
+                let rtt = up.delay_ns
+                    + down.delay_ns
+                    + tx(segment, up.bandwidth_bps)
+                    + tx(u64::from(cfg.ack_bytes), down.bandwidth_bps);
+                cfg.idle_ns = 2 * rtt;
             }
             if fl.split.is_some() {
                 check(

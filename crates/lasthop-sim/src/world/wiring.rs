@@ -17,6 +17,7 @@ use lasthop_agents::ack_recons::AckRecons;
 use lasthop_agents::bad_state::BadState;
 use lasthop_agents::eln::ElnMarker;
 use lasthop_agents::snoop::Snoop;
+use lasthop_agents::snoop_nack::SnoopNack;
 use lasthop_agents::NodeAgent;
 use lasthop_core::rng::RngStream;
 use lasthop_core::tick::KernelClock;
@@ -227,6 +228,9 @@ impl<'m> World<'m> {
                     placed.push((node, NodeAgent::BadState(Box::new(BadState::new(cfg, notice, i as u32)))))
                 }
                 _ => {}
+            }
+            if let (Some(node), Some(cfg)) = (f.nack_node, f.nack) {
+                placed.push((node, NodeAgent::SnoopNack(Box::new(SnoopNack::new(cfg, i as u32)))));
             }
             place_ack_recons(&mut placed, i as u32);
         }

@@ -36,6 +36,7 @@ mod recovery_exit;
 mod scale;
 mod schemes;
 mod snoop;
+mod snoop_nack;
 mod split;
 mod table3;
 mod wlan_cell;

@@ -141,12 +141,8 @@ fn mtcpsh_3_only_probes_while_disconnected() {
 #[test]
 fn mtcpsh_4_the_window_survives_every_outage_of_fig2() {
     let text = embedded::get("elaarag02/fig2").expect("embedded");
-    let mtcp = text.replace("variant = \"tahoe\"                  # Sec. 4\n", "");
-    let mtcp = mtcp.replace("to = \"mh\"\n", "to = \"mh\"\nscheme = \"m-tcp\"\n");
-    assert_ne!(mtcp, text);
-    let long = ["flows.0.duration_s=60"];
-    let run_of = |t: &str| run(&load(t, &long), 1, true).unwrap_or_else(|e| panic!("{e}")).trace;
-    let (m, tahoe) = (run_of(&mtcp), run_of(text));
+    let run_of = |sets: &[&str]| run(&load(text, sets), 1, true).unwrap_or_else(|e| panic!("{e}")).trace;
+    let (m, tahoe) = (run_of(&["flows.0.duration_s=60", "mechanism=\"m-tcp\""]), run_of(&["flows.0.duration_s=60"]));
     let downs: Vec<f64> = (0..17).map(|k| 3.0 + 3.3 * f64::from(k)).collect();
     assert_eq!(timeouts(&m, 0), 0);
     for &d in &downs {

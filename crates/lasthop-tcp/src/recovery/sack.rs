@@ -176,6 +176,16 @@ impl Scoreboard {
         end - start - already
     }
 
+    /// `seq`, or the end of the SACKed range holding it: the first byte
+    /// from `seq` on that no SACK block covers.
+    pub fn first_unsacked_from(&self, seq: u64) -> u64 {
+        let i = self.sacked.partition_point(|&(_, end)| end <= seq);
+        match self.sacked.get(i) {
+            Some(&(start, end)) if start <= seq => end,
+            _ => seq,
+        }
+    }
+
     pub fn is_sacked(&self, seq: u64) -> bool {
         let i = self.sacked.partition_point(|&(_, end)| end <= seq);
         self.sacked.get(i).is_some_and(|&(start, _)| start <= seq)
@@ -538,11 +548,17 @@ impl SackRecovery {
         // receiver's fast-retransmit request (seed 001 Sec. 6.3).
         // Sec. 5.1: after an RTO, no new recovery until RecoveryPoint is acked.
         let requested = self.fr_request && a.fr_request;
-        let lost = self.board.is_lost(a.snd_una);
+        // HighACK + 1, unless a SACK block covers it: a receiver never
+        // reports one there (it would ack it), but a base station's NACK
+        // does (lasthop_agents::snoop_nack: what it forwarded, not yet acked
+        // by the fixed host), and a segment SACKed is not "presumed
+        // dropped". With any end-to-end receiver `first` is HighACK + 1.
+        let first = self.board.first_unsacked_from(a.snd_una);
+        let lost = self.board.is_lost(first);
         if (self.dupacks >= self.dupthresh || lost || requested) && self.board.may_enter_recovery(a.snd_una) {
             let requested_only = requested && self.dupacks < self.dupthresh && !lost;
             // Step 4.3: "Retransmit the first data segment presumed dropped".
-            return self.enter_recovery(a, a.snd_una, requested_only, cause);
+            return self.enter_recovery(a, first, requested_only, cause);
         }
         AckAnswer::NONE
     }

@@ -100,7 +100,13 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
             check(t.variant.is_none(), || p("tcp.variant"), "conflicts with `scheme`, which sets the variant")?;
             check(t.recovery.is_none(), || p("tcp.recovery"), "conflicts with `scheme`, which sets the recovery")?;
             check(t.eln.is_none(), || p("tcp.eln"), "conflicts with `scheme`, which sets the ELN response")?;
-            (sc.variant, sc.cc, Acks::for_recovery(sc.variant), sc.eln, sc.base_station)
+            // Snoop's NACKs: the fixed host is unchanged, the SACK blocks
+            // the mobile sender reads are the base station's.
+            let acks = match sc.base_station {
+                BaseStationAgent::Nack => Acks::Cumulative,
+                _ => Acks::for_recovery(sc.variant),
+            };
+            (sc.variant, sc.cc, acks, sc.eln, sc.base_station)
         }
         None => {
             let spec = match t.variant.as_deref() {
@@ -375,6 +381,13 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
         bad_state,
         split,
         split_node: None,
+        nack: (base_station == BaseStationAgent::Nack).then_some(SnoopNackConfig {
+            threshold_packets: NACK_THRESHOLD_PACKETS,
+            // Set with the route: two round trips of the wireless hop.
+            idle_ns: 0,
+            ack_bytes: t.ack_bytes,
+        }),
+        nack_node: None,
         pareto,
         ll_elsn: t.ll_elsn.as_ref().map(|l| {
             let response = match l.response {
