@@ -28,6 +28,16 @@ const RTT_S: f64 = 0.24;
 
 const BLACKOUTS: [f64; 4] = [0.1, 0.8, 2.0, 5.0];
 
+/// The sender's timeouts after `from` and up to `to` (s).
+fn timeouts_in(t: &Trace, from: f64, to: f64) -> Vec<f64> {
+    let e = &t.events;
+    (0..e.time_ns.len())
+        .filter(|&i| e.kind[i] == SenderEventKind::Timeout)
+        .map(|i| secs(e.time_ns[i]))
+        .filter(|&a| a > from && a <= to)
+        .collect()
+}
+
 /// (time s, cwnd bytes) of the window samples.
 fn windows(t: &Trace) -> Vec<(f64, u64)> {
     let w = &t.window;
@@ -47,12 +57,7 @@ fn blackout_plain_reno_waits_for_its_backed_off_rto() {
             let (s, t) = blackout(variant, "none", b, 1);
             let up = DOWN_AT + b;
             let resume = up + stall(&t, up);
-            let e = &t.events;
-            let during: Vec<f64> = (0..e.time_ns.len())
-                .filter(|&i| e.kind[i] == SenderEventKind::Timeout)
-                .map(|i| secs(e.time_ns[i]))
-                .filter(|&a| a > DOWN_AT && a <= resume)
-                .collect();
+            let during = timeouts_in(&t, DOWN_AT, resume);
             assert_eq!(during.len(), timeouts, "{variant} {b} s: {during:?}");
             assert_eq!(*during.last().expect("a timeout"), resume, "{variant} {b} s: resumes at a timeout");
             assert_eq!(s.flows[0].timeouts, timeouts as u64, "{variant} {b} s");
@@ -124,12 +129,7 @@ fn tahoe_4_serial_timeouts_resume_at_the_first_expiry_after_reconnection() {
     let up = DOWN_AT + b;
     let (s, t) = blackout("tahoe", "none", b, 1);
     let resume = up + stall(&t, up);
-    let e = &t.events;
-    let timeouts: Vec<f64> = (0..e.time_ns.len())
-        .filter(|&i| e.kind[i] == SenderEventKind::Timeout)
-        .map(|i| secs(e.time_ns[i]))
-        .filter(|&a| a > DOWN_AT && a <= resume)
-        .collect();
+    let timeouts = timeouts_in(&t, DOWN_AT, resume);
     assert_eq!(timeouts.len(), 3, "{timeouts:?}");
     assert_eq!(s.flows[0].timeouts, 3);
     let (last, before) = timeouts.split_last().expect("timeouts");
