@@ -281,6 +281,16 @@ pub struct LinkDir {
 }
 
 impl LinkDir {
+    /// From now on, frames starting on this direction take their time at
+    /// `bps` (a scheduled rate change): the frame being sent keeps the
+    /// time it started with; overheads, delay and queue are unchanged.
+    pub fn set_bandwidth(&mut self, bps: u64) {
+        debug_assert!(bps > 0 && self.emulator.is_none(), "a positive rate, not an emulator's direction");
+        self.params.bandwidth_bps = bps;
+        self.bandwidth_bps = bps;
+        self.timing = Timing::of(&self.params);
+    }
+
     pub fn new(params: DirParams, error: ErrorModel) -> LinkDir {
         let timing = Timing::of(&params);
         let timed = timing.frame_overhead_ns != 0 || timing.frame_overhead_bytes != 0;

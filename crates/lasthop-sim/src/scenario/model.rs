@@ -52,7 +52,7 @@ use links::{dir_params, expand_topology, kernel_tick_ns, place_ack_recons};
 pub use media::ersn_deferral_bound;
 use media::{media_links, station_on};
 pub use mobility::{HandoffSchedule, MobilityModel, StationModel, MAX_HANDOFFS};
-pub use outages::{frho_end, outages_on, OutageModel, MAX_OUTAGES};
+pub use outages::{frho_end, outages_on, OutageModel, RateChangeModel, MAX_OUTAGES};
 
 /// Default queue limit when a link gives none (ns-2's default of 50).
 pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
@@ -229,6 +229,8 @@ pub struct Model {
     pub k_of_flows: Vec<f64>,
     /// Scheduled link outages, one per `outages` entry.
     pub outages: Vec<OutageModel>,
+    /// Scheduled rate changes, one per link direction of each entry.
+    pub rate_changes: Vec<RateChangeModel>,
     /// Mobile hosts and their stations (`[[mobility]]`).
     pub mobility: Vec<MobilityModel>,
 }
@@ -367,6 +369,12 @@ fn check_node_count(n: usize) -> Result<(), ScenarioError> {
 }
 
 impl Model {
+    /// The run has a schedule of changes (outages, handoffs, rate changes):
+    /// a timer key for it, and the world's `Outages`.
+    pub fn has_schedule(&self) -> bool {
+        !self.outages.is_empty() || !self.mobility.is_empty() || !self.rate_changes.is_empty()
+    }
+
     pub fn from_file(f: &ScenarioFile) -> Result<Model, ScenarioError> {
         positive(f.stop_s, "stop_s")?;
         check(f.stop_s <= MAX_STOP_S, "stop_s", || format!("must be at most {MAX_STOP_S} s"))?;
@@ -656,6 +664,7 @@ impl Model {
             }
         }
         let outages = outages::outages(&f.outages, &links, stop)?;
+        let rate_changes = outages::rate_changes(&f.rate_changes, &links)?;
         for (k, o) in outages.iter().enumerate() {
             let mine = mobility.iter().find(|m| m.stations.iter().any(|s| s.link == o.link));
             check(
@@ -688,6 +697,7 @@ impl Model {
             labels: Labels::default(),
             k_of_flows: Vec::new(),
             outages,
+            rate_changes,
             mobility,
         };
         model.apply_mutations(&f.mutations);

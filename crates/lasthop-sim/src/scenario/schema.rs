@@ -79,6 +79,10 @@ pub struct ScenarioFile {
     /// elaarag-002.md Secs. 2.2-2.3).
     #[serde(default)]
     pub outages: Vec<OutageSpec>,
+    /// Scheduled changes of a link's rate (seed 002: a wireless rate that
+    /// drops and recovers without a disconnection; elaarag-002.md Sec. 2.2).
+    #[serde(default)]
+    pub rate_changes: Vec<RateChangeSpec>,
     /// Mobile hosts moving between base stations (seed 002; elaarag-002.md
     /// Sec. 2.2, primitives 1, 3 and 4).
     #[serde(default)]
@@ -177,6 +181,37 @@ pub struct OutageSpec {
     pub every_s: Option<f64>,
     /// How many periodic outages (default: until the run's stop).
     pub count: Option<u32>,
+}
+
+/// A scheduled change of a point-to-point link's rate (elaarag-002.md
+/// Sec. 2.2, "rate changes"; MTCPSH-7's tenfold drop): from `at_s`, each
+/// frame that starts on the link's direction takes its time at
+/// `bandwidth_bps` (a frame being sent keeps the time it started with);
+/// propagation, overheads and the queue are unchanged. A change back is
+/// another entry.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RateChangeSpec {
+    /// The link, by name (a point-to-point link, not a medium's hop).
+    pub link: String,
+    /// Which of its directions (default: both).
+    #[serde(default)]
+    pub direction: RateDirection,
+    /// When, in seconds.
+    pub at_s: f64,
+    /// The new rate, in bits per second.
+    pub bandwidth_bps: f64,
+}
+
+/// The directions a rate change applies to: `ab` from the link's `a` end to
+/// its `b` end, `ba` back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RateDirection {
+    #[default]
+    Both,
+    Ab,
+    Ba,
 }
 
 /// Freeze-TCP's prediction of an outage (elaarag-002.md Sec. 1.15: "about

@@ -1,6 +1,7 @@
 //! Scheduled link outages in a run (seed 002 Sec. 4 and Fig. 2;
 //! elaarag-002.md Secs. 2.2-2.3): both directions of a link go down and
-//! come up at the model's times. The changes wait in a list in time order,
+//! come up at the model's times; and scheduled changes of a link
+//! direction's rate, which take effect for the frames that start after. The changes wait in a list in time order,
 //! behind one timer key (the schedule's), armed for the next: the event
 //! queue holds one entry for them, and the per-event dispatch knows no
 //! kind of event for them (a sixth kind cost the 1997 LAN bench 1.1 % of
@@ -66,6 +67,8 @@ enum What {
     MtcpDown(u32),
     /// M-TCP: split flow `c`'s mobile host is back.
     MtcpUp(u32),
+    /// Link direction `ld` (2 x link + direction) takes a new rate, in b/s.
+    Rate(u32, u64),
 }
 
 impl What {
@@ -74,7 +77,7 @@ impl What {
     /// goes before the link it is about goes down.
     fn rank(self) -> u8 {
         match self {
-            What::Up(_) => 0,
+            What::Up(_) | What::Rate(..) => 0,
             What::Handoff(..) => 1,
             What::Thaw(_) | What::Reconnect(..) | What::MtcpUp(_) => 2,
             What::Freeze(_) | What::MtcpDown(_) => 3,
@@ -112,7 +115,7 @@ impl Outages {
     /// and for each flow with Freeze-TCP its receiver's warnings (each
     /// outage on its path, `warning` ahead) and thaws.
     pub fn of(model: &Model, handoffs: &[Vec<Handoff>]) -> Option<Box<Outages>> {
-        if model.outages.is_empty() && model.mobility.is_empty() {
+        if !model.has_schedule() {
             return None;
         }
         let n = model.links.len();
@@ -124,6 +127,9 @@ impl Outages {
                 changes.push(Change { at: down, what: What::Down(o.link, o.semantics) });
                 changes.push(Change { at: up, what: What::Up(o.link) });
             }
+        }
+        for r in &model.rate_changes {
+            changes.push(Change { at: r.at, what: What::Rate(r.link_dir, r.bandwidth_bps) });
         }
         // A mobile host's station links: down but the first from the start;
         // each handoff takes the old one down and, once complete, brings
@@ -246,6 +252,10 @@ impl<'m> World<'m> {
                     o.next += 1;
                     match what {
                         What::Up(link) => self.on_link_change(link, None),
+                        What::Rate(ld, bps) => {
+                            let (li, dir) = (ld as usize / 2, ld as usize % 2);
+                            self.links[li].dirs[dir].set_bandwidth(bps);
+                        }
                         What::Handoff(m, to) => self.on_handoff_complete(m as usize, to as usize),
                         What::HandoffStart(m, k) => self.on_handoff_start(m as usize, k as usize),
                         What::Down(link, mode) => self.on_link_change(link, Some(mode)),

@@ -310,15 +310,7 @@ impl<'m> World<'m> {
         World {
             model,
             seed,
-            sched: Scheduler::new(
-                TimerKeys::new(
-                    n_legs,
-                    agents.len(),
-                    macs.len(),
-                    !model.outages.is_empty() || !model.mobility.is_empty(),
-                )
-                .count(),
-            ),
+            sched: Scheduler::new(TimerKeys::new(n_legs, agents.len(), macs.len(), model.has_schedule()).count()),
             links,
             pool: PacketPool::new(),
             flows,

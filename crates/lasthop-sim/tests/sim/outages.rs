@@ -257,3 +257,53 @@ fn freeze_1_no_timeout_and_the_window_kept_across_an_outage() {
         }
     }
 }
+
+/// A scheduled rate change (elaarag-002.md Sec. 2.2; MTCPSH-7's shape): a
+/// 40 MB transfer over two 8 Mb/s links, the second's rate cut tenfold from
+/// 10 s to 20 s. Acked data grows at 8 Mb/s before, 0.8 Mb/s through the
+/// cut and 8 Mb/s again after it (to the b/s over 5-8 s windows); a change
+/// of the acks' direction alone leaves the data's rate as it was.
+#[test]
+fn a_rate_change_slows_the_link_for_its_time_and_no_longer() {
+    let cut = |direction: &str| {
+        format!(
+            "{}\n[[rate_changes]]\nlink = \"second\"\n{direction}at_s = 10.0\nbandwidth_bps = 0.8e6\n\
+             [[rate_changes]]\nlink = \"second\"\n{direction}at_s = 20.0\nbandwidth_bps = 8e6\n",
+            common::path("reno", 40_000_000, r#"{ model = "none" }"#, 10)
+        )
+    };
+    let acked = |t: &Trace, a: f64, b: f64| {
+        let x = &t.acks;
+        let at = |s: f64| (0..x.time_ns.len()).filter(|&i| secs(x.time_ns[i]) <= s).map(|i| x.ack[i]).max();
+        (at(b).expect("acks by then") - at(a).expect("acks by then")) as f64 * 8.0 / (b - a)
+    };
+    for direction in ["", "direction = \"ab\"\n"] {
+        let out = run(&load(&cut(direction), &[]), 1, true).unwrap_or_else(|e| panic!("{e}"));
+        let (before, during, after) =
+            (acked(&out.trace, 5.0, 10.0), acked(&out.trace, 12.0, 20.0), acked(&out.trace, 25.0, 30.0));
+        // The link is the bottleneck and stays busy: its rate, within 1 %.
+        let near = |x: f64, rate: f64| (x - rate).abs() < 0.01 * rate;
+        assert!(near(before, 8e6), "{direction:?}: {before} b/s before");
+        assert!(near(during, 0.8e6), "{direction:?}: {during} b/s during");
+        assert!(near(after, 8e6), "{direction:?}: {after} b/s after");
+    }
+    // Only the ba direction: the data's link keeps its rate.
+    let acks_only = run(&load(&cut("direction = \"ba\"\n"), &[]), 1, true).unwrap_or_else(|e| panic!("{e}"));
+    let during = acked(&acks_only.trace, 12.0, 20.0);
+    assert!(during > 6.0e6, "acks at 0.8 Mb/s still carry the data: {during} b/s");
+}
+
+/// Bad rate changes: each the one-line error naming the field.
+#[test]
+fn bad_rate_changes_name_the_field() {
+    let path = common::path("reno", 1_000_000, r#"{ model = "none" }"#, 10);
+    let with = |entry: &str| common::load_error(&format!("{path}\n[[rate_changes]]\n{entry}\n"), &[]);
+    let e = with("link = \"radio\"\nat_s = 1.0\nbandwidth_bps = 1e6");
+    assert!(e.contains("rate_changes[0].link") && e.contains("no link named 'radio'"), "{e}");
+    let e = with("link = \"second\"\nat_s = 1.0\nbandwidth_bps = 0.0");
+    assert!(e.contains("rate_changes[0].bandwidth_bps") && e.contains("positive"), "{e}");
+    let e = with("link = \"second\"\nat_s = -1.0\nbandwidth_bps = 1e6");
+    assert!(e.contains("rate_changes[0].at_s"), "{e}");
+    let e = with("link = \"second\"\ndirection = \"up\"\nat_s = 1.0\nbandwidth_bps = 1e6");
+    assert!(e.contains("rate_changes") && e.contains("direction"), "{e}");
+}

@@ -2,9 +2,9 @@
 //! 002 Sec. 4 and Fig. 2; elaarag-002.md Secs. 2.2-2.3: `down`/`up` of a
 //! link with explicit semantics, periodic outages).
 
-use super::{check, duration_s, positive, FlowModel, LinkModel};
+use super::{bit_rate, check, duration_s, positive, FlowModel, LinkModel};
 use crate::scenario::routes::Path;
-use crate::scenario::schema::{LinkDownSpec, OutageSpec};
+use crate::scenario::schema::{LinkDownSpec, OutageSpec, RateChangeSpec, RateDirection};
 use crate::scenario::ScenarioError;
 use lasthop_core::Time;
 
@@ -19,6 +19,53 @@ pub struct OutageModel {
     pub semantics: LinkDownSpec,
     /// (down, up) times, in order, disjoint.
     pub windows: Vec<(Time, Time)>,
+}
+
+/// A scheduled change of a link direction's rate (`rate_changes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateChangeModel {
+    pub at: Time,
+    /// The link direction, 2 x link + direction (0: a to b).
+    pub link_dir: u32,
+    pub bandwidth_bps: u64,
+}
+
+/// The scenario's rate changes, one per direction they touch, checked: a
+/// point-to-point link named that is not an emulator's (whose rate is the
+/// emulator's own), a time within the longest run, a rate of at least 1 b/s.
+pub fn rate_changes(specs: &[RateChangeSpec], links: &[LinkModel]) -> Result<Vec<RateChangeModel>, ScenarioError> {
+    check(specs.len() <= MAX_OUTAGES, "rate_changes", || {
+        format!("too many rate changes: {} (at most {MAX_OUTAGES})", specs.len())
+    })?;
+    let mut out = Vec::with_capacity(specs.len());
+    for (i, r) in specs.iter().enumerate() {
+        let p = |f: &str| format!("rate_changes[{i}].{f}");
+        let li = links
+            .iter()
+            .position(|l| l.name == r.link)
+            .ok_or_else(|| ScenarioError::new(p("link"), format!("no link named '{}'", r.link)))?;
+        check(
+            links[li].dirs.iter().all(|d| d.medium.is_none()),
+            || p("link"),
+            "a medium's hop: rate changes apply to point-to-point links",
+        )?;
+        check(
+            links[li].dirs.iter().all(|d| d.emulation_tick_ns.is_none()),
+            || p("link"),
+            "an emulated link keeps its emulator's rate",
+        )?;
+        duration_s(r.at_s, || p("at_s"))?;
+        bit_rate(r.bandwidth_bps, || p("bandwidth_bps"))?;
+        let at = Time::from_secs_f64(r.at_s);
+        let bandwidth_bps = r.bandwidth_bps.round().max(1.0) as u64;
+        let dirs: &[u32] = match r.direction {
+            RateDirection::Both => &[0, 1],
+            RateDirection::Ab => &[0],
+            RateDirection::Ba => &[1],
+        };
+        out.extend(dirs.iter().map(|&d| RateChangeModel { at, link_dir: 2 * li as u32 + d, bandwidth_bps }));
+    }
+    Ok(out)
 }
 
 /// The scenario's outages, one model per entry, checked: a point-to-point
