@@ -30,6 +30,24 @@ pub struct RateChangeModel {
     pub bandwidth_bps: u64,
 }
 
+/// The index of the point-to-point link named `name` that `what` (a kind of
+/// change) applies to; `field` names the entry's link field in an error.
+fn point_to_point_link(
+    links: &[LinkModel],
+    name: &str,
+    field: impl Fn() -> String + Copy,
+    what: &str,
+) -> Result<usize, ScenarioError> {
+    let li = links
+        .iter()
+        .position(|l| l.name == name)
+        .ok_or_else(|| ScenarioError::new(field(), format!("no link named '{name}'")))?;
+    check(links[li].dirs.iter().all(|d| d.medium.is_none()), field, || {
+        format!("a medium's hop: {what} apply to point-to-point links")
+    })?;
+    Ok(li)
+}
+
 /// The scenario's rate changes, one per direction they touch, checked: a
 /// point-to-point link named that is not an emulator's (whose rate is the
 /// emulator's own), a time within the longest run, a rate of at least 1 b/s.
@@ -40,15 +58,7 @@ pub fn rate_changes(specs: &[RateChangeSpec], links: &[LinkModel]) -> Result<Vec
     let mut out = Vec::with_capacity(specs.len());
     for (i, r) in specs.iter().enumerate() {
         let p = |f: &str| format!("rate_changes[{i}].{f}");
-        let li = links
-            .iter()
-            .position(|l| l.name == r.link)
-            .ok_or_else(|| ScenarioError::new(p("link"), format!("no link named '{}'", r.link)))?;
-        check(
-            links[li].dirs.iter().all(|d| d.medium.is_none()),
-            || p("link"),
-            "a medium's hop: rate changes apply to point-to-point links",
-        )?;
+        let li = point_to_point_link(links, &r.link, || p("link"), "rate changes")?;
         check(
             links[li].dirs.iter().all(|d| d.emulation_tick_ns.is_none()),
             || p("link"),
@@ -77,15 +87,7 @@ pub fn outages(specs: &[OutageSpec], links: &[LinkModel], stop: Time) -> Result<
     let mut total = 0usize;
     for (i, o) in specs.iter().enumerate() {
         let p = |f: &str| format!("outages[{i}].{f}");
-        let li = links
-            .iter()
-            .position(|l| l.name == o.link)
-            .ok_or_else(|| ScenarioError::new(p("link"), format!("no link named '{}'", o.link)))?;
-        check(
-            links[li].dirs.iter().all(|d| d.medium.is_none()),
-            || p("link"),
-            "a medium's hop: outages apply to point-to-point links",
-        )?;
+        let li = point_to_point_link(links, &o.link, || p("link"), "outages")?;
         positive(o.down_s, || p("down_s"))?;
         duration_s(o.down_s, || p("down_s"))?;
         let down_ns = Time::from_secs_f64(o.down_s).ns();
