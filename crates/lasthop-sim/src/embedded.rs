@@ -19,6 +19,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan99/web", include_str!("../../../scenarios/balakrishnan99/web.toml")),
     ("examples/satellite", include_str!("../../../scenarios/examples/satellite.toml")),
     ("elaarag02/blackout", include_str!("../../../scenarios/elaarag02/blackout.toml")),
+    ("elaarag02/rate-drop", include_str!("../../../scenarios/elaarag02/rate-drop.toml")),
     ("elaarag02/ebsn", include_str!("../../../scenarios/elaarag02/ebsn.toml")),
     ("elaarag02/ebsn-ll", include_str!("../../../scenarios/elaarag02/ebsn-ll.toml")),
     ("elaarag02/fig2", include_str!("../../../scenarios/elaarag02/fig2.toml")),

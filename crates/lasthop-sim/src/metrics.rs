@@ -326,6 +326,10 @@ pub struct SplitSummary {
     pub wireless_fast_retransmits: u64,
     /// Duplicate acks that reached the base station's sender.
     pub wireless_dupacks: u64,
+    /// M-TCP only: how often the supervisor host's low-bandwidth rule
+    /// closed the source's window (`lasthop_tcp::mtcp`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_chokes: Option<u32>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

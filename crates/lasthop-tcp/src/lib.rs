@@ -30,6 +30,7 @@ pub mod ersn_marks;
 pub mod fr_request;
 pub mod handshake;
 pub mod ll_elsn;
+pub mod mtcp;
 pub mod persist;
 pub mod receiver;
 pub mod recovery;

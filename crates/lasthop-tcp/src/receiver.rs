@@ -54,6 +54,7 @@ use crate::acc::AckCongestionControl;
 use crate::config::{AckPolicy, ReceiverConfig};
 use crate::ecn::EcnReceiver;
 use crate::fr_request::FrRequestMarker;
+use crate::mtcp::Withhold;
 use crate::timestamps::ReceiverTimestamps;
 use lasthop_core::{Ecn, TcpHeader, Time};
 
@@ -120,6 +121,9 @@ pub struct Receiver {
     fr_request: Option<FrRequestMarker>,
     /// Freeze-TCP's state once asked for ([`Receiver::freeze_window`]).
     freeze: Option<Box<Freeze>>,
+    /// When M-TCP's low-bandwidth rule chokes the source, or NEVER
+    /// ([`crate::mtcp`]; only with `options`).
+    choke_at: Time,
 }
 
 /// Freeze-TCP at the receiving mobile host (Goff, Moronski, Phatak, Gupta,
@@ -137,33 +141,13 @@ pub struct Receiver {
 /// The same box counts fast-retransmit handoff's duplicate acks
 /// ([`Receiver::send_duplicate_acks`]): acks sent at once, one after
 /// another, and holds M-TCP's withheld acks ([`Receiver::withhold_acks`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 struct Freeze {
     /// Advertising a zero window.
     zero: bool,
     /// TR-ACKs (or handoff duplicates) still to send after the one due.
     tr_acks_due: u32,
     withhold: Option<Withhold>,
-}
-
-/// M-TCP's supervisor host (Brown and Singh 1997; seed 002 Sec. 5.3;
-/// elaarag-002.md Sec. 1.12): the receiver of the fixed host's connection
-/// at the supervisor host (SH-TCP) acknowledges only what the mobile host
-/// has acknowledged, less its last byte ("we ensure that MING does not ack
-/// the last byte", [A:mtcp]), so that it never acknowledges data the mobile
-/// host lacks and keeps a byte to acknowledge later with a zero window. It
-/// sends an ack when that point moves, not on each segment (the fixed host
-/// would read the repeats as duplicate acks), and while the window is
-/// closed it answers every segment (the persist probes) with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Withhold {
-    /// The mobile host's cumulative ack, in this connection's sequence
-    /// space (a split connection's legs number their bytes alike).
-    acked: u64,
-    /// The ack last sent.
-    sent: u64,
-    /// An ack is due: the point moved, or the window closed or reopened.
-    due: bool,
 }
 
 /// Freeze-TCP's reconnection acks (TR-ACKs): three copies.
@@ -200,6 +184,7 @@ impl Receiver {
             acc: cfg.acc.map(|a| AckCongestionControl::new(a, cfg.recv_buffer_bytes, cfg.mss_bytes)),
             fr_request: cfg.fr_request_threshold.map(FrRequestMarker::new),
             freeze: None,
+            choke_at: Time::NEVER,
         }
     }
 
@@ -241,31 +226,72 @@ impl Receiver {
         self.ack_now = true;
     }
 
-    /// M-TCP's supervisor host ([`Withhold`]): from now on acks go only
+    /// M-TCP's supervisor host ([`crate::mtcp`]): from now on acks go only
     /// through [`Receiver::release_acks`], [`Receiver::mtcp_disconnect`]
     /// and [`Receiver::mtcp_reconnect`] (and in answer to data while the
-    /// window is closed).
-    pub fn withhold_acks(&mut self) {
+    /// window is closed), and through the low-bandwidth rule's choke. The
+    /// wired round trip (`wired_rtt_ns`) goes into its estimate of the
+    /// source's RTO.
+    pub fn withhold_acks(&mut self, wired_rtt_ns: u64) {
         let f = self.freeze.get_or_insert_with(Box::default);
-        f.withhold = Some(Withhold { acked: 0, sent: 0, due: false });
+        f.withhold = Some(Withhold::new(wired_rtt_ns));
         // The ack path reads the state among the options.
         self.options = true;
     }
 
     /// M-TCP: the mobile host has acknowledged everything before `acked`;
-    /// the fixed host is acknowledged up to one byte short of it. Nothing
-    /// unless acks are withheld. Returns whether an ack became due.
+    /// the fixed host is acknowledged up to one byte short of it, and a
+    /// window closed by the low-bandwidth rule reopens. Nothing unless acks
+    /// are withheld. Returns whether an ack became due.
     pub fn release_acks(&mut self, acked: u64) -> bool {
-        let Some(w) = self.freeze.as_deref_mut().and_then(|f| f.withhold.as_mut()) else { return false };
+        let Some(f) = self.freeze.as_deref_mut().filter(|f| f.withhold.is_some()) else { return false };
+        let w = f.withhold.as_mut().expect("withholding");
+        let mut due = false;
         if acked > w.acked {
             w.acked = acked;
+            if w.choked {
+                w.choked = false;
+                f.zero = false;
+                w.due = true;
+            }
             if acked - 1 > w.sent {
                 w.due = true;
-                self.ack_now = true;
-                return true;
             }
+            due = w.due;
         }
-        false
+        self.ack_now |= due;
+        self.rearm_choke();
+        due
+    }
+
+    /// M-TCP's low-bandwidth rule ([`crate::mtcp`]): the withheld byte is
+    /// acknowledged with a zero window.
+    fn mtcp_choke(&mut self) {
+        self.choke_at = Time::NEVER;
+        let Some(f) = self.freeze.as_deref_mut().filter(|f| f.withhold.is_some() && !f.zero) else { return };
+        let w = f.withhold.as_mut().expect("withholding");
+        f.zero = true;
+        w.choked = true;
+        w.chokes += 1;
+        w.due = true;
+        self.ack_now = true;
+    }
+
+    /// When the low-bandwidth rule next looks, from the withholding state.
+    fn rearm_choke(&mut self) {
+        let rcv_nxt = self.rcv_nxt;
+        self.choke_at = self
+            .freeze
+            .as_deref()
+            .and_then(|f| f.withhold.as_ref().map(|w| w.choke_at(f.zero, rcv_nxt)))
+            .unwrap_or(Time::NEVER);
+    }
+
+    /// M-TCP: how often the low-bandwidth rule closed the window, and the
+    /// source's RTO as the supervisor host estimates it (ns); `None` unless
+    /// acks are withheld.
+    pub fn mtcp_chokes(&self) -> Option<(u32, u64)> {
+        self.freeze.as_deref()?.withhold.as_ref().map(|w| (w.chokes, w.source_rto_ns()))
     }
 
     /// M-TCP: the mobile host is disconnected. The withheld byte is
@@ -275,8 +301,11 @@ impl Receiver {
     pub fn mtcp_disconnect(&mut self) {
         let Some(f) = self.freeze.as_deref_mut().filter(|f| f.withhold.is_some()) else { return };
         f.zero = true;
-        f.withhold.as_mut().expect("withholding").due = true;
+        let w = f.withhold.as_mut().expect("withholding");
+        w.due = true;
+        w.choked = false; // only the reconnection reopens it now
         self.ack_now = true;
+        self.choke_at = Time::NEVER;
     }
 
     /// M-TCP: the mobile host is back. One duplicate ack with the window
@@ -285,8 +314,11 @@ impl Receiver {
     pub fn mtcp_reconnect(&mut self) {
         let Some(f) = self.freeze.as_deref_mut().filter(|f| f.withhold.is_some() && f.zero) else { return };
         f.zero = false;
-        f.withhold.as_mut().expect("withholding").due = true;
+        let w = f.withhold.as_mut().expect("withholding");
+        w.due = true;
+        w.choked = false;
         self.ack_now = true;
+        self.rearm_choke();
     }
 
     /// Whether the receiver advertises a zero window (Freeze-TCP).
@@ -422,6 +454,9 @@ impl Receiver {
             self.rcv_nxt = self.rcv_nxt.max(self.ooo[merged - 1].1);
             self.ooo.drain(..merged);
         }
+        if self.options {
+            self.rearm_choke(); // the mobile host owes acks for more
+        }
         if filled_hole {
             self.ack_now = true;
         } else {
@@ -442,6 +477,9 @@ impl Receiver {
         }
         if let Some(acc) = self.acc.as_mut() {
             acc.on_segment(now, hdr);
+        }
+        if let Some(w) = self.freeze.as_deref_mut().and_then(|f| f.withhold.as_mut()) {
+            w.on_data(now, hdr.seq, hdr.seq + u64::from(hdr.len), self.rcv_nxt);
         }
     }
 
@@ -491,14 +529,22 @@ impl Receiver {
         self.ooo.splice(i..j, std::iter::once((s, e)));
     }
 
-    /// When the receiver next needs `on_timer` (its delayed-ack timer).
+    /// When the receiver next needs `on_timer` (its delayed-ack timer, and
+    /// M-TCP's low-bandwidth rule).
     pub fn poll_at(&self) -> Time {
-        self.delack_at
+        if self.options {
+            self.delack_at.min(self.choke_at)
+        } else {
+            self.delack_at
+        }
     }
 
     pub fn on_timer(&mut self, now: Time) {
         if now >= self.delack_at {
             self.ack_now = true;
+        }
+        if self.options && now >= self.choke_at {
+            self.mtcp_choke();
         }
     }
 
@@ -554,8 +600,10 @@ impl Receiver {
                     let edge = hdr.ack + u64::from(hdr.wnd_bytes);
                     let reopening = w.due && w.sent == w.acked;
                     let point = if f.zero || reopening { w.acked } else { w.acked.saturating_sub(1) };
+                    let before = w.sent;
                     w.sent = point.max(w.sent).min(hdr.ack);
                     w.due = false;
+                    w.on_ack_sent(now, before);
                     hdr.ack = w.sent;
                     hdr.wnd_bytes = (edge - w.sent).min(u64::from(u32::MAX)) as u32;
                 }
@@ -567,6 +615,7 @@ impl Receiver {
                     self.ack_now = true;
                 }
             }
+            self.rearm_choke(); // an ack of new data restarts the source's timer
         }
         Some(hdr)
     }
@@ -574,7 +623,7 @@ impl Receiver {
     /// Acks are withheld (M-TCP) and none is due: what asked for one (a
     /// segment) is not answered, unless the window is closed (a probe).
     fn withholding_nothing_due(&self) -> bool {
-        self.freeze.as_deref().is_some_and(|f| f.withhold.is_some_and(|w| !w.due) && !f.zero)
+        self.freeze.as_deref().is_some_and(|f| f.withhold.as_ref().is_some_and(|w| !w.due) && !f.zero)
     }
 
     /// The out-of-order range holding `seq`, if any.
@@ -647,7 +696,7 @@ mod tests {
     fn mtcp_acks_one_byte_short_of_the_mobile_host_and_zero_while_it_is_away() {
         let mut r =
             Receiver::new(ReceiverConfig { recv_buffer_bytes: 8000, ..rx(AckPolicy::Immediate).cfg }).app_paced();
-        r.withhold_acks();
+        r.withhold_acks(0);
         let t = Time::ZERO;
         for s in [0, 1000, 3000, 2000, 4000] {
             r.on_segment(t, &seg(s, 1000));
@@ -682,6 +731,49 @@ mod tests {
         plain.release_acks(3000);
         plain.mtcp_disconnect();
         assert_eq!(plain.poll_transmit(t), None);
+    }
+
+    /// M-TCP's low-bandwidth rule ([`crate::mtcp`]), 5000 bytes in hand
+    /// and a 20 ms wired round trip: the mobile host acks 3000 at 0.1 s
+    /// (ack 2999 goes; the first segment's sample leaves the estimated RTO
+    /// at RFC 6298's 1 s floor), then nothing. At 0.85 s
+    /// (3/4 of it) the withheld byte goes with a zero window, not a
+    /// nanosecond before; probes meanwhile get the same. The mobile host's
+    /// next ack reopens the window with an ack of new data; once it has
+    /// acked all there is, nothing is owed and no choke is armed.
+    #[test]
+    fn mtcp_chokes_the_source_when_the_mobile_host_stalls() {
+        let ms = |x: u64| Time(x * NS_PER_MS);
+        let mut r =
+            Receiver::new(ReceiverConfig { recv_buffer_bytes: 8000, ..rx(AckPolicy::Immediate).cfg }).app_paced();
+        r.withhold_acks(20 * NS_PER_MS);
+        for s in [0, 1000, 2000, 3000, 4000] {
+            r.on_segment(ms(s / 100), &seg(s, 1000));
+            r.app_read(r.unread_bytes());
+            assert_eq!(r.poll_transmit(ms(s / 100)), None, "segment {s}");
+        }
+        assert_eq!(r.poll_at(), Time::NEVER, "nothing acknowledged yet: no byte to withhold");
+        r.release_acks(3000);
+        assert_eq!(r.poll_transmit(ms(100)).map(|h| h.ack), Some(2999));
+        assert_eq!(r.mtcp_chokes(), Some((0, 1_000 * NS_PER_MS)), "RFC 6298's floor");
+        assert_eq!(r.poll_at(), ms(850), "3/4 of the estimated RTO after the last ack of new data");
+        r.on_timer(Time(ms(850).ns() - 1));
+        assert_eq!(r.poll_transmit(Time(ms(850).ns() - 1)), None, "not before");
+        r.on_timer(ms(850));
+        let z = r.poll_transmit(ms(850)).expect("the choke");
+        assert_eq!((z.ack, z.wnd_bytes), (3000, 0), "the withheld byte, window 0");
+        assert_eq!(r.poll_at(), Time::NEVER, "closed: nothing more to choke");
+        r.on_segment(ms(900), &seg(3000, 1));
+        let p = r.poll_transmit(ms(900)).expect("a probe is answered");
+        assert_eq!((p.ack, p.wnd_bytes), (3000, 0));
+        r.release_acks(4000);
+        let o = r.poll_transmit(ms(1200)).expect("the reopening ack");
+        assert_eq!((o.ack, u64::from(o.wnd_bytes)), (3999, 13_000 - 3999), "new data, window open");
+        assert_eq!(r.poll_at(), ms(1950));
+        r.release_acks(5000);
+        assert_eq!(r.poll_transmit(ms(1300)).map(|h| h.ack), Some(4999));
+        assert_eq!(r.poll_at(), Time::NEVER, "the mobile host owes nothing");
+        assert_eq!(r.mtcp_chokes().map(|c| c.0), Some(1));
     }
 
     fn blocks(h: &TcpHeader) -> Vec<(u64, u64)> {

@@ -89,6 +89,7 @@ impl<'m> World<'m> {
                             wireless_timeouts: ws.timeouts,
                             wireless_fast_retransmits: ws.fast_retransmits,
                             wireless_dupacks: leg.dupacks_at_source,
+                            source_chokes: f.receiver.mtcp_chokes().map(|(n, _)| n),
                         }
                     }),
                     connection: f.sender.connection().map(|c| {

@@ -38,6 +38,24 @@ fn tick_phase(seed: u64, node: &str, timer: &str, tick_ns: u64) -> u64 {
     (r.uniform() * tick_ns as f64) as u64 % tick_ns.max(1)
 }
 
+/// M-TCP: the wired round trip of model flow `fi`'s connection to the
+/// supervisor host, as its estimate of the source's RTO adds it to each
+/// sample ([`lasthop_tcp::mtcp`]): the propagation both ways and one
+/// full-sized segment's and one ack's transmission on each hop.
+fn wired_rtt_ns(model: &Model, fi: usize) -> u64 {
+    let f = &model.flows[fi];
+    let [data, acks] = &model.paths[fi];
+    let trip = |path: &[crate::scenario::routes::Hop], bytes: u32| -> u64 {
+        path.iter()
+            .map(|h| {
+                let p = &model.links[h.link as usize].dirs[h.dir as usize].params;
+                p.delay_ns + p.tx_time_ns(bytes)
+            })
+            .sum()
+    };
+    trip(data, f.header_bytes + f.sender.mss_bytes) + trip(acks, f.ack_bytes)
+}
+
 impl<'m> World<'m> {
     pub fn new(model: &'m Model, seed: u64, trace: bool) -> World<'m> {
         // Each link is set up where it stays: a direction is five cache
@@ -122,7 +140,7 @@ impl<'m> World<'m> {
             wired.set_to(bs);
             wired.receiver = Receiver::new(wired_rcfg).app_paced();
             if split.mtcp {
-                wired.receiver.withhold_acks();
+                wired.receiver.withhold_acks(wired_rtt_ns(model, i));
             }
             wired.relay = Some(Box::new(Relay {
                 leg: leg as u32,
