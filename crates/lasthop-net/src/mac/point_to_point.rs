@@ -291,6 +291,14 @@ impl LinkDir {
         self.timing = Timing::of(&self.params);
     }
 
+    /// From now on, frames starting on this direction draw their fate
+    /// from `error` (a scheduled error-model change); a frame being sent
+    /// keeps the fate it drew.
+    pub fn set_error_model(&mut self, error: ErrorModel) {
+        self.bits = if error.is_none() { self.bits & !bit::ERRORS } else { self.bits | bit::ERRORS };
+        self.error = error;
+    }
+
     pub fn new(params: DirParams, error: ErrorModel) -> LinkDir {
         let timing = Timing::of(&params);
         let timed = timing.frame_overhead_ns != 0 || timing.frame_overhead_bytes != 0;

@@ -52,7 +52,7 @@ use links::{dir_params, expand_topology, kernel_tick_ns, place_ack_recons};
 pub use media::ersn_deferral_bound;
 use media::{media_links, station_on};
 pub use mobility::{HandoffSchedule, MobilityModel, StationModel, MAX_HANDOFFS};
-pub use outages::{frho_end, outages_on, OutageModel, RateChangeModel, MAX_OUTAGES};
+pub use outages::{frho_end, outages_on, ErrorChangeModel, OutageModel, RateChangeModel, MAX_OUTAGES};
 
 /// Default queue limit when a link gives none (ns-2's default of 50).
 pub const DEFAULT_QUEUE_PACKETS: u32 = 50;
@@ -231,6 +231,8 @@ pub struct Model {
     pub outages: Vec<OutageModel>,
     /// Scheduled rate changes, one per link direction of each entry.
     pub rate_changes: Vec<RateChangeModel>,
+    /// Scheduled changes of link directions' error models, in entry order.
+    pub error_changes: Vec<ErrorChangeModel>,
     /// Mobile hosts and their stations (`[[mobility]]`).
     pub mobility: Vec<MobilityModel>,
 }
@@ -372,7 +374,10 @@ impl Model {
     /// The run has a schedule of changes (outages, handoffs, rate changes):
     /// a timer key for it, and the world's `Outages`.
     pub fn has_schedule(&self) -> bool {
-        !self.outages.is_empty() || !self.mobility.is_empty() || !self.rate_changes.is_empty()
+        !self.outages.is_empty()
+            || !self.mobility.is_empty()
+            || !self.rate_changes.is_empty()
+            || !self.error_changes.is_empty()
     }
 
     pub fn from_file(f: &ScenarioFile) -> Result<Model, ScenarioError> {
@@ -665,6 +670,7 @@ impl Model {
         }
         let outages = outages::outages(&f.outages, &links, stop)?;
         let rate_changes = outages::rate_changes(&f.rate_changes, &links)?;
+        let error_changes = outages::error_changes(&f.error_changes, &links)?;
         for (k, o) in outages.iter().enumerate() {
             let mine = mobility.iter().find(|m| m.stations.iter().any(|s| s.link == o.link));
             check(
@@ -698,6 +704,7 @@ impl Model {
             k_of_flows: Vec::new(),
             outages,
             rate_changes,
+            error_changes,
             mobility,
         };
         model.apply_mutations(&f.mutations);

@@ -83,6 +83,10 @@ pub struct ScenarioFile {
     /// drops and recovers without a disconnection; elaarag-002.md Sec. 2.2).
     #[serde(default)]
     pub rate_changes: Vec<RateChangeSpec>,
+    /// Scheduled changes of a link's error model (seed 002: a wireless
+    /// channel that worsens and recovers; elaarag-002.md Sec. 2.2).
+    #[serde(default)]
+    pub error_changes: Vec<ErrorChangeSpec>,
     /// Mobile hosts moving between base stations (seed 002; elaarag-002.md
     /// Sec. 2.2, primitives 1, 3 and 4).
     #[serde(default)]
@@ -203,8 +207,31 @@ pub struct RateChangeSpec {
     pub bandwidth_bps: f64,
 }
 
-/// The directions a rate change applies to: `ab` from the link's `a` end to
-/// its `b` end, `ba` back.
+/// A scheduled change of a point-to-point link's error model
+/// (elaarag-002.md Sec. 2.2, "error-model changes"): from `at_s`, each frame
+/// that starts on the link's direction draws its fate from `error`, a fresh
+/// model with its own stream (`link:NAME:DIR:error:change:K`, K the entry's
+/// index), its state process starting at `at_s`; a frame being sent keeps
+/// the fate it drew. A two-state model in packet times (`unit =
+/// "packet_times"`) takes its packet time at the link's configured rate, as
+/// the link's own model does. A change back is another entry.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorChangeSpec {
+    /// The link, by name (a point-to-point link, not a medium's hop).
+    pub link: String,
+    /// Which of its directions (default: both).
+    #[serde(default)]
+    pub direction: RateDirection,
+    /// When, in seconds.
+    pub at_s: f64,
+    /// The new error model (as a link's `error`; `{ model = "none" }` for
+    /// none).
+    pub error: ErrorModelConfig,
+}
+
+/// The directions a rate or error-model change applies to: `ab` from the
+/// link's `a` end to its `b` end, `ba` back.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RateDirection {

@@ -1,7 +1,9 @@
 //! Scheduled link outages in a run (seed 002 Sec. 4 and Fig. 2;
 //! elaarag-002.md Secs. 2.2-2.3): both directions of a link go down and
 //! come up at the model's times; and scheduled changes of a link
-//! direction's rate, which take effect for the frames that start after. The changes wait in a list in time order,
+//! direction's rate or error model, which take effect for the frames that
+//! start after (a changed error model is built when the world is wired,
+//! its stream made then, and swapped in at its time). The changes wait in a list in time order,
 //! behind one timer key (the schedule's), armed for the next: the event
 //! queue holds one entry for them, and the per-event dispatch knows no
 //! kind of event for them (a sixth kind cost the 1997 LAN bench 1.1 % of
@@ -39,8 +41,10 @@ use super::World;
 use crate::scenario::model::{frho_end, outages_on, split_legs, Model};
 use crate::scenario::schema::LinkDownSpec;
 use lasthop_core::pool::PacketRef;
+use lasthop_core::rng::RngStream;
 use lasthop_core::trace::DropCause;
 use lasthop_core::{Packet, Time};
+use lasthop_net::error::ErrorModel;
 use lasthop_net::queue::{Admission, Removal};
 
 /// What a change of the schedule does.
@@ -69,6 +73,8 @@ enum What {
     MtcpUp(u32),
     /// Link direction `ld` (2 x link + direction) takes a new rate, in b/s.
     Rate(u32, u64),
+    /// Error-model change `k` (of the model's `error_changes`) is made.
+    Error(u32),
 }
 
 impl What {
@@ -77,7 +83,7 @@ impl What {
     /// goes before the link it is about goes down.
     fn rank(self) -> u8 {
         match self {
-            What::Up(_) | What::Rate(..) => 0,
+            What::Up(_) | What::Rate(..) | What::Error(_) => 0,
             What::Handoff(..) => 1,
             What::Thaw(_) | What::Reconnect(..) | What::MtcpUp(_) => 2,
             What::Freeze(_) | What::MtcpDown(_) => 3,
@@ -108,13 +114,16 @@ pub(super) struct Outages {
     changes: Vec<Change>,
     /// The next change to make.
     next: usize,
+    /// The error models the schedule swaps in, by `error_changes` index
+    /// (each taken when its change is made).
+    errors: Vec<Option<ErrorModel>>,
 }
 
 impl Outages {
     /// The model's outages, `None` when it has none: the links' changes,
     /// and for each flow with Freeze-TCP its receiver's warnings (each
     /// outage on its path, `warning` ahead) and thaws.
-    pub fn of(model: &Model, handoffs: &[Vec<Handoff>]) -> Option<Box<Outages>> {
+    pub fn of(model: &Model, handoffs: &[Vec<Handoff>], seed: u64) -> Option<Box<Outages>> {
         if !model.has_schedule() {
             return None;
         }
@@ -130,6 +139,13 @@ impl Outages {
         }
         for r in &model.rate_changes {
             changes.push(Change { at: r.at, what: What::Rate(r.link_dir, r.bandwidth_bps) });
+        }
+        let mut errors = Vec::with_capacity(model.error_changes.len());
+        for (k, e) in model.error_changes.iter().enumerate() {
+            changes.push(Change { at: e.at, what: What::Error(k as u32) });
+            let (li, d) = (e.link_dir as usize / 2, e.link_dir as usize % 2);
+            let name = format!("link:{}:{}:error:change:{}", model.links[li].name, model.dir_name(li, d), e.entry);
+            errors.push(Some(ErrorModel::new(&e.error, || RngStream::new(seed, &name))));
         }
         // A mobile host's station links: down but the first from the start;
         // each handoff takes the old one down and, once complete, brings
@@ -193,7 +209,7 @@ impl Outages {
         }
         // Stable: simultaneous changes of one rank keep the file's order.
         changes.sort_by_key(|c| (c.at, c.what.rank()));
-        Some(Box::new(Outages { state: vec![None; 2 * n], drops: vec![0; 2 * n], scheduled, changes, next: 0 }))
+        Some(Box::new(Outages { state: vec![None; 2 * n], drops: vec![0; 2 * n], scheduled, changes, next: 0, errors }))
     }
 }
 
@@ -255,6 +271,12 @@ impl<'m> World<'m> {
                         What::Rate(ld, bps) => {
                             let (li, dir) = (ld as usize / 2, ld as usize % 2);
                             self.links[li].dirs[dir].set_bandwidth(bps);
+                        }
+                        What::Error(k) => {
+                            let ld = self.model.error_changes[k as usize].link_dir as usize;
+                            let o = self.outages.as_deref_mut().expect("a schedule");
+                            let error = o.errors[k as usize].take().expect("each change made once");
+                            self.links[ld / 2].dirs[ld % 2].set_error_model(error);
                         }
                         What::Handoff(m, to) => self.on_handoff_complete(m as usize, to as usize),
                         What::HandoffStart(m, k) => self.on_handoff_start(m as usize, k as usize),

@@ -214,7 +214,7 @@ impl<'m> World<'m> {
         // every connection's (`mobility`), with the goodput slots' flows.
         let handoffs = super::mobility::draw(model, seed);
         // The schedule's changes first: the mobility state then keeps the draws.
-        let outages = super::outages::Outages::of(model, &handoffs);
+        let outages = super::outages::Outages::of(model, &handoffs, seed);
         let mut alt_cover_flows = Vec::new();
         let mobility = super::mobility::Mobility::wire(model, handoffs, &conn_at, |c, paths| {
             alt_cover_flows.extend(std::iter::repeat_n(c as u32, paths[0].len()));

@@ -307,3 +307,55 @@ fn bad_rate_changes_name_the_field() {
     let e = with("link = \"second\"\ndirection = \"up\"\nat_s = 1.0\nbandwidth_bps = 1e6");
     assert!(e.contains("rate_changes") && e.contains("direction"), "{e}");
 }
+
+/// A scheduled change of the error model (elaarag-002.md Sec. 2.2,
+/// "error-model changes"): a 40 MB transfer over two clean 8 Mb/s links,
+/// the second's data direction (`ab`) losing each frame with probability
+/// 0.05 from 10 s to 20 s. Error drops fall in that window only, each a
+/// data frame on that direction; the acks' direction is never touched; the
+/// rate in the window is below the clean one; and the same seed gives the
+/// same drops, another seed others (the change's own stream).
+#[test]
+fn an_error_model_change_corrupts_frames_for_its_time_and_no_longer() {
+    let text = format!(
+        "{}\n[[error_changes]]\nlink = \"second\"\ndirection = \"ab\"\nat_s = 10.0\n\
+         error = {{ model = \"bernoulli\", p = 0.05 }}\n\
+         [[error_changes]]\nlink = \"second\"\nat_s = 20.0\nerror = {{ model = \"none\" }}\n",
+        common::path("reno", 40_000_000, r#"{ model = "none" }"#, 10)
+    );
+    let sc = load(&text, &[]);
+    let out = run(&sc, 1, true).unwrap_or_else(|e| panic!("{e}"));
+    let d = &out.trace.drops;
+    let errors: Vec<usize> = (0..d.time_ns.len()).filter(|&i| d.cause[i] == DropCause::Error).collect();
+    assert!(errors.len() >= 10, "{} error drops", errors.len());
+    for &i in &errors {
+        let t = secs(d.time_ns[i]);
+        assert!((10.0..20.1).contains(&t), "an error drop at {t:.3} s");
+        assert!(d.is_data[i], "an ack corrupted at {t:.3} s");
+        assert_eq!(out.link_dir_names[d.link_dir[i] as usize], out.link_dir_names[d.link_dir[errors[0]] as usize]);
+    }
+    let acked = |a: f64, b: f64| {
+        let x = &out.trace.acks;
+        let at = |s: f64| (0..x.time_ns.len()).filter(|&i| secs(x.time_ns[i]) <= s).map(|i| x.ack[i]).max();
+        (at(b).expect("acks") - at(a).expect("acks")) as f64 * 8.0 / (b - a)
+    };
+    let (before, during) = (acked(5.0, 10.0), acked(12.0, 20.0));
+    assert!(during < 0.8 * before, "{during} b/s in the lossy window against {before} before");
+    let again = run(&sc, 1, true).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again.trace.drops.time_ns, d.time_ns, "same seed, same drops");
+    let other = run(&sc, 2, true).unwrap_or_else(|e| panic!("{e}"));
+    assert_ne!(other.trace.drops.time_ns, d.time_ns, "another seed, other drops");
+}
+
+/// Bad error-model changes: each the one-line error naming the field.
+#[test]
+fn bad_error_changes_name_the_field() {
+    let path = common::path("reno", 1_000_000, r#"{ model = "none" }"#, 10);
+    let with = |entry: &str| common::load_error(&format!("{path}\n[[error_changes]]\n{entry}\n"), &[]);
+    let e = with("link = \"radio\"\nat_s = 1.0\nerror = { model = \"none\" }");
+    assert!(e.contains("error_changes[0].link") && e.contains("no link named 'radio'"), "{e}");
+    let e = with("link = \"second\"\nat_s = 1.0\nerror = { model = \"bernoulli\", p = 1.5 }");
+    assert!(e.contains("error_changes[0].error.p"), "{e}");
+    let e = with("link = \"second\"\nat_s = -1.0\nerror = { model = \"none\" }");
+    assert!(e.contains("error_changes[0].at_s"), "{e}");
+}

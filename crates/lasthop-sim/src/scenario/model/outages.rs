@@ -4,9 +4,10 @@
 
 use super::{bit_rate, check, duration_s, positive, FlowModel, LinkModel};
 use crate::scenario::routes::Path;
-use crate::scenario::schema::{LinkDownSpec, OutageSpec, RateChangeSpec, RateDirection};
+use crate::scenario::schema::{ErrorChangeSpec, LinkDownSpec, OutageSpec, RateChangeSpec, RateDirection};
 use crate::scenario::ScenarioError;
 use lasthop_core::Time;
+use lasthop_net::error::ErrorModelConfig;
 
 /// Most outage windows a scenario may schedule (a periodic outage with a
 /// short period over a long run is the way to get too many).
@@ -28,6 +29,18 @@ pub struct RateChangeModel {
     /// The link direction, 2 x link + direction (0: a to b).
     pub link_dir: u32,
     pub bandwidth_bps: u64,
+}
+
+/// A scheduled change of a link direction's error model (`error_changes`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorChangeModel {
+    pub at: Time,
+    /// The link direction, 2 x link + direction (0: a to b).
+    pub link_dir: u32,
+    /// The entry's index (its stream's name).
+    pub entry: u32,
+    /// The new model, its packet times resolved at the direction's rate.
+    pub error: ErrorModelConfig,
 }
 
 /// The index of the point-to-point link named `name` that `what` (a kind of
@@ -68,12 +81,43 @@ pub fn rate_changes(specs: &[RateChangeSpec], links: &[LinkModel]) -> Result<Vec
         bit_rate(r.bandwidth_bps, || p("bandwidth_bps"))?;
         let at = Time::from_secs_f64(r.at_s);
         let bandwidth_bps = r.bandwidth_bps.round().max(1.0) as u64;
-        let dirs: &[u32] = match r.direction {
-            RateDirection::Both => &[0, 1],
-            RateDirection::Ab => &[0],
-            RateDirection::Ba => &[1],
-        };
-        out.extend(dirs.iter().map(|&d| RateChangeModel { at, link_dir: 2 * li as u32 + d, bandwidth_bps }));
+        out.extend(directions(r.direction).iter().map(|&d| RateChangeModel {
+            at,
+            link_dir: 2 * li as u32 + d,
+            bandwidth_bps,
+        }));
+    }
+    Ok(out)
+}
+
+/// The directions of a link a change names.
+fn directions(d: RateDirection) -> &'static [u32] {
+    match d {
+        RateDirection::Both => &[0, 1],
+        RateDirection::Ab => &[0],
+        RateDirection::Ba => &[1],
+    }
+}
+
+/// The scenario's error-model changes, one per direction they touch,
+/// checked: a point-to-point link named, a time within the longest run, a
+/// valid model (as a link's `error`).
+pub fn error_changes(specs: &[ErrorChangeSpec], links: &[LinkModel]) -> Result<Vec<ErrorChangeModel>, ScenarioError> {
+    check(specs.len() <= MAX_OUTAGES, "error_changes", || {
+        format!("too many error-model changes: {} (at most {MAX_OUTAGES})", specs.len())
+    })?;
+    let mut out = Vec::with_capacity(specs.len());
+    for (i, e) in specs.iter().enumerate() {
+        let p = |f: &str| format!("error_changes[{i}].{f}");
+        let li = point_to_point_link(links, &e.link, || p("link"), "error-model changes")?;
+        duration_s(e.at_s, || p("at_s"))?;
+        e.error.validate().map_err(|(field, reason)| ScenarioError::new(p(&format!("error.{field}")), reason))?;
+        let at = Time::from_secs_f64(e.at_s);
+        for &d in directions(e.direction) {
+            let params = &links[li].dirs[d as usize].params;
+            let error = e.error.resolve_packet_times(|size| params.tx_time_ns(size));
+            out.push(ErrorChangeModel { at, link_dir: 2 * li as u32 + d, entry: i as u32, error });
+        }
     }
     Ok(out)
 }
