@@ -535,8 +535,34 @@ def trace_figures(
                 title=page_title,
                 first_panel=panels.start,
             )
-        figs.append(fig)
+        figs.append(
+            _with_timeline(fig, path, [runs[i] for i in panels], time_window_s, panels.start)
+        )
     return figs
+
+
+def _with_timeline(
+    fig: Figure,
+    path: str | os.PathLike[str] | None,
+    runs: Sequence[tuple[str, tuple[str, int, str]]],
+    time_window_s: tuple[float, float] | None,
+    first_panel: int,
+) -> Figure:
+    """``fig`` with the mobility timeline of its runs under it (seed 002: which base
+    station serves each mobile host, when a link is down; :func:`lasthop.plots.add_timeline`),
+    from their stored summaries: once when the runs share it, else a lane per run and
+    mobile host or link, named by the run's panel letter (from ``first_panel``'s). Nothing
+    for runs without."""
+    summaries = store.run_summaries(path, [key for _, key in runs])
+    per_run = [(label, plots.timeline_rows(summaries.get(key, {}))) for label, key in runs]
+    if all(rows == per_run[0][1] for _, rows in per_run):
+        return plots.add_timeline(fig, per_run[0][1], time_window_s)
+    named = [
+        (f"({plots.panel_letter(first_panel + i)}) {name}", segs)
+        for i, (_, rows) in enumerate(per_run)
+        for name, segs in rows
+    ]
+    return plots.add_timeline(fig, named, time_window_s)
 
 
 def figure(

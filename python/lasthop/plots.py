@@ -9,6 +9,9 @@
   row of the base station's local retransmissions (Fig. 5).
 - :func:`throughput_vs_error_rate`: Fig. 12, throughput against the error rate on a log
   axis, one line per scheme.
+- :func:`add_timeline`: under any time plot, seed 002's mobility timeline of a run
+  (:func:`timeline_rows`: which base station serves each mobile host, when a link is
+  down).
 
 Where it departs from the paper: Fig. 3 shows the percentage as a second, thin bar on a
 right-hand axis; here it is the bar's label (one right axis cannot serve settings with
@@ -61,11 +64,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DPI",
+    "TimelineRow",
     "PANELS_PER_PAGE",
     "Labelled",
     "Table",
+    "add_timeline",
     "cwnd_vs_time",
     "page_ranges",
+    "panel_letter",
     "page_stems",
     "save",
     "save_pages",
@@ -74,6 +80,7 @@ __all__ = [
     "throughput_bars",
     "throughput_vs_error_rate",
     "time_sequence",
+    "timeline_rows",
     "to_bytes",
 ]
 
@@ -411,12 +418,12 @@ def _panel_title(ax: Axes, index: int, label: str, n: int, first: int = 0) -> No
     """Title panel ``index`` of ``n``: ``(a) label``, ``(b) label``, ..., lettered from the
     ``first`` panel on (a figure that continues another one's panels, a later page)."""
     if n > 1 or first > 0:
-        ax.set_title(f"({_panel_letter(first + index)}) {label}", loc="left")
+        ax.set_title(f"({panel_letter(first + index)}) {label}", loc="left")
     elif label:
         ax.set_title(label, loc="left")
 
 
-def _panel_letter(index: int) -> str:
+def panel_letter(index: int) -> str:
     """a, b, ..., z, aa, ab, ...: the letter of the panel ``index`` (from 0)."""
     letters = ""
     index += 1
@@ -1233,3 +1240,96 @@ def sequence_mod_with_outages(
         _panel_title(axw, 1, "congestion window", 2)
         _time_axis(axw, time_window_s)
     return _frozen(fig)
+
+
+# --- the mobility timeline (seed 002) --------------------------------------------------
+
+TimelineRow: TypeAlias = "tuple[str, list[tuple[float, float, str]]]"
+"""One lane of a mobility timeline: its name and its segments (start s, end s, what),
+``what`` a base station's name (it serves the mobile host) or ``""`` (down: a handoff
+in progress, or an outage of the link)."""
+
+
+def timeline_rows(summary: Mapping[str, Any]) -> list[TimelineRow]:
+    """A run's mobility timeline from its summary: a lane per mobile host that handed off
+    (which base station serves it, from the start to the run's end, and the gaps while a
+    handoff is in progress) and a lane per link with scheduled outages (its down windows).
+    Empty when the run has neither."""
+    end = float(summary.get("sim_time_s") or 0.0)
+    rows: list[TimelineRow] = []
+    by_mobile: dict[str, list[Mapping[str, Any]]] = {}
+    for h in summary.get("handoffs") or []:
+        by_mobile.setdefault(str(h["mobile"]), []).append(h)
+    for mobile, hs in by_mobile.items():
+        segments: list[tuple[float, float, str]] = []
+        t, station = 0.0, str(hs[0]["from"])
+        for h in hs:
+            segments.append((t, float(h["start_s"]), station))
+            segments.append((float(h["start_s"]), float(h["complete_s"]), ""))
+            t, station = float(h["complete_s"]), str(h["to"])
+        segments.append((t, max(t, end), station))
+        rows.append((f"{mobile}: served by", [s for s in segments if s[1] > s[0]]))
+    by_link: dict[str, list[tuple[float, float, str]]] = {}
+    for o in summary.get("outages") or []:
+        by_link.setdefault(str(o["link"]), []).append(
+            (float(o["start_s"]), min(float(o["end_s"]), end), "")
+        )
+    rows.extend((f"{link}: down", segs) for link, segs in by_link.items())
+    return rows
+
+
+def add_timeline(
+    fig: Figure, rows: Sequence[TimelineRow], time_window_s: tuple[float, float] | None = None
+) -> Figure:
+    """``fig`` (a time plot, as this module returns them) with the mobility timeline
+    ``rows`` (:func:`timeline_rows`) as a strip under its lowest axes, on the same time
+    axis: each base station's service a bar in its own colour, named on it where it fits;
+    handoffs in progress and outages grey hatched bars. The figure grows by the strip's
+    height; the axes above keep their size. No rows: ``fig`` as it was. Artist gids:
+    ``timeline:N`` for lane N's bars."""
+    if not rows:
+        return fig
+    with _style():
+        w, h = (float(x) for x in fig.get_size_inches())
+        lane_in, margin_in = 0.42, 0.55
+        strip_in = margin_in + lane_in * len(rows) + 0.15
+        new_h = h + strip_in
+        moved = list(fig.axes)
+        for ax in moved:
+            x0, y0, aw, ah = ax.get_position().bounds
+            ax.set_position((x0, (y0 * h + strip_in) / new_h, aw, ah * h / new_h))
+        for text in fig.texts:  # the suptitle among them
+            x, y = text.get_position()
+            text.set_position((x, (float(y) * h + strip_in) / new_h))
+        fig.set_size_inches(w, new_h)
+        bottom = min(moved, key=lambda a: a.get_position().y0)
+        x0, _, aw, _ = bottom.get_position().bounds
+        tax = fig.add_axes((x0, margin_in / new_h, aw, lane_in * len(rows) / new_h))
+        stations = sorted({s for _, segs in rows for (_, _, s) in segs if s})
+        colour = {s: PALETTE[(i + 2) % len(PALETTE)] for i, s in enumerate(stations)}
+        lo, hi = time_window_s if time_window_s is not None else (0.0, bottom.get_xlim()[1])
+        for lane, (name, segs) in enumerate(rows):
+            for k, (a, b, what) in enumerate(segs):
+                tax.broken_barh(
+                    [(a, b - a)],
+                    (lane - 0.02, 0.5),
+                    facecolors=colour[what] if what else "0.8",
+                    edgecolor="0.35" if not what else "none",
+                    hatch="////" if not what else None,
+                    linewidth=0.4,
+                    alpha=0.85 if what else 1.0,
+                    gid=f"timeline:{lane}" if k == 0 else None,
+                )
+                mid, shown = (max(a, lo) + min(b, hi)) / 2, min(b, hi) - max(a, lo)
+                if what and shown > 0.06 * (hi - lo):
+                    tax.text(mid, lane + 0.23, what, ha="center", va="center", fontsize=7.5)
+            # The lane's name over its bars, inside the axes (a tick label would need
+            # a margin the panels above do not leave).
+            tax.text(lo, lane - 0.06, name, ha="left", va="bottom", fontsize=8.0)
+        tax.set_ylim(len(rows) - 0.5, -0.5)
+        tax.yaxis.set_major_locator(NullLocator())
+        tax.grid(False)
+        tax.set_xlim(lo, hi)
+        tax.set_xlabel("time (s)")
+        bottom.set_xlabel("")
+    return fig

@@ -1130,11 +1130,10 @@ def load_series(
         ).df()
 
 
-def flow_names(
+def run_summaries(
     path: str | os.PathLike[str] | None, keys: Iterable[RunKey]
-) -> dict[RunKey, list[str]]:
-    """The names of the flows of each stored run of ``keys``, in the scenario's order: the
-    ``flow`` column of its time series counts them from 0 in that order."""
+) -> dict[RunKey, dict[str, Any]]:
+    """The stored summary of each run of ``keys`` (``{}`` for a failed run's)."""
     wanted = _keys_table([list(keys)])
     with _reading(path) as (db, _db_path):
         db.register("wanted", wanted)
@@ -1142,11 +1141,18 @@ def flow_names(
             "SELECT scenario_hash, seed, version, summary FROM runs "
             "SEMI JOIN wanted USING (scenario_hash, seed, version)"
         ).fetchall()
-    out: dict[RunKey, list[str]] = {}
-    for h, s, v, summary in rows:
-        flows = json.loads(summary or "{}").get("flows", [])
-        out[(str(h), int(s), str(v))] = [str(f["name"]) for f in flows]
-    return out
+    return {(str(h), int(s), str(v)): json.loads(summary or "{}") for h, s, v, summary in rows}
+
+
+def flow_names(
+    path: str | os.PathLike[str] | None, keys: Iterable[RunKey]
+) -> dict[RunKey, list[str]]:
+    """The names of the flows of each stored run of ``keys``, in the scenario's order: the
+    ``flow`` column of its time series counts them from 0 in that order."""
+    return {
+        key: [str(f["name"]) for f in summary.get("flows", [])]
+        for key, summary in run_summaries(path, keys).items()
+    }
 
 
 def _series_files(db_path: Path, table: str, batches: Sequence[tuple[str, int]]) -> list[Path]:

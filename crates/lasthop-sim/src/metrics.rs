@@ -401,6 +401,21 @@ pub struct RunSummary {
     /// mobile host; absent when the scenario has none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub handoffs: Vec<HandoffSummary>,
+    /// Each scheduled outage (`[[outages]]`) that began before the run
+    /// ended, in each entry's time order; absent when there is none. With
+    /// `handoffs`, the run's mobility timeline (`lasthop.plots.add_timeline`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub outages: Vec<OutageSummary>,
+}
+
+/// One scheduled outage of a link: both its directions down.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct OutageSummary {
+    pub link: String,
+    /// When it went down, in s.
+    pub start_s: f64,
+    /// When it came up, in s (after the run's end if it was still down).
+    pub end_s: f64,
 }
 
 /// One handoff of a mobile host between base stations.

@@ -4,7 +4,7 @@
 use super::{delivered_now, World, NO_COVER};
 use crate::metrics::{
     BadStateSummary, ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary, LinkSummary, LlElsnSummary,
-    MediumSummary, PublishedComparison, QueueSummary, RadioSummary, RunSummary, SplitSummary,
+    MediumSummary, OutageSummary, PublishedComparison, QueueSummary, RadioSummary, RunSummary, SplitSummary,
 };
 use crate::scenario::model::Workload;
 use lasthop_agents::NodeAgent;
@@ -208,6 +208,19 @@ impl<'m> World<'m> {
             published,
             media: self.media_summary(),
             handoffs: self.mobility.as_deref().map_or_else(Vec::new, |m| m.summary(self.model)),
+            outages: self
+                .model
+                .outages
+                .iter()
+                .flat_map(|o| {
+                    let link = &self.model.links[o.link as usize].name;
+                    o.windows.iter().filter(|(down, _)| *down < end).map(|&(down, up)| OutageSummary {
+                        link: link.clone(),
+                        start_s: down.as_secs_f64(),
+                        end_s: up.as_secs_f64(),
+                    })
+                })
+                .collect(),
         }
     }
 

@@ -2,7 +2,7 @@
 Fig. 2, the ns ``xgraph`` trace of TCP Tahoe on the Table I path with the mobile host cut
 off 0.3 s every 3.3 s from 3.0 s (first 10 s; packet numbers modulo 100; squares the
 packets sent, crosses the data and circles the acks lost), above the window it came from,
-the outages shaded. One traced run, seed ``trace_seed``."""
+the outages shaded, the link's timeline under it. One traced run, seed ``trace_seed``."""
 
 from __future__ import annotations
 
@@ -31,21 +31,23 @@ def figures(trace_seed: int = fig2.TRACE_SEED) -> tuple[list[ReportFigure], list
         if "first_rexmit_pkt" in got
         else "no retransmission"
     )
+    drawn = plots.sequence_mod_with_outages(
+        r.sent,
+        r.drops,
+        r.window,
+        outages_s=outages,
+        link=fig2.LINK,
+        packet_bytes=fig2.PACKET,
+        title="TCP Tahoe, the mobile host disconnected 0.3 s every 3.3 s",
+    )
     figure = ReportFigure(
         stem="e02-fig2-disconnections",
-        figure=plots.sequence_mod_with_outages(
-            r.sent,
-            r.drops,
-            r.window,
-            outages_s=outages,
-            link=fig2.LINK,
-            packet_bytes=fig2.PACKET,
-            title="TCP Tahoe, the mobile host disconnected 0.3 s every 3.3 s",
-        ),
+        figure=plots.add_timeline(drawn, plots.timeline_rows(r.summary), (0.0, 10.0)),
         caption=(
             f"{PAPER} Fig. 2: packets the fixed host sends (squares), data packets (crosses) "
             "and acks (circles) lost on the wireless link, numbered modulo 100 as ns numbers "
-            "them, over the first 10 s; below, cwnd and ssthresh in packets; outages shaded. "
+            "them, over the first 10 s; below, cwnd and ssthresh in packets; outages shaded, and "
+            "under both the wireless link's down times (the mobility timeline). "
             f"Seed {trace_seed} (the phase of the 100 ms timer tick). At 3.0 s the survey "
             "loses acks 187-196 and packets 197-233, and Tahoe waits for its timeout at "
             f"4.105 s to resend 187; here {got.get('acks_lost', 0):.0f} acks and "
