@@ -102,7 +102,7 @@ pub struct ScenarioFile {
 /// `beacon_period_s`], when beacons are modelled) + the registration's
 /// round trip from `b` to `anchor` on the wired path (propagation) +
 /// `latency_s`. Packets reaching `a` after the switch are dropped (cause
-/// `handoff`). The schedule: listed `handoffs`, or periodic (`every_s`
+/// `handoff`). The schedule: listed `handoffs` (or a `trace` of them), or periodic (`every_s`
 /// from `start_s`), or exponential residences (`residence_mean_s`, from
 /// each attachment to the next handoff); the next station is the next in
 /// `stations`' order (listed handoffs name it), or, with `grid`, a
@@ -138,6 +138,13 @@ pub struct MobilitySpec {
     /// Handoffs at listed times.
     #[serde(default)]
     pub handoffs: Vec<HandoffSpec>,
+    /// Handoffs from a trace (elaarag-002.md Sec. 2.2, "a trace file"): one
+    /// line per handoff, its time in seconds and the new station's name,
+    /// separated by white space, in time order; blank lines and `#`
+    /// comments are ignored. A recorded or generated trace is pasted in as
+    /// a multi-line string (`"""..."""`), not named as a file, so that the
+    /// scenario stays whole and a stored run's hash covers its schedule.
+    pub trace: Option<String>,
     /// The first of periodic handoffs, in seconds (default `every_s`).
     pub start_s: Option<f64>,
     /// The period of periodic handoffs, start to start, in seconds.

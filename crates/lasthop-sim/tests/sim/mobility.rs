@@ -373,3 +373,57 @@ fn freeze_tcp_predicts_handoffs_too() {
         assert!(lost(s) < lost(&plain), "seed {seed}: {} against {}", lost(s), lost(&plain));
     }
 }
+
+/// A handoff trace (elaarag-002.md Sec. 2.2, "a trace file"): the handoff
+/// scenario's periodic schedule (every 5 s from 5 s, bs1 and bs2 in turn)
+/// written as a trace, with a comment and a blank line, gives the same run
+/// to the byte as the periodic schedule and as the same handoffs listed.
+#[test]
+fn a_handoff_trace_is_the_same_schedule_as_listed_handoffs() {
+    let text = embedded::get("elaarag02/handoff").expect("embedded");
+    let periodic = "start_s = 5.0\nevery_s = \"${every_s}\"";
+    assert!(text.contains(periodic));
+    let times: Vec<f64> = (1..6).map(|k| 5.0 * f64::from(k)).collect();
+    let station = |k: usize| if k.is_multiple_of(2) { "bs2" } else { "bs1" };
+    let lines: String = times.iter().enumerate().map(|(k, t)| format!("{t:.1} {}\n", station(k))).collect();
+    let trace = text.replace(periodic, &format!("trace = \"\"\"\n# time_s station\n\n{lines}\"\"\""));
+    let entries: Vec<String> =
+        times.iter().enumerate().map(|(k, t)| format!("{{ at_s = {t:.1}, to = \"{}\" }}", station(k))).collect();
+    let listed = text.replace(periodic, &format!("handoffs = [{}]", entries.join(", ")));
+    let json = |t: &str| {
+        let out = lasthop_sim::run(&common::load(t, &[]), 3, false).unwrap_or_else(|e| panic!("{e}"));
+        serde_json::to_string(&out.summary).expect("json")
+    };
+    let (a, b, c) = (json(text), json(&trace), json(&listed));
+    assert!(a.contains("\"handoffs\":[{"), "the periodic run hands off");
+    assert_eq!(a, b, "trace against periodic");
+    assert_eq!(b, c, "trace against listed");
+}
+
+/// Bad traces: each the one-line error naming the field and the line.
+#[test]
+fn bad_handoff_traces_name_the_line() {
+    let text = embedded::get("elaarag02/handoff").expect("embedded");
+    let with = |trace: &str| {
+        common::load_error(
+            &text.replace("start_s = 5.0\nevery_s = \"${every_s}\"", &format!("trace = '''\n{trace}'''")),
+            &[],
+        )
+    };
+    let e = with("5.0 bs2\n\n7.0\n");
+    assert!(e.contains("mobility[0].trace") && e.contains("line 3") && e.contains("a time in seconds"), "{e}");
+    let e = with("soon bs2\n");
+    assert!(e.contains("mobility[0].trace") && e.contains("'soon' is not a time"), "{e}");
+    let e = with("5.0 bs9\n");
+    assert!(e.contains("mobility[0].trace (line 1)") && e.contains("no node named 'bs9'"), "{e}");
+    let e = with("5.0 bs2\n5.1 bs1 # too soon\n");
+    assert!(e.contains("mobility[0].trace (line 2)") && e.contains("before the handoff before it can complete"), "{e}");
+    let e = with("-1.0 bs2\n");
+    assert!(e.contains("mobility[0].trace (line 1)"), "{e}");
+    let both = text.replace(
+        "start_s = 5.0\nevery_s = \"${every_s}\"",
+        "trace = \"5.0 bs2\"\nhandoffs = [{ at_s = 5.0, to = \"bs2\" }]",
+    );
+    let e = common::load_error(&both, &[]);
+    assert!(e.contains("mobility[0].trace") && e.contains("not both"), "{e}");
+}

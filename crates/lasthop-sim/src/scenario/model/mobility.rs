@@ -52,6 +52,9 @@ pub struct MobilityModel {
     /// of a handoff from station `a` to `b`.
     pub register: Vec<Time>,
     pub schedule: HandoffSchedule,
+    /// Where each listed handoff was given, as errors name it:
+    /// `handoffs[K]` or `trace (line N)`.
+    pub listed_at: Vec<String>,
     /// `[columns, rows]` of the stations' cells, for a random walk.
     pub grid: Option<[u32; 2]>,
     /// The connections with an end at the mobile host, and their data and
@@ -177,18 +180,32 @@ pub fn mobility(
                 || format!("{cols} x {rows} cells for {} stations", stations.len()),
             )?;
         }
-        let schedule = match (m.handoffs.is_empty(), m.every_s, m.residence_mean_s) {
+        // Listed handoffs, from the table or from the trace: (time, station,
+        // the field an error names).
+        let listed: Vec<(f64, &str, String)> = match &m.trace {
+            Some(text) => {
+                check(m.handoffs.is_empty(), || p("trace"), "give listed handoffs or a trace, not both")?;
+                trace_lines(text, MAX_HANDOFFS).map_err(|reason| ScenarioError::new(p("trace"), reason))?
+            }
+            None => {
+                m.handoffs.iter().enumerate().map(|(k, h)| (h.at_s, h.to.as_str(), format!("handoffs[{k}]"))).collect()
+            }
+        };
+        let from_trace = m.trace.is_some();
+        let schedule = match (listed.is_empty() && !from_trace, m.every_s, m.residence_mean_s) {
             (false, None, None) => {
                 check(m.start_s.is_none(), || p("start_s"), "starts periodic handoffs (every_s)")?;
                 check(m.grid.is_none(), || p("grid"), "listed handoffs name their stations")?;
-                check(m.handoffs.len() <= MAX_HANDOFFS, || p("handoffs"), "too many handoffs")?;
-                let mut v = Vec::with_capacity(m.handoffs.len());
-                for (k, h) in m.handoffs.iter().enumerate() {
-                    let f = format!("handoffs[{k}]");
-                    non_negative(h.at_s, || p(&format!("{f}.at_s")))?;
-                    duration_s(h.at_s, || p(&format!("{f}.at_s")))?;
-                    let to = station_of(&h.to, &format!("{f}.to"))?;
-                    v.push((Time::from_secs_f64(h.at_s), to));
+                check(listed.len() <= MAX_HANDOFFS, || p("handoffs"), "too many handoffs")?;
+                let mut v = Vec::with_capacity(listed.len());
+                for (at_s, to, f) in &listed {
+                    // A trace's line is named in `f`: "trace line N".
+                    let at =
+                        |what: &str| if from_trace { p(&format!("trace ({f})")) } else { p(&format!("{f}.{what}")) };
+                    non_negative(*at_s, || at("at_s"))?;
+                    duration_s(*at_s, || at("at_s"))?;
+                    let to = station_of(to, &if from_trace { format!("trace ({f})") } else { format!("{f}.to") })?;
+                    v.push((Time::from_secs_f64(*at_s), to));
                 }
                 HandoffSchedule::Listed(v)
             }
@@ -212,12 +229,10 @@ pub fn mobility(
                 check(m.start_s.is_none(), || p("start_s"), "starts periodic handoffs (every_s)")?;
                 HandoffSchedule::Exponential { mean: Time::from_secs_f64(mean) }
             }
-            _ => {
-                return Err(ScenarioError::new(
-                    format!("mobility[{i}]"),
-                    "give one schedule: handoffs (listed), every_s (periodic) or residence_mean_s (exponential)",
-                ))
-            }
+            _ => return Err(ScenarioError::new(
+                format!("mobility[{i}]"),
+                "give one schedule: handoffs (listed) or a trace, every_s (periodic) or residence_mean_s (exponential)",
+            )),
         };
         models.push(MobilityModel {
             mobile,
@@ -228,11 +243,38 @@ pub fn mobility(
             beacon,
             register: Vec::new(),
             schedule,
+            listed_at: listed
+                .iter()
+                .map(|(_, _, f)| if from_trace { format!("trace ({f})") } else { f.clone() })
+                .collect(),
             grid: m.grid,
             conns: Vec::new(),
         });
     }
     Ok(models)
+}
+
+/// A handoff trace's lines (`MobilitySpec::trace`): (time in s, station,
+/// "line N"), at most `max` of them; the reason, naming the line, if one is
+/// not a time and a name.
+fn trace_lines(text: &str, max: usize) -> Result<Vec<(f64, &str, String)>, String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let (Some(t), Some(to), None) = (words.next(), words.next(), words.next()) else {
+            return Err(format!("line {}: expected a time in seconds and a station's name, got '{line}'", n + 1));
+        };
+        let t: f64 = t.parse().map_err(|_| format!("line {}: '{t}' is not a time in seconds", n + 1))?;
+        if out.len() == max {
+            return Err(format!("too many handoffs (at most {max})"));
+        }
+        out.push((t, to, format!("line {}", n + 1)));
+    }
+    Ok(out)
 }
 
 /// The links of the stations each mobile host is not attached to at the
@@ -322,9 +364,17 @@ pub fn check_spacing(models: &[MobilityModel]) -> Result<(), ScenarioError> {
                 let mut at = m.initial;
                 let mut free = Time::ZERO;
                 for (k, &(t, to)) in v.iter().enumerate() {
+                    let name = &m.listed_at[k];
+                    let field = |what: &str| {
+                        if name.starts_with("trace") {
+                            format!("mobility[{i}].{name}")
+                        } else {
+                            format!("mobility[{i}].{name}.{what}")
+                        }
+                    };
                     check(
                         t >= free,
-                        || format!("mobility[{i}].handoffs[{k}].at_s"),
+                        || field("at_s"),
                         || {
                             format!(
                                 "begins at {} s, before the handoff before it can complete ({} s)",
@@ -333,11 +383,7 @@ pub fn check_spacing(models: &[MobilityModel]) -> Result<(), ScenarioError> {
                             )
                         },
                     )?;
-                    check(
-                        to != at,
-                        || format!("mobility[{i}].handoffs[{k}].to"),
-                        "the station the mobile host is attached to then",
-                    )?;
+                    check(to != at, || field("to"), "the station the mobile host is attached to then")?;
                     free = t.plus_ns(m.max_latency(at, to).ns());
                     at = to;
                 }
