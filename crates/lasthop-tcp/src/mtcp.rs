@@ -9,7 +9,9 @@
 //! MING does not ack the last byte"), so that the supervisor host never
 //! acknowledges data the mobile host lacks and keeps a byte to acknowledge
 //! later with a zero window. An ack goes when that point moves, not on each
-//! segment (the fixed host would read the repeats as duplicate acks).
+//! segment (the fixed host would read the repeats as duplicate acks), and
+//! while the window is closed every segment (a persist probe) is answered
+//! with it.
 //!
 //! Low bandwidth, no disconnection [S §5.3: "If the mobile host did not
 //! disconnect but has little available bandwidth, the SH-TCP shrinks the

@@ -52,14 +52,33 @@ pub struct MobilityModel {
     /// of a handoff from station `a` to `b`.
     pub register: Vec<Time>,
     pub schedule: HandoffSchedule,
-    /// Where each listed handoff was given, as errors name it:
-    /// `handoffs[K]` or `trace (line N)`.
-    pub listed_at: Vec<String>,
+    /// Where each listed handoff was given, as errors name it.
+    pub listed_at: Vec<ListedAt>,
     /// `[columns, rows]` of the stations' cells, for a random walk.
     pub grid: Option<[u32; 2]>,
     /// The connections with an end at the mobile host, and their data and
     /// ack paths from each station (in the stations' order).
     pub conns: Vec<(u32, Vec<[Path; 2]>)>,
+}
+
+/// Where a listed handoff was given: entry K of `handoffs`, or line N of
+/// the `trace`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListedAt {
+    Handoff(usize),
+    TraceLine(usize),
+}
+
+impl ListedAt {
+    /// The field, under the mobility entry, that an error about the
+    /// handoff's `what` (`at_s`, `to`) names: `handoffs[K].what`, or
+    /// `trace (line N)` (a line holds both).
+    pub fn field(self, what: &str) -> String {
+        match self {
+            ListedAt::Handoff(k) => format!("handoffs[{k}].{what}"),
+            ListedAt::TraceLine(n) => format!("trace (line {n})"),
+        }
+    }
 }
 
 impl MobilityModel {
@@ -181,31 +200,25 @@ pub fn mobility(
             )?;
         }
         // Listed handoffs, from the table or from the trace: (time, station,
-        // the field an error names).
-        let listed: Vec<(f64, &str, String)> = match &m.trace {
+        // where it was given).
+        let listed: Vec<(f64, &str, ListedAt)> = match &m.trace {
             Some(text) => {
                 check(m.handoffs.is_empty(), || p("trace"), "give listed handoffs or a trace, not both")?;
                 trace_lines(text, MAX_HANDOFFS).map_err(|reason| ScenarioError::new(p("trace"), reason))?
             }
-            None => {
-                m.handoffs.iter().enumerate().map(|(k, h)| (h.at_s, h.to.as_str(), format!("handoffs[{k}]"))).collect()
-            }
+            None => m.handoffs.iter().enumerate().map(|(k, h)| (h.at_s, h.to.as_str(), ListedAt::Handoff(k))).collect(),
         };
-        let from_trace = m.trace.is_some();
-        let schedule = match (listed.is_empty() && !from_trace, m.every_s, m.residence_mean_s) {
+        let schedule = match (listed.is_empty() && m.trace.is_none(), m.every_s, m.residence_mean_s) {
             (false, None, None) => {
                 check(m.start_s.is_none(), || p("start_s"), "starts periodic handoffs (every_s)")?;
                 check(m.grid.is_none(), || p("grid"), "listed handoffs name their stations")?;
                 check(listed.len() <= MAX_HANDOFFS, || p("handoffs"), "too many handoffs")?;
                 let mut v = Vec::with_capacity(listed.len());
-                for (at_s, to, f) in &listed {
-                    // A trace's line is named in `f`: "trace line N".
-                    let at =
-                        |what: &str| if from_trace { p(&format!("trace ({f})")) } else { p(&format!("{f}.{what}")) };
-                    non_negative(*at_s, || at("at_s"))?;
-                    duration_s(*at_s, || at("at_s"))?;
-                    let to = station_of(to, &if from_trace { format!("trace ({f})") } else { format!("{f}.to") })?;
-                    v.push((Time::from_secs_f64(*at_s), to));
+                for &(at_s, to, given) in &listed {
+                    non_negative(at_s, || p(&given.field("at_s")))?;
+                    duration_s(at_s, || p(&given.field("at_s")))?;
+                    let to = station_of(to, &given.field("to"))?;
+                    v.push((Time::from_secs_f64(at_s), to));
                 }
                 HandoffSchedule::Listed(v)
             }
@@ -243,10 +256,7 @@ pub fn mobility(
             beacon,
             register: Vec::new(),
             schedule,
-            listed_at: listed
-                .iter()
-                .map(|(_, _, f)| if from_trace { format!("trace ({f})") } else { f.clone() })
-                .collect(),
+            listed_at: listed.iter().map(|&(_, _, given)| given).collect(),
             grid: m.grid,
             conns: Vec::new(),
         });
@@ -255,9 +265,9 @@ pub fn mobility(
 }
 
 /// A handoff trace's lines (`MobilitySpec::trace`): (time in s, station,
-/// "line N"), at most `max` of them; the reason, naming the line, if one is
-/// not a time and a name.
-fn trace_lines(text: &str, max: usize) -> Result<Vec<(f64, &str, String)>, String> {
+/// its line), at most `max` of them; the reason, naming the line, if one
+/// is not a time and a name.
+fn trace_lines(text: &str, max: usize) -> Result<Vec<(f64, &str, ListedAt)>, String> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -272,7 +282,7 @@ fn trace_lines(text: &str, max: usize) -> Result<Vec<(f64, &str, String)>, Strin
         if out.len() == max {
             return Err(format!("too many handoffs (at most {max})"));
         }
-        out.push((t, to, format!("line {}", n + 1)));
+        out.push((t, to, ListedAt::TraceLine(n + 1)));
     }
     Ok(out)
 }
@@ -364,14 +374,7 @@ pub fn check_spacing(models: &[MobilityModel]) -> Result<(), ScenarioError> {
                 let mut at = m.initial;
                 let mut free = Time::ZERO;
                 for (k, &(t, to)) in v.iter().enumerate() {
-                    let name = &m.listed_at[k];
-                    let field = |what: &str| {
-                        if name.starts_with("trace") {
-                            format!("mobility[{i}].{name}")
-                        } else {
-                            format!("mobility[{i}].{name}.{what}")
-                        }
-                    };
+                    let field = |what: &str| format!("mobility[{i}].{}", m.listed_at[k].field(what));
                     check(
                         t >= free,
                         || field("at_s"),
