@@ -517,6 +517,8 @@ struct Station {
     /// The last frame it heard was bad: its next wait is EIFS.
     eifs: bool,
     tx: Option<Tx>,
+    /// Its last transmission's start and end: the current one's while it
+    /// transmits (set when it starts), so a reception's end tests one pair.
     last_tx: (Time, Time),
     reply: Option<Reply>,
     awaiting: Option<Awaiting>,
@@ -622,6 +624,30 @@ impl Station {
             t = t.min(b);
         }
         t
+    }
+
+    /// It was transmitting while a frame arrived from `rx_start` to
+    /// `rx_end`, so it never heard it.
+    fn deaf_to(&self, rx_start: Time, rx_end: Time) -> bool {
+        let (t0, t1) = self.last_tx;
+        t0 < rx_end && t1 > rx_start
+    }
+
+    /// [`Dcf::resume`] for this station.
+    fn resume(&mut self, cfg: &DcfConfig, now: Time) -> bool {
+        // The common answer first: no backoff pending, or one being counted.
+        if self.backoff_slots.is_none() || self.counting.is_some() || self.busy > 0 {
+            return false;
+        }
+        if self.tx.is_some() || self.reply.is_some() || self.awaiting.is_some() || self.blocked_until.is_some() {
+            return false;
+        }
+        let ifs = if self.eifs { cfg.eifs_ns } else { cfg.difs_ns };
+        let eifs_used = self.eifs && self.medium_idle_since.plus_ns(cfg.eifs_ns) > now.plus_ns(cfg.difs_ns);
+        self.stats.eifs_waits += u64::from(eifs_used);
+        let count_from = self.medium_idle_since.plus_ns(ifs).max(now.plus_ns(cfg.difs_ns));
+        self.counting = Some(Counting { ifs_start: now, count_from });
+        true
     }
 
     fn error_model(&mut self, to: StationId) -> &mut ErrorModel {
@@ -978,6 +1004,7 @@ impl Dcf {
         let st = &mut self.stations[s];
         debug_assert!(st.tx.is_none() && st.counting.is_none(), "one thing at a time");
         st.tx = Some(Tx { kind, start: now, end });
+        st.last_tx = (now, end);
         st.busy += 1;
         st.stats.airtime_ns += tx_ns;
         let size = match kind {
@@ -1020,7 +1047,7 @@ impl Dcf {
         let cts_ns = self.frame_ns(&FrameKind::Cts);
         let st = &mut self.stations[s];
         let tx = st.tx.take().expect("transmitting");
-        st.last_tx = (tx.start, tx.end);
+        debug_assert_eq!(st.last_tx, (tx.start, tx.end), "set when it started");
         st.busy -= 1;
         if st.busy == 0 {
             st.medium_idle_since = now;
@@ -1100,7 +1127,7 @@ impl Dcf {
         self.air[i].sensed = true;
         let from = usize::from(self.air[i].from);
         let slot = self.cfg.slot_ns;
-        for (s, st) in self.stations.iter_mut().enumerate() {
+        for (s, (st, wake)) in self.stations.iter_mut().zip(self.wakes.iter_mut()).enumerate() {
             if s == from {
                 continue;
             }
@@ -1117,7 +1144,7 @@ impl Dcf {
                 } else {
                     st.stats.ifs_ns += now.since(c.ifs_start);
                 }
-                self.wakes[s] = st.wake(slot);
+                *wake = st.wake(slot);
             }
         }
     }
@@ -1130,25 +1157,31 @@ impl Dcf {
         let p = self.cfg.propagation_ns;
         let (rx_start, rx_end) = (a.start.plus_ns(p), a.end.plus_ns(p));
         let bad = a.collided || a.corrupted;
-        let mut addressee_heard = false;
-        for (s, st) in self.stations.iter_mut().enumerate() {
-            if s == usize::from(a.from) {
-                continue;
+        let (from, to) = (usize::from(a.from), usize::from(a.to));
+        let cfg = self.cfg;
+        // One pass: every other station's carrier sense and EIFS state, and
+        // then whether it starts counting a backoff (its only new timer:
+        // the rest of the reception's effects reach the timers through
+        // `resume`). The addressee resumes after it has acted on the frame.
+        for (s, (st, wake)) in self.stations.iter_mut().zip(self.wakes.iter_mut()).enumerate() {
+            if s != from {
+                st.busy -= 1;
+                if st.busy == 0 {
+                    st.medium_idle_since = now;
+                }
+                if !st.deaf_to(rx_start, rx_end) {
+                    st.eifs = bad;
+                }
+                if s == to {
+                    continue;
+                }
             }
-            st.busy -= 1;
-            if st.busy == 0 {
-                st.medium_idle_since = now;
-            }
-            // A station transmitting during the reception never heard it.
-            let (t0, t1) = st.tx.map_or(st.last_tx, |tx| (tx.start, tx.end));
-            let deaf = t0 < rx_end && t1 > rx_start;
-            if !deaf {
-                st.eifs = bad;
-                addressee_heard |= s == usize::from(a.to);
+            if st.resume(&cfg, now) {
+                *wake = st.wake(cfg.slot_ns);
             }
         }
         if a.collided {
-            self.stations[usize::from(a.from)].stats.collisions += 1;
+            self.stations[from].stats.collisions += 1;
         }
         if let Some(log) = self.log.as_mut() {
             log.push(AirRecord {
@@ -1160,17 +1193,12 @@ impl Dcf {
                 heard: a.heard(),
             });
         }
-        if !bad && addressee_heard {
-            self.on_frame(usize::from(a.to), a.from, a.kind, now, out);
-            self.refresh(usize::from(a.to));
+        if !bad && !self.stations[to].deaf_to(rx_start, rx_end) {
+            self.on_frame(to, a.from, a.kind, now, out);
+            self.refresh(to);
         }
-        // Only a station that starts counting here (or the addressee,
-        // above) has a new next timer: the rest of the reception's effects
-        // (carrier sense, EIFS) reach the timers through `resume`.
-        for s in 0..self.stations.len() {
-            if self.resume(s, now) {
-                self.refresh(s);
-            }
+        if self.resume(to, now) {
+            self.refresh(to);
         }
     }
 
@@ -1237,17 +1265,7 @@ impl Dcf {
     /// timer changes).
     fn resume(&mut self, s: usize, now: Time) -> bool {
         let cfg = self.cfg;
-        let st = &mut self.stations[s];
-        let free = st.tx.is_none() && st.reply.is_none() && st.awaiting.is_none() && st.blocked_until.is_none();
-        if st.counting.is_some() || st.backoff_slots.is_none() || st.busy > 0 || !free {
-            return false;
-        }
-        let ifs = if st.eifs { cfg.eifs_ns } else { cfg.difs_ns };
-        let eifs_used = st.eifs && st.medium_idle_since.plus_ns(cfg.eifs_ns) > now.plus_ns(cfg.difs_ns);
-        st.stats.eifs_waits += u64::from(eifs_used);
-        let count_from = st.medium_idle_since.plus_ns(ifs).max(now.plus_ns(cfg.difs_ns));
-        st.counting = Some(Counting { ifs_start: now, count_from });
-        true
+        self.stations[s].resume(&cfg, now)
     }
 }
 
