@@ -97,6 +97,20 @@ def test_a_mobile_run_shows_its_handoffs_and_outage_drops() -> None:
     assert {h["from"] for h in summary["handoffs"]} == {"bs1", "bs2"}
     cells = [link for link in summary["links"] if link["name"].startswith("cell")]
     assert all(link["drops_outage"] is not None for link in cells)
+    assert all("state_bytes" not in h for h in summary["handoffs"])
+
+
+def test_an_itcp_run_shows_each_state_transfer() -> None:
+    """I-TCP's handoff (issue 32): each handoff's state transfer, its bytes and when it
+    was installed, in the table and the JSON."""
+    args = ("run", "elaarag02/handoff", "--set", 'mechanism="i-tcp"')
+    out = narrow(*args)
+    for text in ("state", "installed", "97820", "8.895"):
+        assert text in out, text
+    summary = json.loads(lasthop_cli(*args, "--format", "json").stdout)
+    for h in summary["handoffs"]:
+        assert h["state_bytes"] > 0
+        assert h["state_installed_s"] - h["complete_s"] >= 0.265
 
 
 def test_a_fitted_table_splits_only_when_too_wide() -> None:

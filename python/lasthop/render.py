@@ -204,14 +204,17 @@ def links_table(links: Sequence[Mapping[str, Any]], title: str) -> FittedTable:
 def handoffs_table(handoffs: Sequence[Mapping[str, Any]], title: str) -> FittedTable:
     """Each handoff of the mobile hosts (seed 002): when it began and completed, the
     stations, and the packets queued on the old link, lost to it and stranded at the
-    old station after the routes switched."""
+    old station after the routes switched; with I-TCP's handoff, the bytes its state
+    transfer moved and when it was installed at the new station."""
+    itcp = any("state_bytes" in h for h in handoffs)
     table = FittedTable(
         title,
         ["mobile", "from", "to"],
-        ["start s", "complete s", "queued", "lost", "stranded"],
+        ["start s", "complete s", "queued", "lost", "stranded"]
+        + (["state\nbytes", "installed\ns"] if itcp else []),
     )
     for h in handoffs:
-        table.add_row(
+        cells = [
             str(h.get("mobile", "")),
             str(h.get("from", "")),
             str(h.get("to", "")),
@@ -220,7 +223,10 @@ def handoffs_table(handoffs: Sequence[Mapping[str, Any]], title: str) -> FittedT
             _count(h.get("queued")),
             _count(h.get("lost")),
             _count(h.get("stranded")),
-        )
+        ]
+        if itcp:
+            cells += [_count(h.get("state_bytes")), fixed(h.get("state_installed_s"), 3)]
+        table.add_row(*cells)
     return table
 
 

@@ -438,6 +438,14 @@ pub struct HandoffSummary {
     /// Packets dropped at the old station after the switch (cause
     /// `handoff`).
     pub stranded: u64,
+    /// I-TCP's state transfer to the new station (split flows to the
+    /// mobile host): the bytes buffered that it moved, and when it was
+    /// installed there, in s (missing: not installed before the run
+    /// ended, or overtaken by the next handoff).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state_installed_s: Option<f64>,
 }
 
 /// A shared medium and its radios.

@@ -554,12 +554,23 @@ impl Model {
                 let other = if node == fl.to { fl.from } else { fl.to };
                 check(mobility::mobile_entry(&mobility, other).is_none(), || p("to"), "both ends are mobile hosts")?;
                 // Base-station agents stay where they were placed: they
-                // would not follow the mobile host to its next station.
+                // would not follow the mobile host to its next station. A
+                // split connection's state moves with it (I-TCP's handoff)
+                // to a mobile receiver; M-TCP's supervisor host does not.
                 check(
-                    fl.split.is_none() && fl.snoop.is_none() && fl.nack.is_none() && !fl.eln_at_base_station,
+                    fl.snoop.is_none() && fl.nack.is_none() && !fl.eln_at_base_station,
                     || p("scheme"),
-                    "a base-station scheme does not follow a mobile host between stations (end-to-end schemes only)",
+                    "a base-station agent does not follow a mobile host between stations (end-to-end and split schemes only)",
                 )?;
+                if let Some(split) = fl.split {
+                    check(!split.mtcp, || p("scheme"), "m-tcp's supervisor host does not follow a mobile host between stations (its handoff is not built)")?;
+                    check(node == fl.to, || p("scheme"), "I-TCP's handoff moves a split connection to a mobile receiver only (a mobile sender's split is not built)")?;
+                    check(
+                        !fl.frho,
+                        || p("tcp.frho"),
+                        "fast-retransmit handoff with a split connection (I-TCP's move restarts the wireless sender itself)",
+                    )?;
+                }
             }
             let data = router.path(fl.from, fl.to).ok_or_else(no_route)?;
             let acks = router.path(fl.to, fl.from).ok_or_else(no_route)?;
@@ -651,8 +662,36 @@ impl Model {
             let mut wired = mobility::wired_router(nodes.len(), &links, &mobility);
             mobility::registrations(&f.mobility, &mut mobility, &node_index, &links, &mut wired)?;
             mobility::check_spacing(&mobility)?;
+            let legs: Vec<(usize, usize)> = split_legs(&flows).collect();
             for (c, fl) in flows.iter().enumerate() {
                 let Some((mi, _)) = mobile_end(&mobility, fl) else { continue };
+                if fl.split.is_some() {
+                    // I-TCP: the wired leg to each station, the wireless leg
+                    // over each station's link.
+                    let leg = legs.iter().find(|&&(f, _)| f == c).expect("a split flow has a leg").1;
+                    let m = &mut mobility[mi];
+                    let mut wired_alts = Vec::with_capacity(m.stations.len());
+                    for s in 0..m.stations.len() {
+                        let node = m.stations[s].node;
+                        let route = |w: &mut Router, a, b| w.path(a, b);
+                        let (Some(data), Some(acks)) =
+                            (route(&mut wired, fl.from, node), route(&mut wired, node, fl.from))
+                        else {
+                            return Err(ScenarioError::new(
+                                format!("mobility[{mi}].stations[{s}]"),
+                                format!("no wired route from the station to flow '{}'s other end", fl.name),
+                            ));
+                        };
+                        wired_alts.push([data, acks]);
+                    }
+                    let leg_alts: Vec<[Path; 2]> = (0..m.stations.len()).map(|s| mobility::leg_paths(m, s)).collect();
+                    debug_assert_eq!(wired_alts[m.initial], paths[c], "the wired leg starts at the initial station");
+                    debug_assert_eq!(leg_alts[m.initial], paths[leg], "the wireless leg starts at the initial station");
+                    m.conns.push((c as u32, wired_alts));
+                    m.conns.push((leg as u32, leg_alts));
+                    m.splits.push((c as u32, leg as u32));
+                    continue;
+                }
                 let m = &mobility[mi];
                 let mut alts = Vec::with_capacity(m.stations.len());
                 for s in 0..m.stations.len() {

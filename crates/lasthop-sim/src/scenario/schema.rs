@@ -156,6 +156,15 @@ pub struct MobilitySpec {
     /// handoff goes to one of the cell's neighbours (up, down, left, right)
     /// at random.
     pub grid: Option<[u32; 2]>,
+    /// I-TCP's handoff (scheme `split` to this mobile host): the state
+    /// transfer's fixed part, in seconds, once the mobile host is attached
+    /// to the new station (default 0.265: Bakre and Badrinath 1995's
+    /// handoff with empty buffers, elaarag-002.md Sec. 1.11).
+    pub state_transfer_s: Option<f64>,
+    /// I-TCP's handoff: the rate at which the buffered bytes move with the
+    /// state, in bytes per second (default 28127: the same source's 1430 ms
+    /// with 32 KB buffers, a straight line through its two points).
+    pub state_transfer_bytes_per_s: Option<f64>,
 }
 
 /// One listed handoff.

@@ -24,10 +24,19 @@
 //! station) it is dropped, cause `handoff` (the reference's default
 //! `drop`; its `forward` over the stations' wired path is not built).
 //!
-//! Departures: registration is a delay (its round trip's propagation), not
-//! a message that queues on the wired links; beacons are a uniform wait,
-//! not frames; base-station agents do not follow a mobile host (the model
-//! refuses them on its flows).
+//! I-TCP (scheme `split` to a mobile host): the split connection's two
+//! legs have paths from every station too (the wired leg to the station,
+//! the wireless leg over its link), and they move when the state transfer
+//! that begins at the handoff's completion is installed at the new station
+//! ([`World::itcp_transfer`], [`World::itcp_install`]).
+//!
+//! Departures: registration and I-TCP's state transfer are delays (the
+//! registration's round trip's propagation; the transfer's fixed part and
+//! its bytes over a rate), not messages that queue on the wired links;
+//! beacons are a uniform wait, not frames; base-station agents (the snoop
+//! family, ELN) and M-TCP's supervisor host do not follow a mobile host
+//! (the model refuses them on its flows), nor does a mobile sender's split
+//! connection.
 
 use super::{ConnAt, World};
 use crate::metrics::HandoffSummary;
@@ -35,7 +44,7 @@ use crate::scenario::model::{HandoffSchedule, MobilityModel, Model};
 use crate::scenario::routes::Path;
 use lasthop_core::rng::RngStream;
 use lasthop_core::trace::DropCause;
-use lasthop_core::{Packet, PacketKind, Time};
+use lasthop_core::{NodeId, Packet, PacketKind, Time};
 
 /// One handoff of a run, drawn when the world is wired.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -116,9 +125,23 @@ struct MobileConn {
     at: Vec<ConnAt>,
     /// (the sender's first hop, the receiver's first hop) per station.
     first: Vec<(u32, u32)>,
+    /// (the sender's node, the receiver's node) per station: the ends of
+    /// its paths from there (a split flow's legs end at the station).
+    ends: Vec<[NodeId; 2]>,
     /// Fast-retransmit handoff: the mobile host is the receiver (`Some(true)`)
     /// or the sender (`Some(false)`); `None`: not asked for.
     frho_receiver: Option<bool>,
+    /// A leg of a split flow (I-TCP): it moves when the state is
+    /// installed at the new station, not when the handoff completes.
+    moves_with_state: bool,
+}
+
+/// I-TCP's state transfer at a handoff: the bytes it moved, and when it was
+/// installed (`None`: not yet, or overtaken by the next handoff).
+#[derive(Clone, Copy, Debug)]
+struct Transfer {
+    bytes: u64,
+    installed: Option<Time>,
 }
 
 /// The run's mobile hosts: their connections, stations and handoffs.
@@ -147,6 +170,9 @@ pub(super) struct Mobility {
     stranded_total: u64,
     /// Some connection's routes have switched stations.
     rerouted: bool,
+    /// Per mobility entry and handoff, I-TCP's state transfer (`None`: no
+    /// split flow).
+    transfers: Vec<Vec<Option<Transfer>>>,
 }
 
 impl Mobility {
@@ -168,9 +194,12 @@ impl Mobility {
                 let c = *c as usize;
                 let at: Vec<ConnAt> =
                     (0..alts.len()).map(|s| if s == m.initial { conn_at[c] } else { lay(c, &alts[s]) }).collect();
-                let f = &model.flows[c];
-                let frho_receiver = f.frho.then_some(f.to == m.mobile);
-                v.push(MobileConn { conn: c as u32, at, first: Vec::new(), frho_receiver });
+                let moves_with_state = m.splits.iter().any(|&(w, l)| w as usize == c || l as usize == c);
+                // (A split flow's legs are connections past the model's flows.)
+                let frho_receiver =
+                    model.flows.get(c).filter(|f| f.frho && !moves_with_state).map(|f| f.to == m.mobile);
+                let ends = alts.iter().map(|[data, acks]| [data[0].node, acks[0].node]).collect();
+                v.push(MobileConn { conn: c as u32, at, first: Vec::new(), ends, frho_receiver, moves_with_state });
             }
             conns.push(v);
         }
@@ -187,6 +216,7 @@ impl Mobility {
             stranded: per_handoff(),
             queued: per_handoff(),
             lost: per_handoff(),
+            transfers: handoffs.iter().map(|h| vec![None; h.len()]).collect(),
             handoffs,
             done: vec![0; n],
             started: vec![0; n],
@@ -197,10 +227,10 @@ impl Mobility {
     }
 
     /// Each mobile connection's endpoints' first hops from each station
-    /// (`first(at, conn)`: (the sender's, the receiver's)).
-    pub(super) fn resolve_first_hops(&mut self, first: impl Fn(ConnAt, usize) -> (u32, u32)) {
+    /// (`first(at, ends)`: (the sender's, the receiver's)).
+    pub(super) fn resolve_first_hops(&mut self, first: impl Fn(ConnAt, [NodeId; 2]) -> (u32, u32)) {
         for mc in self.conns.iter_mut().flatten() {
-            mc.first = mc.at.iter().map(|&a| first(a, mc.conn as usize)).collect();
+            mc.first = mc.at.iter().zip(&mc.ends).map(|(&a, &ends)| first(a, ends)).collect();
         }
     }
 
@@ -240,6 +270,8 @@ impl Mobility {
                     queued: self.queued[mi][k],
                     lost: self.lost[mi][k],
                     stranded: self.stranded[mi][k],
+                    state_bytes: self.transfers[mi][k].map(|t| t.bytes),
+                    state_installed_s: self.transfers[mi][k].and_then(|t| t.installed).map(Time::as_secs_f64),
                 });
             }
         }
@@ -271,6 +303,9 @@ impl<'m> World<'m> {
         self.detour = true;
         let mut frho = Vec::new();
         for mc in &mob.conns[m] {
+            if mc.moves_with_state {
+                continue;
+            }
             let c = mc.conn as usize;
             self.conn_at[c] = mc.at[to];
             (self.flows[c].data_hop, self.flows[c].ack_hop) = mc.first[to];
@@ -280,6 +315,85 @@ impl<'m> World<'m> {
         }
         for (c, receiver) in frho {
             self.fast_retransmit_handoff(c, receiver);
+        }
+        if !self.model.mobility[m].splits.is_empty() {
+            self.itcp_transfer(m);
+        }
+    }
+
+    /// I-TCP's handoff (Bakre and Badrinath 1995; elaarag-002.md Sec.
+    /// 1.11): mobility entry `m`'s mobile host is attached to its new
+    /// station, and the state of its split connections (both legs' control
+    /// blocks and the bytes buffered between them: the relay's, which the
+    /// mobile host has not acknowledged, and those the wired leg holds
+    /// unread) is sent there. It takes the transfer's fixed part plus the
+    /// bytes over its rate, and is installed then ([`World::itcp_install`]).
+    ///
+    /// \[I\] Until then the wireless legs are frozen (their state is in
+    /// transit) and the wired legs stay at the old station, which goes on
+    /// taking what the source sends while its relay has room: the source
+    /// sees only delay (the reference's "the FH side sees only delay"); what
+    /// reaches the old station later is handed to the moved receiver, as
+    /// the reference's forwarding with the state, at no cost. A transfer is
+    /// a delay, not a message on the stations' wired path (typed control
+    /// messages are not built).
+    fn itcp_transfer(&mut self, m: usize) {
+        let now = self.sched.now();
+        let mm = &self.model.mobility[m];
+        let mut bytes = 0;
+        for &(wired, leg) in &mm.splits {
+            let (wired, leg) = (wired as usize, leg as usize);
+            let r = self.flows[wired].relay.as_deref().expect("a split flow");
+            bytes += r.written - self.flows[leg].sender.snd_una() + self.flows[wired].receiver.unread_bytes();
+            self.flows[leg].sender.freeze(now);
+            self.flush_sender(leg);
+        }
+        let took = Time::from_secs_f64(bytes as f64 / mm.transfer_bytes_per_s).ns() + mm.transfer.ns();
+        let mob = self.mobility.as_deref_mut().expect("mobility");
+        let k = mob.done[m] - 1;
+        mob.transfers[m][k] = Some(Transfer { bytes, installed: None });
+        self.schedule_install(now.plus_ns(took), m, k);
+    }
+
+    /// I-TCP: the state of mobility entry `m`'s split connections, sent at
+    /// its handoff `k`, is installed at the new station: the legs move
+    /// there (the wired leg now ends at it, the wireless leg leaves from
+    /// it) and the wireless sender starts again at once from the mobile
+    /// host's last ack, with a window of one segment and no backed-off
+    /// timer (F6: "the retransmission timers over the wireless part are
+    /// cleared, consequently immediately entering slow start", seed 002
+    /// Sec. 5.3). A state overtaken by a later handoff is not installed:
+    /// that handoff's transfer carries it on.
+    pub(super) fn itcp_install(&mut self, m: usize, k: usize) {
+        let now = self.sched.now();
+        let mob = self.mobility.as_deref_mut().expect("mobility");
+        if mob.done[m] != k + 1 {
+            return;
+        }
+        let to = mob.handoffs[m][k].to;
+        if let Some(t) = mob.transfers[m][k].as_mut() {
+            t.installed = Some(now);
+        }
+        mob.rerouted = true;
+        self.detour = true;
+        for mc in &mob.conns[m] {
+            if mc.moves_with_state {
+                let c = mc.conn as usize;
+                self.conn_at[c] = mc.at[to];
+                (self.flows[c].data_hop, self.flows[c].ack_hop) = mc.first[to];
+            }
+        }
+        let node = self.model.mobility[m].stations[to].node;
+        for i in 0..self.model.mobility[m].splits.len() {
+            let (wired, leg) = self.model.mobility[m].splits[i];
+            let (wired, leg) = (wired as usize, leg as usize);
+            self.flows[wired].set_to(node);
+            self.flows[leg].set_from(node);
+            self.flows[leg].sender.unfreeze(now);
+            self.flows[leg].sender.reset_on_move(now, &mut self.trace);
+            self.flush_sender(leg);
+            self.flush_receiver(wired);
+            self.relay_pump(wired);
         }
     }
 
@@ -304,7 +418,7 @@ impl<'m> World<'m> {
     /// host left): the packet is dropped there.
     #[cold]
     #[inline(never)]
-    pub(super) fn forward_rerouted(&mut self, h: usize, pkt: Packet) {
+    pub(super) fn forward_rerouted(&mut self, h: usize, mut pkt: Packet) {
         let at = self.conn_at[pkt.flow as usize];
         let (first, end) = match pkt.kind {
             PacketKind::Data | PacketKind::Datagram => (at.data, at.acks),
@@ -316,7 +430,12 @@ impl<'m> World<'m> {
         }
         let node = self.route[h].to;
         match self.route[first as usize..end as usize].iter().position(|r| r.from == node) {
-            Some(i) => self.forward_on(first as usize + i, pkt),
+            Some(i) => {
+                // Its end may have moved with it (I-TCP's wired leg, to the
+                // new station): the packet goes where the path now ends.
+                pkt.dst = self.route[end as usize - 1].to;
+                self.forward_on(first as usize + i, pkt)
+            }
             None => self.strand(h, &pkt),
         }
     }

@@ -159,6 +159,13 @@ impl FlowState {
         self.ack_ends[0] = to;
     }
 
+    /// The connection leaves from node `from` (a split flow's wireless leg,
+    /// moved to a new station with I-TCP's state).
+    fn set_from(&mut self, from: NodeId) {
+        self.from = from;
+        self.ack_ends[1] = from;
+    }
+
     /// When an endpoint's wake-up is armed.
     fn armed_mut(&mut self, side: Side) -> &mut Time {
         match side {

@@ -75,6 +75,9 @@ enum What {
     Rate(u32, u64),
     /// Error-model change `k` (of the model's `error_changes`) is made.
     Error(u32),
+    /// I-TCP: mobility entry `m`'s state sent at its handoff `k` is
+    /// installed at the new station (scheduled as the transfer starts).
+    Install(u32, u32),
 }
 
 impl What {
@@ -85,7 +88,7 @@ impl What {
         match self {
             What::Up(_) | What::Rate(..) | What::Error(_) => 0,
             What::Handoff(..) => 1,
-            What::Thaw(_) | What::Reconnect(..) | What::MtcpUp(_) => 2,
+            What::Thaw(_) | What::Reconnect(..) | What::MtcpUp(_) | What::Install(..) => 2,
             What::Freeze(_) | What::MtcpDown(_) => 3,
             What::HandoffStart(..) => 4,
             What::Down(..) => 5,
@@ -244,6 +247,18 @@ impl<'m> World<'m> {
         }
     }
 
+    /// I-TCP: install mobility entry `m`'s state of handoff `k` at `at`, a
+    /// change the schedule makes in its place among the others (after
+    /// those of its instant and rank already there).
+    pub(super) fn schedule_install(&mut self, at: Time, m: usize, k: usize) {
+        let o = self.outages.as_deref_mut().expect("mobility has a schedule");
+        let what = What::Install(m as u32, k as u32);
+        let key = (at, what.rank());
+        let i = o.next + o.changes[o.next..].partition_point(|c| (c.at, c.what.rank()) <= key);
+        o.changes.insert(i, Change { at, what });
+        self.arm_schedule();
+    }
+
     /// Arm the schedule's timer for its next change, if any.
     pub(super) fn arm_schedule(&mut self) {
         let Some(o) = self.outages.as_deref() else { return };
@@ -292,6 +307,7 @@ impl<'m> World<'m> {
                         }
                         What::MtcpDown(c) => self.mtcp_disconnect(c as usize),
                         What::MtcpUp(c) => self.mtcp_reconnect(c as usize),
+                        What::Install(m, k) => self.itcp_install(m as usize, k as usize),
                     }
                 }
                 _ => break,

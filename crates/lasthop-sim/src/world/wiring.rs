@@ -221,7 +221,7 @@ impl<'m> World<'m> {
             lay(&mut route, &mut n_cover, paths)
         })
         .map(|mut m| {
-            m.resolve_first_hops(|at, c| first(&route, at, [model.flows[c].from, model.flows[c].to]));
+            m.resolve_first_hops(|at, ends| first(&route, at, ends));
             m
         });
         assert!(route.len() < LAST_HOP as usize, "a hop's index and the last-hop mark share 32 bits");

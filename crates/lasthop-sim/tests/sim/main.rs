@@ -23,6 +23,7 @@ mod fig1_sim;
 mod fuzz;
 mod handshake;
 mod invariants;
+mod itcp;
 mod ll_elsn_metrics;
 mod mobility;
 mod mtcp;

@@ -57,9 +57,24 @@ pub struct MobilityModel {
     /// `[columns, rows]` of the stations' cells, for a random walk.
     pub grid: Option<[u32; 2]>,
     /// The connections with an end at the mobile host, and their data and
-    /// ack paths from each station (in the stations' order).
+    /// ack paths from each station (in the stations' order). A split
+    /// flow's two legs are here too, each with its paths from each station
+    /// (the wired leg to the station, the wireless leg over its link).
     pub conns: Vec<(u32, Vec<[Path; 2]>)>,
+    /// I-TCP: the split flows to the mobile host, as (wired leg, wireless
+    /// leg) connections: their legs move with the state, not when the
+    /// handoff completes.
+    pub splits: Vec<(u32, u32)>,
+    /// I-TCP's state transfer: its fixed part and its bytes per second.
+    pub transfer: Time,
+    pub transfer_bytes_per_s: f64,
 }
+
+/// I-TCP's state transfer (elaarag-002.md Sec. 1.11 [I]): 265 ms with
+/// empty buffers, 1430 ms with 32 KB (Bakre and Badrinath 1995, through
+/// winet95): a straight line through the two points.
+pub const STATE_TRANSFER_S: f64 = 0.265;
+pub const STATE_TRANSFER_BYTES_PER_S: f64 = 32768.0 / (1.430 - 0.265);
 
 /// Where a listed handoff was given: entry K of `handoffs`, or line N of
 /// the `trace`.
@@ -181,6 +196,13 @@ pub fn mobility(
         };
         non_negative(m.latency_s, || p("latency_s"))?;
         duration_s(m.latency_s, || p("latency_s"))?;
+        if let Some(t) = m.state_transfer_s {
+            non_negative(t, || p("state_transfer_s"))?;
+            duration_s(t, || p("state_transfer_s"))?;
+        }
+        if let Some(r) = m.state_transfer_bytes_per_s {
+            positive(r, || p("state_transfer_bytes_per_s"))?;
+        }
         let beacon = match m.beacon_period_s {
             Some(b) => {
                 positive(b, || p("beacon_period_s"))?;
@@ -259,6 +281,9 @@ pub fn mobility(
             listed_at: listed.iter().map(|&(_, _, given)| given).collect(),
             grid: m.grid,
             conns: Vec::new(),
+            splits: Vec::new(),
+            transfer: Time::from_secs_f64(m.state_transfer_s.unwrap_or(STATE_TRANSFER_S)),
+            transfer_bytes_per_s: m.state_transfer_bytes_per_s.unwrap_or(STATE_TRANSFER_BYTES_PER_S),
         });
     }
     Ok(models)
@@ -436,6 +461,16 @@ pub fn paths_from_station(
         acks.push(down);
         Some([data, acks])
     }
+}
+
+/// A split flow's wireless leg from station `s` of `m` to its mobile host:
+/// the station's link, each way.
+pub fn leg_paths(m: &MobilityModel, s: usize) -> [Path; 2] {
+    let st = &m.stations[s];
+    [
+        vec![Hop { node: st.node, link: st.link, dir: st.down_dir }],
+        vec![Hop { node: m.mobile, link: st.link, dir: 1 - st.down_dir }],
+    ]
 }
 
 /// The mobility entry whose mobile host is `node`, if any.
