@@ -446,6 +446,10 @@ pub struct HandoffSummary {
     pub state_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state_installed_s: Option<f64>,
+    /// With supervisor hosts over the grid (M-TCP): whether the two
+    /// stations are under different ones (an SH-level handoff).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub supervisor_change: Option<bool>,
 }
 
 /// A shared medium and its radios.

@@ -156,6 +156,12 @@ pub struct MobilitySpec {
     /// handoff goes to one of the cell's neighbours (up, down, left, right)
     /// at random.
     pub grid: Option<[u32; 2]>,
+    /// M-TCP's supervisor hosts over the grid (Brown and Singh 1997;
+    /// elaarag-002.md Sec. 1.12): each controls a block of `[columns, rows]`
+    /// cells of `grid`, which they tile. A handoff between cells of two
+    /// supervisor hosts is an SH-level one, the only kind where M-TCP moves
+    /// its connections' state (each handoff's `supervisor_change`).
+    pub supervisor_cells: Option<[u32; 2]>,
     /// I-TCP's handoff (scheme `split` to this mobile host): the state
     /// transfer's fixed part, in seconds, once the mobile host is attached
     /// to the new station (default 0.265: Bakre and Badrinath 1995's

@@ -272,6 +272,7 @@ impl Mobility {
                     stranded: self.stranded[mi][k],
                     state_bytes: self.transfers[mi][k].map(|t| t.bytes),
                     state_installed_s: self.transfers[mi][k].and_then(|t| t.installed).map(Time::as_secs_f64),
+                    supervisor_change: m.supervisors.as_ref().map(|sh| sh[h.from] != sh[h.to]),
                 });
             }
         }

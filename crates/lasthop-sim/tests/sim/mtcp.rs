@@ -198,3 +198,124 @@ fn mtcpsh_7_a_rate_drop_without_disconnection() {
     assert!(chokes.is_some_and(|c| c >= 1), "M-TCP at 8 kb/s: chokes {chokes:?}");
     assert!(m_least > 1024, "M-TCP keeps the source's window: least {m_least}");
 }
+
+/// A grid of 3 x 3 supervisor hosts, each over `side` x `side` cells
+/// (N = side² cells per SH), with one mobile host per 9 cells (the density
+/// the same at every N) on random walks (exponential residences of mean
+/// 5 s, 150 ms handoffs), each mobile host starting in its own cell. The
+/// mobile hosts have no flows: one slow wired flow keeps the run going.
+fn supervised_grid(side: usize, stop_s: f64) -> String {
+    use std::fmt::Write;
+    let g = 3 * side;
+    let cells = g * g;
+    let mobiles = side * side;
+    let mut s = format!("name = \"supervised\"\nstop_s = {stop_s}\n");
+    s.push_str("nodes = [{ name = \"server\" }, { name = \"router\" }");
+    for c in 0..cells {
+        write!(s, ", {{ name = \"bs{c}\" }}").unwrap();
+    }
+    for i in 0..mobiles {
+        write!(s, ", {{ name = \"mh{i}\" }}").unwrap();
+    }
+    s.push_str(
+        "]\n\n[[links]]\nname = \"uplink\"\na = \"server\"\nb = \"router\"\nbandwidth_bps = 1e4\ndelay_ms = 1\n",
+    );
+    for c in 0..cells {
+        write!(
+            s,
+            "\n[[links]]\nname = \"wired{c}\"\na = \"router\"\nb = \"bs{c}\"\nbandwidth_bps = 1e8\ndelay_ms = 1\n"
+        )
+        .unwrap();
+    }
+    for i in 0..mobiles {
+        for c in 0..cells {
+            write!(s, "\n[[links]]\nname = \"cell{c}-mh{i}\"\na = \"bs{c}\"\nb = \"mh{i}\"\nbandwidth_bps = 2e6\ndelay_ms = 1\n")
+                .unwrap();
+        }
+    }
+    let stations: Vec<String> = (0..cells).map(|c| format!("\"bs{c}\"")).collect();
+    let stations = stations.join(", ");
+    for i in 0..mobiles {
+        write!(
+            s,
+            "\n[[mobility]]\nmobile = \"mh{i}\"\nstations = [{stations}]\ninitial = \"bs{}\"\nlatency_s = 0.15\n\
+             anchor = \"router\"\nresidence_mean_s = 5.0\ngrid = [{g}, {g}]\nsupervisor_cells = [{side}, {side}]\n",
+            (i * 9 + 4) % cells
+        )
+        .unwrap();
+    }
+    write!(
+        s,
+        "\n[[flows]]\nname = \"keepalive\"\nfrom = \"server\"\nto = \"router\"\nduration_s = {stop_s}\n\
+         [flows.tcp]\nvariant = \"reno\"\nmss_bytes = 1000\n"
+    )
+    .unwrap();
+    s
+}
+
+/// MTCPSH-6 (seed 002 Sec. 5.3): with N = 4, 16 and 64 cells per
+/// supervisor host, on √N x √N blocks, and mobile hosts on uniform random
+/// walks at the same density, the state transfers one supervisor host
+/// receives per unit time grow about as √N under M-TCP (a handoff from
+/// another SH's cell: x2 from 16 to 64) and as N under I-TCP (every handoff
+/// to one of its base stations: x4). Measured at the middle SH of a 3 x 3
+/// grid of them (its whole boundary inside the grid), over 10 seeds of
+/// 2,000 s each.
+#[test]
+fn mtcpsh_6_sh_level_transfers_grow_as_root_n_and_per_bs_ones_as_n() {
+    let stop_s = 2000.0;
+    let mut per = Vec::new();
+    for side in [2usize, 4, 8] {
+        let g = 3 * side;
+        let text = supervised_grid(side, stop_s);
+        let sc = load(&text, &[]);
+        let middle = |name: &str| {
+            let c: usize = name.trim_start_matches("bs").parse().expect("a station");
+            (c / g) / side == 1 && (c % g) / side == 1
+        };
+        let (mut per_bs, mut sh_level, mut total) = (0u64, 0u64, 0u64);
+        for seed in 1..=10 {
+            let s = run(&sc, seed, false).unwrap_or_else(|e| panic!("{e}")).summary;
+            for h in &s.handoffs {
+                let change = h.supervisor_change.expect("supervisors");
+                assert_eq!(change, sh_of(&h.from, g, side) != sh_of(&h.to, g, side));
+                total += 1;
+                if middle(&h.to) {
+                    per_bs += 1;
+                    sh_level += u64::from(change);
+                }
+            }
+        }
+        let t = 10.0 * stop_s;
+        per.push((per_bs as f64 / t, sh_level as f64 / t, total));
+    }
+    let (itcp, mtcp): (Vec<f64>, Vec<f64>) = per.iter().map(|&(a, b, _)| (a, b)).unzip();
+    eprintln!(
+        "MTCPSH-6 per SH per s: I-TCP {itcp:?}, M-TCP {mtcp:?}, handoffs {:?}",
+        per.iter().map(|p| p.2).collect::<Vec<_>>()
+    );
+    for k in 0..2 {
+        let (i, m) = (itcp[k + 1] / itcp[k], mtcp[k + 1] / mtcp[k]);
+        assert!((3.4..=4.6).contains(&i), "I-TCP x{i} from N = {}", [4, 16][k]);
+        assert!((1.7..=2.3).contains(&m), "M-TCP x{m} from N = {}", [4, 16][k]);
+    }
+}
+
+/// The supervisor host of station `name` on a grid `g` cells wide of
+/// `side` x `side` blocks.
+fn sh_of(name: &str, g: usize, side: usize) -> usize {
+    let c: usize = name.trim_start_matches("bs").parse().expect("a station");
+    (c / g) / side * (g / side) + (c % g) / side
+}
+
+/// Bad supervisor hosts: the one-line error naming the field.
+#[test]
+fn bad_supervisor_cells_name_the_field() {
+    let text = supervised_grid(2, 10.0);
+    let e = crate::common::load_error(&text.replace("supervisor_cells = [2, 2]", "supervisor_cells = [4, 2]"), &[]);
+    assert!(e.contains("mobility[0].supervisor_cells") && e.contains("do not tile the 6 x 6 grid"), "{e}");
+    let e = crate::common::load_error(&text.replace("supervisor_cells = [2, 2]", "supervisor_cells = [0, 2]"), &[]);
+    assert!(e.contains("mobility[0].supervisor_cells"), "{e}");
+    let e = crate::common::load_error(&text.replace("grid = [6, 6]\n", ""), &[]);
+    assert!(e.contains("mobility[0].supervisor_cells") && e.contains("needs a grid"), "{e}");
+}

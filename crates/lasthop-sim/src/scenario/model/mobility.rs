@@ -56,6 +56,9 @@ pub struct MobilityModel {
     pub listed_at: Vec<ListedAt>,
     /// `[columns, rows]` of the stations' cells, for a random walk.
     pub grid: Option<[u32; 2]>,
+    /// Each station's supervisor host (M-TCP), when the grid's cells are
+    /// grouped into them (`supervisor_cells`).
+    pub supervisors: Option<Vec<u32>>,
     /// The connections with an end at the mobile host, and their data and
     /// ack paths from each station (in the stations' order). A split
     /// flow's two legs are here too, each with its paths from each station
@@ -221,6 +224,20 @@ pub fn mobility(
                 || format!("{cols} x {rows} cells for {} stations", stations.len()),
             )?;
         }
+        let supervisors = match (m.supervisor_cells, m.grid) {
+            (None, _) => None,
+            (Some(_), None) => return Err(ScenarioError::new(p("supervisor_cells"), "needs a grid")),
+            (Some([c, r]), Some([cols, rows])) => {
+                check(
+                    c >= 1 && r >= 1 && cols % c == 0 && rows % r == 0,
+                    || p("supervisor_cells"),
+                    || format!("blocks of {c} x {r} cells do not tile the {cols} x {rows} grid"),
+                )?;
+                // Block (column, row) of cell s, numbered row by row.
+                let per_row = cols / c;
+                Some((0..cols * rows).map(|s| (s / cols) / r * per_row + (s % cols) / c).collect())
+            }
+        };
         // Listed handoffs, from the table or from the trace: (time, station,
         // where it was given).
         let listed: Vec<(f64, &str, ListedAt)> = match &m.trace {
@@ -280,6 +297,7 @@ pub fn mobility(
             schedule,
             listed_at: listed.iter().map(|&(_, _, given)| given).collect(),
             grid: m.grid,
+            supervisors,
             conns: Vec::new(),
             splits: Vec::new(),
             transfer: Time::from_secs_f64(m.state_transfer_s.unwrap_or(STATE_TRANSFER_S)),
