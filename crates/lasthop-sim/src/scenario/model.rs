@@ -155,6 +155,10 @@ pub struct FlowModel {
     /// `snoop_node`: the base station, or an uplink's mobile sender).
     pub snoop: Option<SnoopConfig>,
     pub snoop_node: Option<NodeId>,
+    /// On a flow to a mobile host: the flow's snoop agent sits on each of
+    /// its other stations too (each with its own cache, empty until the
+    /// mobile host is attached there: a hard handoff).
+    pub snoop_followers: Vec<NodeId>,
     /// With `snoop`: the agent also tells the source its link is bad
     /// (schemes `ebsn`, `ecn-bs`).
     pub bad_state: Option<BadStateNotice>,
@@ -558,9 +562,14 @@ impl Model {
                 // split connection's state moves with it (I-TCP's handoff)
                 // to a mobile receiver; M-TCP's supervisor host does not.
                 check(
-                    fl.snoop.is_none() && fl.nack.is_none() && !fl.eln_at_base_station,
+                    fl.nack.is_none() && !fl.eln_at_base_station,
                     || p("scheme"),
-                    "a base-station agent does not follow a mobile host between stations (end-to-end and split schemes only)",
+                    "a base-station agent does not follow a mobile host between stations (end-to-end, split and snoop schemes only)",
+                )?;
+                check(
+                    fl.snoop.is_none() || node == fl.to,
+                    || p("scheme"),
+                    "snoop follows a mobile receiver only (a mobile sender's snoop is not built)",
                 )?;
                 if let Some(split) = fl.split {
                     check(!split.mtcp, || p("scheme"), "m-tcp's supervisor host does not follow a mobile host between stations (its handoff is not built)")?;
@@ -662,6 +671,14 @@ impl Model {
             let mut wired = mobility::wired_router(nodes.len(), &links, &mobility);
             mobility::registrations(&f.mobility, &mut mobility, &node_index, &links, &mut wired)?;
             mobility::check_spacing(&mobility)?;
+            // Snoop on a flow to a mobile host sits on each of its stations.
+            for fl in flows.iter_mut().filter(|fl| fl.snoop.is_some()) {
+                if let Some((mi, _)) = mobile_end(&mobility, fl) {
+                    let at = fl.snoop_node;
+                    fl.snoop_followers =
+                        mobility[mi].stations.iter().map(|s| s.node).filter(|&n| Some(n) != at).collect();
+                }
+            }
             let legs: Vec<(usize, usize)> = split_legs(&flows).collect();
             for (c, fl) in flows.iter().enumerate() {
                 let Some((mi, _)) = mobile_end(&mobility, fl) else { continue };

@@ -69,11 +69,10 @@ impl<'m> World<'m> {
             PacketKind::Ack => (at.acks, at.end),
         };
         // Paths are a few hops long: a scan beats any map.
-        let i = self.route[first as usize..end as usize]
-            .iter()
-            .position(|h| h.from == node)
-            .expect("packets travel their connection's path");
-        self.forward_on(first as usize + i, pkt);
+        match self.route[first as usize..end as usize].iter().position(|h| h.from == node) {
+            Some(i) => self.forward_on(first as usize + i, pkt),
+            None => self.forward_from_left_station(node, pkt),
+        }
     }
 
     /// `pkt` in the pool, tagged with hop `h`, as it waits for the hop's

@@ -33,10 +33,15 @@
 //! Departures: registration and I-TCP's state transfer are delays (the
 //! registration's round trip's propagation; the transfer's fixed part and
 //! its bytes over a rate), not messages that queue on the wired links;
-//! beacons are a uniform wait, not frames; base-station agents (the snoop
-//! family, ELN) and M-TCP's supervisor host do not follow a mobile host
-//! (the model refuses them on its flows), nor does a mobile sender's split
-//! connection.
+//! beacons are a uniform wait, not frames. Snoop on a flow to a mobile
+//! host sits on every station, each with its own cache (a hard handoff:
+//! the snoop paper's multicast to buffering stations is not built); a
+//! station the mobile host left is not told, and its local retransmissions
+//! go out on its own link, which is down
+//! ([`World::forward_from_left_station`]). ELN at the base station, snoop's
+//! NACKs, ACK reconstruction and M-TCP's supervisor host do not follow a
+//! mobile host (the model refuses them on its flows), nor does a mobile
+//! sender's split connection or snoop.
 
 use super::{ConnAt, World};
 use crate::metrics::HandoffSummary;
@@ -439,6 +444,25 @@ impl<'m> World<'m> {
             }
             None => self.strand(h, &pkt),
         }
+    }
+
+    /// [`World::forward`] from a node the connection's current path does
+    /// not cross: an agent on a station the mobile host left (snoop's local
+    /// retransmission from its cache) sends on that station's own path to
+    /// the mobile host, whose link is down (the packet is lost there, cause
+    /// `outage`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn forward_from_left_station(&mut self, node: NodeId, pkt: Packet) {
+        let mob = self.mobility.as_deref().expect("packets leave a path only with mobility");
+        let data = matches!(pkt.kind, PacketKind::Data | PacketKind::Datagram);
+        let hop = mob.conns.iter().flatten().filter(|mc| mc.conn == pkt.flow).find_map(|mc| {
+            mc.at.iter().find_map(|at| {
+                let (first, end) = if data { (at.data, at.acks) } else { (at.acks, at.end) };
+                (first..end).find(|&h| self.route[h as usize].from == node)
+            })
+        });
+        self.forward_on(hop.expect("a station's path from the node") as usize, pkt);
     }
 
     /// `pkt`, which crossed hop `h`, reached a station its mobile host left.

@@ -238,14 +238,15 @@ impl<'m> World<'m> {
             if let Some(node) = f.eln_node {
                 placed.push((node, NodeAgent::Eln(ElnMarker::new(i as u32))));
             }
-            match (f.snoop_node, f.snoop, f.bad_state) {
-                (Some(node), Some(cfg), None) => {
-                    placed.push((node, NodeAgent::Snoop(Box::new(Snoop::new(cfg, i as u32)))))
+            // (On a flow to a mobile host, on each of its stations.)
+            for node in f.snoop_node.into_iter().chain(f.snoop_followers.iter().copied()) {
+                match (f.snoop, f.bad_state) {
+                    (Some(cfg), None) => placed.push((node, NodeAgent::Snoop(Box::new(Snoop::new(cfg, i as u32))))),
+                    (Some(cfg), Some(notice)) => {
+                        placed.push((node, NodeAgent::BadState(Box::new(BadState::new(cfg, notice, i as u32)))))
+                    }
+                    _ => {}
                 }
-                (Some(node), Some(cfg), Some(notice)) => {
-                    placed.push((node, NodeAgent::BadState(Box::new(BadState::new(cfg, notice, i as u32)))))
-                }
-                _ => {}
             }
             if let (Some(node), Some(cfg)) = (f.nack_node, f.nack) {
                 placed.push((node, NodeAgent::SnoopNack(Box::new(SnoopNack::new(cfg, i as u32)))));

@@ -301,9 +301,14 @@ fn bad_mobility_names_the_field() {
     let e =
         err(&still.replace("rto = { mode = \"bsd\" }", "rto = { mode = \"bsd\" }\nfreeze = { warning_s = 0.05 }"), &[]);
     assert!(e.contains("flows[0].tcp.freeze") && e.contains("no outage"), "{e}");
-    let snoop =
-        text.replace("[flows.tcp]", "scheme = \"snoop\"\n\n[flows.tcp]").replace("variant = \"${variant}\"\n", "");
-    let e = err(&snoop, &[]);
+    // Snoop follows a mobile receiver; a mobile sender's is not built.
+    let up = text.replace("from = \"fh\"\nto = \"mh\"", "from = \"mh\"\nto = \"fh\"");
+    assert_ne!(up, text);
+    let e = err(&up, &["mechanism=\"snoop\""]);
+    assert!(e.contains("flows[0].scheme") && e.contains("snoop follows a mobile receiver only"), "{e}");
+    // Snoop's NACKs for a mobile sender's data stay where they were placed.
+    let nack = up.replace("scheme = \"snoop\"", "scheme = \"snoop-nack\"");
+    let e = err(&nack, &["mechanism=\"snoop\""]);
     assert!(e.contains("flows[0].scheme") && e.contains("does not follow a mobile host"), "{e}");
 }
 
@@ -426,4 +431,62 @@ fn bad_handoff_traces_name_the_line() {
     );
     let e = common::load_error(&both, &[]);
     assert!(e.contains("mobility[0].trace") && e.contains("not both"), "{e}");
+}
+
+/// Snoop following a mobile host (seed 002 Sec. 5.1; elaarag-002.md Sec.
+/// 1.7, SNOOP-HO-4, the contrast case of the snoop paper's handoff): snoop
+/// sits on both base stations, each with its own cache, and a hard handoff
+/// (`flush`, no buffering station) every 5 s. What was queued and in flight
+/// on the old cell is lost, the new station's cache starts empty, so the
+/// source repairs the loss itself: a fast retransmit or a timeout at every
+/// handoff. Between handoffs the new station's snoop does its work: over
+/// lossy cells (an error every 64 KB on average, 10 seeds) it retransmits
+/// locally, and the source times out less often and delivers more than end
+/// to end Reno on the same channel and schedule.
+#[test]
+fn snoop_ho_4_a_hard_handoff_loses_the_window_and_the_source_repairs_it() {
+    let text = embedded::get("elaarag02/handoff").expect("embedded");
+    let (s, t) = handoff(&["mechanism=\"snoop\""], 1);
+    let f = &s.flows[0];
+    assert_eq!(s.handoffs.len(), 5);
+    for (k, h) in s.handoffs.iter().enumerate() {
+        assert!(h.lost + h.queued > 0, "handoff {k}: {h:?}");
+        // The source resends after each handoff: the new station held none of it.
+        assert!(resent_after(&t, h.start_s).is_some_and(|r| r < h.start_s + 2.5), "handoff {k}");
+    }
+    assert!(f.fast_retransmits + f.timeouts >= 5, "{f:?}");
+    assert!(f.bytes_delivered > 2_000_000, "{}", f.bytes_delivered);
+    // With errors on both cells: each station's snoop retransmits locally.
+    let lossy = |t: &str| {
+        let error = "error = { model = \"exponential_bytes\", mean_bytes = 65536 }\n";
+        let mut t = t.to_string();
+        for cell in ["cell1", "cell2"] {
+            let at = t.find(&format!("name = \"{cell}\"")).expect("the cell");
+            let end = at + t[at..].find("queue_packets = 50\n").expect("its queue") + "queue_packets = 50\n".len();
+            t.insert_str(end, error);
+        }
+        t
+    };
+    let (mut local, mut snoop, mut plain) = (0, (0, 0), (0, 0));
+    for seed in 1..=10 {
+        let f = &common::run_text(&lossy(text), &["mechanism=\"snoop\""], seed).flows[0];
+        local += f.local_retransmits;
+        snoop = (snoop.0 + f.timeouts, snoop.1 + f.bytes_delivered);
+        let p = &common::run_text(&lossy(text), &["variant=\"reno\""], seed).flows[0];
+        plain = (plain.0 + p.timeouts, plain.1 + p.bytes_delivered);
+    }
+    assert!(local >= 100, "{local} local retransmissions");
+    // Each station's own snoop, while the mobile host is attached there:
+    // bs1 (node 2) in [0, 5), [10, 15), ... and bs2 (node 3) in between.
+    let sc = common::load(&lossy(text), &["mechanism=\"snoop\""]);
+    let t = run(&sc, 1, true).unwrap_or_else(|e| panic!("{e}")).trace;
+    let x = &t.local_rexmits;
+    // (A station the mobile host left goes on retransmitting from its cache
+    // on its timer, into its link that is down: it is not told.)
+    for (node, name) in [(2, "bs1"), (3, "bs2")] {
+        let attached = |s: f64| (s / 5.0).floor() as u32 % 2 == node - 2;
+        let n = (0..x.node.len()).filter(|&i| x.node[i] == node && attached(secs(x.time_ns[i]))).count();
+        assert!(n >= 5, "{n} local retransmissions at {name} while the mobile host was there");
+    }
+    assert!(snoop.0 < plain.0 && snoop.1 > plain.1, "(timeouts, bytes): snoop {snoop:?}, end to end {plain:?}");
 }

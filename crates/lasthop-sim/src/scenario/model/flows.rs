@@ -378,6 +378,7 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
         eln_node: None,
         snoop,
         snoop_node: None,
+        snoop_followers: Vec::new(),
         bad_state,
         split,
         split_node: None,
