@@ -156,56 +156,115 @@ pub fn tree(edges: usize, hosts: usize, flows: usize, bytes: u64, stop_s: f64) -
 /// router with 100 Mb/s links to the stations) for `stop_s`. Mobile `i`
 /// starts in cell `i mod cells`.
 pub fn roaming(mobiles: usize, cols: usize, rows: usize, stop_s: f64) -> String {
-    let cells = cols * rows;
-    let mut s = String::with_capacity(200 * mobiles * cells);
-    write!(s, "name = \"roaming\"\nstop_s = {stop_s}\n").unwrap();
-    s.push_str("nodes = [{ name = \"server\" }, { name = \"router\" }");
-    for c in 0..cells {
-        write!(s, ", {{ name = \"bs{c}\" }}").unwrap();
+    Roaming { mobiles, cols, rows, stop_s, ..Roaming::default() }.text()
+}
+
+/// [`roaming`]'s grid, with what may vary.
+#[derive(Clone, Copy, Debug)]
+pub struct Roaming {
+    pub mobiles: usize,
+    pub cols: usize,
+    pub rows: usize,
+    pub stop_s: f64,
+    /// The mean residence in a cell, in s.
+    pub residence_mean_s: f64,
+    /// Mobile `i` starts in cell `(first_cell * i + cell_offset) mod cells`.
+    pub first_cell: usize,
+    pub cell_offset: usize,
+    /// M-TCP's supervisor hosts over the grid (`supervisor_cells`).
+    pub supervisor_cells: Option<[usize; 2]>,
+    /// Each mobile host downloads from the server; else none does, and one
+    /// slow wired flow (a segment a second) keeps the run going to `stop_s`.
+    pub downloads: bool,
+}
+
+impl Default for Roaming {
+    fn default() -> Roaming {
+        Roaming {
+            mobiles: 1,
+            cols: 2,
+            rows: 1,
+            stop_s: 60.0,
+            residence_mean_s: 30.0,
+            first_cell: 1,
+            cell_offset: 0,
+            supervisor_cells: None,
+            downloads: true,
+        }
     }
-    for i in 0..mobiles {
-        write!(s, ", {{ name = \"mh{i}\" }}").unwrap();
-    }
-    s.push_str(
-        "]\n\n[[links]]\nname = \"uplink\"\na = \"server\"\nb = \"router\"\nbandwidth_bps = 1e9\ndelay_ms = 1\n",
-    );
-    for c in 0..cells {
+}
+
+impl Roaming {
+    /// The scenario, as TOML text.
+    pub fn text(&self) -> String {
+        let Roaming { mobiles, cols, rows, stop_s, .. } = *self;
+        let cells = cols * rows;
+        let mut s = String::with_capacity(200 * mobiles * cells);
+        write!(s, "name = \"roaming\"\nstop_s = {stop_s}\n").unwrap();
+        s.push_str("nodes = [{ name = \"server\" }, { name = \"router\" }");
+        for c in 0..cells {
+            write!(s, ", {{ name = \"bs{c}\" }}").unwrap();
+        }
+        for i in 0..mobiles {
+            write!(s, ", {{ name = \"mh{i}\" }}").unwrap();
+        }
+        let uplink = if self.downloads { "1e9" } else { "1e4" };
         write!(
             s,
-            "\n[[links]]\nname = \"wired{c}\"\na = \"router\"\nb = \"bs{c}\"\nbandwidth_bps = 100e6\ndelay_ms = 1\n"
+            "]\n\n[[links]]\nname = \"uplink\"\na = \"server\"\nb = \"router\"\nbandwidth_bps = {uplink}\ndelay_ms = 1\n"
         )
         .unwrap();
-    }
-    for i in 0..mobiles {
         for c in 0..cells {
             write!(
                 s,
-                "\n[[links]]\nname = \"cell{c}-mh{i}\"\na = \"bs{c}\"\nb = \"mh{i}\"\nbandwidth_bps = 2e6\ndelay_ms = 1\n\
-                 queue_packets = 50\n"
+                "\n[[links]]\nname = \"wired{c}\"\na = \"router\"\nb = \"bs{c}\"\nbandwidth_bps = 100e6\ndelay_ms = 1\n"
             )
             .unwrap();
         }
+        for i in 0..mobiles {
+            for c in 0..cells {
+                write!(
+                    s,
+                    "\n[[links]]\nname = \"cell{c}-mh{i}\"\na = \"bs{c}\"\nb = \"mh{i}\"\nbandwidth_bps = 2e6\ndelay_ms = 1\n\
+                     queue_packets = 50\n"
+                )
+                .unwrap();
+            }
+        }
+        let stations: Vec<String> = (0..cells).map(|c| format!("\"bs{c}\"")).collect();
+        let stations = stations.join(", ");
+        let residence = self.residence_mean_s;
+        for i in 0..mobiles {
+            write!(
+                s,
+                "\n[[mobility]]\nmobile = \"mh{i}\"\nstations = [{stations}]\ninitial = \"bs{}\"\nlatency_s = 0.15\n\
+                 anchor = \"router\"\nresidence_mean_s = {residence:?}\ngrid = [{cols}, {rows}]\n",
+                (self.first_cell * i + self.cell_offset) % cells
+            )
+            .unwrap();
+            if let Some([c, r]) = self.supervisor_cells {
+                writeln!(s, "supervisor_cells = [{c}, {r}]").unwrap();
+            }
+        }
+        if !self.downloads {
+            write!(
+                s,
+                "\n[[flows]]\nname = \"keepalive\"\nfrom = \"server\"\nto = \"router\"\nduration_s = {stop_s}\n{}",
+                tcp(65535)
+            )
+            .unwrap();
+            return s;
+        }
+        for i in 0..mobiles {
+            let start = (i % 1000) as f64 * 1e-3;
+            write!(
+                s,
+                "\n[[flows]]\nname = \"f{i}\"\nfrom = \"server\"\nto = \"mh{i}\"\nduration_s = {}\nstart_s = {start}\n{}",
+                stop_s - start,
+                tcp(65535)
+            )
+            .unwrap();
+        }
+        s
     }
-    let stations: Vec<String> = (0..cells).map(|c| format!("\"bs{c}\"")).collect();
-    let stations = stations.join(", ");
-    for i in 0..mobiles {
-        write!(
-            s,
-            "\n[[mobility]]\nmobile = \"mh{i}\"\nstations = [{stations}]\ninitial = \"bs{}\"\nlatency_s = 0.15\n\
-             anchor = \"router\"\nresidence_mean_s = 30.0\ngrid = [{cols}, {rows}]\n",
-            i % cells
-        )
-        .unwrap();
-    }
-    for i in 0..mobiles {
-        let start = (i % 1000) as f64 * 1e-3;
-        write!(
-            s,
-            "\n[[flows]]\nname = \"f{i}\"\nfrom = \"server\"\nto = \"mh{i}\"\nduration_s = {}\nstart_s = {start}\n{}",
-            stop_s - start,
-            tcp(65535)
-        )
-        .unwrap();
-    }
-    s
 }

@@ -25,14 +25,7 @@ fn itcp_text() -> String {
 /// With bit errors on both cells, both ways (an error every `mean` bytes
 /// on average).
 fn with_errors(text: &str, mean: u32) -> String {
-    let error = format!("error = {{ model = \"exponential_bytes\", mean_bytes = {mean} }}\n");
-    let mut t = text.to_string();
-    for cell in ["cell1", "cell2"] {
-        let at = t.find(&format!("name = \"{cell}\"")).expect("the cell");
-        let end = at + t[at..].find("queue_packets = 50\n").expect("its queue") + "queue_packets = 50\n".len();
-        t.insert_str(end, &error);
-    }
-    t
+    common::with_link_errors(text, &["cell1", "cell2"], mean)
 }
 
 fn traced(text: &str, sets: &[&str], seed: u64) -> (RunSummary, Trace) {

@@ -457,16 +457,7 @@ fn snoop_ho_4_a_hard_handoff_loses_the_window_and_the_source_repairs_it() {
     assert!(f.fast_retransmits + f.timeouts >= 5, "{f:?}");
     assert!(f.bytes_delivered > 2_000_000, "{}", f.bytes_delivered);
     // With errors on both cells: each station's snoop retransmits locally.
-    let lossy = |t: &str| {
-        let error = "error = { model = \"exponential_bytes\", mean_bytes = 65536 }\n";
-        let mut t = t.to_string();
-        for cell in ["cell1", "cell2"] {
-            let at = t.find(&format!("name = \"{cell}\"")).expect("the cell");
-            let end = at + t[at..].find("queue_packets = 50\n").expect("its queue") + "queue_packets = 50\n".len();
-            t.insert_str(end, error);
-        }
-        t
-    };
+    let lossy = |t: &str| common::with_link_errors(t, &["cell1", "cell2"], 65536);
     let (mut local, mut snoop, mut plain) = (0, (0, 0), (0, 0));
     for seed in 1..=10 {
         let f = &common::run_text(&lossy(text), &["mechanism=\"snoop\""], seed).flows[0];

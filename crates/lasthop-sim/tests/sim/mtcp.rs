@@ -202,55 +202,22 @@ fn mtcpsh_7_a_rate_drop_without_disconnection() {
 /// A grid of 3 x 3 supervisor hosts, each over `side` x `side` cells
 /// (N = side² cells per SH), with one mobile host per 9 cells (the density
 /// the same at every N) on random walks (exponential residences of mean
-/// 5 s, 150 ms handoffs), each mobile host starting in its own cell. The
+/// 5 s, 150 ms handoffs), mobile `i` starting in cell `9 i + 4`. The
 /// mobile hosts have no flows: one slow wired flow keeps the run going.
 fn supervised_grid(side: usize, stop_s: f64) -> String {
-    use std::fmt::Write;
     let g = 3 * side;
-    let cells = g * g;
-    let mobiles = side * side;
-    let mut s = format!("name = \"supervised\"\nstop_s = {stop_s}\n");
-    s.push_str("nodes = [{ name = \"server\" }, { name = \"router\" }");
-    for c in 0..cells {
-        write!(s, ", {{ name = \"bs{c}\" }}").unwrap();
+    lasthop_sim::scale::Roaming {
+        mobiles: side * side,
+        cols: g,
+        rows: g,
+        stop_s,
+        residence_mean_s: 5.0,
+        first_cell: 9,
+        cell_offset: 4,
+        supervisor_cells: Some([side, side]),
+        downloads: false,
     }
-    for i in 0..mobiles {
-        write!(s, ", {{ name = \"mh{i}\" }}").unwrap();
-    }
-    s.push_str(
-        "]\n\n[[links]]\nname = \"uplink\"\na = \"server\"\nb = \"router\"\nbandwidth_bps = 1e4\ndelay_ms = 1\n",
-    );
-    for c in 0..cells {
-        write!(
-            s,
-            "\n[[links]]\nname = \"wired{c}\"\na = \"router\"\nb = \"bs{c}\"\nbandwidth_bps = 1e8\ndelay_ms = 1\n"
-        )
-        .unwrap();
-    }
-    for i in 0..mobiles {
-        for c in 0..cells {
-            write!(s, "\n[[links]]\nname = \"cell{c}-mh{i}\"\na = \"bs{c}\"\nb = \"mh{i}\"\nbandwidth_bps = 2e6\ndelay_ms = 1\n")
-                .unwrap();
-        }
-    }
-    let stations: Vec<String> = (0..cells).map(|c| format!("\"bs{c}\"")).collect();
-    let stations = stations.join(", ");
-    for i in 0..mobiles {
-        write!(
-            s,
-            "\n[[mobility]]\nmobile = \"mh{i}\"\nstations = [{stations}]\ninitial = \"bs{}\"\nlatency_s = 0.15\n\
-             anchor = \"router\"\nresidence_mean_s = 5.0\ngrid = [{g}, {g}]\nsupervisor_cells = [{side}, {side}]\n",
-            (i * 9 + 4) % cells
-        )
-        .unwrap();
-    }
-    write!(
-        s,
-        "\n[[flows]]\nname = \"keepalive\"\nfrom = \"server\"\nto = \"router\"\nduration_s = {stop_s}\n\
-         [flows.tcp]\nvariant = \"reno\"\nmss_bytes = 1000\n"
-    )
-    .unwrap();
-    s
+    .text()
 }
 
 /// MTCPSH-6 (seed 002 Sec. 5.3): with N = 4, 16 and 64 cells per

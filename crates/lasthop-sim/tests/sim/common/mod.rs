@@ -149,3 +149,16 @@ pub fn proptest_config(cases: u32, seed: u64) -> proptest::test_runner::Config {
         ..Config::default()
     }
 }
+
+/// `text` with bit errors on links `names` (each declared with
+/// `queue_packets = 50`), both ways: an error every `mean` bytes on average.
+pub fn with_link_errors(text: &str, names: &[&str], mean: u32) -> String {
+    let error = format!("error = {{ model = \"exponential_bytes\", mean_bytes = {mean} }}\n");
+    let mut t = text.to_string();
+    for name in names {
+        let at = t.find(&format!("name = \"{name}\"")).expect("the link");
+        let end = at + t[at..].find("queue_packets = 50\n").expect("its queue") + "queue_packets = 50\n".len();
+        t.insert_str(end, &error);
+    }
+    t
+}
