@@ -183,6 +183,15 @@ impl NodeAgent {
         }
     }
 
+    /// NACKs the agent sent (snoop's NACKs, scheme `snoop-nack`): on the
+    /// threshold, and on the idle timer; `None` for other agents.
+    pub fn nacks(&self) -> Option<(u64, u64)> {
+        match self {
+            NodeAgent::SnoopNack(n) => Some((n.stats.nacks_threshold, n.stats.nacks_idle)),
+            _ => None,
+        }
+    }
+
     /// Acks the agent made (ACK reconstruction).
     pub fn acks_reconstructed(&self) -> u64 {
         match self {

@@ -113,6 +113,10 @@ pub struct FlowSummary {
     /// ack path; absent when it has none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub acks_reconstructed: Option<u64>,
+    /// NACKs the base station sent the mobile sender (scheme `snoop-nack`);
+    /// absent for other schemes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nacks: Option<NackSummary>,
     /// True when a bulk transfer delivered every byte, or a timed one ran its course.
     pub completed: bool,
     /// When the flow started in this run, in s (drawn per seed when the
@@ -450,6 +454,15 @@ pub struct HandoffSummary {
     /// stations are under different ones (an SH-level handoff).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub supervisor_change: Option<bool>,
+}
+
+/// Snoop's NACKs for a mobile sender's data, by what sent them.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct NackSummary {
+    /// Sent when `tcp.nack_threshold_packets` segments came past a hole.
+    pub threshold: u64,
+    /// Sent when no new segment came for `tcp.nack_idle_rtts` round trips.
+    pub idle: u64,
 }
 
 /// A shared medium and its radios.

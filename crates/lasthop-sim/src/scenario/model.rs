@@ -350,6 +350,11 @@ fn snoop_node(
 /// (elaarag-002.md Sec. 1.7; the snoop paper gives none).
 const NACK_THRESHOLD_PACKETS: u32 = 3;
 
+/// Round trips of the mobile sender's wireless hop without a new segment,
+/// a hole open, before the base station NACKs (scheme `snoop-nack`): \[I\]
+/// the snoop paper's "a certain amount of time" (elaarag-002.md Sec. 1.7).
+const NACK_IDLE_RTTS: f64 = 2.0;
+
 /// Largest IPv4 datagram (RFC 791's 16-bit total length): no packet is larger.
 const MAX_PACKET_BYTES: u32 = 65_535;
 
@@ -628,9 +633,9 @@ impl Model {
                     "snoop-nack needs a base station between the mobile sender and the receiver",
                 )?;
                 fl.nack_node = Some(data[1].node);
-                // [I] Two round trips of the wireless hop (the data path's
-                // first: the mobile sender's), from its delay and rates: a
-                // full segment up, an ack down.
+                // [I] `tcp.nack_idle_rtts` (2) round trips of the wireless
+                // hop (the data path's first: the mobile sender's), from its
+                // delay and rates: a full segment up, an ack down.
                 let up = &links[data[0].link as usize].dirs[usize::from(data[0].dir)].params;
                 let down = &links[data[0].link as usize].dirs[1 - usize::from(data[0].dir)].params;
                 let tx = |bytes: u64, bps: u64| (bytes * 8 * NS_PER_S).div_ceil(bps.max(1));
@@ -639,7 +644,8 @@ impl Model {
                     + down.delay_ns
                     + tx(segment, up.bandwidth_bps)
                     + tx(u64::from(cfg.ack_bytes), down.bandwidth_bps);
-                cfg.idle_ns = 2 * rtt;
+                let idle_rtts = f.flows[i].tcp.nack_idle_rtts.unwrap_or(NACK_IDLE_RTTS);
+                cfg.idle_ns = (idle_rtts * rtt as f64).round() as u64;
             }
             if fl.split.is_some() {
                 check(

@@ -1216,6 +1216,19 @@ pub struct TcpSpec {
     /// as Bakshi et al.'s link layer).
     #[serde(default)]
     pub base_station_max_local_rexmits: Option<u32>,
+    /// Scheme `snoop-nack`: segments from the mobile host arriving past an
+    /// open hole before the base station NACKs (at least 1); absent: 3, the
+    /// fast retransmit's threshold (the snoop paper gives none:
+    /// elaarag-002.md Sec. 1.7 \[I\]).
+    #[serde(default)]
+    pub nack_threshold_packets: Option<u32>,
+    /// Scheme `snoop-nack`: time without a new segment from the mobile host,
+    /// a hole open, before the base station NACKs, in round trips of the
+    /// mobile host's wireless hop (a full segment up, an ack down), above 0;
+    /// absent: 2 (the paper's "a certain amount of time": elaarag-002.md
+    /// Sec. 1.7 \[I\]).
+    #[serde(default)]
+    pub nack_idle_rtts: Option<f64>,
     /// Corrupted segments the receiver remembers for ELN marks (at least
     /// 1); absent: no limit. 1 is a literal reading of seed 000 Sec. IV-C,
     /// whose ELN "does not convey information about multiple
@@ -1393,6 +1406,8 @@ impl Default for TcpSpec {
             split_buffer_bytes: default_split_buffer(),
             base_station_processing_us: 0.0,
             base_station_max_local_rexmits: None,
+            nack_threshold_packets: None,
+            nack_idle_rtts: None,
             eln_slots: None,
             initial_cwnd_segments: 1,
             initial_ssthresh_bytes: None,

@@ -4,7 +4,8 @@
 use super::{delivered_now, World, NO_COVER};
 use crate::metrics::{
     BadStateSummary, ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary, LinkSummary, LlElsnSummary,
-    MediumSummary, OutageSummary, PublishedComparison, QueueSummary, RadioSummary, RunSummary, SplitSummary,
+    MediumSummary, NackSummary, OutageSummary, PublishedComparison, QueueSummary, RadioSummary, RunSummary,
+    SplitSummary,
 };
 use crate::scenario::model::Workload;
 use lasthop_agents::NodeAgent;
@@ -69,6 +70,10 @@ impl<'m> World<'m> {
                         .clone()
                         .next()
                         .map(|_| recons.map(|s| s.agent.acks_reconstructed()).sum()),
+                    nacks: on_flow()
+                        .filter_map(|s| s.agent.nacks())
+                        .reduce(|a, b| (a.0 + b.0, a.1 + b.1))
+                        .map(|(threshold, idle)| NackSummary { threshold, idle }),
                     completed,
                     start_s: start.as_secs_f64(),
                     k: self.model.k_of_flows[fi],

@@ -92,3 +92,39 @@ fn snoop_nack_without_a_base_station_is_refused() {
     let e = common::load_error(&common::two_nodes("b", "scheme = \"snoop-nack\""), &[]);
     assert!(e.contains("flows[0].scheme") && e.contains("snoop-nack needs a base station"), "{e}");
 }
+
+/// The NACK's two parameters no source decides (elaarag-002.md Sec. 1.7
+/// [I]) are the scenario's, and each run reports its NACKs by cause. Over
+/// 3 seeds: a threshold of 1 segment past a hole sends more NACKs on the
+/// threshold than the default 3, and 8 fewer (the idle timer sending more
+/// of them instead); an idle time of 1,000 round trips sends none on the
+/// timer; the defaults written out are the same run as left out.
+#[test]
+fn the_nack_threshold_and_idle_time_are_scenario_fields() {
+    let nacks = |sets: &[&str]| {
+        let (mut threshold, mut idle) = (0, 0);
+        for seed in 1..=3 {
+            let mut all = vec!["scheme=\"snoop-nack\""];
+            all.extend_from_slice(sets);
+            let s = common::run_embedded("elaarag02/snoop-nack", &all, seed);
+            let n = s.flows[0].nacks.expect("snoop-nack reports its NACKs");
+            (threshold, idle) = (threshold + n.threshold, idle + n.idle);
+        }
+        (threshold, idle)
+    };
+    let set = |k: u32| format!("flows.0.tcp.nack_threshold_packets={k}");
+    let (one, three, eight) = (nacks(&[&set(1)]), nacks(&[]), nacks(&[&set(8)]));
+    assert!(one.0 > three.0 && three.0 > eight.0, "{one:?} {three:?} {eight:?}");
+    assert!(eight.1 > three.1, "{three:?} {eight:?}");
+    assert_eq!(nacks(&["flows.0.tcp.nack_idle_rtts=1000"]).1, 0);
+    assert_eq!(nacks(&["flows.0.tcp.nack_threshold_packets=3", "flows.0.tcp.nack_idle_rtts=2.0"]), three);
+    assert!(common::run_embedded("elaarag02/snoop-nack", &["scheme=\"e2e\""], 1).flows[0].nacks.is_none());
+    let text = lasthop_sim::embedded::get("elaarag02/snoop-nack").expect("embedded");
+    let nack = "scheme=\"snoop-nack\"";
+    let e = common::load_error(text, &[nack, "flows.0.tcp.nack_threshold_packets=0"]);
+    assert!(e.contains("flows[0].tcp.nack_threshold_packets") && e.contains("at least 1"), "{e}");
+    let e = common::load_error(text, &[nack, "flows.0.tcp.nack_idle_rtts=0"]);
+    assert!(e.contains("flows[0].tcp.nack_idle_rtts"), "{e}");
+    let e = common::load_error(text, &["scheme=\"e2e\"", "flows.0.tcp.nack_idle_rtts=3"]);
+    assert!(e.contains("flows[0].tcp.nack_idle_rtts") && e.contains("needs the scheme snoop-nack"), "{e}");
+}

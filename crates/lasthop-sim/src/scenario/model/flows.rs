@@ -174,6 +174,17 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
         || p("tcp.base_station_max_local_rexmits"),
         "needs a scheme whose base station retransmits locally (ll, snoop, ebsn, ...)",
     )?;
+    let nacks = base_station == BaseStationAgent::Nack;
+    for (given, field) in [
+        (t.nack_threshold_packets.is_some(), "tcp.nack_threshold_packets"),
+        (t.nack_idle_rtts.is_some(), "tcp.nack_idle_rtts"),
+    ] {
+        check(!given || nacks, || p(field), "needs the scheme snoop-nack")?;
+    }
+    check(t.nack_threshold_packets != Some(0), || p("tcp.nack_threshold_packets"), "must be at least 1")?;
+    if let Some(r) = t.nack_idle_rtts {
+        positive(r, || p("tcp.nack_idle_rtts"))?;
+    }
     let snoop = snoop.map(|cfg| SnoopConfig {
         processing_ns: (latency_us * NS_PER_US as f64).round() as u64,
         max_local_rexmits: t.base_station_max_local_rexmits.unwrap_or(cfg.max_local_rexmits),
@@ -383,7 +394,7 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
         split,
         split_node: None,
         nack: (base_station == BaseStationAgent::Nack).then_some(SnoopNackConfig {
-            threshold_packets: NACK_THRESHOLD_PACKETS,
+            threshold_packets: t.nack_threshold_packets.unwrap_or(NACK_THRESHOLD_PACKETS),
             // Set with the route: two round trips of the wireless hop.
             idle_ns: 0,
             ack_bytes: t.ack_bytes,
