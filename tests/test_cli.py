@@ -113,6 +113,20 @@ def test_an_itcp_run_shows_each_state_transfer() -> None:
         assert h["state_installed_s"] - h["complete_s"] >= 0.265
 
 
+def test_a_multicast_snoop_handoff_shows_what_the_new_station_sent() -> None:
+    """Snoop's multicast handoff (issue 32, SNOOP-HO): each handoff's segments the new
+    station sent from its buffer, in the table and the JSON; none with a hard handoff."""
+    args = ("run", "elaarag02/snoop-handoff", "--set", "every_s=10")
+    assert "replayed" in narrow(*args)
+    summary = json.loads(lasthop_cli(*args, "--format", "json").stdout)
+    assert [h["replayed"] for h in summary["handoffs"]] == [12] * 5
+    hard = json.loads(
+        lasthop_cli(*args, "--set", 'snoop_handoff="hard"', "--format", "json").stdout
+    )
+    assert all("replayed" not in h for h in hard["handoffs"])
+    assert "replayed" not in narrow(*args, "--set", 'snoop_handoff="hard"')
+
+
 def test_a_fitted_table_splits_only_when_too_wide() -> None:
     table = render.FittedTable("wide", ["row"], [f"column {i}" for i in range(10)])
     table.add_row("only", *(f"value-{i:07d}" for i in range(10)))

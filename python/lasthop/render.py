@@ -205,13 +205,16 @@ def handoffs_table(handoffs: Sequence[Mapping[str, Any]], title: str) -> FittedT
     """Each handoff of the mobile hosts (seed 002): when it began and completed, the
     stations, and the packets queued on the old link, lost to it and stranded at the
     old station after the routes switched; with I-TCP's handoff, the bytes its state
-    transfer moved and when it was installed at the new station."""
+    transfer moved and when it was installed at the new station; with snoop's
+    multicast handoff, the segments the new station sent from its buffer."""
     itcp = any("state_bytes" in h for h in handoffs)
+    multicast = any("replayed" in h for h in handoffs)
     table = FittedTable(
         title,
         ["mobile", "from", "to"],
         ["start s", "complete s", "queued", "lost", "stranded"]
-        + (["state\nbytes", "installed\ns"] if itcp else []),
+        + (["state\nbytes", "installed\ns"] if itcp else [])
+        + (["replayed"] if multicast else []),
     )
     for h in handoffs:
         cells = [
@@ -226,6 +229,8 @@ def handoffs_table(handoffs: Sequence[Mapping[str, Any]], title: str) -> FittedT
         ]
         if itcp:
             cells += [_count(h.get("state_bytes")), fixed(h.get("state_installed_s"), 3)]
+        if multicast:
+            cells.append(_count(h.get("replayed")))
         table.add_row(*cells)
     return table
 

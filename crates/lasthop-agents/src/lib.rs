@@ -15,10 +15,13 @@
 //!   is bad, by EBSN or by ECN-Echo on the acks (seed 002 Sec. 5.2).
 //! - [`snoop_nack::SnoopNack`]: snoop's NACKs for data from the mobile host
 //!   (the snoop 1995 paper, Sec. 3; seed 002 Sec. 5.1).
+//! - [`group::GroupBuffer`]: the copies snoop's buffering base stations keep
+//!   for a handoff (the snoop 1995 paper, Secs. 4-6; seed 002 Sec. 5.1).
 
 pub mod ack_recons;
 pub mod bad_state;
 pub mod eln;
+pub mod group;
 pub mod snoop;
 pub mod snoop_nack;
 
@@ -49,6 +52,9 @@ pub enum Origin {
     Released,
     /// A control message the agent sends (an EBSN, a NACK).
     Notice,
+    /// A segment a new primary base station sends from its buffer at a
+    /// handoff (snoop's multicast handoff; [`group::GroupBuffer`]).
+    Replayed,
 }
 
 /// A packet leaving an agent, to be forwarded from its node.
@@ -73,6 +79,7 @@ pub enum NodeAgent {
     AckRecons(Box<ack_recons::AckRecons>),
     BadState(Box<bad_state::BadState>),
     SnoopNack(Box<snoop_nack::SnoopNack>),
+    Group(Box<group::GroupBuffer>),
 }
 
 impl NodeAgent {
@@ -92,6 +99,10 @@ impl NodeAgent {
                 n.on_packet(now, pkt);
                 Verdict::Forward
             }
+            NodeAgent::Group(g) => {
+                g.on_packet(now, pkt);
+                Verdict::Forward
+            }
         }
     }
 
@@ -101,10 +112,12 @@ impl NodeAgent {
     #[inline]
     pub fn poll_transmit(&mut self, now: Time) -> Option<AgentOutput> {
         match self {
-            NodeAgent::Eln(_) => None,
-            NodeAgent::Snoop(s) => s
-                .poll_transmit(now)
-                .map(|r| AgentOutput { pkt: r.pkt, origin: Origin::LocalRetransmit { by_timer: r.by_timer } }),
+            NodeAgent::Eln(_) | NodeAgent::Group(_) => None,
+            NodeAgent::Snoop(s) => s.poll_transmit(now).map(|r| {
+                let origin =
+                    if r.replayed { Origin::Replayed } else { Origin::LocalRetransmit { by_timer: r.by_timer } };
+                AgentOutput { pkt: r.pkt, origin }
+            }),
             NodeAgent::AckRecons(r) => r.poll_transmit(now).map(|o| match o {
                 ack_recons::AckOut::Reconstructed(pkt) => AgentOutput { pkt, origin: Origin::ReconstructedAck },
                 ack_recons::AckOut::Released(pkt) => AgentOutput { pkt, origin: Origin::Released },
@@ -123,7 +136,7 @@ impl NodeAgent {
     #[inline]
     pub fn poll_at(&self) -> Time {
         match self {
-            NodeAgent::Eln(_) => Time::NEVER,
+            NodeAgent::Eln(_) | NodeAgent::Group(_) => Time::NEVER,
             NodeAgent::Snoop(s) => s.poll_at(),
             NodeAgent::AckRecons(r) => r.poll_at(),
             NodeAgent::BadState(b) => b.poll_at(),
@@ -133,7 +146,7 @@ impl NodeAgent {
 
     pub fn on_timer(&mut self, now: Time) {
         match self {
-            NodeAgent::Eln(_) => {}
+            NodeAgent::Eln(_) | NodeAgent::Group(_) => {}
             NodeAgent::Snoop(s) => s.on_timer(now),
             // Due acks leave through `poll_transmit`; nothing else is timed.
             NodeAgent::AckRecons(_) => {}
@@ -150,13 +163,14 @@ impl NodeAgent {
             NodeAgent::AckRecons(r) => r.flow(),
             NodeAgent::BadState(b) => b.flow(),
             NodeAgent::SnoopNack(n) => n.flow(),
+            NodeAgent::Group(g) => g.flow(),
         }
     }
 
     /// Segments retransmitted by the agent itself.
     pub fn local_retransmits(&self) -> u64 {
         match self {
-            NodeAgent::Eln(_) | NodeAgent::SnoopNack(_) => 0,
+            NodeAgent::Eln(_) | NodeAgent::SnoopNack(_) | NodeAgent::Group(_) => 0,
             NodeAgent::Snoop(s) => s.stats.local_retransmits,
             NodeAgent::AckRecons(_) => 0,
             NodeAgent::BadState(b) => b.local().stats.local_retransmits,
@@ -166,7 +180,7 @@ impl NodeAgent {
     /// Duplicate acks the agent absorbed.
     pub fn dupacks_suppressed(&self) -> u64 {
         match self {
-            NodeAgent::Eln(_) | NodeAgent::SnoopNack(_) => 0,
+            NodeAgent::Eln(_) | NodeAgent::SnoopNack(_) | NodeAgent::Group(_) => 0,
             NodeAgent::Snoop(s) => s.stats.dupacks_suppressed,
             NodeAgent::AckRecons(_) => 0,
             NodeAgent::BadState(b) => b.local().stats.dupacks_suppressed,
@@ -179,7 +193,7 @@ impl NodeAgent {
         match self {
             NodeAgent::Snoop(s) => Some(s.stats.double_retransmits),
             NodeAgent::BadState(b) => Some(b.local().stats.double_retransmits),
-            NodeAgent::Eln(_) | NodeAgent::AckRecons(_) | NodeAgent::SnoopNack(_) => None,
+            NodeAgent::Eln(_) | NodeAgent::AckRecons(_) | NodeAgent::SnoopNack(_) | NodeAgent::Group(_) => None,
         }
     }
 

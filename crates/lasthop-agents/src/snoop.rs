@@ -292,6 +292,9 @@ pub struct SnoopStats {
     /// the lost packets are retransmitted by both the source and the base
     /// station").
     pub double_retransmits: u64,
+    /// Segments sent from the buffer on becoming the primary station at a
+    /// handoff ([`Snoop::prime`]).
+    pub replayed: u64,
 }
 
 /// Locally repaired segments remembered after their ack, for
@@ -323,6 +326,9 @@ struct Entry {
     both: bool,
     /// The pending retransmission was caused by the local timer.
     by_timer: bool,
+    /// Pending: not a retransmission but a copy sent from the buffer at a
+    /// handoff ([`Snoop::prime`]).
+    replayed: bool,
 }
 
 impl Entry {
@@ -341,6 +347,9 @@ pub struct LocalRetransmit {
     /// Caused by the local timer (false: by duplicate acks, a SMART gap or
     /// the burst rule).
     pub by_timer: bool,
+    /// A copy sent from the buffer at a handoff ([`Snoop::prime`]), not a
+    /// retransmission.
+    pub replayed: bool,
 }
 
 /// The snoop agent of one flow at its base station.
@@ -376,6 +385,10 @@ pub struct Snoop {
     /// the source had not (a ring; `u64::MAX`: empty).
     repaired: [u64; REPAIRED_KEPT],
     repaired_next: usize,
+    /// A buffering station's (snoop's multicast handoff): the mobile host
+    /// is attached elsewhere; the agent caches nothing and leaves the
+    /// flow's packets alone until it is primed.
+    buffering: bool,
     pub stats: SnoopStats,
 }
 
@@ -398,6 +411,7 @@ impl Snoop {
             pending: 0,
             repaired: [u64::MAX; REPAIRED_KEPT],
             repaired_next: 0,
+            buffering: false,
             stats: SnoopStats::default(),
         }
     }
@@ -449,7 +463,7 @@ impl Snoop {
 
     /// A packet of any flow arrives at the base station.
     pub fn on_packet(&mut self, now: Time, pkt: &mut Packet) -> Verdict {
-        if pkt.flow != self.flow {
+        if pkt.flow != self.flow || self.buffering {
             return Verdict::Forward;
         }
         match pkt.kind {
@@ -489,6 +503,7 @@ impl Snoop {
             release_at: now,
             by_timer: false,
             both: false,
+            replayed: false,
         };
         if seq >= self.high_seen {
             // New data in sequence (a gap before it was lost upstream).
@@ -679,6 +694,7 @@ impl Snoop {
         e.local_rexmits += 1;
         e.release_at = at;
         e.by_timer = by_timer;
+        e.replayed = false;
         if send && !e.pending {
             e.pending = true;
             self.pending += 1;
@@ -710,8 +726,56 @@ impl Snoop {
         e.pending = false;
         self.pending -= 1;
         let mut pkt = e.pkt;
+        if e.replayed {
+            e.replayed = false;
+            return Some(LocalRetransmit { pkt, by_timer: false, replayed: true });
+        }
         pkt.tcp.is_retransmit = true;
-        Some(LocalRetransmit { pkt, by_timer: e.by_timer })
+        Some(LocalRetransmit { pkt, by_timer: e.by_timer, replayed: false })
+    }
+
+    /// The mobile host left: the station becomes a buffering one (the snoop
+    /// 1995 paper, Sec. 5). It forgets its cache and its timer; its copies
+    /// of the flow's data are the group's ([`crate::group::GroupBuffer`]).
+    /// What it knew of the flow's sequence stays. Until it is primed it
+    /// caches nothing of what still passes it.
+    pub fn detach(&mut self) {
+        self.buffering = true;
+        self.cache.clear();
+        self.pending = 0;
+        self.dupacks = 0;
+        self.recovering = false;
+        self.exp_dupacks = 0;
+    }
+
+    /// The mobile host is attached here: the station becomes the primary
+    /// one and sends `copies` (what its buffer holds past the last packets
+    /// the host received, in order) at once, caching each as if it had just
+    /// forwarded it; the host's first ack cleans the cache (Sec. 5: "no
+    /// explicit state transfer").
+    pub fn prime<'a>(&mut self, now: Time, copies: impl Iterator<Item = &'a Packet>) {
+        self.detach();
+        self.buffering = false;
+        for pkt in copies {
+            let tx_order = self.next_order();
+            self.high_seen = self.high_seen.max(pkt.seq_end());
+            self.cache.push_back(Entry {
+                pkt: *pkt,
+                tx_order,
+                last_tx: now,
+                local_rexmits: 0,
+                sender_rexmit: false,
+                echoed: false,
+                pending: true,
+                release_at: now,
+                by_timer: false,
+                both: false,
+                replayed: true,
+            });
+            self.pending += 1;
+            self.stats.replayed += 1;
+        }
+        self.last_progress = now;
     }
 
     /// When the agent next needs `on_timer` ([`Time::NEVER`]: idle): the

@@ -24,6 +24,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("elaarag02/ebsn-ll", include_str!("../../../scenarios/elaarag02/ebsn-ll.toml")),
     ("elaarag02/fig2", include_str!("../../../scenarios/elaarag02/fig2.toml")),
     ("elaarag02/handoff", include_str!("../../../scenarios/elaarag02/handoff.toml")),
+    ("elaarag02/snoop-handoff", include_str!("../../../scenarios/elaarag02/snoop-handoff.toml")),
     ("elaarag02/snoop-nack", include_str!("../../../scenarios/elaarag02/snoop-nack.toml")),
     ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),
     ("yun09/cell", include_str!("../../../scenarios/yun09/cell.toml")),

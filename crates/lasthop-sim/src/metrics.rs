@@ -454,6 +454,11 @@ pub struct HandoffSummary {
     /// stations are under different ones (an SH-level handoff).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub supervisor_change: Option<bool>,
+    /// Snoop's multicast handoff: the segments the new station sent from
+    /// its buffer at the completion (what the mobile host had not received
+    /// of its copies).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replayed: Option<u64>,
 }
 
 /// Snoop's NACKs for a mobile sender's data, by what sent them.

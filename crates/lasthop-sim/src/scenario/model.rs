@@ -157,8 +157,13 @@ pub struct FlowModel {
     pub snoop_node: Option<NodeId>,
     /// On a flow to a mobile host: the flow's snoop agent sits on each of
     /// its other stations too (each with its own cache, empty until the
-    /// mobile host is attached there: a hard handoff).
+    /// mobile host is attached there: a hard handoff; or primed from the
+    /// buffering stations' copies, `snoop_group`).
     pub snoop_followers: Vec<NodeId>,
+    /// Snoop's multicast handoff (`[[mobility]] snoop_handoff`): the node
+    /// where the flow's paths to the stations part, which keeps the
+    /// buffering stations' copies, and how many packets they keep.
+    pub snoop_group: Option<(NodeId, usize)>,
     /// With `snoop`: the agent also tells the source its link is bad
     /// (schemes `ebsn`, `ecn-bs`).
     pub bad_state: Option<BadStateNotice>,
@@ -728,6 +733,30 @@ impl Model {
                 }
                 debug_assert_eq!(alts[m.initial], paths[c], "the start's routes go through the initial station");
                 mobility[mi].conns.push((c as u32, alts));
+            }
+            for (mi, m) in mobility.iter().enumerate() {
+                let Some(n) = m.multicast else { continue };
+                let mut any = false;
+                for (c, alts) in &m.conns {
+                    let fl = &mut flows[*c as usize];
+                    if fl.snoop.is_none() {
+                        continue;
+                    }
+                    check(
+                        fl.bad_state.is_none(),
+                        || format!("mobility[{mi}].snoop_handoff"),
+                        || {
+                            format!("flow '{}': the multicast handoff is built for the snoop schemes, not for EBSN or ECN at the base station", fl.name)
+                        },
+                    )?;
+                    fl.snoop_group = Some((mobility::branching_node(alts), n));
+                    any = true;
+                }
+                check(
+                    any,
+                    || format!("mobility[{mi}].snoop_handoff"),
+                    "multicast needs a snoop flow to the mobile host",
+                )?;
             }
         }
         let outages = outages::outages(&f.outages, &links, stop)?;

@@ -171,6 +171,35 @@ pub struct MobilitySpec {
     /// state, in bytes per second (default 28127: the same source's 1430 ms
     /// with 32 KB buffers, a straight line through its two points).
     pub state_transfer_bytes_per_s: Option<f64>,
+    /// Make-before-break (elaarag-002.md Sec. 2.2, primitive 3): the old
+    /// station's link goes down this long after the handoff begins, in
+    /// seconds, while the mobile host still hears it; never after the next
+    /// handoff begins (default 0: it goes down as the handoff begins).
+    pub overlap_s: Option<f64>,
+    /// What snoop on a flow to this mobile host does at a handoff (the
+    /// snoop 1995 paper, Secs. 4-6; elaarag-002.md Sec. 1.7): `hard` (the
+    /// default: each station has its own cache, the new one's starts
+    /// empty) or `multicast` (the stations not attached buffer the flow's
+    /// last packets; the new primary sends what the mobile host has not
+    /// received from them at the handoff's completion).
+    #[serde(default)]
+    pub snoop_handoff: SnoopHandoffSpec,
+    /// `multicast`: the packets each buffering station keeps (default 12,
+    /// the paper's implementation).
+    pub buffer_packets: Option<u32>,
+}
+
+/// Snoop's handoff between base stations ([`MobilitySpec::snoop_handoff`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SnoopHandoffSpec {
+    /// Each station's snoop has its own cache; the new station's is empty.
+    #[default]
+    Hard,
+    /// The snoop paper's handoff: multicast to buffering stations, which
+    /// keep the last packets; the new primary sends those the mobile host
+    /// has not received.
+    Multicast,
 }
 
 /// One listed handoff.

@@ -34,11 +34,17 @@
 //! registration's round trip's propagation; the transfer's fixed part and
 //! its bytes over a rate), not messages that queue on the wired links;
 //! beacons are a uniform wait, not frames. Snoop on a flow to a mobile
-//! host sits on every station, each with its own cache (a hard handoff:
-//! the snoop paper's multicast to buffering stations is not built); a
-//! station the mobile host left is not told, and its local retransmissions
-//! go out on its own link, which is down
-//! ([`World::forward_from_left_station`]). ELN at the base station, snoop's
+//! host sits on every station. By default each has its own cache (a hard
+//! handoff): a station the mobile host left is not told, and its local
+//! retransmissions go out on its own link, which is down
+//! ([`World::forward_from_left_station`]). With the snoop paper's
+//! multicast handoff (`snoop_handoff = "multicast"`) a station becomes a
+//! buffering one when its link goes down (its snoop forgets its cache and
+//! caches nothing more) and the primary when the handoff completes: it
+//! sends the copies of the flow's last packets that follow what the mobile
+//! host received ([`World::multicast_handoff`]; the copies are one ring
+//! where the paths part, `lasthop_agents::group`). A make-before-break
+//! handoff (`overlap_s`) takes the old link down after the start. ELN at the base station, snoop's
 //! NACKs, ACK reconstruction and M-TCP's supervisor host do not follow a
 //! mobile host (the model refuses them on its flows), nor does a mobile
 //! sender's split connection or snoop.
@@ -47,6 +53,8 @@ use super::{ConnAt, World};
 use crate::metrics::HandoffSummary;
 use crate::scenario::model::{HandoffSchedule, MobilityModel, Model};
 use crate::scenario::routes::Path;
+use lasthop_agents::snoop::Snoop;
+use lasthop_agents::NodeAgent;
 use lasthop_core::rng::RngStream;
 use lasthop_core::trace::DropCause;
 use lasthop_core::{NodeId, Packet, PacketKind, Time};
@@ -58,6 +66,9 @@ pub(super) struct Handoff {
     pub start: Time,
     /// The new station's link comes up and routes switch.
     pub complete: Time,
+    /// The old station's link goes down: at the start, or `overlap_s`
+    /// later (make-before-break), never after the next handoff begins.
+    pub down: Time,
     pub from: usize,
     pub to: usize,
 }
@@ -83,7 +94,7 @@ fn draw_one(m: &MobilityModel, name: &str, stop: Time, seed: u64) -> Vec<Handoff
     let mut out = Vec::new();
     let mut at = m.initial;
     let push = |out: &mut Vec<Handoff>, start: Time, from: usize, to: usize, l: u64| {
-        out.push(Handoff { start, complete: start.plus_ns(l), from, to });
+        out.push(Handoff { start, complete: start.plus_ns(l), down: start.plus_ns(m.overlap.ns()), from, to });
     };
     match &m.schedule {
         HandoffSchedule::Listed(v) => {
@@ -118,6 +129,9 @@ fn draw_one(m: &MobilityModel, name: &str, stop: Time, seed: u64) -> Vec<Handoff
                 at = to;
             }
         }
+    }
+    for k in 1..out.len() {
+        out[k - 1].down = out[k - 1].down.min(out[k].start);
     }
     out
 }
@@ -178,6 +192,9 @@ pub(super) struct Mobility {
     /// Per mobility entry and handoff, I-TCP's state transfer (`None`: no
     /// split flow).
     transfers: Vec<Vec<Option<Transfer>>>,
+    /// Per mobility entry and handoff, the segments the new station sent
+    /// from its buffer (snoop's multicast handoff; 0 otherwise).
+    replayed: Vec<Vec<u64>>,
 }
 
 impl Mobility {
@@ -221,6 +238,7 @@ impl Mobility {
             stranded: per_handoff(),
             queued: per_handoff(),
             lost: per_handoff(),
+            replayed: per_handoff(),
             transfers: handoffs.iter().map(|h| vec![None; h.len()]).collect(),
             handoffs,
             done: vec![0; n],
@@ -278,6 +296,7 @@ impl Mobility {
                     state_bytes: self.transfers[mi][k].map(|t| t.bytes),
                     state_installed_s: self.transfers[mi][k].and_then(|t| t.installed).map(Time::as_secs_f64),
                     supervisor_change: m.supervisors.as_ref().map(|sh| sh[h.from] != sh[h.to]),
+                    replayed: m.multicast.map(|_| self.replayed[mi][k]),
                 });
             }
         }
@@ -291,13 +310,66 @@ impl<'m> World<'m> {
         self.mobility.as_deref().is_some_and(|m| m.rerouted)
     }
 
-    /// Mobility entry `m`'s handoff `k` begins: what its old link holds is
-    /// counted before the link goes down.
+    /// Mobility entry `m`'s handoff `k` takes its old link down (as it
+    /// begins, or after the overlap): what the link holds is counted first.
     pub(super) fn on_handoff_start(&mut self, m: usize, k: usize) {
         let mob = self.mobility.as_deref_mut().expect("mobility");
         let link = self.model.mobility[m].stations[mob.handoffs[m][k].from].link as usize;
         mob.started[m] = k + 1;
         mob.queued[m][k] = self.links[link].dirs.iter().map(|d| d.queue_len() as u64).sum();
+        if self.model.mobility[m].multicast.is_some() {
+            // Snoop's multicast handoff: the old station, disabled, becomes
+            // a buffering one.
+            let node = self.model.mobility[m].stations[mob.handoffs[m][k].from].node;
+            for i in 0..mob.conns[m].len() {
+                let c = self.mobility.as_deref().expect("mobility").conns[m][i].conn;
+                if let Some(a) = self.snoop_agent(node, c) {
+                    a.detach();
+                }
+            }
+        }
+    }
+
+    /// Flow `flow`'s snoop agent on `node`, if it has one there.
+    fn snoop_agent(&mut self, node: NodeId, flow: u32) -> Option<&mut Snoop> {
+        let (first, end) = self.flow_agents(node, flow);
+        self.agents[first..end].iter_mut().find_map(|s| match &mut s.agent {
+            NodeAgent::Snoop(s) => Some(&mut **s),
+            _ => None,
+        })
+    }
+
+    /// Snoop's multicast handoff (the snoop 1995 paper, Secs. 4-6;
+    /// elaarag-002.md Sec. 1.7): mobility entry `m`'s handoff `k` is
+    /// complete and the new station on `node` becomes the primary. The
+    /// mobile host tells it the last packets it received (here at the
+    /// completion: what it has then, since nothing reached it between);
+    /// the station sends the copies it buffered that follow them, then
+    /// forwards the flow as the routes now bring it.
+    fn multicast_handoff(&mut self, m: usize, k: usize, node: NodeId) {
+        let now = self.sched.now();
+        let n = self.mobility.as_deref().expect("mobility").conns[m].len();
+        let mut sent = 0;
+        for i in 0..n {
+            let c = self.mobility.as_deref().expect("mobility").conns[m][i].conn;
+            let Some((group, _)) = self.model.flows.get(c as usize).and_then(|f| f.snoop_group) else { continue };
+            let r = &self.flows[c as usize].receiver;
+            let received = r.out_of_order().iter().map(|o| o.1).fold(r.rcv_nxt(), u64::max);
+            let (gf, ge) = self.flow_agents(group, c);
+            // (A handoff is rare: the copies are collected, not borrowed.)
+            let copies: Vec<Packet> = self.agents[gf..ge]
+                .iter()
+                .find_map(|s| match &s.agent {
+                    NodeAgent::Group(g) => Some(g.to_send(received).copied().collect()),
+                    _ => None,
+                })
+                .expect("a group buffer where the paths part");
+            sent += copies.len() as u64;
+            self.snoop_agent(node, c).expect("snoop on every station").prime(now, copies.iter());
+            let (first, end) = self.flow_agents(node, c);
+            self.flush_agents(first, end);
+        }
+        self.mobility.as_deref_mut().expect("mobility").replayed[m][k] = sent;
     }
 
     /// Mobility entry `m`'s handoff to station `to` is complete: its
@@ -324,6 +396,10 @@ impl<'m> World<'m> {
         }
         if !self.model.mobility[m].splits.is_empty() {
             self.itcp_transfer(m);
+        }
+        if self.model.mobility[m].multicast.is_some() {
+            let k = self.mobility.as_deref().expect("mobility").done[m] - 1;
+            self.multicast_handoff(m, k, self.model.mobility[m].stations[to].node);
         }
     }
 

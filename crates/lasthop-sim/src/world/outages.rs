@@ -161,8 +161,10 @@ impl Outages {
                 }
             }
             for (k, h) in hs.iter().enumerate() {
-                changes.push(Change { at: h.start, what: What::HandoffStart(mi as u32, k as u32) });
-                changes.push(Change { at: h.start, what: What::Down(m.stations[h.from].link, m.semantics) });
+                // (Counted when the old link goes down: at the start, or
+                // after the make-before-break overlap.)
+                changes.push(Change { at: h.down, what: What::HandoffStart(mi as u32, k as u32) });
+                changes.push(Change { at: h.down, what: What::Down(m.stations[h.from].link, m.semantics) });
                 changes.push(Change { at: h.complete, what: What::Up(m.stations[h.to].link) });
                 changes.push(Change { at: h.complete, what: What::Handoff(mi as u32, h.to as u32) });
             }

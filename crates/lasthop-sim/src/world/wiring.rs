@@ -16,6 +16,7 @@ use crate::traffic::{ParetoSource, Source};
 use lasthop_agents::ack_recons::AckRecons;
 use lasthop_agents::bad_state::BadState;
 use lasthop_agents::eln::ElnMarker;
+use lasthop_agents::group::GroupBuffer;
 use lasthop_agents::snoop::Snoop;
 use lasthop_agents::snoop_nack::SnoopNack;
 use lasthop_agents::NodeAgent;
@@ -247,6 +248,9 @@ impl<'m> World<'m> {
                     }
                     _ => {}
                 }
+            }
+            if let Some((node, n)) = f.snoop_group {
+                placed.push((node, NodeAgent::Group(Box::new(GroupBuffer::new(i as u32, n)))));
             }
             if let (Some(node), Some(cfg)) = (f.nack_node, f.nack) {
                 placed.push((node, NodeAgent::SnoopNack(Box::new(SnoopNack::new(cfg, i as u32)))));

@@ -37,6 +37,7 @@ mod recovery_exit;
 mod scale;
 mod schemes;
 mod snoop;
+mod snoop_handoff;
 mod snoop_nack;
 mod split;
 mod table3;

@@ -390,6 +390,7 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
         snoop,
         snoop_node: None,
         snoop_followers: Vec::new(),
+        snoop_group: None,
         bad_state,
         split,
         split_node: None,

@@ -8,8 +8,9 @@
 
 use super::{check, duration_s, non_negative, positive, LinkModel};
 use crate::scenario::routes::{Hop, Path, Router};
-use crate::scenario::schema::{LinkDownSpec, MobilitySpec};
+use crate::scenario::schema::{LinkDownSpec, MobilitySpec, SnoopHandoffSpec};
 use crate::scenario::ScenarioError;
+use lasthop_agents::group::GroupBuffer;
 use lasthop_core::{NodeId, Time};
 
 /// Most handoffs one mobility entry may list or a run may make.
@@ -71,6 +72,12 @@ pub struct MobilityModel {
     /// I-TCP's state transfer: its fixed part and its bytes per second.
     pub transfer: Time,
     pub transfer_bytes_per_s: f64,
+    /// Make-before-break: the old station's link goes down this long after
+    /// a handoff begins (at most when the next begins).
+    pub overlap: Time,
+    /// Snoop's multicast handoff: the packets each buffering station keeps
+    /// (`None`: a hard handoff).
+    pub multicast: Option<usize>,
 }
 
 /// I-TCP's state transfer (elaarag-002.md Sec. 1.11 [I]): 265 ms with
@@ -78,6 +85,10 @@ pub struct MobilityModel {
 /// winet95): a straight line through the two points.
 pub const STATE_TRANSFER_S: f64 = 0.265;
 pub const STATE_TRANSFER_BYTES_PER_S: f64 = 32768.0 / (1.430 - 0.265);
+
+/// The most packets a buffering station keeps (snoop's multicast handoff):
+/// far past any window a station serves, a bound on the copies' memory.
+pub const MAX_BUFFER_PACKETS: u32 = 4096;
 
 /// Where a listed handoff was given: entry K of `handoffs`, or line N of
 /// the `trace`.
@@ -206,6 +217,25 @@ pub fn mobility(
         if let Some(r) = m.state_transfer_bytes_per_s {
             positive(r, || p("state_transfer_bytes_per_s"))?;
         }
+        if let Some(o) = m.overlap_s {
+            non_negative(o, || p("overlap_s"))?;
+            duration_s(o, || p("overlap_s"))?;
+        }
+        let multicast = match (m.snoop_handoff, m.buffer_packets) {
+            (SnoopHandoffSpec::Hard, None) => None,
+            (SnoopHandoffSpec::Hard, Some(_)) => {
+                return Err(ScenarioError::new(p("buffer_packets"), "needs snoop_handoff = \"multicast\""))
+            }
+            (SnoopHandoffSpec::Multicast, n) => {
+                let n = n.unwrap_or(GroupBuffer::PAPER_PACKETS as u32);
+                check(
+                    (1..=MAX_BUFFER_PACKETS).contains(&n),
+                    || p("buffer_packets"),
+                    || format!("{n} packets: from 1 to {MAX_BUFFER_PACKETS}"),
+                )?;
+                Some(n as usize)
+            }
+        };
         let beacon = match m.beacon_period_s {
             Some(b) => {
                 positive(b, || p("beacon_period_s"))?;
@@ -302,6 +332,8 @@ pub fn mobility(
             splits: Vec::new(),
             transfer: Time::from_secs_f64(m.state_transfer_s.unwrap_or(STATE_TRANSFER_S)),
             transfer_bytes_per_s: m.state_transfer_bytes_per_s.unwrap_or(STATE_TRANSFER_BYTES_PER_S),
+            overlap: Time::from_secs_f64(m.overlap_s.unwrap_or(0.0)),
+            multicast,
         });
     }
     Ok(models)
@@ -450,6 +482,19 @@ pub fn check_spacing(models: &[MobilityModel]) -> Result<(), ScenarioError> {
         }
     }
     Ok(())
+}
+
+/// Where a connection's data paths from a mobile host's stations part: the
+/// last node they all cross before the first station (the home agent's
+/// place, for snoop's multicast handoff).
+pub fn branching_node(alts: &[[Path; 2]]) -> NodeId {
+    let first = &alts[0][0];
+    let mut common = first.len();
+    for [data, _] in &alts[1..] {
+        common = common.min(first.iter().zip(data).take_while(|(a, b)| a.node == b.node).count());
+    }
+    // The sender's node at least: every path starts there.
+    first[common.max(1) - 1].node
 }
 
 /// The paths of connection `c`, from `from` to `to`, with the mobile host
