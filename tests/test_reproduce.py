@@ -27,9 +27,11 @@ def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
     asym = [c for c in rest if str(c["table"]).startswith("b99-")]
     cells = rest[: len(rest) - len(asym)]
     assert asym and all(not str(c["table"]).startswith("b99-") for c in cells)
-    # Seed 002's part ends with the mechanisms on Fig. 2's schedule and the blackout
-    # study (tests/test_elaarag02.py), a row of each per mechanism.
-    studies = [c for c in cells if c["table"] in ("elaarag02:X-1", "elaarag02:blackout")]
+    # Seed 002's part ends with the mechanisms on Fig. 2's schedule, the snoop
+    # paper's Table 1 (a cell per handoff period and kind, then the run without handoffs)
+    # and the blackout study (tests/test_elaarag02.py), a row of each per mechanism.
+    tables = ("elaarag02:X-1", "elaarag02:snoop-ho", "elaarag02:blackout")
+    studies = [c for c in cells if c["table"] in tables]
     assert cells[-len(studies) :] == studies
     assert [c["scheme"] for c in studies[:6]] == [
         "tahoe",
@@ -39,7 +41,10 @@ def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
         "m-tcp",
         "snoop",
     ]
-    assert len(studies) == 6 + 4 * 7 and "ci95" not in studies[-1]  # the study: one run
+    snoop_ho = [(c["setting"], c["scheme"]) for c in studies[6:19]]
+    assert snoop_ho[:2] == [("every=1s", "snoop-multicast"), ("every=1s", "snoop-hard")]
+    assert snoop_ho[-1] == ("none", "snoop-multicast")
+    assert len(studies) == 6 + 13 + 4 * 7 and "ci95" not in studies[-1]  # the study: one run
     cells = cells[: len(cells) - len(studies)]
     # Before them its traced cells, with their own figures (tests/test_elaarag02.py):
     # Table I's transfer times of 5000 packets, then Fig. 2.

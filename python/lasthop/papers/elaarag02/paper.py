@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from lasthop.papers.elaarag02 import blackout, fig2, published, transfer, x1
+from lasthop.papers.elaarag02 import blackout, fig2, published, snoop_ho, transfer, x1
 from lasthop.papers.elaarag02.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
 from lasthop.reproduction.claims import Claim
 from lasthop.reproduction.deviations import Deviation, Sensitivity
@@ -133,10 +133,11 @@ class ElAarag02(Paper):
     sensitivities: Sequence[Sensitivity] = SENSITIVITIES
 
     def owns(self, table: str) -> bool:
-        return table in (TABLE, fig2.TABLE, transfer.TABLE, x1.TABLE, blackout.TABLE)
+        owned = (TABLE, fig2.TABLE, transfer.TABLE, x1.TABLE, blackout.TABLE, snoop_ho.TABLE)
+        return table in owned
 
     def experiments(self, request: Request) -> list[ThroughputExperiment]:
-        return experiments() + x1.experiments()
+        return experiments() + x1.experiments() + snoop_ho.experiments()
 
     def cell(self, experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         assert isinstance(experiment, ThroughputExperiment)
@@ -159,6 +160,7 @@ class ElAarag02(Paper):
             table(cells, request.seeds),
             fig2_table(cells, request.seeds),
             x1.table(cells, request.seeds),
+            snoop_ho.table(cells, request.seeds),
             blackout.table(cells),
         ]
 
@@ -171,7 +173,7 @@ class ElAarag02(Paper):
         return ReportPart(
             figures=[*shown, blackout.figure(cells)],
             provenance=provenance,
-            sources=[("paper", published.ELAARAG02_SOURCE)],
+            sources=[("paper", published.ELAARAG02_SOURCE), ("snoop's handoff", snoop_ho.SOURCE)],
             cell_tables={
                 TABLE: CellTable("ElAarag 2002, Table I: TCP Tahoe by bit-error rate"),
                 transfer.TABLE: CellTable(
@@ -194,6 +196,13 @@ class ElAarag02(Paper):
                         ("FH timeouts", "timeouts", 1),
                         ("fast rexmits", "fast_retransmits", 1),
                         ("BS local rexmits", "local_retransmits", 1),
+                    ),
+                ),
+                snoop_ho.TABLE: CellTable(
+                    "The snoop paper's Table 1: handoffs every N s (Mb/s)",
+                    columns=(
+                        ("FH rexmits", "retransmits", 1),
+                        ("FH timeouts", "timeouts", 1),
                     ),
                 ),
                 fig2.TABLE: CellTable(
