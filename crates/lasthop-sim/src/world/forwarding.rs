@@ -68,11 +68,18 @@ impl<'m> World<'m> {
             PacketKind::Data | PacketKind::Datagram => (at.data, at.acks),
             PacketKind::Ack => (at.acks, at.end),
         };
-        // Paths are a few hops long: a scan beats any map.
-        match self.route[first as usize..end as usize].iter().position(|h| h.from == node) {
-            Some(i) => self.forward_on(first as usize + i, pkt),
+        match self.hop_from(first, end, node) {
+            Some(h) => self.forward_on(h, pkt),
             None => self.forward_from_left_station(node, pkt),
         }
+    }
+
+    /// The hop of the path `first..end` (route array indices) that leaves
+    /// `node`, if the path crosses it. Paths are a few hops long: a scan
+    /// beats any map.
+    #[inline(always)]
+    pub(super) fn hop_from(&self, first: u32, end: u32, node: NodeId) -> Option<usize> {
+        self.route[first as usize..end as usize].iter().position(|h| h.from == node).map(|i| first as usize + i)
     }
 
     /// `pkt` in the pool, tagged with hop `h`, as it waits for the hop's

@@ -49,7 +49,7 @@
 //! mobile host (the model refuses them on its flows), nor does a mobile
 //! sender's split connection or snoop.
 
-use super::{ConnAt, World};
+use super::{ConnAt, FlowState, World};
 use crate::metrics::HandoffSummary;
 use crate::scenario::model::{HandoffSchedule, MobilityModel, Model};
 use crate::scenario::routes::Path;
@@ -153,6 +153,16 @@ struct MobileConn {
     /// A leg of a split flow (I-TCP): it moves when the state is
     /// installed at the new station, not when the handoff completes.
     moves_with_state: bool,
+}
+
+impl MobileConn {
+    /// Point the connection at its paths from station `to`: the route
+    /// array's, and its endpoints' first hops.
+    fn switch_to(&self, to: usize, conn_at: &mut [ConnAt], flows: &mut [FlowState]) {
+        let c = self.conn as usize;
+        conn_at[c] = self.at[to];
+        (flows[c].data_hop, flows[c].ack_hop) = self.first[to];
+    }
 }
 
 /// I-TCP's state transfer at a handoff: the bytes it moved, and when it was
@@ -384,11 +394,9 @@ impl<'m> World<'m> {
             if mc.moves_with_state {
                 continue;
             }
-            let c = mc.conn as usize;
-            self.conn_at[c] = mc.at[to];
-            (self.flows[c].data_hop, self.flows[c].ack_hop) = mc.first[to];
+            mc.switch_to(to, &mut self.conn_at, &mut self.flows);
             if let Some(receiver) = mc.frho_receiver {
-                frho.push((c, receiver));
+                frho.push((mc.conn as usize, receiver));
             }
         }
         for (c, receiver) in frho {
@@ -458,12 +466,8 @@ impl<'m> World<'m> {
         }
         mob.rerouted = true;
         self.detour = true;
-        for mc in &mob.conns[m] {
-            if mc.moves_with_state {
-                let c = mc.conn as usize;
-                self.conn_at[c] = mc.at[to];
-                (self.flows[c].data_hop, self.flows[c].ack_hop) = mc.first[to];
-            }
+        for mc in mob.conns[m].iter().filter(|mc| mc.moves_with_state) {
+            mc.switch_to(to, &mut self.conn_at, &mut self.flows);
         }
         let node = self.model.mobility[m].stations[to].node;
         for i in 0..self.model.mobility[m].splits.len() {
@@ -510,13 +514,12 @@ impl<'m> World<'m> {
             self.forward_on(h + 1, pkt);
             return;
         }
-        let node = self.route[h].to;
-        match self.route[first as usize..end as usize].iter().position(|r| r.from == node) {
-            Some(i) => {
+        match self.hop_from(first, end, self.route[h].to) {
+            Some(next) => {
                 // Its end may have moved with it (I-TCP's wired leg, to the
                 // new station): the packet goes where the path now ends.
                 pkt.dst = self.route[end as usize - 1].to;
-                self.forward_on(first as usize + i, pkt)
+                self.forward_on(next, pkt)
             }
             None => self.strand(h, &pkt),
         }
@@ -535,10 +538,10 @@ impl<'m> World<'m> {
         let hop = mob.conns.iter().flatten().filter(|mc| mc.conn == pkt.flow).find_map(|mc| {
             mc.at.iter().find_map(|at| {
                 let (first, end) = if data { (at.data, at.acks) } else { (at.acks, at.end) };
-                (first..end).find(|&h| self.route[h as usize].from == node)
+                self.hop_from(first, end, node)
             })
         });
-        self.forward_on(hop.expect("a station's path from the node") as usize, pkt);
+        self.forward_on(hop.expect("a station's path from the node"), pkt);
     }
 
     /// `pkt`, which crossed hop `h`, reached a station its mobile host left.
