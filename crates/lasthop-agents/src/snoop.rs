@@ -332,6 +332,22 @@ struct Entry {
 }
 
 impl Entry {
+    /// `pkt` just sent toward the mobile host (transmission `tx_order`).
+    fn fresh(pkt: Packet, tx_order: u64, now: Time) -> Entry {
+        Entry {
+            pkt,
+            tx_order,
+            last_tx: now,
+            local_rexmits: 0,
+            sender_rexmit: false,
+            echoed: false,
+            pending: false,
+            release_at: now,
+            by_timer: false,
+            both: false,
+            replayed: false,
+        }
+    }
     fn seq(&self) -> u64 {
         self.pkt.tcp.seq
     }
@@ -492,19 +508,7 @@ impl Snoop {
             return;
         }
         let tx_order = self.next_order();
-        let fresh = Entry {
-            pkt: *pkt,
-            tx_order,
-            last_tx: now,
-            local_rexmits: 0,
-            sender_rexmit: false,
-            echoed: false,
-            pending: false,
-            release_at: now,
-            by_timer: false,
-            both: false,
-            replayed: false,
-        };
+        let fresh = Entry::fresh(*pkt, tx_order, now);
         if seq >= self.high_seen {
             // New data in sequence (a gap before it was lost upstream).
             self.high_seen = end;
@@ -759,19 +763,7 @@ impl Snoop {
         for pkt in copies {
             let tx_order = self.next_order();
             self.high_seen = self.high_seen.max(pkt.seq_end());
-            self.cache.push_back(Entry {
-                pkt: *pkt,
-                tx_order,
-                last_tx: now,
-                local_rexmits: 0,
-                sender_rexmit: false,
-                echoed: false,
-                pending: true,
-                release_at: now,
-                by_timer: false,
-                both: false,
-                replayed: true,
-            });
+            self.cache.push_back(Entry { pending: true, replayed: true, ..Entry::fresh(*pkt, tx_order, now) });
             self.pending += 1;
             self.stats.replayed += 1;
         }
