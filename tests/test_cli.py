@@ -105,7 +105,7 @@ def test_an_itcp_run_shows_each_state_transfer() -> None:
     was installed, in the table and the JSON."""
     args = ("run", "elaarag02/handoff", "--set", 'mechanism="i-tcp"')
     out = narrow(*args)
-    for text in ("state", "installed", "97820", "8.895"):
+    for text in ("state", "installed", "97820", "8.978"):
         assert text in out, text
     summary = json.loads(lasthop_cli(*args, "--format", "json").stdout)
     for h in summary["handoffs"]:

@@ -426,9 +426,12 @@ pub struct OutageSummary {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct HandoffSummary {
     pub mobile: String,
-    /// When the old station's link went down, in s.
+    /// When the handoff began, in s (the old station's link goes down
+    /// then, or `overlap_s` later).
     pub start_s: f64,
-    /// When the new station's link came up and the routes switched, in s.
+    /// When the new station's link came up and the routes switched, in s
+    /// (registration by messages: when the reply arrived; the attachment's
+    /// time if a later handoff overtook it).
     pub complete_s: f64,
     pub from: String,
     pub to: String,

@@ -734,6 +734,11 @@ impl Model {
                 debug_assert_eq!(alts[m.initial], paths[c], "the start's routes go through the initial station");
                 mobility[mi].conns.push((c as u32, alts));
             }
+            for (mi, m) in mobility.iter_mut().enumerate() {
+                if !m.splits.is_empty() {
+                    m.station_paths = mobility::station_paths(m, mi, &mut wired)?;
+                }
+            }
             for (mi, m) in mobility.iter().enumerate() {
                 let Some(n) = m.multicast else { continue };
                 let mut any = false;

@@ -165,7 +165,9 @@ pub struct MobilitySpec {
     /// I-TCP's handoff (scheme `split` to this mobile host): the state
     /// transfer's fixed part, in seconds, once the mobile host is attached
     /// to the new station (default 0.265: Bakre and Badrinath 1995's
-    /// handoff with empty buffers, elaarag-002.md Sec. 1.11).
+    /// handoff with empty buffers, elaarag-002.md Sec. 1.11). With the
+    /// bytes' part it is the packing at the old station; the state then
+    /// travels to the new one as messages on the wired links.
     pub state_transfer_s: Option<f64>,
     /// I-TCP's handoff: the rate at which the buffered bytes move with the
     /// state, in bytes per second (default 28127: the same source's 1430 ms
@@ -187,6 +189,25 @@ pub struct MobilitySpec {
     /// `multicast`: the packets each buffering station keeps (default 12,
     /// the paper's implementation).
     pub buffer_packets: Option<u32>,
+    /// How the handoff's registration (elaarag-002.md Sec. 2.2, primitive
+    /// 4: the new station's round trip to the anchor) is made: `delay`
+    /// (the default: the wired path's propagation there and back) or
+    /// `message` (a Mobile IP request and reply on the wired links, 52 and
+    /// 48 bytes, RFC 5944 Sec. 3.3 and 3.4 over UDP: they queue, and are
+    /// sent again if lost; the handoff completes when the reply arrives).
+    #[serde(default)]
+    pub registration: RegistrationSpec,
+}
+
+/// How a handoff's registration is made ([`MobilitySpec::registration`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RegistrationSpec {
+    /// The round trip's propagation, added to the handoff's latency.
+    #[default]
+    Delay,
+    /// A request and a reply on the wired links.
+    Message,
 }
 
 /// Snoop's handoff between base stations ([`MobilitySpec::snoop_handoff`]).

@@ -170,6 +170,10 @@ impl<'m> World<'m> {
         let seq = if p.kind == PacketKind::Ack { p.tcp.ack } else { p.tcp.seq };
         let ev = TraceEvent::Drop { link_dir: ld as u32, flow: p.flow, seq, is_data: p.is_data(), cause };
         self.trace.record(self.sched.now(), ev);
+        if p.flow as usize >= self.flows.len() {
+            // A control message between stations (`mobility`).
+            self.control_lost(p);
+        }
     }
 
     pub(super) fn on_arrival(&mut self, li: usize, dir: usize) {

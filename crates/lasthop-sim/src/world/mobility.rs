@@ -30,10 +30,14 @@
 //! that begins at the handoff's completion is installed at the new station
 //! ([`World::itcp_transfer`], [`World::itcp_install`]).
 //!
-//! Departures: registration and I-TCP's state transfer are delays (the
-//! registration's round trip's propagation; the transfer's fixed part and
-//! its bytes over a rate), not messages that queue on the wired links;
-//! beacons are a uniform wait, not frames. Snoop on a flow to a mobile
+//! I-TCP's state transfer is a control message on the wired links
+//! between the two stations ([`ControlStream`]: it queues, and what is
+//! lost is sent again), after its packing at the old station (the fixed
+//! part and the bytes over a rate, the calibration). The registration is
+//! a delay (its round trip's propagation), or with `registration =
+//! "message"` a request and a reply on the wired links
+//! ([`World::register`]; the handoff completes when the reply arrives).
+//! Departure: beacons are a uniform wait, not frames. Snoop on a flow to a mobile
 //! host sits on every station. By default each has its own cache (a hard
 //! handoff): a station the mobile host left is not told, and its local
 //! retransmissions go out on its own link, which is down
@@ -57,7 +61,7 @@ use lasthop_agents::snoop::Snoop;
 use lasthop_agents::NodeAgent;
 use lasthop_core::rng::RngStream;
 use lasthop_core::trace::DropCause;
-use lasthop_core::{NodeId, Packet, PacketKind, Time};
+use lasthop_core::{Ecn, NodeId, Packet, PacketKind, TcpHeader, Time};
 
 /// One handoff of a run, drawn when the world is wired.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,9 +87,13 @@ fn draw_one(m: &MobilityModel, name: &str, stop: Time, seed: u64) -> Vec<Handoff
     let stream = |what: &str| RngStream::new(seed, &format!("mobility:{name}:{what}"));
     let (mut beacons, mut residences, mut walk) = (stream("beacon"), stream("residence"), stream("walk"));
     let n = m.stations.len();
+    // (With registration by messages, the handoff's `complete` is the
+    // attachment; it completes when the reply arrives.)
+    let by_message = !m.register_paths.is_empty();
     let mut latency = |a: usize, b: usize| {
         let wait = m.beacon.map_or(0, |p| (beacons.uniform() * p.ns() as f64) as u64);
-        m.latency.ns() + m.register[a * n + b].ns() + wait
+        let register = if by_message { 0 } else { m.register[a * n + b].ns() };
+        m.latency.ns() + register + wait
     };
     let mut next_cell = |s: usize| {
         let near = m.neighbours(s);
@@ -165,6 +173,61 @@ impl MobileConn {
     }
 }
 
+/// A control message's payload and headers, in bytes [I]: the state
+/// travels between the stations in full TCP segments of the wired path's
+/// usual size (the I-TCP paper does not say how it was carried).
+const CONTROL_PAYLOAD: u64 = 1460;
+const CONTROL_HEADERS: u32 = 40;
+
+/// I-TCP's state transfer on the wired path between two stations, as a
+/// stream of messages (elaarag-002.md Sec. 2.2, primitive 5:
+/// `StateTransfer{bytes}`): sent one per message's transmission time on the
+/// path's slowest hop, so that the stream does not fill its own queues
+/// (the reliable transport between the stations is not modelled beyond
+/// that pace: no window, no backoff); a message lost on the way (queue,
+/// errors, an outage) is sent again in its turn; the state is installed
+/// when the last arrives.
+#[derive(Debug)]
+struct ControlStream {
+    kind: ControlKind,
+    m: u32,
+    k: u32,
+    conn: u32,
+    from: NodeId,
+    to: NodeId,
+    /// Messages still to send (a lost one counts again).
+    left: u32,
+    total: u32,
+    received: u32,
+    /// Between two messages, in ns.
+    interval: u64,
+    /// A send is scheduled.
+    sending: bool,
+}
+
+/// What a control stream carries (elaarag-002.md Sec. 2.2, primitive 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ControlKind {
+    /// I-TCP's state, from the old station to the new one.
+    StateTransfer,
+    /// A Mobile IP registration request, from the new station to the
+    /// anchor (RFC 5944 Sec. 3.3: 24 bytes over UDP and IP).
+    Request,
+    /// Its reply, back (Sec. 3.4: 20 bytes).
+    Reply,
+}
+
+impl ControlKind {
+    /// A message's bytes on the wire.
+    fn size(self) -> u32 {
+        match self {
+            ControlKind::StateTransfer => CONTROL_PAYLOAD as u32 + CONTROL_HEADERS,
+            ControlKind::Request => 20 + 8 + 24,
+            ControlKind::Reply => 20 + 8 + 20,
+        }
+    }
+}
+
 /// I-TCP's state transfer at a handoff: the bytes it moved, and when it was
 /// installed (`None`: not yet, or overtaken by the next handoff).
 #[derive(Clone, Copy, Debug)]
@@ -205,6 +268,18 @@ pub(super) struct Mobility {
     /// Per mobility entry and handoff, the segments the new station sent
     /// from its buffer (snoop's multicast handoff; 0 otherwise).
     replayed: Vec<Vec<u64>>,
+    /// Per mobility entry, its first control connection (the paths between
+    /// its stations, `a * n + b`, I-TCP's); laid after every other.
+    control_base: Vec<u32>,
+    /// Control streams (I-TCP's state transfers, registrations), by the
+    /// `seq` of their messages.
+    streams: Vec<ControlStream>,
+    /// Per mobility entry with registration by messages, its first
+    /// registration connection (`a * n + b`); `u32::MAX`: by delay.
+    register_base: Vec<u32>,
+    /// Per mobility entry and handoff, when its registration's reply
+    /// arrived (by messages; `None`: by delay, or overtaken).
+    completed: Vec<Vec<Option<Time>>>,
 }
 
 impl Mobility {
@@ -249,6 +324,10 @@ impl Mobility {
             queued: per_handoff(),
             lost: per_handoff(),
             replayed: per_handoff(),
+            control_base: Vec::new(),
+            streams: Vec::new(),
+            register_base: Vec::new(),
+            completed: handoffs.iter().map(|h| vec![None; h.len()]).collect(),
             transfers: handoffs.iter().map(|h| vec![None; h.len()]).collect(),
             handoffs,
             done: vec![0; n],
@@ -265,6 +344,21 @@ impl Mobility {
         for mc in self.conns.iter_mut().flatten() {
             mc.first = mc.at.iter().zip(&mc.ends).map(|(&a, &ends)| first(a, ends)).collect();
         }
+    }
+
+    /// Each entry's first control connections: state transfer's, and
+    /// registration's (`u32::MAX`: by delay).
+    pub(super) fn set_control_bases(&mut self, bases: Vec<u32>, register: Vec<u32>) {
+        self.control_base = bases;
+        self.register_base = register;
+    }
+
+    /// Whether link `li` is a station's link of an entry that registers by
+    /// messages (a handoff may then overtake the one before: its link
+    /// goes down without having come up).
+    pub(super) fn registers_by_message(&self, li: usize) -> bool {
+        let mi = self.entry_of_link[li];
+        mi != u32::MAX && self.register_base[mi as usize] != u32::MAX
     }
 
     /// A packet was lost to link `li`'s outage: counted against its mobile
@@ -297,7 +391,7 @@ impl Mobility {
                 out.push(HandoffSummary {
                     mobile: model.nodes[m.mobile as usize].clone(),
                     start_s: h.start.as_secs_f64(),
-                    complete_s: h.complete.as_secs_f64(),
+                    complete_s: self.completed[mi][k].unwrap_or(h.complete).as_secs_f64(),
                     from: node(h.from),
                     to: node(h.to),
                     queued: self.queued[mi][k],
@@ -417,16 +511,17 @@ impl<'m> World<'m> {
     /// blocks and the bytes buffered between them: the relay's, which the
     /// mobile host has not acknowledged, and those the wired leg holds
     /// unread) is sent there. It takes the transfer's fixed part plus the
-    /// bytes over its rate, and is installed then ([`World::itcp_install`]).
+    /// bytes over its rate (packing it at the old station [I]), then travels
+    /// to the new one as messages on the wired path between them
+    /// ([`ControlStream`]), and is installed when the last arrives
+    /// ([`World::itcp_install`]).
     ///
     /// \[I\] Until then the wireless legs are frozen (their state is in
     /// transit) and the wired legs stay at the old station, which goes on
     /// taking what the source sends while its relay has room: the source
     /// sees only delay (the reference's "the FH side sees only delay"); what
     /// reaches the old station later is handed to the moved receiver, as
-    /// the reference's forwarding with the state, at no cost. A transfer is
-    /// a delay, not a message on the stations' wired path (typed control
-    /// messages are not built).
+    /// the reference's forwarding with the state, at no cost.
     fn itcp_transfer(&mut self, m: usize) {
         let now = self.sched.now();
         let mm = &self.model.mobility[m];
@@ -439,10 +534,155 @@ impl<'m> World<'m> {
             self.flush_sender(leg);
         }
         let took = Time::from_secs_f64(bytes as f64 / mm.transfer_bytes_per_s).ns() + mm.transfer.ns();
+        let n = mm.stations.len();
         let mob = self.mobility.as_deref_mut().expect("mobility");
         let k = mob.done[m] - 1;
         mob.transfers[m][k] = Some(Transfer { bytes, installed: None });
-        self.schedule_install(now.plus_ns(took), m, k);
+        let h = mob.handoffs[m][k];
+        let conn = mob.control_base[m] + (h.from * n + h.to) as u32;
+        let ends = [mm.stations[h.from].node, mm.stations[h.to].node];
+        let total = bytes.div_ceil(CONTROL_PAYLOAD).max(1) as u32;
+        self.control_stream(ControlKind::StateTransfer, m, k, conn, ends, total, now.plus_ns(took));
+    }
+
+    /// Control stream `id` sends its next message from its station.
+    pub(super) fn control_send(&mut self, id: usize) {
+        let now = self.sched.now();
+        let mob = self.mobility.as_deref_mut().expect("mobility");
+        let s = &mut mob.streams[id];
+        let tcp = TcpHeader { seq: id as u64, ..TcpHeader::default() };
+        let (src, dst, size_bytes) = (s.from, s.to, s.kind.size());
+        // A reply runs back on its connection's return path.
+        let kind = if s.kind == ControlKind::Reply { PacketKind::Ack } else { PacketKind::Datagram };
+        let pkt = Packet { uid: self.next_uid, flow: s.conn, kind, src, dst, size_bytes, ecn: Ecn::NotEct, tcp };
+        s.left -= 1;
+        s.sending = s.left > 0;
+        let (next, interval) = (s.sending, s.interval);
+        self.next_uid += 1;
+        self.conservation.created += 1;
+        self.forward(src, pkt);
+        if next {
+            self.schedule_control(now.plus_ns(interval), id);
+        }
+    }
+
+    /// A control message reached its station: the last of a state transfer
+    /// installs the state ([`World::itcp_install`]).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn deliver_control(&mut self, pkt: &Packet) {
+        let mob = self.mobility.as_deref_mut().expect("control messages come with mobility");
+        let s = &mut mob.streams[pkt.tcp.seq as usize];
+        s.received += 1;
+        if s.received != s.total {
+            return;
+        }
+        let (m, k) = (s.m as usize, s.k as usize);
+        match s.kind {
+            ControlKind::StateTransfer => self.itcp_install(m, k),
+            ControlKind::Request => {
+                let (conn, ends) = (s.conn, [s.to, s.from]);
+                self.control_stream(ControlKind::Reply, m, k, conn, ends, 1, self.sched.now());
+            }
+            ControlKind::Reply => self.registered(m, k),
+        }
+    }
+
+    /// Start a control stream of `total` messages on connection `conn`
+    /// between `ends`, its first at `at`; paced at its path's slowest hop.
+    #[allow(clippy::too_many_arguments)]
+    fn control_stream(
+        &mut self,
+        kind: ControlKind,
+        m: usize,
+        k: usize,
+        conn: u32,
+        ends: [NodeId; 2],
+        total: u32,
+        at: Time,
+    ) {
+        let span = self.conn_at[conn as usize];
+        let (first, end) = if kind == ControlKind::Reply { (span.acks, span.end) } else { (span.data, span.acks) };
+        let bps = self.route[first as usize..end as usize]
+            .iter()
+            .map(|hop| self.model.links[hop.link as usize].dirs[hop.dir as usize].params.bandwidth_bps)
+            .min()
+            .unwrap_or(1)
+            .max(1);
+        let mob = self.mobility.as_deref_mut().expect("mobility");
+        let id = mob.streams.len();
+        mob.streams.push(ControlStream {
+            kind,
+            m: m as u32,
+            k: k as u32,
+            conn,
+            from: ends[0],
+            to: ends[1],
+            left: total,
+            total,
+            received: 0,
+            interval: (u64::from(kind.size()) * 8 * 1_000_000_000).div_ceil(bps),
+            sending: true,
+        });
+        self.schedule_control(at, id);
+    }
+
+    /// Mobility entry `m`'s mobile host is attached to the new station of
+    /// its handoff `k`, which sends its registration to the anchor
+    /// (`registration = "message"`); a station that is its own anchor is
+    /// registered at once.
+    pub(super) fn register(&mut self, m: usize, k: usize) {
+        let now = self.sched.now();
+        let mm = &self.model.mobility[m];
+        let n = mm.stations.len();
+        let mob = self.mobility.as_deref().expect("mobility");
+        let h = mob.handoffs[m][k];
+        let pair = h.from * n + h.to;
+        if mm.register_paths[pair].is_none() {
+            self.registered(m, k);
+            return;
+        }
+        let conn = mob.register_base[m] + pair as u32;
+        let station = mm.stations[h.to].node;
+        let at = self.conn_at[conn as usize];
+        let anchor = self.route[at.acks as usize - 1].to;
+        self.control_stream(ControlKind::Request, m, k, conn, [station, anchor], 1, now);
+    }
+
+    /// Mobility entry `m`'s handoff `k`'s registration reply reached the
+    /// new station: its link comes up and the handoff completes, unless a
+    /// later handoff has begun meanwhile (the registration is stale: the
+    /// mobile host has left).
+    fn registered(&mut self, m: usize, k: usize) {
+        let now = self.sched.now();
+        let mob = self.mobility.as_deref_mut().expect("mobility");
+        let stale = mob.handoffs[m].get(k + 1).is_some_and(|next| next.start <= now);
+        // (`done` counts this handoff once it completes or is overtaken.)
+        if stale {
+            mob.done[m] = mob.done[m].max(k + 1);
+            return;
+        }
+        mob.done[m] = k;
+        mob.completed[m][k] = Some(now);
+        let to = mob.handoffs[m][k].to;
+        self.on_link_change(self.model.mobility[m].stations[to].link, None);
+        self.on_handoff_complete(m, to);
+    }
+
+    /// A control message was lost on the way: it is sent again.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn control_lost(&mut self, pkt: &Packet) {
+        let now = self.sched.now();
+        let mob = self.mobility.as_deref_mut().expect("control messages come with mobility");
+        let id = pkt.tcp.seq as usize;
+        let s = &mut mob.streams[id];
+        s.left += 1;
+        if !s.sending {
+            s.sending = true;
+            let at = now.plus_ns(s.interval);
+            self.schedule_control(at, id);
+        }
     }
 
     /// I-TCP: the state of mobility entry `m`'s split connections, sent at

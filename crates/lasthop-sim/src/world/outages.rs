@@ -75,9 +75,13 @@ enum What {
     Rate(u32, u64),
     /// Error-model change `k` (of the model's `error_changes`) is made.
     Error(u32),
-    /// I-TCP: mobility entry `m`'s state sent at its handoff `k` is
-    /// installed at the new station (scheduled as the transfer starts).
-    Install(u32, u32),
+    /// I-TCP: control stream `id` (a state transfer between stations,
+    /// `mobility`) sends its next message (scheduled as it goes).
+    Control(u32),
+    /// Mobility entry `m`'s mobile host is attached to the new station of
+    /// its handoff `k`, which sends its registration (`registration =
+    /// "message"`; the handoff completes when the reply arrives).
+    Register(u32, u32),
 }
 
 impl What {
@@ -88,7 +92,7 @@ impl What {
         match self {
             What::Up(_) | What::Rate(..) | What::Error(_) => 0,
             What::Handoff(..) => 1,
-            What::Thaw(_) | What::Reconnect(..) | What::MtcpUp(_) | What::Install(..) => 2,
+            What::Thaw(_) | What::Reconnect(..) | What::MtcpUp(_) | What::Control(_) | What::Register(..) => 2,
             What::Freeze(_) | What::MtcpDown(_) => 3,
             What::HandoffStart(..) => 4,
             What::Down(..) => 5,
@@ -165,8 +169,13 @@ impl Outages {
                 // after the make-before-break overlap.)
                 changes.push(Change { at: h.down, what: What::HandoffStart(mi as u32, k as u32) });
                 changes.push(Change { at: h.down, what: What::Down(m.stations[h.from].link, m.semantics) });
-                changes.push(Change { at: h.complete, what: What::Up(m.stations[h.to].link) });
-                changes.push(Change { at: h.complete, what: What::Handoff(mi as u32, h.to as u32) });
+                if m.register_paths.is_empty() {
+                    changes.push(Change { at: h.complete, what: What::Up(m.stations[h.to].link) });
+                    changes.push(Change { at: h.complete, what: What::Handoff(mi as u32, h.to as u32) });
+                } else {
+                    // Attached then; complete when the reply arrives.
+                    changes.push(Change { at: h.complete, what: What::Register(mi as u32, k as u32) });
+                }
             }
         }
         // A mobile host's handoffs, by connection: its disconnections.
@@ -249,12 +258,12 @@ impl<'m> World<'m> {
         }
     }
 
-    /// I-TCP: install mobility entry `m`'s state of handoff `k` at `at`, a
-    /// change the schedule makes in its place among the others (after
-    /// those of its instant and rank already there).
-    pub(super) fn schedule_install(&mut self, at: Time, m: usize, k: usize) {
+    /// I-TCP: control stream `id` sends its next message at `at`, a change
+    /// the schedule makes in its place among the others (after those of
+    /// its instant and rank already there).
+    pub(super) fn schedule_control(&mut self, at: Time, id: usize) {
         let o = self.outages.as_deref_mut().expect("mobility has a schedule");
-        let what = What::Install(m as u32, k as u32);
+        let what = What::Control(id as u32);
         let key = (at, what.rank());
         let i = o.next + o.changes[o.next..].partition_point(|c| (c.at, c.what.rank()) <= key);
         o.changes.insert(i, Change { at, what });
@@ -309,7 +318,8 @@ impl<'m> World<'m> {
                         }
                         What::MtcpDown(c) => self.mtcp_disconnect(c as usize),
                         What::MtcpUp(c) => self.mtcp_reconnect(c as usize),
-                        What::Install(m, k) => self.itcp_install(m as usize, k as usize),
+                        What::Control(id) => self.control_send(id as usize),
+                        What::Register(m, k) => self.register(m as usize, k as usize),
                     }
                 }
                 _ => break,
@@ -319,7 +329,7 @@ impl<'m> World<'m> {
     }
 
     /// Link `link` goes down (`down`: with its semantics) or comes up.
-    fn on_link_change(&mut self, link: u32, down: Option<LinkDownSpec>) {
+    pub(super) fn on_link_change(&mut self, link: u32, down: Option<LinkDownSpec>) {
         let now = self.sched.now();
         let li = link as usize;
         for dir in 0..2 {
@@ -362,6 +372,9 @@ impl<'m> World<'m> {
                         LinkDownSpec::Blackhole => self.links[li].set_blackhole(dir, false),
                     }
                 }
+                // A station's link whose registration a later handoff
+                // overtook (`registration = "message"`): it never came up.
+                _ if self.mobility.as_deref().is_some_and(|m| m.registers_by_message(li)) => {}
                 _ => unreachable!("a link's outages alternate down and up (the model checks they never overlap)"),
             }
         }

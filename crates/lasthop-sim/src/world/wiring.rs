@@ -182,11 +182,18 @@ impl<'m> World<'m> {
         let mut n_cover = 0u32;
         // A connection's paths laid end to end in `route` (their data hops
         // each with a goodput slot).
-        let lay = |route: &mut Vec<RouteHop>, n_cover: &mut u32, [data, acks]: &[crate::scenario::routes::Path; 2]| {
+        // (`n_cover` `None`: no goodput slots, for control messages' paths.)
+        let lay = |route: &mut Vec<RouteHop>,
+                   n_cover: Option<&mut u32>,
+                   [data, acks]: &[crate::scenario::routes::Path; 2]| {
             let at = route.len() as u32;
+            let base = n_cover.as_deref().copied();
             for (path, is_data) in [(data, true), (acks, false)] {
                 for (i, h) in path.iter().enumerate() {
-                    let cover = if is_data { *n_cover + i as u32 } else { NO_COVER };
+                    let cover = match base {
+                        Some(b) if is_data => b + i as u32,
+                        _ => NO_COVER,
+                    };
                     let to = model.links[h.link as usize].ends[1 - h.dir as usize];
                     let last = i + 1 == path.len();
                     let compress = model.links[h.link as usize].dirs[h.dir as usize].header_compression;
@@ -194,11 +201,13 @@ impl<'m> World<'m> {
                     route.push(RouteHop { link: h.link, cover, from: h.node, to, dir: h.dir, last, compress, mac });
                 }
             }
-            *n_cover += data.len() as u32;
+            if let Some(n) = n_cover {
+                *n += data.len() as u32;
+            }
             ConnAt { data: at, acks: at + data.len() as u32, end: at + (data.len() + acks.len()) as u32 }
         };
         for paths in &model.paths {
-            conn_at.push(lay(&mut route, &mut n_cover, paths));
+            conn_at.push(lay(&mut route, Some(&mut n_cover), paths));
         }
         // Each endpoint's first hop, found as `forward` would find it.
         let first = |route: &[RouteHop], at: ConnAt, ends: [NodeId; 2]| {
@@ -219,10 +228,30 @@ impl<'m> World<'m> {
         let mut alt_cover_flows = Vec::new();
         let mobility = super::mobility::Mobility::wire(model, handoffs, &conn_at, |c, paths| {
             alt_cover_flows.extend(std::iter::repeat_n(c as u32, paths[0].len()));
-            lay(&mut route, &mut n_cover, paths)
+            lay(&mut route, Some(&mut n_cover), paths)
         })
         .map(|mut m| {
             m.resolve_first_hops(|at, ends| first(&route, at, ends));
+            // Control messages' paths, as connections after every other
+            // (their messages' `flow`): I-TCP's state transfer between the
+            // stations, and registration from each new station to its
+            // anchor (by messages only). `u32::MAX`: none.
+            let mut control = |paths: &[Option<[crate::scenario::routes::Path; 2]>]| {
+                if paths.is_empty() {
+                    return u32::MAX;
+                }
+                let base = conn_at.len() as u32;
+                for p in paths {
+                    conn_at.push(match p {
+                        Some(p) => lay(&mut route, None, p),
+                        None => ConnAt { data: 0, acks: 0, end: 0 },
+                    });
+                }
+                base
+            };
+            let bases = model.mobility.iter().map(|mm| control(&mm.station_paths)).collect();
+            let register = model.mobility.iter().map(|mm| control(&mm.register_paths)).collect();
+            m.set_control_bases(bases, register);
             m
         });
         assert!(route.len() < LAST_HOP as usize, "a hop's index and the last-hop mark share 32 bits");

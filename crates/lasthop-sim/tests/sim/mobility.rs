@@ -481,3 +481,57 @@ fn snoop_ho_4_a_hard_handoff_loses_the_window_and_the_source_repairs_it() {
     }
     assert!(snoop.0 < plain.0 && snoop.1 > plain.1, "(timeouts, bytes): snoop {snoop:?}, end to end {plain:?}");
 }
+
+/// `elaarag02/handoff` with its wired path to bs2 at `bps` (the path the
+/// registration of a handoff into bs2 takes to the router and back).
+fn handoff_registering(bps: &str, sets: &[&str]) -> RunSummary {
+    let fast = "name = \"wired2\"\na = \"router\"\nb = \"bs2\"\nbandwidth_bps = 10e6";
+    let text = embedded::get("elaarag02/handoff")
+        .unwrap()
+        .replace("anchor = \"router\"", "anchor = \"router\"\nregistration = \"message\"");
+    let text = text.replace(fast, &fast.replace("10e6", bps));
+    assert!(text.contains("registration = \"message\""));
+    common::run_text(&text, sets, 1)
+}
+
+/// Registration by messages (issue 32 item 2; elaarag-002.md Sec. 2.2,
+/// primitives 4 and 5; `registration = "message"`): the new station sends
+/// a Mobile IP request (52 bytes) to the router and the handoff completes
+/// when the reply (48 bytes) is back, so the registration costs its
+/// propagation (2 ms, the delay model's) plus the messages' serialization
+/// and queueing: 80 us on 10 Mb/s (complete at 5.15208 s against 5.152),
+/// 83.3 ms more on a 9.6 kb/s path to bs2 (5.2353 s) while the handoffs
+/// into bs1 are unchanged. On a 100 b/s path the reply to bs2 takes 8 s:
+/// the next handoff (to bs1, at 10 s) overtakes it, the host never attaches
+/// to bs2 and the late reply is ignored; the transfer goes on after the
+/// handoff to bs1 completes.
+#[test]
+fn registration_messages_queue_on_the_wired_path() {
+    let s = handoff_registering("10e6", &[]);
+    for h in &s.handoffs {
+        let extra = h.complete_s - (h.start_s + 0.150 + 0.002);
+        assert!((extra - (52.0 + 48.0) * 8.0 / 10e6).abs() < 1e-9, "{h:?}: {extra}");
+    }
+    let s = handoff_registering("9600", &[]);
+    for h in &s.handoffs {
+        let extra = h.complete_s - (h.start_s + 0.150 + 0.002);
+        let expected = if h.to == "bs2" { (52.0 + 48.0) * 8.0 / 9600.0 } else { (52.0 + 48.0) * 8.0 / 10e6 };
+        assert!((extra - expected).abs() < 1e-6, "{h:?}: {extra} against {expected}");
+    }
+    let s = handoff_registering("100", &[]);
+    let (first, second) = (&s.handoffs[0], &s.handoffs[1]);
+    assert_eq!((first.to.as_str(), second.to.as_str()), ("bs2", "bs1"));
+    assert!((first.complete_s - 5.15).abs() < 1e-9, "never completed: the attachment's time, {first:?}");
+    assert!((second.complete_s - (10.152 + 100.0 * 8.0 / 10e6)).abs() < 1e-9, "{second:?}");
+    assert!(s.flows[0].bytes_delivered > 1_000_000, "{}", s.flows[0].bytes_delivered);
+}
+
+#[test]
+fn a_bad_registration_names_the_field() {
+    let text = embedded::get("elaarag02/handoff")
+        .unwrap()
+        .replace("anchor = \"router\"", "anchor = \"router\"\nregistration = \"carrier-pigeon\"");
+    let err = common::load_error(&text, &[]);
+    assert!(err.contains("registration") && err.contains("carrier-pigeon"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -8,7 +8,7 @@
 
 use super::{check, duration_s, non_negative, positive, LinkModel};
 use crate::scenario::routes::{Hop, Path, Router};
-use crate::scenario::schema::{LinkDownSpec, MobilitySpec, SnoopHandoffSpec};
+use crate::scenario::schema::{LinkDownSpec, MobilitySpec, RegistrationSpec, SnoopHandoffSpec};
 use crate::scenario::ScenarioError;
 use lasthop_agents::group::GroupBuffer;
 use lasthop_core::{NodeId, Time};
@@ -72,12 +72,21 @@ pub struct MobilityModel {
     /// I-TCP's state transfer: its fixed part and its bytes per second.
     pub transfer: Time,
     pub transfer_bytes_per_s: f64,
+    /// I-TCP: the wired paths between the stations, `a * n + b` from
+    /// station `a` to `b` (and back), on which the state transfer's
+    /// messages travel (`None` on the diagonal, and without split flows).
+    pub station_paths: Vec<Option<[Path; 2]>>,
     /// Make-before-break: the old station's link goes down this long after
     /// a handoff begins (at most when the next begins).
     pub overlap: Time,
     /// Snoop's multicast handoff: the packets each buffering station keeps
     /// (`None`: a hard handoff).
     pub multicast: Option<usize>,
+    /// Registration by messages (`registration = "message"`): the wired
+    /// paths from each new station to its anchor and back, `a * n + b` for
+    /// a handoff from `a` to `b` (`None`: the station is its own anchor).
+    /// Empty: registration is a delay (`register`).
+    pub register_paths: Vec<Option<[Path; 2]>>,
 }
 
 /// I-TCP's state transfer (elaarag-002.md Sec. 1.11 [I]): 265 ms with
@@ -334,6 +343,8 @@ pub fn mobility(
             transfer_bytes_per_s: m.state_transfer_bytes_per_s.unwrap_or(STATE_TRANSFER_BYTES_PER_S),
             overlap: Time::from_secs_f64(m.overlap_s.unwrap_or(0.0)),
             multicast,
+            station_paths: Vec::new(),
+            register_paths: Vec::new(),
         });
     }
     Ok(models)
@@ -401,6 +412,7 @@ pub fn registrations(
         let n = m.stations.len();
         let anchor = spec.anchor.as_deref().and_then(node_index);
         let mut register = vec![Time::ZERO; n * n];
+        let mut paths = if spec.registration == RegistrationSpec::Message { vec![None; n * n] } else { Vec::new() };
         for a in 0..n {
             for b in 0..n {
                 if a == b {
@@ -428,9 +440,13 @@ pub fn registrations(
                 };
                 let ns: u64 = one_way(&there) + one_way(&back);
                 register[a * n + b] = Time(ns);
+                if spec.registration == RegistrationSpec::Message {
+                    paths[a * n + b] = (!there.is_empty()).then_some([there, back]);
+                }
             }
         }
         m.register = register;
+        m.register_paths = paths;
     }
     Ok(())
 }
@@ -482,6 +498,32 @@ pub fn check_spacing(models: &[MobilityModel]) -> Result<(), ScenarioError> {
         }
     }
     Ok(())
+}
+
+/// I-TCP: the wired paths between every two stations of `m` (its state
+/// transfer's messages), or the stations with none between them.
+pub fn station_paths(m: &MobilityModel, i: usize, wired: &mut Router) -> Result<Vec<Option<[Path; 2]>>, ScenarioError> {
+    let n = m.stations.len();
+    let mut out = Vec::with_capacity(n * n);
+    for a in 0..n {
+        for b in 0..n {
+            if a == b {
+                out.push(None);
+                continue;
+            }
+            let (na, nb) = (m.stations[a].node, m.stations[b].node);
+            match (wired.path(na, nb), wired.path(nb, na)) {
+                (Some(there), Some(back)) => out.push(Some([there, back])),
+                _ => {
+                    return Err(ScenarioError::new(
+                        format!("mobility[{i}].stations[{b}]"),
+                        format!("no wired path from stations[{a}] for I-TCP's state transfer"),
+                    ))
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Where a connection's data paths from a mobile host's stations part: the
