@@ -13,10 +13,6 @@ impl<'m> World<'m> {
     pub(super) fn deliver(&mut self, pkt: Packet) {
         let now = self.sched.now();
         let fi = pkt.flow as usize;
-        if fi >= self.flows.len() {
-            // A control message between stations (`mobility`).
-            return self.deliver_control(&pkt);
-        }
         let f = &mut self.flows[fi];
         match pkt.kind {
             PacketKind::Data => {

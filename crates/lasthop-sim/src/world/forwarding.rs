@@ -232,8 +232,9 @@ impl<'m> World<'m> {
     }
 
     /// [`World::arrived`] where agents sit on some nodes (those of the
-    /// node reached see the packet first), or where a mobile host's routes
-    /// have switched (the next hop is looked for on the current path).
+    /// node reached see the packet first), where a mobile host's routes
+    /// have switched (the next hop is looked for on the current path), or
+    /// where control messages may run (delivered to the mobility state).
     #[inline(never)]
     fn arrived_at_agents(&mut self, h: usize, last: bool, mut pkt: Packet) {
         // (Here for a switched route alone: no agents' table to read.)
@@ -265,6 +266,12 @@ impl<'m> World<'m> {
                 self.flush_agents(first, end);
             }
             self.conservation.delivered += 1;
+            if pkt.flow as usize >= self.flows.len() {
+                // A control message between stations (`mobility`): runs
+                // that can send one take this detour from the start.
+                self.deliver_control(&pkt);
+                return;
+            }
             self.deliver(pkt);
             return;
         }

@@ -37,8 +37,9 @@
 //! a delay (its round trip's propagation), or with `registration =
 //! "message"` a request and a reply on the wired links
 //! ([`World::register`]; the handoff completes when the reply arrives).
-//! Departure: beacons are a uniform wait, not frames. Snoop on a flow to a mobile
-//! host sits on every station. By default each has its own cache (a hard
+//! Departure: beacons are a uniform wait, not frames.
+//!
+//! Snoop on a flow to a mobile host sits on every station. By default each has its own cache (a hard
 //! handoff): a station the mobile host left is not told, and its local
 //! retransmissions go out on its own link, which is down
 //! ([`World::forward_from_left_station`]). With the snoop paper's
@@ -48,10 +49,11 @@
 //! sends the copies of the flow's last packets that follow what the mobile
 //! host received ([`World::multicast_handoff`]; the copies are one ring
 //! where the paths part, `lasthop_agents::group`). A make-before-break
-//! handoff (`overlap_s`) takes the old link down after the start. ELN at the base station, snoop's
-//! NACKs, ACK reconstruction and M-TCP's supervisor host do not follow a
-//! mobile host (the model refuses them on its flows), nor does a mobile
-//! sender's split connection or snoop.
+//! handoff (`overlap_s`) takes the old link down after the start.
+//!
+//! ELN at the base station, snoop's NACKs, ACK reconstruction and M-TCP's
+//! supervisor host do not follow a mobile host (the model refuses them on
+//! its flows), nor does a mobile sender's split connection or snoop.
 
 use super::{ConnAt, FlowState, World};
 use crate::metrics::HandoffSummary;
@@ -179,9 +181,10 @@ impl MobileConn {
 const CONTROL_PAYLOAD: u64 = 1460;
 const CONTROL_HEADERS: u32 = 40;
 
-/// I-TCP's state transfer on the wired path between two stations, as a
-/// stream of messages (elaarag-002.md Sec. 2.2, primitive 5:
-/// `StateTransfer{bytes}`): sent one per message's transmission time on the
+/// Control messages on the wired links (elaarag-002.md Sec. 2.2, primitive
+/// 5): I-TCP's state transfer between two stations (`StateTransfer{bytes}`),
+/// a registration's request or reply, as a stream of messages of one kind:
+/// sent one per message's transmission time on the
 /// path's slowest hop, so that the stream does not fill its own queues
 /// (the reliable transport between the stations is not modelled beyond
 /// that pace: no window, no backoff); a message lost on the way (queue,
@@ -351,6 +354,12 @@ impl Mobility {
     pub(super) fn set_control_bases(&mut self, bases: Vec<u32>, register: Vec<u32>) {
         self.control_base = bases;
         self.register_base = register;
+    }
+
+    /// Whether control messages may run: some entry has control
+    /// connections (I-TCP's state transfer, registration by messages).
+    pub(super) fn sends_control(&self) -> bool {
+        self.control_base.iter().chain(&self.register_base).any(|&b| b != u32::MAX)
     }
 
     /// Whether link `li` is a station's link of an entry that registers by

@@ -358,7 +358,8 @@ impl<'m> World<'m> {
                 MacSlot { mac, armed: Time::NEVER, hop_dir, stations: n }
             })
             .collect();
-        let detour = !agents.is_empty();
+        // Control messages are delivered on the detour (`arrived_at_agents`).
+        let detour = !agents.is_empty() || mobility.as_deref().is_some_and(|m| m.sends_control());
         World {
             model,
             seed,
