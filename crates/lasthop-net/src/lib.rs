@@ -1,5 +1,8 @@
 //! lasthop-net: what happens to packets between two nodes (DESIGN.md, "Layout").
 //!
+//! - [`arq`]: link-level ARQ, one file per protocol: a link's sender and
+//!   receiver sides behind a sans-IO interface, driven by a MAC or a link
+//!   (the packet radio's stop-and-wait, seed 001 Sec. 5).
 //! - [`emulation`]: seed 001's testbed link emulator (bandwidth then delay
 //!   emulation on a coarse kernel clock), as a link direction option.
 //! - [`error`]: per-direction error models answering pass or corrupt for each
@@ -11,6 +14,7 @@
 //! - [`queue`]: queue disciplines per link direction: DropTail, and a composed
 //!   queue with random drop, RED/ECN, ACK filtering and acks-first.
 
+pub mod arq;
 pub mod emulation;
 pub mod error;
 pub mod mac;

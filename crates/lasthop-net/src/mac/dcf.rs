@@ -121,13 +121,16 @@
 //! then receptions starting (which freeze the other stations' backoffs);
 //! ties by station index or by the order frames went on the air.
 
+use super::medium::{self, Air, Earliest, Events, Item, OnAir};
 use super::station_queue::StationQueue;
 use super::{MacDropCause, MacOutput, StationId};
 use crate::error::ErrorModel;
 use crate::queue::{Admission, QueueConfig, QueueLimit, Removal, Waiting};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::{NS_PER_S, NS_PER_US};
-use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, TcpHeader, Time};
+use lasthop_core::{PacketPool, Time};
+
+pub use super::medium::{AirRecord, FrameClass, Heard};
 
 /// What a station does between a failed attempt and the frame's next one
 /// when there is a link-level retransmission delay (yun-004.md ambiguity
@@ -379,36 +382,6 @@ pub struct DcfStats {
     pub gave_up_delivered: u64,
 }
 
-/// Which frame went on the air (for the air log).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FrameClass {
-    Data,
-    Ack,
-    Rts,
-    Cts,
-}
-
-/// What became of a frame on the channel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Heard {
-    Intact,
-    /// The sender's error model corrupted it.
-    Corrupted,
-    /// It overlapped another frame (both lost).
-    Collided,
-}
-
-/// One frame's life on the air (diagnostics and tests; off by default).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AirRecord {
-    pub from: StationId,
-    pub to: StationId,
-    pub class: FrameClass,
-    pub tx_start: Time,
-    pub tx_end: Time,
-    pub heard: Heard,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FrameKind {
     Data { frame: Waiting, seq: u32 },
@@ -533,11 +506,6 @@ struct Station {
 }
 
 impl Station {
-    /// The head of the queue, with its next hop.
-    fn pop(&mut self, now: Time) -> Option<(StationId, Waiting)> {
-        self.iq.pop(now)
-    }
-
     /// The set-aside frame served next: the earliest due (the first set
     /// aside among equals), with its place.
     fn next_aside(&self) -> Option<(usize, Time)> {
@@ -564,7 +532,7 @@ impl Station {
                     return;
                 }
             }
-            if let Some((to, frame)) = self.pop(now) {
+            if let Some((to, frame)) = self.iq.pop(now) {
                 let seq = self.next_seq;
                 self.next_seq = self.next_seq.wrapping_add(1);
                 self.current = Some(Outgoing { to, frame, seq, attempts: 0, transmissions: 0, handed_up: false });
@@ -658,40 +626,24 @@ impl Station {
     }
 }
 
-/// A frame on the air, from the start of its transmission to the end of
-/// its reception.
+/// What a frame on the air has come to on the channel.
 #[derive(Clone, Copy, Debug)]
-struct Air {
-    id: u64,
-    from: StationId,
-    to: StationId,
-    kind: FrameKind,
-    start: Time,
-    end: Time,
-    corrupted: bool,
+struct Channel {
+    /// It overlapped another frame.
     collided: bool,
     /// Its reception has started (the other stations sense it).
     sensed: bool,
 }
 
-impl Air {
-    fn heard(&self) -> Heard {
-        if self.collided {
-            Heard::Collided
-        } else if self.corrupted {
-            Heard::Corrupted
-        } else {
-            Heard::Intact
-        }
+/// What became of frame `a` on the channel.
+fn heard(a: &Air<FrameKind, Channel>) -> Heard {
+    if a.state.collided {
+        Heard::Collided
+    } else if a.corrupted {
+        Heard::Corrupted
+    } else {
+        Heard::Intact
     }
-}
-
-/// The next internal event (see the module docs for the order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Item {
-    RxEnd(usize),
-    Station(usize),
-    RxStart(usize),
 }
 
 /// An 802.11 DCF medium and its stations.
@@ -702,16 +654,14 @@ pub struct Dcf {
     /// Each station's next timer ([`Station::wake`]), kept up to date by
     /// [`Dcf::refresh`] whenever the station's state changes, so finding
     /// the next event reads one word per station (a debug assertion in
-    /// [`Dcf::next_item`] recomputes it from scratch).
+    /// the search for the next event recomputes it from scratch).
     wakes: Vec<Time>,
-    /// The next internal event ([`Dcf::next_item`]), recomputed after
+    /// The next internal event (`Events::earliest`), recomputed after
     /// every change of state ([`Dcf::enqueue`], each event of
     /// [`Dcf::on_timer`]), so that [`Dcf::poll_at`] reads it instead of
     /// searching again (a debug assertion there searches and compares).
     next: Option<(Time, Item)>,
-    air: Vec<Air>,
-    next_air_id: u64,
-    log: Option<Vec<AirRecord>>,
+    air: OnAir<FrameKind, Channel>,
 }
 
 impl Dcf {
@@ -748,15 +698,7 @@ impl Dcf {
                 stats: DcfStats::default(),
             })
             .collect();
-        Dcf {
-            cfg,
-            stations,
-            wakes: vec![Time::NEVER; n],
-            next: None,
-            air: Vec::with_capacity(4),
-            next_air_id: 0,
-            log: None,
-        }
+        Dcf { cfg, stations, wakes: vec![Time::NEVER; n], next: None, air: OnAir::with_capacity(4) }
     }
 
     /// Give station `s` an error model for every frame it sends (but those
@@ -795,12 +737,12 @@ impl Dcf {
 
     /// Start recording every frame's life on the air, in place.
     pub fn record_air(&mut self) {
-        self.log.get_or_insert_with(Vec::new);
+        self.air.record();
     }
 
     /// The frames recorded, in the order their receptions ended.
     pub fn air_log(&self) -> &[AirRecord] {
-        self.log.as_deref().unwrap_or(&[])
+        self.air.records()
     }
 
     pub fn config(&self) -> &DcfConfig {
@@ -871,58 +813,19 @@ impl Dcf {
             st.take_head_to_contend(now);
             self.resume(usize::from(s), now);
             self.refresh(usize::from(s));
-            self.next = self.next_item();
+            self.refresh_next();
         }
         a
     }
 
     /// When the medium next needs [`Dcf::on_timer`].
     pub fn poll_at(&self) -> Time {
-        debug_assert_eq!(self.next, self.next_item(), "the cached next event");
-        self.next.map_or(Time::NEVER, |(t, _)| t)
+        medium::poll_at(self)
     }
 
     /// Run every internal event due at or before `now`, each at its own time.
     pub fn on_timer(&mut self, now: Time, out: &mut Vec<MacOutput>) {
-        while let Some((t, item)) = self.next {
-            if t > now {
-                break;
-            }
-            match item {
-                Item::RxEnd(i) => self.on_rx_end(i, t, out),
-                Item::Station(s) => self.on_station_timer(s, t, out),
-                Item::RxStart(i) => self.on_rx_start(i, t),
-            }
-            self.next = self.next_item();
-        }
-    }
-
-    /// The earliest internal event: (time, class, tie) smallest.
-    fn next_item(&self) -> Option<(Time, Item)> {
-        // Stations (class 1): the earliest wake, the lowest index among
-        // equals.
-        let (mut wake, mut first) = (Time::NEVER, 0);
-        for (s, &w) in self.wakes.iter().enumerate() {
-            debug_assert_eq!(w, self.stations[s].wake(self.cfg.slot_ns), "station {s}'s cached wake");
-            if w < wake {
-                (wake, first) = (w, s);
-            }
-        }
-        let mut best = (wake != Time::NEVER).then_some((wake, 1u8, first as u64, Item::Station(first)));
-        // Frames on the air: receptions ending (class 0) and starting
-        // (class 2), ties by the order they went on the air.
-        let p = self.cfg.propagation_ns;
-        for (i, a) in self.air.iter().enumerate() {
-            let (t, class, item) = if a.sensed {
-                (a.end.plus_ns(p), 0, Item::RxEnd(i))
-            } else {
-                (a.start.plus_ns(p), 2, Item::RxStart(i))
-            };
-            if t != Time::NEVER && best.is_none_or(|b| (t, class, a.id) < (b.0, b.1, b.2)) {
-                best = Some((t, class, a.id, item));
-            }
-        }
-        best.map(|(t, _, _, item)| (t, item))
+        medium::run_due(self, now, out);
     }
 
     /// Station `s`'s state changed: recompute its next timer.
@@ -1013,9 +916,11 @@ impl Dcf {
             FrameKind::Rts => cfg.rts_bytes,
             FrameKind::Cts => cfg.cts_bytes,
         };
-        let consult = matches!(kind, FrameKind::Data { .. }) || cfg.control_frame_errors;
-        let model = st.error_model(to);
-        let corrupted = consult && !model.is_none() && model.corrupts(now, tx_ns, &air_packet(&kind, size));
+        let (data, consult) = match &kind {
+            FrameKind::Data { frame, .. } => (Some(frame), true),
+            _ => (None, cfg.control_frame_errors),
+        };
+        let corrupted = consult && medium::corrupts(st.error_model(to), now, tx_ns, data, size);
         match kind {
             FrameKind::Data { frame, .. } => {
                 st.stats.data_frames_sent += 1;
@@ -1032,13 +937,12 @@ impl Dcf {
         }
         // No capture: any overlap on the channel loses both frames.
         let mut collided = false;
-        for a in self.air.iter_mut().filter(|a| a.end > now) {
-            a.collided = true;
+        for a in self.air.frames.iter_mut().filter(|a| a.end > now) {
+            a.state.collided = true;
             collided = true;
         }
-        let id = self.next_air_id;
-        self.next_air_id += 1;
-        self.air.push(Air { id, from: s as StationId, to, kind, start: now, end, corrupted, collided, sensed: false });
+        let prop = cfg.propagation_ns;
+        self.air.push(s as StationId, to, kind, (now, end), prop, corrupted, Channel { collided, sensed: false });
     }
 
     fn on_tx_end(&mut self, s: usize, now: Time) {
@@ -1124,8 +1028,8 @@ impl Dcf {
     /// busy, and a backoff being counted freezes with the slots that ended
     /// idle counted.
     fn on_rx_start(&mut self, i: usize, now: Time) {
-        self.air[i].sensed = true;
-        let from = usize::from(self.air[i].from);
+        self.air.frames[i].state.sensed = true;
+        let from = usize::from(self.air.frames[i].from);
         let slot = self.cfg.slot_ns;
         for (s, (st, wake)) in self.stations.iter_mut().zip(self.wakes.iter_mut()).enumerate() {
             if s == from {
@@ -1153,10 +1057,9 @@ impl Dcf {
     /// updates its carrier sense and EIFS state; its addressee, if it got
     /// it intact, acts on it.
     fn on_rx_end(&mut self, i: usize, now: Time, out: &mut Vec<MacOutput>) {
-        let a = self.air.swap_remove(i);
-        let p = self.cfg.propagation_ns;
-        let (rx_start, rx_end) = (a.start.plus_ns(p), a.end.plus_ns(p));
-        let bad = a.collided || a.corrupted;
+        let a = self.air.take(i);
+        let (rx_start, rx_end) = (a.rx_start, a.rx_end);
+        let bad = a.state.collided || a.corrupted;
         let (from, to) = (usize::from(a.from), usize::from(a.to));
         let cfg = self.cfg;
         // One pass: every other station's carrier sense and EIFS state, and
@@ -1180,19 +1083,10 @@ impl Dcf {
                 *wake = st.wake(cfg.slot_ns);
             }
         }
-        if a.collided {
+        if a.state.collided {
             self.stations[from].stats.collisions += 1;
         }
-        if let Some(log) = self.log.as_mut() {
-            log.push(AirRecord {
-                from: a.from,
-                to: a.to,
-                class: a.kind.class(),
-                tx_start: a.start,
-                tx_end: a.end,
-                heard: a.heard(),
-            });
-        }
+        self.air.log(&a, a.kind.class(), heard(&a));
         if !bad && !self.stations[to].deaf_to(rx_start, rx_end) {
             self.on_frame(to, a.from, a.kind, now, out);
             self.refresh(to);
@@ -1269,24 +1163,38 @@ impl Dcf {
     }
 }
 
-/// The packet an error model is shown for a frame on the air: a data
-/// frame's header fields as it waited (its packet may already have been
-/// handed up by the peer and freed, so the pool is never read), with the
-/// MPDU's size, or a control frame of `size` bytes.
-fn air_packet(kind: &FrameKind, size: u32) -> Packet {
-    let (pkind, seq, len) = match kind {
-        FrameKind::Data { frame, .. } if frame.len > 0 => (PacketKind::Data, frame.seq, frame.len),
-        _ => (PacketKind::Ack, 0, 0),
-    };
-    Packet {
-        uid: u64::MAX,
-        flow: u32::MAX,
-        kind: pkind,
-        src: 0,
-        dst: 0,
-        size_bytes: size,
-        ecn: Ecn::NotEct,
-        tcp: TcpHeader { seq, len, ..TcpHeader::default() },
+impl Events for Dcf {
+    #[inline]
+    fn cached(&self) -> Option<(Time, Item)> {
+        self.next
+    }
+
+    #[inline]
+    fn refresh_next(&mut self) {
+        self.next = self.earliest();
+    }
+
+    /// The earliest internal event (see the module docs for the order):
+    /// the stations' cached timers, then the frames on the air.
+    #[inline]
+    fn earliest(&self) -> Option<(Time, Item)> {
+        #[cfg(debug_assertions)]
+        for (s, &w) in self.wakes.iter().enumerate() {
+            debug_assert_eq!(w, self.stations[s].wake(self.cfg.slot_ns), "station {s}'s cached wake");
+        }
+        let mut e = Earliest::of_stations(self.wakes.iter().copied());
+        e.air(&self.air, |c| c.sensed);
+        e.found()
+    }
+
+    #[inline]
+    fn run(&mut self, t: Time, item: Item, out: &mut Vec<MacOutput>) {
+        match item {
+            Item::RxEnd(i) => self.on_rx_end(i, t, out),
+            Item::Station(s) => self.on_station_timer(s, t, out),
+            Item::RxStart(i) => self.on_rx_start(i, t),
+            Item::HandUp => unreachable!("a DCF hands a frame up as its reception ends"),
+        }
     }
 }
 

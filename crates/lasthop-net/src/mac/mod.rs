@@ -6,8 +6,8 @@
 //!   channel and take turns (the 1997 WaveLAN hop).
 //! - [`radio`]: the half-duplex packet radio of seed 001 Sec. 5
 //!   (Metricom Ricochet, ns-2's `Mac/Multihop`): RTS/CTS polling, turnaround
-//!   times, exponential backoff, stop-and-wait link ARQ with piggybacked
-//!   link acks.
+//!   times, exponential backoff, stop-and-wait link ARQ
+//!   ([`crate::arq::stop_and_wait`]) with piggybacked link acks.
 //! - [`dcf`]: the IEEE 802.11 distributed coordination function of an
 //!   802.11b cell (seed 004, ns-2's `Mac/802_11`): carrier sense, DIFS and
 //!   EIFS, binary exponential backoff in slots, MAC acks, slot-synchronous
@@ -48,7 +48,12 @@
 //! - **Shared media** ([`Mac`]: [`radio`], [`dcf`]): several stations,
 //!   control frames (RTS, CTS, link-level acks), turnarounds, backoffs and
 //!   link-level retransmissions that never leave the MAC: the world sees
-//!   data frames only. These are driven by wake-ups, described below.
+//!   data frames only. These are driven by wake-ups, described below. The
+//!   machinery they share is written once (`medium`: frames on the air,
+//!   the air log [`AirRecord`], the search for the next internal event and
+//!   the loop that runs it; `station_queue`: each station's queue with its
+//!   frames' next hops); their timing rules and state machines are their
+//!   own.
 //!
 //! # The shared-medium interface
 //!
@@ -124,11 +129,13 @@
 pub mod dcf;
 pub mod full_duplex;
 pub mod half_duplex;
+mod medium;
 pub mod point_to_point;
 pub mod radio;
 mod station_queue;
 
 pub use dcf::{Dcf, DcfConfig, DcfStats};
+pub use medium::{AirRecord, FrameClass, Heard};
 pub use point_to_point::{Duplex, Link};
 pub use radio::{Radio, RadioConfig, RadioStats};
 

@@ -36,7 +36,10 @@
 //! the receiver acknowledges every data frame, the sender retransmits on a
 //! timeout (after a new RTS/CTS exchange). A one-bit sequence number per
 //! (sender, receiver) pair lets the receiver acknowledge a retransmitted
-//! frame without handing it up twice. As the paper's simulations assume
+//! frame without handing it up twice. The protocol is
+//! [`crate::arq::stop_and_wait`], one sender and one receiver per pair,
+//! driven through the ARQ family's interface; the radio decides when a
+//! frame or an ack goes, and its reply timeout is the ARQ's timer. As the paper's simulations assume
 //! (Sec. 7.2, ambiguity 22), a link ack is piggybacked on a data frame going
 //! the other way when the receiver has one for the sender that is not
 //! awaiting its own ack (its current frame, still polling or backing off or
@@ -86,14 +89,20 @@
 //! the order frames went on the air. Each step scans the stations and the
 //! frames on the air: a medium has a handful of radios.
 
+use super::medium::{self, Earliest, Events, Item, OnAir};
 use super::station_queue::StationQueue;
 use super::{MacDropCause, MacOutput, StationId};
+use crate::arq::stop_and_wait::{Receiver, Sender};
+use crate::arq::{ArqReceiver, ArqSender, Expiry, Seq};
 use crate::error::ErrorModel;
 use crate::queue::{Admission, QueueConfig, QueueLimit, Removal, Waiting};
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::{NS_PER_MS, NS_PER_S, NS_PER_US};
-use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, TcpHeader, Time};
+use lasthop_core::trace::DropCause;
+use lasthop_core::{PacketPool, Time};
 use std::collections::VecDeque;
+
+pub use super::medium::{AirRecord, FrameClass, Heard};
 
 /// Parameters of a packet-radio medium (all its radios alike).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,45 +276,26 @@ pub struct RadioStats {
     pub drops_retry_limit: u64,
 }
 
-/// Which frame went on the air (for the air log).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FrameClass {
-    Rts,
-    Cts,
-    Data,
-    /// A data frame carrying a link ack.
-    DataAck,
-    LinkAck,
-}
-
-/// What became of a frame at its addressee.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Heard {
-    Intact,
-    Corrupted,
-    /// The addressee was transmitting or turning around.
-    LostHalfDuplex,
-    /// The addressee was receiving another frame.
-    LostCollision,
-}
-
-/// One frame's life on the air (diagnostics and tests; off by default).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AirRecord {
-    pub from: StationId,
-    pub to: StationId,
-    pub class: FrameClass,
-    pub tx_start: Time,
-    pub tx_end: Time,
-    pub heard: Heard,
-}
-
+/// A frame on the air. A data frame carries its link-level sequence
+/// number (one bit, [`crate::arq::stop_and_wait`]'s [`Seq`] 0 or 1) and
+/// perhaps a link ack; a link ack, the bit of the frame it answers. (A
+/// byte each, as a bit in the header: a smaller frame keeps the search for
+/// the next event, which reads every radio's transceiver, short.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FrameKind {
     Rts,
     Cts,
-    Data { frame: Waiting, bit: u8, piggy_ack: Option<u8>, retransmission: bool },
-    LinkAck { bit: u8 },
+    Data { frame: Waiting, seq: Bit, piggy_ack: Option<Bit>, retransmission: bool },
+    LinkAck { ack: Bit },
+}
+
+/// A one-bit sequence number in a header.
+type Bit = u8;
+
+/// `seq` (0 or 1) as a header bit.
+fn bit(seq: Seq) -> Bit {
+    debug_assert!(seq < 2, "stop-and-wait numbers frames 0 and 1");
+    seq as Bit
 }
 
 impl FrameKind {
@@ -315,7 +305,7 @@ impl FrameKind {
             FrameKind::Cts => FrameClass::Cts,
             FrameKind::Data { piggy_ack: None, .. } => FrameClass::Data,
             FrameKind::Data { .. } => FrameClass::DataAck,
-            FrameKind::LinkAck { .. } => FrameClass::LinkAck,
+            FrameKind::LinkAck { .. } => FrameClass::Ack,
         }
     }
 }
@@ -336,7 +326,7 @@ enum Awaiting {
     Nothing,
     Cts { peer: StationId, deadline: Time },
     Data { peer: StationId, deadline: Time },
-    LinkAck { peer: StationId, bit: u8, deadline: Time },
+    LinkAck { peer: StationId, deadline: Time },
 }
 
 impl Awaiting {
@@ -366,17 +356,6 @@ impl Awaiting {
     }
 }
 
-/// The data frame a radio is sending (window 1).
-#[derive(Clone, Copy, Debug)]
-struct Outgoing {
-    to: StationId,
-    frame: Waiting,
-    bit: u8,
-    transmissions: u32,
-    /// The peer has handed it up (it no longer counts as in flight here).
-    handed_up: bool,
-}
-
 /// A frame being received: its air id, sender and end.
 #[derive(Clone, Copy, Debug)]
 struct Lock {
@@ -399,19 +378,21 @@ struct Station {
     iq: StationQueue,
     rx_lock: Option<Lock>,
     owe_cts: Option<StationId>,
-    owe_ack: Option<(StationId, u8)>,
+    owe_ack: Option<(StationId, Bit)>,
     /// A link ack owed to this peer, to ride on the data frame being
     /// polled for (`poll_before_piggyback`).
-    ride: Option<(StationId, u8)>,
+    ride: Option<(StationId, Bit)>,
     /// The CTS came: send the data frame to this peer.
     granted: Option<StationId>,
     backoff_ns: u64,
     rts_started: Time,
-    current: Option<Outgoing>,
-    /// Per peer: the bit of the next new frame to it, and the bit expected
-    /// of the next new frame from it.
-    send_bit: Vec<u8>,
-    expect_bit: Vec<u8>,
+    /// The peer of the data frame the radio is sending (window 1 per
+    /// radio, whatever the peer): it is in `send[peer]`'s window.
+    current: Option<StationId>,
+    /// Per peer: the link ARQ's sending side towards it, and its receiving
+    /// side from it.
+    send: Vec<Sender<Waiting>>,
+    recv: Vec<Receiver>,
     rng: RngStream,
     error: ErrorModel,
     stats: RadioStats,
@@ -429,17 +410,15 @@ impl Station {
     /// With `poll`, the frame is polled for instead (an RTS, any backoff cut
     /// short: the peer waits for the ack) and the ack rides on it when the
     /// CTS comes.
-    fn piggyback_on(&mut self, p: StationId, acked: u8, now: Time, base_ns: u64, poll: bool) -> Option<FrameKind> {
+    fn piggyback_on(&mut self, p: StationId, acked: Bit, now: Time, base_ns: u64, poll: bool) -> Option<FrameKind> {
         if poll {
             if self.awaiting != Awaiting::Nothing {
                 return None;
             }
             match self.current {
-                Some(c) if c.to == p => {}
-                None if self.head_to() == Some(p) => {
-                    let (_, frame) = self.pop(now).expect("checked");
-                    let bit = self.send_bit[usize::from(p)];
-                    self.current = Some(Outgoing { to: p, frame, bit, transmissions: 0, handed_up: false });
+                Some(c) if c == p => {}
+                None if self.iq.head_to() == Some(p) => {
+                    self.take_head(now);
                 }
                 _ => return None,
             }
@@ -449,31 +428,35 @@ impl Station {
             self.ride = Some((p, acked));
             return Some(FrameKind::Rts);
         }
-        if let Some(c) = self.current.filter(|c| c.to == p && self.awaiting == Awaiting::Nothing) {
+        if self.current == Some(p) && self.awaiting == Awaiting::Nothing {
             if let Some(until) = self.backoff_until.take() {
                 self.stats.backoff_ns -= until.since(now);
             }
             self.backoff_ns = base_ns;
-            let retransmission = c.transmissions > 0;
-            return Some(FrameKind::Data { frame: c.frame, bit: c.bit, piggy_ack: Some(acked), retransmission });
+            return Some(self.data_frame(now, Some(acked)));
         }
-        if self.current.is_none() && self.head_to() == Some(p) {
-            let (_, frame) = self.pop(now).expect("checked");
-            let bit = self.send_bit[usize::from(p)];
-            self.current = Some(Outgoing { to: p, frame, bit, transmissions: 0, handed_up: false });
-            return Some(FrameKind::Data { frame, bit, piggy_ack: Some(acked), retransmission: false });
+        if self.current.is_none() && self.iq.head_to() == Some(p) {
+            self.take_head(now);
+            return Some(self.data_frame(now, Some(acked)));
         }
         None
     }
 
-    /// The next hop of the frame at the head of the queue.
-    fn head_to(&self) -> Option<StationId> {
-        self.iq.head_to()
+    /// Take the queue's head as the current frame, into its peer's ARQ
+    /// window (the radio has no current frame).
+    fn take_head(&mut self, now: Time) -> Option<StationId> {
+        let (to, frame) = self.iq.pop(now)?;
+        self.send[usize::from(to)].offer(now, frame);
+        self.current = Some(to);
+        Some(to)
     }
 
-    /// The head of the queue, with its next hop.
-    fn pop(&mut self, now: Time) -> Option<(StationId, Waiting)> {
-        self.iq.pop(now)
+    /// The current frame as its ARQ sends it (not awaiting its link ack),
+    /// carrying `piggy_ack`.
+    fn data_frame(&self, now: Time, piggy_ack: Option<Bit>) -> FrameKind {
+        let p = self.current.expect("a current frame");
+        let s = self.send[usize::from(p)].next(now).expect("the current frame awaits no link ack");
+        FrameKind::Data { frame: s.frame, seq: bit(s.seq), piggy_ack, retransmission: s.retransmission }
     }
 }
 
@@ -484,21 +467,6 @@ enum AirState {
     Lost(Heard),
 }
 
-/// A frame on the air, from the start of its transmission to the end of
-/// its reception.
-#[derive(Clone, Copy, Debug)]
-struct Air {
-    id: u64,
-    from: StationId,
-    to: StationId,
-    kind: FrameKind,
-    tx_start: Time,
-    rx_start: Time,
-    rx_end: Time,
-    corrupted: bool,
-    state: AirState,
-}
-
 #[derive(Clone, Copy, Debug)]
 struct HandUp {
     at: Time,
@@ -507,29 +475,19 @@ struct HandUp {
     frame: Waiting,
 }
 
-/// The next internal event: (time, class, tie-break, what).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Item {
-    HandUp,
-    RxEnd(usize),
-    Station(usize),
-    RxStart(usize),
-}
-
 /// A packet-radio medium and its radios.
 #[derive(Clone, Debug)]
 pub struct Radio {
     cfg: RadioConfig,
     stations: Vec<Station>,
-    /// The next internal event ([`Radio::next_item`]), recomputed after
+    /// The next internal event (`Events::earliest`), recomputed after
     /// every change of state ([`Radio::enqueue`], each event of
     /// [`Radio::on_timer`]), so that [`Radio::poll_at`] reads it instead of
     /// searching again (a debug assertion there searches and compares).
     next: Option<(Time, Item)>,
-    air: Vec<Air>,
-    next_air_id: u64,
+    /// Frames on the air (what its reception came to: [`AirState`]).
+    air: OnAir<FrameKind, AirState>,
     hand_ups: VecDeque<HandUp>,
-    log: Option<Vec<AirRecord>>,
 }
 
 impl Radio {
@@ -551,8 +509,8 @@ impl Radio {
                 backoff_ns: cfg.backoff_base_ns,
                 rts_started: Time::ZERO,
                 current: None,
-                send_bit: vec![0; n],
-                expect_bit: vec![0; n],
+                send: vec![Sender::new(cfg.retry_limit); n],
+                recv: vec![Receiver::new(); n],
                 rng: stream(s),
                 error: ErrorModel::none(),
                 stats: RadioStats::default(),
@@ -563,10 +521,8 @@ impl Radio {
             stations,
             next: None,
             // A radio has at most one frame on the air at a time.
-            air: Vec::with_capacity(n),
-            next_air_id: 0,
+            air: OnAir::with_capacity(n),
             hand_ups: VecDeque::with_capacity(n),
-            log: None,
         }
     }
 
@@ -596,12 +552,12 @@ impl Radio {
 
     /// Start recording every frame's life on the air, in place.
     pub fn record_air(&mut self) {
-        self.log.get_or_insert_with(Vec::new);
+        self.air.record();
     }
 
     /// The frames recorded, in the order their receptions ended.
     pub fn air_log(&self) -> &[AirRecord] {
-        self.log.as_deref().unwrap_or(&[])
+        self.air.records()
     }
 
     pub fn config(&self) -> &RadioConfig {
@@ -624,8 +580,11 @@ impl Radio {
     /// Frames held: queued, being sent and not yet received by the peer,
     /// or received and waiting out the hand-up latency.
     pub fn in_flight(&self) -> usize {
-        let held: usize =
-            self.stations.iter().map(|st| st.iq.len() + usize::from(st.current.is_some_and(|c| !c.handed_up))).sum();
+        let held: usize = self
+            .stations
+            .iter()
+            .map(|st| st.iq.len() + st.current.map_or(0, |p| st.send[usize::from(p)].in_flight()))
+            .sum();
         held + self.hand_ups.len()
     }
 
@@ -653,64 +612,19 @@ impl Radio {
         let a = st.iq.offer(now, frame, to, st.current.is_some(), pool, removed, drops);
         if a.queued() {
             self.act(usize::from(s), now);
-            self.next = self.next_item();
+            self.refresh_next();
         }
         a
     }
 
     /// When the medium next needs [`Radio::on_timer`].
     pub fn poll_at(&self) -> Time {
-        debug_assert_eq!(self.next, self.next_item(), "the cached next event");
-        self.next.map_or(Time::NEVER, |(t, _)| t)
+        medium::poll_at(self)
     }
 
     /// Run every internal event due at or before `now`, each at its own time.
     pub fn on_timer(&mut self, now: Time, out: &mut Vec<MacOutput>) {
-        while let Some((t, item)) = self.next {
-            if t > now {
-                break;
-            }
-            match item {
-                Item::HandUp => {
-                    let h = self.hand_ups.pop_front().expect("due");
-                    self.stations[usize::from(h.station)].stats.delivered_up += 1;
-                    out.push(MacOutput::Deliver { station: h.station, from: h.from, frame: h.frame });
-                }
-                Item::RxEnd(i) => self.on_rx_end(i, t),
-                Item::Station(s) => self.on_station_timer(s, t, out),
-                Item::RxStart(i) => self.on_rx_start(i, t),
-            }
-            self.next = self.next_item();
-        }
-    }
-
-    /// The earliest internal event (see the module docs for the order).
-    fn next_item(&self) -> Option<(Time, Item)> {
-        // Radios (class 2): the earliest wake, the lowest index among
-        // equals.
-        let (mut wake, mut first) = (Time::NEVER, 0);
-        for (s, st) in self.stations.iter().enumerate() {
-            let w = Self::station_wake(st);
-            if w < wake {
-                (wake, first) = (w, s);
-            }
-        }
-        let mut best = (wake != Time::NEVER).then_some((wake, 2u8, first as u64, Item::Station(first)));
-        let mut consider = |t: Time, class: u8, tie: u64, item: Item| {
-            if t != Time::NEVER && best.is_none_or(|b| (t, class, tie) < (b.0, b.1, b.2)) {
-                best = Some((t, class, tie, item));
-            }
-        };
-        if let Some(h) = self.hand_ups.front() {
-            consider(h.at, 0, 0, Item::HandUp);
-        }
-        for (i, a) in self.air.iter().enumerate() {
-            match a.state {
-                AirState::Coming => consider(a.rx_start, 3, a.id, Item::RxStart(i)),
-                _ => consider(a.rx_end, 1, a.id, Item::RxEnd(i)),
-            }
-        }
-        best.map(|(t, _, _, item)| (t, item))
+        medium::run_due(self, now, out);
     }
 
     fn station_wake(st: &Station) -> Time {
@@ -775,14 +689,13 @@ impl Radio {
             return Some((p, FrameKind::Cts));
         }
         if let Some(p) = st.granted.take() {
-            let c = st.current.expect("a CTS grants the current frame");
-            let retransmission = c.transmissions > 0;
+            debug_assert_eq!(st.current, Some(p), "a CTS grants the current frame");
             // A link ack polled for rides on the frame.
             let piggy_ack = st.ride.take().map(|(q, b)| {
                 debug_assert_eq!(q, p, "an ack rides to the peer polled");
                 b
             });
-            return Some((p, FrameKind::Data { frame: c.frame, bit: c.bit, piggy_ack, retransmission }));
+            return Some((p, st.data_frame(now, piggy_ack)));
         }
         if let Some((p, acked)) = st.owe_ack.take() {
             if piggyback {
@@ -790,17 +703,16 @@ impl Radio {
                     return Some((p, kind));
                 }
             }
-            return Some((p, FrameKind::LinkAck { bit: acked }));
+            return Some((p, FrameKind::LinkAck { ack: acked }));
         }
         if st.awaiting != Awaiting::Nothing || st.backoff_until.is_some_and(|t| now < t) {
             return None;
         }
-        if st.current.is_none() {
-            let (to, frame) = st.pop(now)?;
-            let bit = st.send_bit[usize::from(to)];
-            st.current = Some(Outgoing { to, frame, bit, transmissions: 0, handed_up: false });
-        }
-        Some((st.current.expect("set").to, FrameKind::Rts))
+        let to = match st.current {
+            Some(to) => to,
+            None => st.take_head(now)?,
+        };
+        Some((to, FrameKind::Rts))
     }
 
     /// Radio `s` is committed to send `kind` to `to`, on the air from
@@ -825,17 +737,17 @@ impl Radio {
         // the radio starts turning: a bare link ack committed while a frame
         // for the same peer was not yet there (the acked frame's own TCP
         // ack, handed up and answered during the turnaround) rides on it.
-        if let Xcvr::Tx { to, kind: FrameKind::LinkAck { bit }, start, .. } = self.stations[s].xcvr {
+        if let Xcvr::Tx { to, kind: FrameKind::LinkAck { ack }, start, .. } = self.stations[s].xcvr {
             if self.cfg.piggyback_acks {
                 let (base, poll) = (self.cfg.backoff_base_ns, self.cfg.poll_before_piggyback);
-                if let Some(kind) = self.stations[s].piggyback_on(to, bit, now, base, poll) {
+                if let Some(kind) = self.stations[s].piggyback_on(to, ack, now, base, poll) {
                     let end = start.plus_ns(self.frame_tx_ns(&kind));
                     self.stations[s].xcvr = Xcvr::Tx { to, kind, start, end, on_air: false };
                 }
             }
         }
         let Xcvr::Tx { to, kind, start, end, .. } = self.stations[s].xcvr else { unreachable!("transmitting") };
-        let (prop, tx_ns) = (self.cfg.propagation_ns, end.since(start));
+        let tx_ns = end.since(start);
         let size = match kind {
             FrameKind::Data { frame, .. } => frame.size_bytes + self.cfg.mac_header_bytes,
             FrameKind::Rts => self.cfg.rts_bytes,
@@ -844,7 +756,11 @@ impl Radio {
         };
         let st = &mut self.stations[s];
         st.xcvr = Xcvr::Tx { to, kind, start, end, on_air: true };
-        let corrupted = !st.error.is_none() && st.error.corrupts(now, tx_ns, &air_packet(&kind, size));
+        let data = match &kind {
+            FrameKind::Data { frame, .. } => Some(frame),
+            _ => None,
+        };
+        let corrupted = medium::corrupts(&mut st.error, now, tx_ns, data, size);
         st.stats.airtime_ns += tx_ns;
         match kind {
             FrameKind::Rts => {
@@ -854,28 +770,17 @@ impl Radio {
             }
             FrameKind::Cts => st.stats.cts_sent += 1,
             FrameKind::LinkAck { .. } => st.stats.link_acks_sent += 1,
-            FrameKind::Data { frame, piggy_ack, retransmission, .. } => {
+            FrameKind::Data { frame, seq, piggy_ack, retransmission } => {
                 st.stats.data_frames_sent += 1;
                 st.stats.link_acks_piggybacked += u64::from(piggy_ack.is_some());
-                let c = st.current.as_mut().expect("sending the current frame");
-                c.transmissions += 1;
-                let held = !c.handed_up;
+                debug_assert_eq!(st.current, Some(to), "sending the current frame");
+                let arq = &mut st.send[usize::from(to)];
+                arq.on_transmit(now, Seq::from(seq));
+                let held = arq.holds(Seq::from(seq));
                 out.push(MacOutput::Transmit { station: s as StationId, to, frame, retransmission, held });
             }
         }
-        let id = self.next_air_id;
-        self.next_air_id += 1;
-        self.air.push(Air {
-            id,
-            from: s as StationId,
-            to,
-            kind,
-            tx_start: start,
-            rx_start: start.plus_ns(prop),
-            rx_end: end.plus_ns(prop),
-            corrupted,
-            state: AirState::Coming,
-        });
+        self.air.push(s as StationId, to, kind, (start, end), self.cfg.propagation_ns, corrupted, AirState::Coming);
     }
 
     fn on_tx_end(&mut self, s: usize, now: Time) {
@@ -888,7 +793,7 @@ impl Radio {
             // the data frame to come, awaited as a data frame is.
             FrameKind::Cts if st.awaiting.peer() == Some(to) => st.awaiting.extend_to(timeout),
             FrameKind::Cts => st.awaiting = Awaiting::Data { peer: to, deadline: timeout },
-            FrameKind::Data { bit, .. } => st.awaiting = Awaiting::LinkAck { peer: to, bit, deadline: timeout },
+            FrameKind::Data { .. } => st.awaiting = Awaiting::LinkAck { peer: to, deadline: timeout },
             FrameKind::Rts | FrameKind::LinkAck { .. } => {}
         }
         // Still in transmit mode: send again at once if there is something
@@ -903,10 +808,10 @@ impl Radio {
     }
 
     fn on_rx_start(&mut self, i: usize, now: Time) {
-        let a = self.air[i];
+        let a = self.air.frames[i];
         let r = &mut self.stations[usize::from(a.to)];
         let listening = matches!(r.xcvr, Xcvr::Rx { ready } if ready <= now);
-        self.air[i].state = if !listening {
+        self.air.frames[i].state = if !listening {
             r.stats.frames_lost_half_duplex += 1;
             AirState::Lost(Heard::LostHalfDuplex)
         } else if r.rx_lock.is_some() {
@@ -919,16 +824,13 @@ impl Radio {
     }
 
     fn on_rx_end(&mut self, i: usize, now: Time) {
-        let a = self.air.swap_remove(i);
+        let a = self.air.take(i);
         let heard = match a.state {
             AirState::Lost(h) => h,
             AirState::Locked if a.corrupted => Heard::Corrupted,
             _ => Heard::Intact,
         };
-        if let Some(log) = self.log.as_mut() {
-            let tx_end = a.tx_start.plus_ns(a.rx_end.since(a.rx_start));
-            log.push(AirRecord { from: a.from, to: a.to, class: a.kind.class(), tx_start: a.tx_start, tx_end, heard });
-        }
+        self.air.log(&a, a.kind.class(), heard);
         if a.state != AirState::Locked {
             return;
         }
@@ -941,8 +843,8 @@ impl Radio {
             match a.kind {
                 FrameKind::Rts => self.on_rts(r, a.from),
                 FrameKind::Cts => self.on_cts(r, a.from, now),
-                FrameKind::Data { frame, bit, piggy_ack, .. } => self.on_data(r, a.from, frame, bit, piggy_ack, now),
-                FrameKind::LinkAck { bit } => self.on_link_ack(r, a.from, bit, now),
+                FrameKind::Data { frame, seq, piggy_ack, .. } => self.on_data(r, a.from, frame, seq, piggy_ack, now),
+                FrameKind::LinkAck { ack } => self.on_link_ack(r, a.from, ack, now),
             }
         }
         self.act(r, now);
@@ -982,25 +884,24 @@ impl Radio {
         }
     }
 
-    fn on_data(&mut self, r: usize, from: StationId, frame: Waiting, bit: u8, piggy_ack: Option<u8>, now: Time) {
+    fn on_data(&mut self, r: usize, from: StationId, frame: Waiting, seq: Bit, piggy_ack: Option<Bit>, now: Time) {
         if let Some(acked) = piggy_ack {
             self.on_link_ack(r, from, acked, now);
         }
         let latency = self.cfg.hand_up_latency_ns;
         let st = &mut self.stations[r];
         st.stats.data_frames_received += 1;
-        let fresh = bit == st.expect_bit[usize::from(from)];
-        if fresh {
-            st.expect_bit[usize::from(from)] ^= 1;
+        let receipt = st.recv[usize::from(from)].on_frame(now, Seq::from(seq));
+        if receipt.deliver {
             self.hand_ups.push_back(HandUp { at: now.plus_ns(latency), station: r as StationId, from, frame });
-            let sender = self.stations[usize::from(from)].current.as_mut().expect("data comes from a current frame");
-            debug_assert_eq!(sender.frame, frame);
-            sender.handed_up = true;
+            let sender = &mut self.stations[usize::from(from)].send[r];
+            debug_assert_eq!(sender.outstanding(), Some(frame), "data comes from a current frame");
+            sender.on_delivered(Seq::from(seq));
         } else {
             st.stats.duplicates_suppressed += 1;
         }
         let st = &mut self.stations[r];
-        st.owe_ack = Some((from, bit));
+        st.owe_ack = Some((from, bit(receipt.ack)));
         if matches!(st.awaiting, Awaiting::Data { peer, .. } if peer == from) {
             st.awaiting = Awaiting::Nothing;
         }
@@ -1010,16 +911,12 @@ impl Radio {
     /// the radio waits for it, and also after that wait timed out, while
     /// the radio polls or backs off to send the frame again (an ack that
     /// rode on a polled data frame can come then).
-    fn on_link_ack(&mut self, r: usize, from: StationId, bit: u8, now: Time) {
+    fn on_link_ack(&mut self, r: usize, from: StationId, ack: Bit, now: Time) {
         let st = &mut self.stations[r];
-        let awaited = st.awaiting == (Awaiting::LinkAck { peer: from, bit, deadline: st.awaiting.deadline() });
-        let late = st.current.is_some_and(|c| c.to == from && c.bit == bit && c.transmissions > 0)
-            && match st.awaiting {
-                Awaiting::Nothing => true,
-                Awaiting::Cts { peer, .. } | Awaiting::Data { peer, .. } => peer == from,
-                Awaiting::LinkAck { .. } => false,
-            };
-        if awaited || late {
+        // Waiting for nothing, or for `from` (its link ack, or its CTS or
+        // data frame after a timeout); the ARQ completes the frame if the
+        // ack is for it (its frame to `from`, sent, with that bit).
+        if st.awaiting.peer().is_none_or(|p| p == from) && st.send[usize::from(from)].on_ack(now, Seq::from(ack)) > 0 {
             // A data frame after this radio's CTS is still awaited (it
             // carries the ack): `on_data` ends that wait.
             if !matches!(st.awaiting, Awaiting::Data { .. }) {
@@ -1030,7 +927,6 @@ impl Radio {
             }
             st.current = None;
             st.iq.idle_since = now;
-            st.send_bit[usize::from(from)] ^= 1;
             st.stats.link_acks_received += 1;
         }
     }
@@ -1063,24 +959,22 @@ impl Radio {
             Awaiting::Data { .. } => {}
             Awaiting::LinkAck { peer, .. } => {
                 st.stats.link_ack_timeouts += 1;
-                let c = st.current.expect("awaiting an ack for the current frame");
-                if cfg.retry_limit.is_some_and(|n| c.transmissions > n) {
-                    st.current = None;
-                    st.iq.idle_since = now;
-                    if c.handed_up {
-                        // The peer has it: resynchronise the pair's bit.
-                        st.send_bit[usize::from(peer)] ^= 1;
+                debug_assert_eq!(st.current, Some(peer), "awaiting an ack for the current frame");
+                match st.send[usize::from(peer)].on_timeout(now) {
+                    Expiry::Resend => st.stats.link_retransmissions += 1,
+                    // The peer has it (the ARQ resynchronised the pair's bit).
+                    Expiry::GaveUpDelivered { .. } => {
+                        st.current = None;
+                        st.iq.idle_since = now;
                         st.stats.arq_gave_up_delivered += 1;
-                    } else {
-                        st.stats.drops_retry_limit += 1;
-                        out.push(MacOutput::Drop {
-                            station: s as StationId,
-                            frame: c.frame,
-                            cause: MacDropCause::RetryLimit,
-                        });
                     }
-                } else {
-                    st.stats.link_retransmissions += 1;
+                    Expiry::Drop { frame, cause } => {
+                        debug_assert_eq!(cause, DropCause::RetryLimit);
+                        st.current = None;
+                        st.iq.idle_since = now;
+                        st.stats.drops_retry_limit += 1;
+                        out.push(MacOutput::Drop { station: s as StationId, frame, cause: MacDropCause::RetryLimit });
+                    }
                 }
             }
         }
@@ -1088,24 +982,40 @@ impl Radio {
     }
 }
 
-/// The packet an error model is shown for a frame on the air: a data
-/// frame's header fields as it waited (its packet may already have been
-/// handed up by the peer and freed, so the pool is never read), or a
-/// control frame of `size` bytes.
-fn air_packet(kind: &FrameKind, size: u32) -> Packet {
-    let (pkind, seq, len) = match kind {
-        FrameKind::Data { frame, .. } if frame.len > 0 => (PacketKind::Data, frame.seq, frame.len),
-        _ => (PacketKind::Ack, 0, 0),
-    };
-    Packet {
-        uid: u64::MAX,
-        flow: u32::MAX,
-        kind: pkind,
-        src: 0,
-        dst: 0,
-        size_bytes: size,
-        ecn: Ecn::NotEct,
-        tcp: TcpHeader { seq, len, ..TcpHeader::default() },
+impl Events for Radio {
+    #[inline]
+    fn cached(&self) -> Option<(Time, Item)> {
+        self.next
+    }
+
+    #[inline]
+    fn refresh_next(&mut self) {
+        self.next = self.earliest();
+    }
+
+    /// The earliest internal event (see the module docs for the order).
+    #[inline]
+    fn earliest(&self) -> Option<(Time, Item)> {
+        let mut e = Earliest::of_stations(self.stations.iter().map(Radio::station_wake));
+        if let Some(h) = self.hand_ups.front() {
+            e.hand_up(h.at);
+        }
+        e.air(&self.air, |state| !matches!(state, AirState::Coming));
+        e.found()
+    }
+
+    #[inline]
+    fn run(&mut self, t: Time, item: Item, out: &mut Vec<MacOutput>) {
+        match item {
+            Item::HandUp => {
+                let h = self.hand_ups.pop_front().expect("due");
+                self.stations[usize::from(h.station)].stats.delivered_up += 1;
+                out.push(MacOutput::Deliver { station: h.station, from: h.from, frame: h.frame });
+            }
+            Item::RxEnd(i) => self.on_rx_end(i, t),
+            Item::Station(s) => self.on_station_timer(s, t, out),
+            Item::RxStart(i) => self.on_rx_start(i, t),
+        }
     }
 }
 

@@ -109,7 +109,7 @@ fn one_data_frame_pays_rts_cts_and_a_turnaround_before_each_frame() {
             (0, 1, FrameClass::Rts, ms(13_250), ms(16_450), Heard::Intact),
             (1, 0, FrameClass::Cts, ms(29_700), ms(32_900), Heard::Intact),
             (0, 1, FrameClass::Data, ms(46_150), ms(127_430), Heard::Intact),
-            (1, 0, FrameClass::LinkAck, ms(140_680), ms(143_880), Heard::Intact),
+            (1, 0, FrameClass::Ack, ms(140_680), ms(143_880), Heard::Intact),
         ]
     );
     assert_eq!(deliveries(&got), vec![(ms(137_430), 1, 1)]);
@@ -230,14 +230,14 @@ fn a_lost_link_ack_causes_one_link_retransmission_and_no_duplicate_delivery() {
     // B has it already: acks (294.16-297.36) without handing it up.
     run(&mut r, ms(10_000_000), &mut got);
     let log = air(&r);
-    assert_eq!(log[3], (1, 0, FrameClass::LinkAck, ms(140_680), ms(143_880), Heard::Corrupted));
+    assert_eq!(log[3], (1, 0, FrameClass::Ack, ms(140_680), ms(143_880), Heard::Corrupted));
     assert_eq!(
         log[4..].to_vec(),
         vec![
             (0, 1, FrameClass::Rts, ms(166_730), ms(169_930), Heard::Intact),
             (1, 0, FrameClass::Cts, ms(183_180), ms(186_380), Heard::Intact),
             (0, 1, FrameClass::Data, ms(199_630), ms(280_910), Heard::Intact),
-            (1, 0, FrameClass::LinkAck, ms(294_160), ms(297_360), Heard::Intact),
+            (1, 0, FrameClass::Ack, ms(294_160), ms(297_360), Heard::Intact),
         ]
     );
     assert_eq!(deliveries(&got), vec![(ms(137_430), 1, 1)], "handed up once");
@@ -322,7 +322,7 @@ fn a_link_ack_rides_on_a_polled_data_frame() {
             (1, 0, FrameClass::Rts, ms(140_680), ms(143_880), Heard::Intact),
             (0, 1, FrameClass::Cts, ms(157_130), ms(160_330), Heard::Intact),
             (1, 0, FrameClass::DataAck, ms(173_580), ms(254_860), Heard::Intact),
-            (0, 1, FrameClass::LinkAck, ms(268_110), ms(271_310), Heard::Intact),
+            (0, 1, FrameClass::Ack, ms(268_110), ms(271_310), Heard::Intact),
         ]
     );
     assert_eq!(got_on, vec![(ms(137_430), 1, 1), (ms(264_860), 0, 2)]);
@@ -346,7 +346,7 @@ fn a_piggybacked_link_ack_saves_the_reverse_handshake_and_its_turnarounds() {
         vec![
             (0, 1, FrameClass::Data, ms(46_150), ms(127_430), Heard::Intact),
             (1, 0, FrameClass::DataAck, ms(140_680), ms(221_960), Heard::Intact),
-            (0, 1, FrameClass::LinkAck, ms(235_210), ms(238_410), Heard::Intact),
+            (0, 1, FrameClass::Ack, ms(235_210), ms(238_410), Heard::Intact),
         ]
     );
     assert_eq!(got_on, vec![(ms(137_430), 1, 1), (ms(231_960), 0, 2)]);
@@ -358,11 +358,11 @@ fn a_piggybacked_link_ack_saves_the_reverse_handshake_and_its_turnarounds() {
         air_off[2..].to_vec(),
         vec![
             (0, 1, FrameClass::Data, ms(46_150), ms(127_430), Heard::Intact),
-            (1, 0, FrameClass::LinkAck, ms(140_680), ms(143_880), Heard::Intact),
+            (1, 0, FrameClass::Ack, ms(140_680), ms(143_880), Heard::Intact),
             (1, 0, FrameClass::Rts, ms(143_880), ms(147_080), Heard::Intact),
             (0, 1, FrameClass::Cts, ms(160_330), ms(163_530), Heard::Intact),
             (1, 0, FrameClass::Data, ms(176_780), ms(258_060), Heard::Intact),
-            (0, 1, FrameClass::LinkAck, ms(271_310), ms(274_510), Heard::Intact),
+            (0, 1, FrameClass::Ack, ms(271_310), ms(274_510), Heard::Intact),
         ]
     );
     assert_eq!(got_off[1], (ms(268_060), 0, 2));
