@@ -133,6 +133,8 @@ mod medium;
 pub mod point_to_point;
 pub mod radio;
 mod station_queue;
+#[cfg(test)]
+mod test_support;
 
 pub use dcf::{Dcf, DcfConfig, DcfStats};
 pub use medium::{AirRecord, FrameClass, Heard};
@@ -250,25 +252,16 @@ impl Mac {
 
 #[cfg(test)]
 mod tests {
+    use super::test_support::{frame, run};
     use super::*;
-    use lasthop_core::{Ecn, Packet, PacketKind, RngStream, TcpHeader};
+    use lasthop_core::RngStream;
 
     #[test]
     fn the_enum_drives_a_radio_as_the_world_will() {
         // t0: one packet queued at station 0 for station 1 of a two-radio
         // medium; the caller only follows poll_at until the MAC is done.
         let mut pool = PacketPool::new();
-        let p = Packet {
-            uid: 9,
-            flow: 0,
-            kind: PacketKind::Data,
-            src: 0,
-            dst: 1,
-            size_bytes: 1000,
-            ecn: Ecn::NotEct,
-            tcp: TcpHeader { len: 960, ..TcpHeader::default() },
-        };
-        let w = Waiting::new(&p, pool.put(p), 3);
+        let w = frame(&mut pool, 9, 1000);
         let radio = Radio::new(RadioConfig::default(), 2, |s| RngStream::new(1, &format!("mac:m:{s}:backoff")));
         let mut mac = Mac::Radio(Box::new(radio));
         let mut out = Vec::new();
@@ -277,11 +270,7 @@ mod tests {
         assert!(mac.enqueue(Time::ZERO, 0, 1, w, &mut pool, &mut Vec::new(), &mut out).queued());
         assert_eq!(mac.in_flight(), 1);
         let mut got = Vec::new();
-        while mac.poll_at() != Time::NEVER {
-            let t = mac.poll_at();
-            mac.on_timer(t, &mut out);
-            got.extend(out.drain(..).map(|o| (t, o)));
-        }
+        run(&mut mac, Time::NEVER, &mut got);
         // Transmitted at 46.15 ms (after RTS/CTS and three turnarounds),
         // handed up 81.28 ms later plus the 10 ms hand-up latency.
         assert_eq!(

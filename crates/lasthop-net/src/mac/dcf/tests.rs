@@ -12,9 +12,9 @@
 
 use super::*;
 use crate::error::ErrorModelConfig;
+use crate::mac::test_support::{air, drive, frame, lossy, offer, op, run};
 use lasthop_core::PacketPool;
 use proptest::prelude::*;
-use std::collections::HashMap;
 
 /// Microseconds with three decimals, as a time: `us(973_091)` is 973.091 us.
 fn us(thousandths: u64) -> Time {
@@ -30,36 +30,6 @@ const SLOT: u64 = 20_000;
 
 fn medium(n: usize, cfg: DcfConfig) -> Dcf {
     Dcf::new(cfg, n, |s| RngStream::new(7, &format!("mac:test:{s}:backoff"))).with_air_log()
-}
-
-/// A packet of `size` bytes put in `pool`, tagged with its uid.
-fn frame(pool: &mut PacketPool, uid: u64, size: u32) -> Waiting {
-    Waiting { tag: uid as u32, ..crate::queue::tests::data(pool, 0, uid, size) }
-}
-
-/// Offer `w` to a drop-tail queue (which never reads the pool).
-fn offer(d: &mut Dcf, now: Time, s: StationId, to: StationId, w: Waiting) -> bool {
-    d.enqueue(now, s, to, w, &mut PacketPool::new(), &mut Vec::new(), &mut Vec::new()).queued()
-}
-
-/// Run the medium up to `until`, each output with the time it came out.
-fn run(d: &mut Dcf, until: Time, got: &mut Vec<(Time, MacOutput)>) {
-    let mut out = Vec::new();
-    loop {
-        let t = d.poll_at();
-        if t > until || t == Time::NEVER {
-            break;
-        }
-        d.on_timer(t, &mut out);
-        got.extend(out.drain(..).map(|o| (t, o)));
-    }
-}
-
-/// One frame of the air log: (from, to, class, start, end, heard).
-type AirRow = (StationId, StationId, FrameClass, Time, Time, Heard);
-
-fn air(d: &Dcf) -> Vec<AirRow> {
-    d.air_log().iter().map(|a| (a.from, a.to, a.class, a.tx_start, a.tx_end, a.heard)).collect()
 }
 
 /// The outputs in short: (time, what, station, frame tag, attempt or
@@ -579,11 +549,7 @@ fn the_mac_enum_drives_a_dcf_as_the_world_will() {
     assert!(mac.enqueue(Time::ZERO, 0, 1, w, &mut pool, &mut Vec::new(), &mut out).queued());
     assert_eq!(mac.in_flight(), 1);
     let mut got = Vec::new();
-    while mac.poll_at() != Time::NEVER {
-        let t = mac.poll_at();
-        mac.on_timer(t, &mut out);
-        got.extend(out.drain(..).map(|o| (t, o)));
-    }
+    run(&mut mac, Time::NEVER, &mut got);
     assert_eq!(events(&got), vec![(us(290_000), "transmit", 0, 1, 0), (us(1_263_091), "deliver", 1, 1, 0)]);
     assert_eq!(mac.in_flight(), 0);
     assert_eq!(pool.take(w.pkt).uid, 1, "the MAC never frees the caller's packets");
@@ -636,25 +602,6 @@ fn assert_channel(d: &Dcf) -> usize {
     log.iter().filter(|a| a.heard == Heard::Collided).count()
 }
 
-/// One operation of the property test: after `gap_us`, station `from`
-/// queues a frame of `size` bytes for station `(from + to_offset) % n`.
-#[derive(Clone, Debug)]
-struct Op {
-    gap_us: u64,
-    from: u16,
-    to_offset: u16,
-    size: u32,
-}
-
-fn op() -> impl Strategy<Value = Op> {
-    (0u64..3000, 0u16..4, 1u16..4, 40u32..1500).prop_map(|(gap_us, from, to_offset, size)| Op {
-        gap_us,
-        from,
-        to_offset,
-        size,
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
@@ -668,7 +615,7 @@ proptest! {
     /// link-level retransmission delays of both readings.
     #[test]
     fn every_frame_is_delivered_dropped_or_held(
-        ops in prop::collection::vec(op(), 1..60),
+        ops in prop::collection::vec(op(0..3000, 40..1500), 1..60),
         error_pct in 0u32..40,
         control_errors in any::<bool>(),
         retry_limit in 1u32..5,
@@ -697,75 +644,22 @@ proptest! {
         let in_order = !deferred || ll_delay_ns == 0;
         let n = 4;
         let mut d = Dcf::new(cfg, n, |s| RngStream::new(seed, &format!("mac:p:{s}:backoff"))).with_air_log();
-        if error_pct > 0 {
-            for s in 0..n as StationId {
-                let e = ErrorModelConfig::Bernoulli { p: f64::from(error_pct) / 100.0 };
-                d = d.with_error_model(s, ErrorModel::new(&e, || RngStream::new(seed, &format!("mac:p:{s}:error"))));
-            }
-        }
-        let mut pool = PacketPool::new();
-        let (mut handed, mut refused, mut dropped, mut delivered) = (0usize, 0usize, 0usize, 0usize);
-        let mut seen = std::collections::HashSet::new();
-        let mut last_by_pair: HashMap<(StationId, StationId), u32> = HashMap::new();
-        let mut out = Vec::new();
-        let mut now = Time::ZERO;
-        let mut check = |out: &mut Vec<MacOutput>, dropped: &mut usize, delivered: &mut usize| {
-            for o in out.drain(..) {
-                match o {
-                    MacOutput::Deliver { station, from, frame } => {
-                        *delivered += 1;
-                        assert!(seen.insert(frame.tag), "frame {} delivered twice", frame.tag);
-                        let last = last_by_pair.insert((from, station), frame.tag);
-                        if let (Some(l), true) = (last, in_order) {
-                            assert!(l < frame.tag, "pair {from}->{station} out of order");
-                        }
-                    }
-                    MacOutput::Drop { cause, .. } => {
-                        assert_eq!(cause, MacDropCause::RetryLimit);
-                        *dropped += 1;
-                    }
-                    MacOutput::Retry { attempt, .. } => assert!((2..=retry_limit).contains(&attempt)),
-                    MacOutput::Transmit { .. } => {}
-                }
-            }
-        };
-        let mut last_t = Time::ZERO;
-        for (uid, o) in ops.iter().enumerate() {
-            let until = now.plus_ns(o.gap_us * 1_000);
-            while d.poll_at() <= until {
-                let t = d.poll_at();
-                prop_assert!(t >= last_t, "time never moves back");
-                last_t = t;
-                d.on_timer(t, &mut out);
-                check(&mut out, &mut dropped, &mut delivered);
-            }
-            now = until;
-            let (from, to) = (o.from, (o.from + o.to_offset) % n as u16);
-            handed += 1;
-            if !offer(&mut d, now, from, to, frame(&mut pool, uid as u64, o.size)) {
-                refused += 1;
-            }
-            prop_assert_eq!(handed, delivered + refused + dropped + d.in_flight());
+        for s in (0..n as StationId).filter(|_| error_pct > 0) {
+            d = d.with_error_model(s, lossy(seed, s, error_pct));
         }
         // Drain: every frame is finished within its retry limit.
-        while d.poll_at() != Time::NEVER {
-            let t = d.poll_at();
-            prop_assert!(t >= last_t, "time never moves back");
-            last_t = t;
-            d.on_timer(t, &mut out);
-            check(&mut out, &mut dropped, &mut delivered);
-            prop_assert_eq!(handed, delivered + refused + dropped + d.in_flight());
-        }
+        let retry = |attempt| assert!((2..=retry_limit).contains(&attempt));
+        let l = drive(&mut d, n as u16, &ops, 1_000, u64::MAX, in_order, retry)?;
         prop_assert_eq!(d.in_flight(), 0);
         let queue_drops: u64 = (0..n as StationId).map(|s| d.stats(s).drops_queue).sum();
-        prop_assert_eq!(queue_drops as usize, refused);
+        prop_assert_eq!(queue_drops as usize, l.refused);
         let retry_drops: u64 = (0..n as StationId).map(|s| d.stats(s).drops_retry_limit).sum();
-        prop_assert_eq!(retry_drops as usize, dropped);
+        prop_assert_eq!(retry_drops as usize, l.dropped);
         if error_pct == 0 {
             // Without errors only collisions lose frames.
             let collided = assert_channel(&d);
             if collided == 0 {
-                prop_assert_eq!(dropped, 0);
+                prop_assert_eq!(l.dropped, 0);
             }
         } else {
             assert_channel(&d);

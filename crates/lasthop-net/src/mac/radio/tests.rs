@@ -6,9 +6,9 @@
 
 use super::*;
 use crate::error::ErrorModelConfig;
+use crate::mac::test_support::{air, drive, frame, lossy, offer, op, run, AirRow};
 use lasthop_core::PacketPool;
 use proptest::prelude::*;
-use std::collections::HashMap;
 
 const US: u64 = 1_000;
 
@@ -19,38 +19,6 @@ fn ms(thousandths: u64) -> Time {
 
 fn medium(n: usize, cfg: RadioConfig) -> Radio {
     Radio::new(cfg, n, |s| RngStream::new(7, &format!("mac:test:{s}:backoff"))).with_air_log()
-}
-
-/// A packet of `size` bytes put in `pool` (the queue tests' data segment),
-/// tagged with its uid.
-fn frame(pool: &mut PacketPool, uid: u64, size: u32) -> Waiting {
-    Waiting { tag: uid as u32, ..crate::queue::tests::data(pool, 0, uid, size) }
-}
-
-/// Offer `w` to a drop-tail radio queue (which never reads the pool).
-fn offer(r: &mut Radio, now: Time, s: StationId, to: StationId, w: Waiting) -> bool {
-    r.enqueue(now, s, to, w, &mut PacketPool::new(), &mut Vec::new(), &mut Vec::new()).queued()
-}
-
-/// Run the medium up to `until`, each output with the time it came out.
-fn run(r: &mut Radio, until: Time, got: &mut Vec<(Time, MacOutput)>) {
-    let mut out = Vec::new();
-    loop {
-        let t = r.poll_at();
-        if t > until {
-            break;
-        }
-        r.on_timer(t, &mut out);
-        got.extend(out.drain(..).map(|o| (t, o)));
-    }
-}
-
-/// One frame of the air log: (from, to, class, start, end, heard).
-type AirRow = (StationId, StationId, FrameClass, Time, Time, Heard);
-
-/// The air log, frame by frame.
-fn air(r: &Radio) -> Vec<AirRow> {
-    r.air_log().iter().map(|a| (a.from, a.to, a.class, a.tx_start, a.tx_end, a.heard)).collect()
 }
 
 fn deliveries(got: &[(Time, MacOutput)]) -> Vec<(Time, StationId, u32)> {
@@ -409,25 +377,6 @@ fn a_relay_in_a_chain_carries_both_directions() {
     assert_half_duplex(&r);
 }
 
-/// One operation of the property test: after `gap_ms`, radio `from`
-/// queues a frame of `size` bytes for radio `(from + to_offset) % n`.
-#[derive(Clone, Debug)]
-struct Op {
-    gap_ms: u64,
-    from: u16,
-    to_offset: u16,
-    size: u32,
-}
-
-fn op() -> impl Strategy<Value = Op> {
-    (0u64..300, 0u16..4, 1u16..4, 40u32..1040).prop_map(|(gap_ms, from, to_offset, size)| Op {
-        gap_ms,
-        from,
-        to_offset,
-        size,
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -438,7 +387,7 @@ proptest! {
     /// small queues and a retry limit.
     #[test]
     fn every_frame_is_delivered_dropped_or_held(
-        ops in prop::collection::vec(op(), 1..40),
+        ops in prop::collection::vec(op(0..300, 40..1040), 1..40),
         piggyback in any::<bool>(),
         poll in any::<bool>(),
         error_pct in 0u32..30,
@@ -455,71 +404,22 @@ proptest! {
         };
         let n = 4;
         let mut r = Radio::new(cfg, n, |s| RngStream::new(seed, &format!("mac:p:{s}:backoff"))).with_air_log();
-        if error_pct > 0 {
-            for s in 0..n as StationId {
-                let e = ErrorModelConfig::Bernoulli { p: f64::from(error_pct) / 100.0 };
-                r = r.with_error_model(s, ErrorModel::new(&e, || RngStream::new(seed, &format!("mac:p:{s}:error"))));
-            }
-        }
-        let mut pool = PacketPool::new();
-        let (mut handed, mut refused, mut dropped, mut delivered) = (0usize, 0usize, 0usize, 0usize);
-        let mut seen = std::collections::HashSet::new();
-        let mut last_by_pair: HashMap<(StationId, StationId), u32> = HashMap::new();
-        let mut out = Vec::new();
-        let mut now = Time::ZERO;
-        let mut check = |out: &mut Vec<MacOutput>, dropped: &mut usize, delivered: &mut usize| {
-            for o in out.drain(..) {
-                match o {
-                    MacOutput::Deliver { station, from, frame } => {
-                        *delivered += 1;
-                        assert!(seen.insert(frame.tag), "frame {} delivered twice", frame.tag);
-                        let last = last_by_pair.insert((from, station), frame.tag);
-                        if let Some(l) = last {
-                            assert!(l < frame.tag, "pair {from}->{station} out of order");
-                        }
-                    }
-                    MacOutput::Drop { cause, .. } => {
-                        assert_eq!(cause, MacDropCause::RetryLimit);
-                        *dropped += 1;
-                    }
-                    MacOutput::Transmit { .. } => {}
-                    MacOutput::Retry { .. } => unreachable!("the radio reports no retries"),
-                }
-            }
-        };
-        for (uid, o) in ops.iter().enumerate() {
-            let until = now.plus_ns(o.gap_ms * NS_PER_MS);
-            while r.poll_at() <= until {
-                let t = r.poll_at();
-                r.on_timer(t, &mut out);
-                check(&mut out, &mut dropped, &mut delivered);
-            }
-            now = until;
-            let (from, to) = (o.from, (o.from + o.to_offset) % n as u16);
-            handed += 1;
-            if !offer(&mut r, now, from, to, frame(&mut pool, uid as u64, o.size)) {
-                refused += 1;
-            }
-            prop_assert_eq!(handed, delivered + refused + dropped + r.in_flight());
+        for s in (0..n as StationId).filter(|_| error_pct > 0) {
+            r = r.with_error_model(s, lossy(seed, s, error_pct));
         }
         // Drain: polls are retried without limit, so with errors the end
         // may be far; a bound keeps a pathological case finite.
-        let horizon = now.plus_ns(100_000 * NS_PER_S);
-        while r.poll_at() <= horizon {
-            let t = r.poll_at();
-            r.on_timer(t, &mut out);
-            check(&mut out, &mut dropped, &mut delivered);
-            prop_assert_eq!(handed, delivered + refused + dropped + r.in_flight());
-        }
+        let no_retries = |_| unreachable!("the radio reports no retries");
+        let l = drive(&mut r, n as u16, &ops, NS_PER_MS, 100_000 * NS_PER_S, true, no_retries)?;
         let queue_drops: u64 = (0..n as StationId).map(|s| r.stats(s).drops_queue).sum();
-        prop_assert_eq!(queue_drops as usize, refused);
+        prop_assert_eq!(queue_drops as usize, l.refused);
         // Error-free with unlimited retries, everything gets through. A
         // finite limit may give up on a frame whose link ack timed out
         // without any error (its peer was sending, or waited for a poll):
         // PROPTEST_CASES=3000 finds one with retry_limit 0.
         if error_pct == 0 && retry_limit.is_none() {
             prop_assert_eq!(r.in_flight(), 0);
-            prop_assert_eq!(dropped, 0);
+            prop_assert_eq!(l.dropped, 0);
         }
         assert_half_duplex(&r);
     }
