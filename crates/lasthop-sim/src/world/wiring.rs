@@ -433,13 +433,12 @@ impl<'m> World<'m> {
         self
     }
 
-    /// Packet-radio medium `m`'s air log (empty unless
-    /// [`World::with_air_logs`], or if `m` is not a packet radio), with its
-    /// stations' nodes.
-    pub fn air_log(&self, m: usize) -> (&[lasthop_net::mac::radio::AirRecord], &[NodeId]) {
+    /// Shared medium `m`'s air log (empty unless
+    /// [`World::with_air_logs`]), with its stations' nodes.
+    pub fn air_log(&self, m: usize) -> (&[lasthop_net::mac::AirRecord], &[NodeId]) {
         let log = match &self.macs[m].mac {
             Mac::Radio(r) => r.air_log(),
-            Mac::Dcf(_) => &[],
+            Mac::Dcf(d) => d.air_log(),
         };
         (log, &self.model.media[m].stations)
     }
