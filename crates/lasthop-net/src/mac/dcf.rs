@@ -813,14 +813,14 @@ impl Dcf {
             st.take_head_to_contend(now);
             self.resume(usize::from(s), now);
             self.refresh(usize::from(s));
-            self.refresh_next();
+            self.next = self.earliest();
         }
         a
     }
 
     /// When the medium next needs [`Dcf::on_timer`].
     pub fn poll_at(&self) -> Time {
-        medium::poll_at(self)
+        medium::poll_at(self.next, self)
     }
 
     /// Run every internal event due at or before `now`, each at its own time.
@@ -1164,19 +1164,12 @@ impl Dcf {
 }
 
 impl Events for Dcf {
-    #[inline]
-    fn cached(&self) -> Option<(Time, Item)> {
-        self.next
-    }
-
-    #[inline]
-    fn refresh_next(&mut self) {
-        self.next = self.earliest();
+    fn next_event(&mut self) -> &mut Option<(Time, Item)> {
+        &mut self.next
     }
 
     /// The earliest internal event (see the module docs for the order):
     /// the stations' cached timers, then the frames on the air.
-    #[inline]
     fn earliest(&self) -> Option<(Time, Item)> {
         #[cfg(debug_assertions)]
         for (s, &w) in self.wakes.iter().enumerate() {

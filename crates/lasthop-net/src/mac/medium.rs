@@ -209,34 +209,36 @@ impl Earliest {
     }
 }
 
-/// A shared-medium member as [`run_due`] drives it.
+/// A shared-medium member as [`run_due`] drives it. The member caches
+/// its next event (`next_event`), searching again ([`Events::earliest`])
+/// after every change of state, so that [`poll_at`] reads it.
 pub(super) trait Events {
     /// The next event, as cached after the last change of state.
-    fn cached(&self) -> Option<(Time, Item)>;
-    /// Search for the next event and cache it.
-    fn refresh_next(&mut self);
-    /// Search for the next event (the cache's debug check).
+    fn next_event(&mut self) -> &mut Option<(Time, Item)>;
+    /// Search for the next event.
     fn earliest(&self) -> Option<(Time, Item)>;
     /// Run `item`, due at `t`.
     fn run(&mut self, t: Time, item: Item, out: &mut Vec<MacOutput>);
 }
 
-/// When the medium next needs [`run_due`].
+/// When the medium `m`, whose cached next event is `next`, next needs
+/// [`run_due`] (a debug assertion searches and compares).
 #[inline]
-pub(super) fn poll_at(m: &impl Events) -> Time {
-    debug_assert_eq!(m.cached(), m.earliest(), "the cached next event");
-    m.cached().map_or(Time::NEVER, |(t, _)| t)
+pub(super) fn poll_at(next: Option<(Time, Item)>, m: &impl Events) -> Time {
+    debug_assert_eq!(next, m.earliest(), "the cached next event");
+    next.map_or(Time::NEVER, |(t, _)| t)
 }
 
 /// Run every internal event due at or before `now`, each at its own time.
 #[inline]
 pub(super) fn run_due(m: &mut impl Events, now: Time, out: &mut Vec<MacOutput>) {
-    while let Some((t, item)) = m.cached() {
+    while let Some((t, item)) = *m.next_event() {
         if t > now {
             break;
         }
         m.run(t, item, out);
-        m.refresh_next();
+        let next = m.earliest();
+        *m.next_event() = next;
     }
 }
 

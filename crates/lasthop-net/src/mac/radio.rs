@@ -612,14 +612,14 @@ impl Radio {
         let a = st.iq.offer(now, frame, to, st.current.is_some(), pool, removed, drops);
         if a.queued() {
             self.act(usize::from(s), now);
-            self.refresh_next();
+            self.next = self.earliest();
         }
         a
     }
 
     /// When the medium next needs [`Radio::on_timer`].
     pub fn poll_at(&self) -> Time {
-        medium::poll_at(self)
+        medium::poll_at(self.next, self)
     }
 
     /// Run every internal event due at or before `now`, each at its own time.
@@ -983,18 +983,11 @@ impl Radio {
 }
 
 impl Events for Radio {
-    #[inline]
-    fn cached(&self) -> Option<(Time, Item)> {
-        self.next
-    }
-
-    #[inline]
-    fn refresh_next(&mut self) {
-        self.next = self.earliest();
+    fn next_event(&mut self) -> &mut Option<(Time, Item)> {
+        &mut self.next
     }
 
     /// The earliest internal event (see the module docs for the order).
-    #[inline]
     fn earliest(&self) -> Option<(Time, Item)> {
         let mut e = Earliest::of_stations(self.stations.iter().map(Radio::station_wake));
         if let Some(h) = self.hand_ups.front() {

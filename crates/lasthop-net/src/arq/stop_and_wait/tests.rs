@@ -14,6 +14,14 @@ fn transmit<S: ArqSender<u32>>(s: &mut S, now: Time) -> Send<u32> {
     f
 }
 
+/// A new frame offered to `s` at `now`, sent, and received by `r` intact:
+/// its number and the receiver's answer.
+fn one_more<S: ArqSender<u32>>(s: &mut S, r: &mut Receiver, now: Time, frame: u32) -> (Seq, Receipt<Seq>) {
+    let seq = s.offer(now, frame);
+    let f = transmit(s, now);
+    (seq, r.on_frame(now, f.seq))
+}
+
 #[test]
 fn a_frame_sent_and_acked_completes_and_the_bit_flips() {
     let (mut s, mut r) = (Sender::new(None), Receiver::new());
@@ -31,10 +39,7 @@ fn a_frame_sent_and_acked_completes_and_the_bit_flips() {
     assert!(s.has_room());
     assert_eq!(s.in_flight(), 0);
     // The next frame has the other bit, and is new to the receiver.
-    assert_eq!(s.offer(Time(10), 11), 1);
-    let f = transmit(&mut s, Time(10));
-    assert_eq!(f, Send { seq: 1, frame: 11, retransmission: false });
-    assert_eq!(r.on_frame(Time(15), f.seq), Receipt { deliver: true, ack: 1 });
+    assert_eq!(one_more(&mut s, &mut r, Time(10), 11), (1, Receipt { deliver: true, ack: 1 }));
     assert_eq!(s.on_ack(Time(19), 1), 1);
 }
 
@@ -69,9 +74,7 @@ fn a_copy_whose_ack_was_lost_is_acked_again_but_not_handed_up_twice() {
     assert_eq!(second, Receipt { deliver: false, ack: 0 }, "acked, not handed up");
     assert_eq!(s.on_ack(Time(109), second.ack), 1);
     // The pair is still in step: the next frame is new to the receiver.
-    s.offer(Time(110), 11);
-    let next = transmit(&mut s, Time(110));
-    assert_eq!(r.on_frame(Time(115), next.seq), Receipt { deliver: true, ack: 1 });
+    assert_eq!(one_more(&mut s, &mut r, Time(110), 11), (1, Receipt { deliver: true, ack: 1 }));
 }
 
 #[test]
@@ -85,25 +88,20 @@ fn the_retry_limit_drops_a_frame_the_receiver_never_got() {
     assert_eq!(s.on_timeout(Time(200)), Expiry::Drop { frame: 10, cause: DropCause::RetryLimit });
     assert_eq!((s.has_room(), s.in_flight(), s.next(Time(200))), (true, 0, None));
     // The receiver still expects bit 0, and the next frame has it.
-    assert_eq!(s.offer(Time(300), 11), 0);
-    let f = transmit(&mut s, Time(300));
-    assert_eq!(r.on_frame(Time(305), f.seq), Receipt { deliver: true, ack: 0 });
+    assert_eq!(one_more(&mut s, &mut r, Time(300), 11), (0, Receipt { deliver: true, ack: 0 }));
 }
 
 #[test]
 fn giving_up_on_a_frame_the_receiver_has_resynchronises_the_bit() {
     // No retransmission allowed; the frame arrives but its ack is lost.
     let (mut s, mut r) = (Sender::new(Some(0)), Receiver::new());
-    s.offer(T0, 10);
-    let f = transmit(&mut s, T0);
-    assert!(r.on_frame(Time(5), f.seq).deliver);
-    s.on_delivered(f.seq);
+    let (seq, got) = one_more(&mut s, &mut r, T0, 10);
+    assert!(got.deliver);
+    s.on_delivered(seq);
     assert_eq!(s.on_timeout(Time(100)), Expiry::GaveUpDelivered { frame: 10 });
     // Without the resynchronisation the next frame would carry bit 0 and
     // be taken for a copy.
-    assert_eq!(s.offer(Time(200), 11), 1);
-    let next = transmit(&mut s, Time(200));
-    assert_eq!(r.on_frame(Time(205), next.seq), Receipt { deliver: true, ack: 1 });
+    assert_eq!(one_more(&mut s, &mut r, Time(200), 11), (1, Receipt { deliver: true, ack: 1 }));
 }
 
 #[test]
