@@ -446,6 +446,12 @@ impl<'m> World<'m> {
     /// Flow `flow`'s snoop agent on `node`, if it has one there.
     fn snoop_agent(&mut self, node: NodeId, flow: u32) -> Option<&mut Snoop> {
         let (first, end) = self.flow_agents(node, flow);
+        self.snoop_in(first, end)
+    }
+
+    /// The snoop agent among `agents[first..end]` (one node's agents of a
+    /// flow, [`World::flow_agents`]), if any.
+    fn snoop_in(&mut self, first: usize, end: usize) -> Option<&mut Snoop> {
         self.agents[first..end].iter_mut().find_map(|s| match &mut s.agent {
             NodeAgent::Snoop(s) => Some(&mut **s),
             _ => None,
@@ -478,8 +484,8 @@ impl<'m> World<'m> {
                 })
                 .expect("a group buffer where the paths part");
             sent += copies.len() as u64;
-            self.snoop_agent(node, c).expect("snoop on every station").prime(now, copies.iter());
             let (first, end) = self.flow_agents(node, c);
+            self.snoop_in(first, end).expect("snoop on every station").prime(now, copies.iter());
             self.flush_agents(first, end);
         }
         self.mobility.as_deref_mut().expect("mobility").replayed[m][k] = sent;

@@ -1,5 +1,7 @@
-"""ElAarag 2002 (seed 002), Sec. 4: what the survey says of its Table I, checked on the
-reproduction's two cells, and the explanation of where they depart.
+"""ElAarag 2002 (seed 002): what the survey says of its Table I (Sec. 4), checked on the
+reproduction's two cells, and the explanation of where they depart; below them, the claims
+of the other parts (Table I's rows as the reference reads them, Tahoe's narrative of Fig. 2,
+X-1, and the snoop paper's Table 1).
 
 The survey reads its table in three sentences (Sec. 4, after Table I): the throughput
 doubles from BER 1e-5 to 1e-6, the success probability rises, and 5000 packets take almost
