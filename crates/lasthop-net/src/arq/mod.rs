@@ -9,10 +9,16 @@
 //!   the paper is the source). Its acks may ride on data frames going the
 //!   other way: that is the MAC's business, the ack is the same.
 //!
-//! Members to come, one file each: RLP (NAK-based selective repeat),
-//! AIRMAIL, MHP/SRP, WTP. The interface is shaped for them: a sender holds
-//! a window of frames and may be asked to resend selected ones, a receiver
-//! may answer with the frame numbers it misses.
+//! - [`rlp`]: RLP (Nanda, Ejzak, Doshi 1994, through seed 002 Sec. 5.1),
+//!   NAK-based selective repeat for a circuit-mode hop: a send sequence
+//!   number on every transmission, the receiver's status (next expected,
+//!   bitmap, highest ssn received) proving frames lost, in the basic and
+//!   the enhanced (preemptive, piggybacked) forms.
+//!
+//! Members to come, one file each: AIRMAIL, MHP/SRP, WTP. The interface is
+//! shaped for them: a sender holds a window of frames and may be asked to
+//! resend selected ones, a receiver may answer with the frame numbers it
+//! misses.
 //!
 //! # The interface
 //!
@@ -24,11 +30,11 @@
 //! radio, or anything `Copy`), numbered by the sender ([`Seq`]). What goes
 //! between them is the caller's to carry: data frames with their number
 //! and the member's header ([`ArqSender::Header`], what
-//! [`ArqSender::on_transmit`] returns: stop-and-wait's is `()`; RLP's will
-//! carry a send sequence number), and the receiver's acks ([`ArqReceiver::Ack`],
+//! [`ArqSender::on_transmit`] returns: RLP's send sequence number;
+//! stop-and-wait's is `()`), and the receiver's acks ([`ArqReceiver::Ack`],
 //! the member's own form: stop-and-wait's is the number of the frame acked;
 //! a selective-repeat member's can carry the set of frames it misses, a
-//! NAK).
+//! NAK, RLP's its status).
 //!
 //! Sender side:
 //!
@@ -67,6 +73,7 @@
 //! [`stop_and_wait::Receiver`]s); a caller with a choice among members will
 //! hold an enum of them, one match per call, never a `dyn` trait object.
 
+pub mod rlp;
 pub mod stop_and_wait;
 
 use lasthop_core::trace::DropCause;
@@ -87,7 +94,9 @@ pub struct Send<F> {
 /// A receiver's answer to a data frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Receipt<A> {
-    /// Hand the frame up: the first copy of it.
+    /// Hand the frame up: the first copy of it. (A member that hands up in
+    /// order, RLP, keeps it for handing up when its receiver says so:
+    /// [`rlp::Receiver::pop_up`].)
     pub deliver: bool,
     /// The ack to return to the sender.
     pub ack: A,
