@@ -6,9 +6,9 @@
 //! The primary paper was not read for lasthop; the rules below are the
 //! survey's (seed 002, ElAarag 2002, Sec. 5.1, marked \[S\]) as the close
 //! reading `elaarag-002.md` Sec. 1.5 spells them out, and lasthop's own
-//! choices where the survey is silent (marked \[I\]). Every \[I\] rule that
-//! stands in for a primary rule not verified is a parameter
-//! ([`RlpConfig`]).
+//! choices where the survey is silent (marked \[I\]). The primary's frame
+//! layout, timers, window and retry rule could not be verified: each is a
+//! parameter here ([`RlpConfig`]), with the reading's defaults.
 //!
 //! - \[S\] Both ends run it, symmetric, below IP; the channel delivers in
 //!   order, and the scheme relies on that.
@@ -44,9 +44,16 @@
 //!   [`DropCause::RetryLimit`] ([`Sender::pop_dropped`]). Data frames carry
 //!   the sender's `floor` ([`Header::floor`]: every frame below it is
 //!   settled), so the receiver stops waiting for a frame given up on (the
-//!   primary protocol's way to resynchronise was not read).
+//!   primary protocol's way to resynchronise was not read). A
+//!   limitation: in order, frames received behind the last frame given up
+//!   wait for the next data frame to bring the new floor; if none comes
+//!   (the transfer's end), they stay unhanded. Out of order has no such
+//!   wait.
 //! - \[I\] Delivery upward in order (default) or out of order
-//!   ([`Delivery`]); never a second copy ([`Receiver::pop_up`]).
+//!   ([`Delivery`]); never a second copy. [`Receipt::deliver`] says a
+//!   frame is a first copy (the caller keeps it); [`Receiver::pop_up`]
+//!   says which to hand up, and when (in order: possibly later, several
+//!   at once).
 //! - \[I\] Window `window_frames`, default 64 (the reading's default), at
 //!   most 64: the bitmap is a `u64`. Sequence numbers are not taken modulo
 //!   anything (a `u32` and a `u64` counter): lasthop departs from a real
@@ -317,7 +324,7 @@ impl<F: Copy> Sender<F> {
         seq.checked_sub(self.va).and_then(|i| self.window.get_mut(i as usize))
     }
 
-    /// Frame `i` of the window has had its share of transmissions.
+    /// A frame sent `transmissions` times has had its share (the limit).
     #[inline]
     fn exhausted(&self, transmissions: u32) -> bool {
         self.cfg.retry_limit.is_some_and(|n| transmissions > n)
