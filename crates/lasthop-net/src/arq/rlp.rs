@@ -350,7 +350,8 @@ impl<F: Copy> Sender<F> {
     /// oldest first after the last one preempted.
     fn preempt_candidate(&self) -> Option<usize> {
         let ok = |s: &Slot<F>| s.unresolved() && !self.exhausted(s.transmissions);
-        let start = self.preempt_after.map_or(0, |p| p.saturating_sub(self.va).saturating_add(1) as usize);
+        // Just after the last one preempted, if it is still in the window.
+        let start = self.preempt_after.filter(|&p| p >= self.va).map_or(0, |p| (p - self.va) as usize + 1);
         let after = self.window.iter().enumerate().skip(start).find(|(_, s)| ok(s));
         after.or_else(|| self.window.iter().enumerate().take(start).find(|(_, s)| ok(s))).map(|(i, _)| i)
     }

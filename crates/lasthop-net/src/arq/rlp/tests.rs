@@ -162,6 +162,24 @@ fn enhanced_fills_an_idle_slot_with_a_preemptive_retransmission_basic_leaves_it_
 }
 
 #[test]
+fn preemption_restarts_at_the_oldest_when_the_last_one_preempted_is_acked() {
+    let c = cfg(Form::Enhanced, Delivery::InOrder);
+    let mut s: Sender<u32> = Sender::new(c);
+    for f in 0..4 {
+        s.offer(T0, f);
+    }
+    for t in 0..4 {
+        transmit(&mut s, Time(t)); // ssn 1 to 4
+    }
+    assert_eq!(transmit(&mut s, Time(4)).0.seq, 0, "preempted: ssn 5");
+    // 0 and 1 acked; 2 and 3 not reported lost (ssn_rx 5 proves 2 and 3
+    // only if reported missing: the bitmap is partial, 0 bits).
+    assert_eq!(s.on_ack(Time(5), Status { vr: 2, bitmap: 0, bits: 0, ssn_rx: 2 }), 2);
+    assert_eq!(s.floor(), 2);
+    assert_eq!(s.next(Time(5)).map(|f| f.seq), Some(2), "the oldest, not the one after it");
+}
+
+#[test]
 fn out_of_order_hands_up_on_arrival_in_order_waits() {
     for delivery in [Delivery::InOrder, Delivery::OutOfOrder] {
         let c = cfg(Form::Basic, delivery);
