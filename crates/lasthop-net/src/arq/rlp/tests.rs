@@ -426,7 +426,17 @@ fn run_rlp(run: Run, c: RlpConfig, lose: &mut dyn FnMut() -> bool) -> Outcome {
                 out.retransmissions += 1;
                 out.proven += u64::from(proven[i]);
             }
+            let before = s.stats();
             let h = s.on_transmit(now, f.seq);
+            let after = s.stats();
+            // Per retransmission: one the sender counts as known lost was
+            // proven lost by a status it had; in the basic form, any other
+            // is the stall timer's.
+            if after.lost_resends > before.lost_resends {
+                assert!(proven[i], "frame {} resent at slot {t} without evidence", f.seq);
+            } else if f.retransmission && c.form == Form::Basic {
+                assert_eq!(after.stall_resends, before.stall_resends + 1, "basic: frame {} resent at slot {t}", f.seq);
+            }
             tx_ssn[i] = h.ssn;
             proven[i] = false;
             if !lose() {
