@@ -589,8 +589,9 @@ fn ns3_margin_opportunities(p: f64) -> f64 {
 ///   arrived, and an idle slot stays idle), and only the stall timer sends,
 ///   one frame per `T_stall + 1` slots: `(1 - p) / (T_stall + 1)`. It is
 ///   pessimistic (one arriving copy proves every earlier unresolved frame
-///   lost at once) and binds at every loss rate, so the basic form's
-///   deadline is loose at low loss (its worst run is printed beside it).
+///   lost at once), so it is counted only where the stall timer drives the
+///   basic form: where a status comes back less often than the timer runs
+///   out, `T_fb / (1 - p) + 2 DELAY > T_stall + 1` (here from 50 % loss).
 ///
 /// The margin is ns-3's, empirical (0.5 to 30 s, one transmission
 /// opportunity per 3 ms there), counted in the member's opportunities.
@@ -605,7 +606,7 @@ fn deadline(member: Member, p: f64, n: u32) -> u64 {
             let (w, fb) = (f64::from(c.window_frames), f64::from(c.feedback_period_slots));
             let round = fb / (1.0 - p) + (2 * DELAY) as f64;
             let mut feedback = w * (1.0 - p) / round;
-            if c.form == Form::Basic {
+            if c.form == Form::Basic && round > (c.stall_ns + 1) as f64 {
                 feedback = feedback.min((1.0 - p) / (c.stall_ns + 1) as f64);
             }
             (1.0, 1.0 - p, feedback)
