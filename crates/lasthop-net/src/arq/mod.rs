@@ -9,10 +9,16 @@
 //!   the paper is the source). Its acks may ride on data frames going the
 //!   other way: that is the MAC's business, the ack is the same.
 //!
-//! Members to come, one file each: RLP (NAK-based selective repeat), AIRMAIL,
-//! MHP/SRP, WTP. The interface is shaped for them: a sender holds a window
-//! of frames and may be asked to resend selected ones, a receiver may
-//! answer with the frame numbers it misses.
+//! - [`rlp`]: RLP (Nanda, Ejzak, Doshi 1994, through seed 002 Sec. 5.1),
+//!   NAK-based selective repeat for a circuit-mode hop: a send sequence
+//!   number on every transmission, the receiver's status (next expected,
+//!   bitmap, highest ssn received) proving frames lost, in the basic and
+//!   the enhanced (preemptive, piggybacked) forms.
+//!
+//! Members to come, one file each: AIRMAIL, MHP/SRP, WTP. The interface is
+//! shaped for them: a sender holds a window of frames and may be asked to
+//! resend selected ones, a receiver may answer with the frame numbers it
+//! misses.
 //!
 //! # The interface
 //!
@@ -22,10 +28,13 @@
 //! clock, no scheduler, `now` passed in; they never see a packet, only the
 //! caller's frames (`F`: a pool handle, [`crate::queue::Waiting`] in the
 //! radio, or anything `Copy`), numbered by the sender ([`Seq`]). What goes
-//! between them is the caller's to carry: data frames with their number,
-//! and the receiver's acks ([`ArqReceiver::Ack`], the member's own form:
-//! stop-and-wait's is the number of the frame acked; a selective-repeat
-//! member's can carry the set of frames it misses, a NAK).
+//! between them is the caller's to carry: data frames with their number
+//! and the member's header ([`ArqSender::Header`], what
+//! [`ArqSender::on_transmit`] returns: RLP's send sequence number;
+//! stop-and-wait's is `()`), and the receiver's acks ([`ArqReceiver::Ack`],
+//! the member's own form: stop-and-wait's is the number of the frame acked;
+//! a selective-repeat member's can carry the set of frames it misses, a
+//! NAK, RLP's its status).
 //!
 //! Sender side:
 //!
@@ -34,7 +43,8 @@
 //! - [`ArqSender::next`]`(now)`: the frame to put on the link next, if any:
 //!   a new one, or one due again (`retransmission`), a frame whose ack is
 //!   awaited being none. The caller decides when the link or medium lets it
-//!   go, and tells [`ArqSender::on_transmit`]`(now, seq)` when it does.
+//!   go, and tells [`ArqSender::on_transmit`]`(now, seq)` when it does,
+//!   which answers the header the frame goes with.
 //! - [`ArqSender::on_ack`]`(now, ack)`: a link ack (bare or carried by a
 //!   data frame), answering how many frames it completed; an ack that
 //!   reports frames missing makes those due again (`next` answers them).
@@ -53,8 +63,8 @@
 //!   on such a frame resynchronises with its receiver, standing in for the
 //!   link reset a real protocol would need.
 //!
-//! Receiver side: [`ArqReceiver::on_frame`]`(now, seq)`: a data frame
-//! arrived intact; the [`Receipt`] says whether to hand it up (a copy of a
+//! Receiver side: [`ArqReceiver::on_frame`]`(now, seq, header)`: a data
+//! frame arrived intact; the [`Receipt`] says whether to hand it up (a copy of a
 //! frame already handed up never is: its ack was lost and the sender
 //! resent it) and the ack to return.
 //!
@@ -63,6 +73,7 @@
 //! [`stop_and_wait::Receiver`]s); a caller with a choice among members will
 //! hold an enum of them, one match per call, never a `dyn` trait object.
 
+pub mod rlp;
 pub mod stop_and_wait;
 
 use lasthop_core::trace::DropCause;
@@ -83,7 +94,9 @@ pub struct Send<F> {
 /// A receiver's answer to a data frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Receipt<A> {
-    /// Hand the frame up: the first copy of it.
+    /// Hand the frame up: the first copy of it. (A member that hands up in
+    /// order, RLP, keeps it for handing up when its receiver says so:
+    /// [`rlp::Receiver::pop_up`].)
     pub deliver: bool,
     /// The ack to return to the sender.
     pub ack: A,
@@ -106,14 +119,18 @@ pub enum Expiry<F> {
 pub trait ArqSender<F: Copy> {
     /// The receiver's acks, as [`ArqReceiver::Ack`].
     type Ack: Copy;
+    /// What a data frame carries besides its number, as
+    /// [`ArqReceiver::Header`] (stop-and-wait: nothing, `()`).
+    type Header: Copy;
     /// The window has room for another frame.
     fn has_room(&self) -> bool;
     /// Take `frame` into the window (which must have room): its number.
     fn offer(&mut self, now: Time, frame: F) -> Seq;
     /// The frame to put on the link next, if any.
     fn next(&self, now: Time) -> Option<Send<F>>;
-    /// Frame `seq` went on the link: its ack is awaited.
-    fn on_transmit(&mut self, now: Time, seq: Seq);
+    /// Frame `seq` went on the link: its ack is awaited. The header it
+    /// goes with.
+    fn on_transmit(&mut self, now: Time, seq: Seq) -> Self::Header;
     /// A link ack came: how many frames it completed.
     fn on_ack(&mut self, now: Time, ack: Self::Ack) -> u32;
     /// The caller's timer ran out before an ack came.
@@ -131,6 +148,9 @@ pub trait ArqSender<F: Copy> {
 pub trait ArqReceiver {
     /// What it answers a data frame with.
     type Ack: Copy;
-    /// Frame `seq` arrived intact: hand it up or not, and the ack.
-    fn on_frame(&mut self, now: Time, seq: Seq) -> Receipt<Self::Ack>;
+    /// What a data frame carries besides its number.
+    type Header: Copy;
+    /// Frame `seq` arrived intact with `header`: hand it up or not, and
+    /// the ack.
+    fn on_frame(&mut self, now: Time, seq: Seq, header: Self::Header) -> Receipt<Self::Ack>;
 }

@@ -66,6 +66,8 @@ impl<F: Copy> Sender<F> {
 impl<F: Copy> ArqSender<F> for Sender<F> {
     /// The bit of the frame acknowledged.
     type Ack = Seq;
+    /// Nothing: the bit is the frame's number.
+    type Header = ();
 
     #[inline]
     fn has_room(&self) -> bool {
@@ -157,9 +159,11 @@ impl Receiver {
 impl ArqReceiver for Receiver {
     /// The bit of the frame acknowledged.
     type Ack = Seq;
+    /// Nothing: the bit is the frame's number.
+    type Header = ();
 
     #[inline]
-    fn on_frame(&mut self, _now: Time, seq: Seq) -> Receipt<Seq> {
+    fn on_frame(&mut self, _now: Time, seq: Seq, _header: ()) -> Receipt<Seq> {
         let deliver = seq == self.expect;
         if deliver {
             self.expect ^= 1;

@@ -891,7 +891,7 @@ impl Radio {
         let latency = self.cfg.hand_up_latency_ns;
         let st = &mut self.stations[r];
         st.stats.data_frames_received += 1;
-        let receipt = st.recv[usize::from(from)].on_frame(now, Seq::from(seq));
+        let receipt = st.recv[usize::from(from)].on_frame(now, Seq::from(seq), ());
         if receipt.deliver {
             self.hand_ups.push_back(HandUp { at: now.plus_ns(latency), station: r as StationId, from, frame });
             let sender = &mut self.stations[usize::from(from)].send[r];

@@ -19,7 +19,7 @@ fn transmit<S: ArqSender<u32>>(s: &mut S, now: Time) -> Send<u32> {
 fn one_more<S: ArqSender<u32>>(s: &mut S, r: &mut Receiver, now: Time, frame: u32) -> (Seq, Receipt<Seq>) {
     let seq = s.offer(now, frame);
     let f = transmit(s, now);
-    (seq, r.on_frame(now, f.seq))
+    (seq, r.on_frame(now, f.seq, ()))
 }
 
 #[test]
@@ -33,7 +33,7 @@ fn a_frame_sent_and_acked_completes_and_the_bit_flips() {
     let f = transmit(&mut s, T0);
     assert_eq!(f, Send { seq: 0, frame: 10, retransmission: false });
     assert_eq!(s.next(Time(1)), None, "its ack is awaited");
-    let got = r.on_frame(Time(5), f.seq);
+    let got = r.on_frame(Time(5), f.seq, ());
     assert_eq!(got, Receipt { deliver: true, ack: 0 });
     assert_eq!(s.on_ack(Time(9), got.ack), 1);
     assert!(s.has_room());
@@ -51,7 +51,7 @@ fn a_lost_frame_is_retransmitted_after_its_timeout() {
     assert_eq!(s.on_timeout(Time(100)), Expiry::Resend);
     let f = transmit(&mut s, Time(100));
     assert_eq!(f, Send { seq: 0, frame: 10, retransmission: true });
-    let got = r.on_frame(Time(105), f.seq);
+    let got = r.on_frame(Time(105), f.seq, ());
     assert!(got.deliver, "the first copy the receiver gets is handed up");
     assert_eq!(s.on_ack(Time(109), got.ack), 1);
     assert_eq!(s.in_flight(), 0);
@@ -62,7 +62,7 @@ fn a_copy_whose_ack_was_lost_is_acked_again_but_not_handed_up_twice() {
     let (mut s, mut r) = (Sender::new(None), Receiver::new());
     s.offer(T0, 10);
     let f = transmit(&mut s, T0);
-    let first = r.on_frame(Time(5), f.seq);
+    let first = r.on_frame(Time(5), f.seq, ());
     assert!(first.deliver);
     s.on_delivered(f.seq); // the simulator's knowledge: handed up
     assert_eq!((s.holds(f.seq), s.in_flight()), (false, 0), "its packet is no longer the sender's");
@@ -70,7 +70,7 @@ fn a_copy_whose_ack_was_lost_is_acked_again_but_not_handed_up_twice() {
     assert_eq!(s.on_timeout(Time(100)), Expiry::Resend);
     let again = transmit(&mut s, Time(100));
     assert_eq!(again, Send { seq: 0, frame: 10, retransmission: true });
-    let second = r.on_frame(Time(105), again.seq);
+    let second = r.on_frame(Time(105), again.seq, ());
     assert_eq!(second, Receipt { deliver: false, ack: 0 }, "acked, not handed up");
     assert_eq!(s.on_ack(Time(109), second.ack), 1);
     // The pair is still in step: the next frame is new to the receiver.

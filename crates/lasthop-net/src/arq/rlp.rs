@@ -1,0 +1,617 @@
+//! RLP, the Radio Link Protocol of Nanda, Ejzak and Doshi, "A
+//! retransmission scheme for circuit-mode data on wireless links", IEEE
+//! JSAC 12(8), 1994: NAK-based selective repeat for a circuit-mode radio
+//! hop (one frame slot per direction per slot time, a FIFO channel).
+//!
+//! The primary paper was not read for lasthop; the rules below are the
+//! survey's (seed 002, ElAarag 2002, Sec. 5.1, marked \[S\]) as the close
+//! reading `elaarag-002.md` Sec. 1.5 spells them out, and lasthop's own
+//! choices where the survey is silent (marked \[I\]). The primary's frame
+//! layout, timers, window and retry rule could not be verified: each is a
+//! parameter here ([`RlpConfig`]), with the reading's defaults.
+//!
+//! - \[S\] Both ends run it, symmetric, below IP; the channel delivers in
+//!   order, and the scheme relies on that.
+//! - \[S\]/\[I\] Data frames carry their number ([`Seq`]) and a send
+//!   sequence number (`ssn`, [`Header::ssn`]): a counter that goes up on
+//!   every transmission, new or repeated. The receiver's status
+//!   ([`Status`]) is `S{vr, bitmap, ssn_rx}`: the next frame it expects,
+//!   which frames above it it has, and the highest `ssn` it has received.
+//! - \[S\] The loss rule: frame `f` is lost **iff** it is unacked and the
+//!   `ssn` of its last transmission is below `ssn_rx` in a status that
+//!   reports on `f` (a later transmission arrived, so on a FIFO channel
+//!   `f`'s last copy was lost). Only such frames are retransmitted, oldest
+//!   first, before new frames: "the receiver gets no more than one copy of
+//!   any packet".
+//! - \[S\] Basic form ([`Form::Basic`]): with no frame known lost and none
+//!   new, the slot stays idle, and the receiver's full status must come
+//!   often. Enhanced form ([`Form::Enhanced`]): an idle slot carries a
+//!   preemptive retransmission of an unacked frame not known lost, oldest
+//!   first, round robin; and partial status (`vr`, `ssn_rx`, the first `k`
+//!   bitmap bits, [`Receiver::partial_status`]) rides on data frames going
+//!   the other way.
+//! - \[I\] A stall timer: when frames are unresolved (sent, neither acked
+//!   nor known lost) and nothing has gone on the link or come back that
+//!   settled a frame for [`RlpConfig::stall_ns`], the oldest is sent again
+//!   (without evidence: the one retransmission that may bring the receiver
+//!   a second copy, which it never hands up). The basic form needs it for a
+//!   lost last frame, which no later frame can prove lost. The timer is the
+//!   caller's, as the family's interface has it: [`Sender::deadline`] says
+//!   when to call [`ArqSender::on_timeout`].
+//! - \[I\] Bounded retries ([`RlpConfig::retry_limit`], retransmissions
+//!   after the first transmission, `None`: persistent): a frame known lost
+//!   after `1 + limit` transmissions is dropped with
+//!   [`DropCause::RetryLimit`] ([`Sender::pop_dropped`]). Data frames carry
+//!   the sender's `floor` ([`Header::floor`]: every frame below it is
+//!   settled), so the receiver stops waiting for a frame given up on (the
+//!   primary protocol's way to resynchronise was not read). A
+//!   limitation: in order, frames received behind the last frame given up
+//!   wait for the next data frame to bring the new floor; if none comes
+//!   (the transfer's end), they stay unhanded. Out of order has no such
+//!   wait.
+//! - \[I\] Delivery upward in order (default) or out of order
+//!   ([`Delivery`]); never a second copy. [`Receipt::deliver`] says a
+//!   frame is a first copy (the caller keeps it); [`Receiver::pop_up`]
+//!   says which to hand up, and when (in order: possibly later, several
+//!   at once).
+//! - \[I\] Window `window_frames`, default 64 (the reading's default), at
+//!   most 64: the bitmap is a `u64`. Sequence numbers are not taken modulo
+//!   anything (a `u32` and a `u64` counter): lasthop departs from a real
+//!   frame layout there, which needs modular numbers.
+//! - \[I\] Feedback: the full status every `feedback_period_slots` slots
+//!   (default 4), partial status (`partial_bits`, default 8) on every
+//!   reverse data frame in the enhanced form. When to send status is the
+//!   caller's (it owns the slots); the receiver answers every frame with
+//!   its status and [`Receiver::partial_suffices`] says whether a partial
+//!   one says all it knows.
+//!
+//! # Driving it over a point-to-point link
+//!
+//! A caller holds a [`Sender`] and a [`Receiver`] per direction. Per slot,
+//! on the forward side: offer frames while [`ArqSender::has_room`]; take
+//! [`ArqSender::next`] and, if there is one, put it on the link with the
+//! [`Header`] [`ArqSender::on_transmit`] returns; arm a timer at
+//! [`Sender::deadline`] and call [`ArqSender::on_timeout`] when it fires.
+//! On the reverse side, hand each arriving status to
+//! [`ArqSender::on_ack`] and drain [`Sender::pop_dropped`]. At the far end,
+//! each intact data frame goes to [`ArqReceiver::on_frame`] with its
+//! header; hand up what [`Receiver::pop_up`] yields, in that order; send
+//! [`Receiver::status`] in the reverse slot every feedback period, or a
+//! [`Receiver::partial_status`] on a reverse data frame.
+
+use super::{ArqReceiver, ArqSender, Expiry, Receipt, Send, Seq};
+use lasthop_core::trace::DropCause;
+use lasthop_core::Time;
+use std::collections::VecDeque;
+
+/// A send sequence number: one per transmission, counting from 1 (0: none).
+pub type Ssn = u64;
+
+/// The largest window the bitmap can report on.
+pub const MAX_WINDOW: u32 = 64;
+
+/// What an idle slot carries (\[S\]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// Nothing: only frames known lost are retransmitted.
+    Basic,
+    /// A preemptive retransmission of an unacked frame not known lost.
+    Enhanced,
+}
+
+/// The order frames are handed up in (\[I\]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    /// In sequence order; a frame given up on is skipped.
+    InOrder,
+    /// As first copies arrive.
+    OutOfOrder,
+}
+
+/// RLP's parameters (\[I\] defaults, see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RlpConfig {
+    /// Frames in the sender's window, 1 to [`MAX_WINDOW`].
+    pub window_frames: u32,
+    /// Basic or enhanced.
+    pub form: Form,
+    /// Retransmissions of a frame before it is dropped (`None`: never).
+    pub retry_limit: Option<u32>,
+    /// The stall timer, in ns.
+    pub stall_ns: u64,
+    /// In order or out of order.
+    pub delivery: Delivery,
+    /// Slots between full status frames (the caller's schedule).
+    pub feedback_period_slots: u32,
+    /// Bitmap bits in a partial status piggybacked on a data frame.
+    pub partial_bits: u32,
+}
+
+impl Default for RlpConfig {
+    fn default() -> RlpConfig {
+        RlpConfig {
+            window_frames: 64,
+            form: Form::Enhanced,
+            retry_limit: None,
+            stall_ns: 100_000_000,
+            delivery: Delivery::InOrder,
+            feedback_period_slots: 4,
+            partial_bits: 8,
+        }
+    }
+}
+
+impl RlpConfig {
+    /// The first invalid field and why, if any.
+    pub fn validate(&self) -> Result<(), (&'static str, &'static str)> {
+        if self.window_frames == 0 || self.window_frames > MAX_WINDOW {
+            return Err(("window_frames", "must be 1 to 64 (the status bitmap's width)"));
+        }
+        if self.retry_limit == Some(0) {
+            return Err(("retry_limit", "must be at least 1, or none for persistent"));
+        }
+        if self.stall_ns == 0 {
+            return Err(("stall_ns", "must be positive"));
+        }
+        if self.feedback_period_slots == 0 {
+            return Err(("feedback_period_slots", "must be at least 1"));
+        }
+        if self.partial_bits > MAX_WINDOW {
+            return Err(("partial_bits", "must be at most 64 (the status bitmap's width)"));
+        }
+        Ok(())
+    }
+}
+
+/// What a data frame carries besides its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// This transmission's send sequence number.
+    pub ssn: Ssn,
+    /// Every frame below it is settled at the sender (acked or given up).
+    pub floor: Seq,
+}
+
+/// The receiver's state as it reports it: full or partial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// The next frame expected: every frame below it is received or given up.
+    pub vr: Seq,
+    /// Bit `i`: frame `vr + 1 + i` received.
+    pub bitmap: u64,
+    /// Bitmap bits that report (64: full status; fewer: partial).
+    pub bits: u32,
+    /// The highest send sequence number received.
+    pub ssn_rx: Ssn,
+}
+
+impl Status {
+    /// Whether this status reports on frame `seq`, and if so whether it
+    /// was received (`Some(true)`) or is missing (`Some(false)`).
+    #[inline]
+    pub fn reports(&self, seq: Seq) -> Option<bool> {
+        if seq < self.vr {
+            return Some(true);
+        }
+        if seq == self.vr {
+            return Some(false);
+        }
+        let i = seq - self.vr - 1;
+        (i < self.bits).then(|| self.bitmap >> i & 1 == 1)
+    }
+}
+
+/// Why a frame is due to go again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Due {
+    /// Not due.
+    No,
+    /// Known lost by the loss rule.
+    Lost,
+    /// The stall timer ran out.
+    Stall,
+}
+
+/// A frame in the sender's window.
+#[derive(Clone, Copy, Debug)]
+struct Slot<F> {
+    frame: F,
+    /// The ssn of its last transmission (0: never sent).
+    last_ssn: Ssn,
+    transmissions: u32,
+    acked: bool,
+    due: Due,
+    /// The receiver has handed it up (the simulator's knowledge).
+    delivered: bool,
+    /// Given up on (retry limit).
+    gone: bool,
+}
+
+impl<F> Slot<F> {
+    #[inline]
+    fn settled(&self) -> bool {
+        self.acked || self.gone
+    }
+    /// Sent, neither settled nor due.
+    #[inline]
+    fn unresolved(&self) -> bool {
+        self.transmissions > 0 && !self.settled() && self.due == Due::No
+    }
+}
+
+/// Counters a test or trace can read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    /// First transmissions.
+    pub new_frames: u64,
+    /// Retransmissions of frames known lost.
+    pub lost_resends: u64,
+    /// Retransmissions after the stall timer.
+    pub stall_resends: u64,
+    /// Preemptive retransmissions (enhanced form).
+    pub preemptive: u64,
+    /// Frames dropped at the retry limit.
+    pub dropped: u64,
+}
+
+/// The sending side of one direction of a link.
+#[derive(Clone, Debug)]
+pub struct Sender<F> {
+    cfg: RlpConfig,
+    /// The window, from `va` (the oldest frame not settled).
+    window: VecDeque<Slot<F>>,
+    va: Seq,
+    next_ssn: Ssn,
+    /// The last frame sent preemptively (round robin).
+    preempt_after: Option<Seq>,
+    /// When something last went on the link or a status settled a frame.
+    last_activity: Time,
+    dropped: VecDeque<(Seq, F)>,
+    stats: SenderStats,
+}
+
+impl<F: Copy> Sender<F> {
+    /// A sender with `cfg` (which must validate).
+    pub fn new(cfg: RlpConfig) -> Sender<F> {
+        debug_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());
+        Sender {
+            cfg,
+            window: VecDeque::with_capacity(cfg.window_frames as usize),
+            va: 0,
+            next_ssn: 1,
+            preempt_after: None,
+            last_activity: Time::ZERO,
+            dropped: VecDeque::new(),
+            stats: SenderStats::default(),
+        }
+    }
+
+    /// Its counters.
+    #[inline]
+    pub fn stats(&self) -> SenderStats {
+        self.stats
+    }
+
+    /// The oldest frame not settled (every frame below is acked or given up).
+    #[inline]
+    pub fn floor(&self) -> Seq {
+        self.va
+    }
+
+    /// The ssn frame `seq` last went with, if it is in the window and sent.
+    pub fn last_ssn(&self, seq: Seq) -> Option<Ssn> {
+        self.slot(seq).map(|s| s.last_ssn).filter(|&n| n > 0)
+    }
+
+    /// A frame dropped at the retry limit, oldest first: the caller's to
+    /// drop with [`DropCause::RetryLimit`].
+    pub fn pop_dropped(&mut self) -> Option<(Seq, F)> {
+        self.dropped.pop_front()
+    }
+
+    /// When the stall timer runs out, if frames are unresolved.
+    pub fn deadline(&self) -> Option<Time> {
+        self.window.iter().any(|s| s.unresolved()).then(|| self.last_activity.plus_ns(self.cfg.stall_ns))
+    }
+
+    #[inline]
+    fn slot(&self, seq: Seq) -> Option<&Slot<F>> {
+        seq.checked_sub(self.va).and_then(|i| self.window.get(i as usize))
+    }
+
+    #[inline]
+    fn slot_mut(&mut self, seq: Seq) -> Option<&mut Slot<F>> {
+        seq.checked_sub(self.va).and_then(|i| self.window.get_mut(i as usize))
+    }
+
+    /// A frame sent `transmissions` times has had its share (the limit).
+    #[inline]
+    fn exhausted(&self, transmissions: u32) -> bool {
+        self.cfg.retry_limit.is_some_and(|n| transmissions > n)
+    }
+
+    /// Give up on the frame at window index `i` (the caller reports it).
+    fn give_up(&mut self, i: usize) {
+        let s = &mut self.window[i];
+        s.gone = true;
+        s.due = Due::No;
+        self.stats.dropped += u64::from(!s.delivered);
+    }
+
+    /// Slide the window past settled frames.
+    fn slide(&mut self) {
+        while self.window.front().is_some_and(|s| s.settled()) {
+            self.window.pop_front();
+            self.va += 1;
+        }
+    }
+
+    /// The frame to preempt next: round robin over unresolved frames,
+    /// oldest first after the last one preempted.
+    fn preempt_candidate(&self) -> Option<usize> {
+        let ok = |s: &Slot<F>| s.unresolved() && !self.exhausted(s.transmissions);
+        // Just after the last one preempted, if it is still in the window.
+        let start = self.preempt_after.filter(|&p| p >= self.va).map_or(0, |p| (p - self.va) as usize + 1);
+        let after = self.window.iter().enumerate().skip(start).find(|(_, s)| ok(s));
+        after.or_else(|| self.window.iter().enumerate().take(start).find(|(_, s)| ok(s))).map(|(i, _)| i)
+    }
+}
+
+impl<F: Copy> ArqSender<F> for Sender<F> {
+    type Ack = Status;
+    type Header = Header;
+
+    #[inline]
+    fn has_room(&self) -> bool {
+        self.window.len() < self.cfg.window_frames as usize
+    }
+
+    fn offer(&mut self, _now: Time, frame: F) -> Seq {
+        debug_assert!(self.has_room());
+        let seq = self.va + self.window.len() as Seq;
+        self.window.push_back(Slot {
+            frame,
+            last_ssn: 0,
+            transmissions: 0,
+            acked: false,
+            due: Due::No,
+            delivered: false,
+            gone: false,
+        });
+        seq
+    }
+
+    fn next(&self, _now: Time) -> Option<Send<F>> {
+        let pick = |i: usize| {
+            let s = &self.window[i];
+            Send { seq: self.va + i as Seq, frame: s.frame, retransmission: s.transmissions > 0 }
+        };
+        // Known lost (or stalled) first, oldest first; then new frames.
+        if let Some(i) = self.window.iter().position(|s| s.due != Due::No && !s.settled()) {
+            return Some(pick(i));
+        }
+        if let Some(i) = self.window.iter().position(|s| s.transmissions == 0) {
+            return Some(pick(i));
+        }
+        match self.cfg.form {
+            Form::Basic => None,
+            Form::Enhanced => self.preempt_candidate().map(pick),
+        }
+    }
+
+    fn on_transmit(&mut self, now: Time, seq: Seq) -> Header {
+        let ssn = self.next_ssn;
+        self.next_ssn += 1;
+        self.last_activity = now;
+        let floor = self.va;
+        let form = self.cfg.form;
+        let s = self.slot_mut(seq).expect("sending a frame in the window");
+        let kind = match (s.transmissions, s.due) {
+            (0, _) => 0,
+            (_, Due::Lost) => 1,
+            (_, Due::Stall) => 2,
+            (_, Due::No) => 3,
+        };
+        s.last_ssn = ssn;
+        s.transmissions += 1;
+        s.due = Due::No;
+        match kind {
+            0 => self.stats.new_frames += 1,
+            1 => self.stats.lost_resends += 1,
+            2 => self.stats.stall_resends += 1,
+            _ => {
+                debug_assert_eq!(form, Form::Enhanced, "only the enhanced form preempts");
+                self.stats.preemptive += 1;
+                self.preempt_after = Some(seq);
+            }
+        }
+        Header { ssn, floor }
+    }
+
+    fn on_ack(&mut self, now: Time, st: Status) -> u32 {
+        let mut completed = 0;
+        let mut settled_any = false;
+        for i in 0..self.window.len() {
+            let seq = self.va + i as Seq;
+            let s = self.window[i];
+            if s.settled() || s.transmissions == 0 {
+                continue;
+            }
+            match st.reports(seq) {
+                Some(true) => {
+                    self.window[i].acked = true;
+                    self.window[i].due = Due::No;
+                    completed += 1;
+                    settled_any = true;
+                }
+                // The loss rule: its last copy went before a copy that arrived.
+                Some(false) if s.last_ssn < st.ssn_rx => {
+                    settled_any = true;
+                    if self.exhausted(s.transmissions) {
+                        self.give_up(i);
+                        if !s.delivered {
+                            self.dropped.push_back((seq, s.frame));
+                        }
+                    } else {
+                        self.window[i].due = Due::Lost;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if settled_any {
+            self.last_activity = now;
+        }
+        self.slide();
+        completed
+    }
+
+    fn on_timeout(&mut self, now: Time) -> Expiry<F> {
+        self.last_activity = now;
+        let i = self.window.iter().position(|s| s.unresolved()).expect("a stall waits for an unresolved frame");
+        let s = self.window[i];
+        if !self.exhausted(s.transmissions) {
+            self.window[i].due = Due::Stall;
+            return Expiry::Resend;
+        }
+        self.give_up(i);
+        self.slide();
+        if s.delivered {
+            Expiry::GaveUpDelivered { frame: s.frame }
+        } else {
+            Expiry::Drop { frame: s.frame, cause: DropCause::RetryLimit }
+        }
+    }
+
+    fn on_delivered(&mut self, seq: Seq) {
+        if let Some(s) = self.slot_mut(seq) {
+            s.delivered = true;
+        }
+    }
+
+    fn holds(&self, seq: Seq) -> bool {
+        self.slot(seq).is_some_and(|s| !s.settled() && !s.delivered)
+    }
+
+    fn in_flight(&self) -> usize {
+        self.window.iter().filter(|s| !s.settled() && !s.delivered).count()
+    }
+}
+
+/// Counters a test or trace can read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReceiverStats {
+    /// Data frames that arrived intact.
+    pub frames: u64,
+    /// Of which copies of a frame already received (or given up).
+    pub duplicates: u64,
+    /// Frames handed up.
+    pub handed_up: u64,
+}
+
+/// The receiving side of one direction of a link.
+#[derive(Clone, Debug)]
+pub struct Receiver {
+    delivery: Delivery,
+    vr: Seq,
+    /// Bit `i`: frame `vr + 1 + i` received.
+    bitmap: u64,
+    ssn_rx: Ssn,
+    up: VecDeque<Seq>,
+    stats: ReceiverStats,
+}
+
+impl Receiver {
+    /// A receiver handing frames up in `cfg`'s order.
+    pub fn new(cfg: &RlpConfig) -> Receiver {
+        Receiver { delivery: cfg.delivery, vr: 0, bitmap: 0, ssn_rx: 0, up: VecDeque::new(), stats: Default::default() }
+    }
+
+    /// Its full status.
+    #[inline]
+    pub fn status(&self) -> Status {
+        Status { vr: self.vr, bitmap: self.bitmap, bits: MAX_WINDOW, ssn_rx: self.ssn_rx }
+    }
+
+    /// Its partial status: `vr`, `ssn_rx` and the first `k` bitmap bits.
+    #[inline]
+    pub fn partial_status(&self, k: u32) -> Status {
+        let mask = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
+        Status { vr: self.vr, bitmap: self.bitmap & mask, bits: k, ssn_rx: self.ssn_rx }
+    }
+
+    /// A partial status of `k` bits says all the full one would: nothing
+    /// received beyond its bits.
+    #[inline]
+    pub fn partial_suffices(&self, k: u32) -> bool {
+        k >= 64 || self.bitmap >> k == 0
+    }
+
+    /// The next frame to hand up, in the configured order.
+    #[inline]
+    pub fn pop_up(&mut self) -> Option<Seq> {
+        self.up.pop_front()
+    }
+
+    /// Its counters.
+    #[inline]
+    pub fn stats(&self) -> ReceiverStats {
+        self.stats
+    }
+
+    fn hand_up(&mut self, seq: Seq) {
+        self.up.push_back(seq);
+        self.stats.handed_up += 1;
+    }
+
+    /// Step `vr` past a frame received or given up, then past every frame
+    /// received behind it (handing them up if in order).
+    fn advance(&mut self) {
+        loop {
+            self.vr += 1;
+            let got = self.bitmap & 1 == 1;
+            self.bitmap >>= 1;
+            if !got {
+                return;
+            }
+            if self.delivery == Delivery::InOrder {
+                self.hand_up(self.vr);
+            }
+        }
+    }
+}
+
+impl ArqReceiver for Receiver {
+    type Ack = Status;
+    type Header = Header;
+
+    fn on_frame(&mut self, _now: Time, seq: Seq, h: Header) -> Receipt<Status> {
+        self.stats.frames += 1;
+        self.ssn_rx = self.ssn_rx.max(h.ssn);
+        // Frames the sender gave up on are not waited for.
+        while self.vr < h.floor {
+            self.advance();
+        }
+        let fresh = if seq < self.vr {
+            false
+        } else if seq == self.vr {
+            self.hand_up(seq);
+            self.advance();
+            true
+        } else {
+            let i = seq - self.vr - 1;
+            debug_assert!(i < MAX_WINDOW, "frame {seq} beyond the window at {}", self.vr);
+            let had = self.bitmap >> i & 1 == 1;
+            self.bitmap |= 1 << i;
+            if !had && self.delivery == Delivery::OutOfOrder {
+                self.hand_up(seq);
+            }
+            !had
+        };
+        self.stats.duplicates += u64::from(!fresh);
+        Receipt { deliver: fresh, ack: self.status() }
+    }
+}
+
+#[cfg(test)]
+mod tests;
