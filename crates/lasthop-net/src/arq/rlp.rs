@@ -3,6 +3,11 @@
 //! JSAC 12(8), 1994: NAK-based selective repeat for a circuit-mode radio
 //! hop (one frame slot per direction per slot time, a FIFO channel).
 //!
+//! (Its conference version: ICC '94, pp. 587ff., DOI 10.1109/ICC.1994.368837;
+//! its abstract confirms the design's core, "frequent, complete or partial
+//! feedback of the receiver state", for the US digital cellular TDMA channel
+//! with packet error rates of 1e-3 to 1e-1 in long fades.)
+//!
 //! The primary paper was not read for lasthop; the rules below are the
 //! survey's (seed 002, ElAarag 2002, Sec. 5.1, marked \[S\]) as the close
 //! reading `elaarag-002.md` Sec. 1.5 spells them out, and lasthop's own
