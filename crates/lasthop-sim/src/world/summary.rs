@@ -17,10 +17,28 @@ use std::sync::Arc;
 use crate::metrics::jain_index;
 
 impl<'m> World<'m> {
+    /// The agents of each connection, and the ACK reconstructors of each
+    /// model flow (of any of its connections: split legs too), in the
+    /// agents' order: each flow's summary reads its own, where filtering
+    /// every agent for every flow made the summary quadratic (4,000 flows
+    /// with snoop: 94.9 ms).
+    fn agents_by_flow(&self) -> (Groups, Groups) {
+        let conn = |k: usize| self.agents[k].agent.flow() as usize;
+        let recons = |k: usize| matches!(self.agents[k].agent, NodeAgent::AckRecons(_));
+        let on_conn = Groups::of(self.flows.len(), (0..self.agents.len()).map(|k| (conn(k), k)));
+        let model_flow = |k: usize| self.flows[conn(k)].model_flow as usize;
+        let recons_of = Groups::of(
+            self.model.flows.len(),
+            (0..self.agents.len()).filter(|&k| recons(k) && conn(k) < self.flows.len()).map(|k| (model_flow(k), k)),
+        );
+        (on_conn, recons_of)
+    }
+
     pub fn summary(&self) -> RunSummary {
         let end = self.sched.now();
         let overlap = self.overlap.throughputs_bps(end, &delivered_now(&self.flows, self.model.flows.len()));
         let secs = |ns: u64| ns as f64 / NS_PER_S as f64;
+        let (on_conn, recons_of) = self.agents_by_flow();
         let flows: Vec<FlowSummary> = self
             .flows
             .iter()
@@ -28,13 +46,9 @@ impl<'m> World<'m> {
             .enumerate()
             .map(|(fi, (f, m))| {
                 let st = f.sender.stats();
-                let on_flow = || self.agents.iter().filter(move |s| s.agent.flow() as usize == fi);
+                let on_flow = || on_conn.of_key(fi).map(|k| &self.agents[k]);
                 // Reconstructors of any connection of the flow (split legs too).
-                let recons = self
-                    .agents
-                    .iter()
-                    .filter(|s| matches!(s.agent, NodeAgent::AckRecons(_)))
-                    .filter(|s| self.flows[s.agent.flow() as usize].model_flow as usize == fi);
+                let recons = recons_of.of_key(fi).map(|k| &self.agents[k]);
                 // The receiving application is the last leg's (split flows).
                 let app_next = self.flows[self.last_leg(fi)].app_next;
                 let start = self.starts[fi];
@@ -300,5 +314,44 @@ impl<'m> World<'m> {
     /// Names of link directions, indexed as in drop traces (2·link + dir).
     pub fn link_dir_names(&self) -> Arc<[String]> {
         self.model.labels.link_dirs.clone()
+    }
+}
+
+/// Items grouped by a key below `n`, each group in the order the items
+/// came (compressed rows: one array of items, one of where each group
+/// starts).
+struct Groups {
+    starts: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Groups {
+    /// Group `(key, item)` pairs; a pair whose key is `n` or more belongs
+    /// to no group.
+    fn of(n: usize, pairs: impl Iterator<Item = (usize, usize)> + Clone) -> Groups {
+        let pairs = pairs.filter(move |&(key, _)| key < n);
+        let mut starts = vec![0u32; n + 1];
+        for (key, _) in pairs.clone() {
+            starts[key + 1] += 1;
+        }
+        for i in 0..n {
+            starts[i + 1] += starts[i];
+        }
+        let mut next = starts.clone();
+        let mut items = vec![0u32; starts[n] as usize];
+        for (key, item) in pairs {
+            items[next[key] as usize] = item as u32;
+            next[key] += 1;
+        }
+        Groups { starts, items }
+    }
+
+    /// Group `key`'s items, in order (none for a key past the end).
+    fn of_key(&self, key: usize) -> impl Iterator<Item = usize> + Clone + '_ {
+        let (a, b) = match (self.starts.get(key), self.starts.get(key + 1)) {
+            (Some(&a), Some(&b)) => (a as usize, b as usize),
+            _ => (0, 0),
+        };
+        self.items[a..b].iter().map(|&k| k as usize)
     }
 }
