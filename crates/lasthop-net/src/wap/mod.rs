@@ -14,7 +14,7 @@
 //!   count the wireless bytes.
 //! - [`wtp`]: the Wireless Transaction Protocol, classes 0, 1 and 2, an
 //!   initiator and a responder, retransmission and abort.
-//! - `wsp` (to come): the Wireless Session Protocol's connection mode over WTP,
+//! - [`wsp`]: the Wireless Session Protocol's connection mode over WTP,
 //!   minimal: connect, a method (a page fetch), suspend, resume,
 //!   disconnect.
 //!
@@ -27,4 +27,5 @@
 //! queue up for the caller (`pop_pdu`), what to hand up likewise
 //! (`pop_event`). No dynamic dispatch.
 
+pub mod wsp;
 pub mod wtp;

@@ -136,6 +136,9 @@ pub enum AbortReason {
     User,
     /// The peer did not answer: RCR or AEC at its limit.
     NoResponse,
+    /// The user above has no session for this invoke (WSP's DISCONNECT
+    /// reason, \[K\]): sent by [`super::wsp::Server`].
+    Disconnect,
 }
 
 /// What a PDU is, with what it carries.
@@ -562,9 +565,14 @@ impl<U: Payload> Responder<U> {
 
     /// The user aborts a live transaction: an Abort goes to the peer.
     /// False if `tid` is not live.
-    pub fn abort(&mut self, _now: Time, tid: Tid) -> bool {
+    pub fn abort(&mut self, now: Time, tid: Tid) -> bool {
+        self.abort_with(now, tid, AbortReason::User)
+    }
+
+    /// As [`Responder::abort`], with the reason the Abort carries.
+    pub fn abort_with(&mut self, _now: Time, tid: Tid, reason: AbortReason) -> bool {
         if self.txs.contains_key(&tid) {
-            self.end_aborted(tid, AbortReason::User);
+            self.end_aborted(tid, reason);
             true
         } else {
             false
