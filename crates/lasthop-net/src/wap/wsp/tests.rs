@@ -300,3 +300,73 @@ fn calls_out_of_state_are_refused() {
     let mut s = Server::new(WtpConfig::default());
     assert_eq!(s.reply(Time::ZERO, 9, 0, 1), Err(("addr", "no such peer")));
 }
+
+/// What the property's script does at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Act {
+    Fetch,
+    /// The outage begins: suspend if the script says so.
+    Down,
+    /// The outage ends: a new address if the script says so, resume if
+    /// suspended.
+    Up,
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// A connected client fetching every 2 s for 120 s, an outage of up to
+    /// 80 s somewhere in it, after which the address may change, with or
+    /// without suspend/resume, a server answering after up to 6 s: every
+    /// fetch ends exactly once (fetched or aborted); with suspend/resume
+    /// the session is never lost and never reconnected, and the client
+    /// ends connected to the same session.
+    #[test]
+    fn every_fetch_ends_once_and_suspend_resume_keeps_the_session(
+        start_ms in 2_000u64..60_000,
+        len_ms in 1_000u64..80_000,
+        new_addr: bool,
+        suspend: bool,
+        answer_ms in 0u64..6_000,
+    ) {
+        let mut p = Pair::connected(answer_ms);
+        let (o, e) = (start_ms / 10 * 10 + 5, (start_ms + len_ms) / 10 * 10 + 5);
+        p.outage = (t(o), t(e));
+        let mut script: Vec<(u64, Act)> = (1..=60).map(|k| (k * 2000, Act::Fetch)).collect();
+        script.push((o, Act::Down));
+        script.push((e, Act::Up));
+        script.sort_unstable();
+        let mut fetches = Vec::new();
+        for (at, act) in script {
+            p.run_to(t(at));
+            match act {
+                Act::Fetch => {
+                    if let Ok(f) = p.c.get(p.now, 100) {
+                        fetches.push(f);
+                    }
+                }
+                Act::Down if suspend => p.c.suspend(p.now).unwrap(),
+                Act::Down => {}
+                Act::Up => {
+                    if new_addr {
+                        p.c.bearer_changed(p.now, 2);
+                    }
+                    if p.c.state() == ClientState::Suspended {
+                        p.c.resume(p.now).unwrap();
+                    }
+                }
+            }
+        }
+        p.run_to(t(10_000_000));
+        for f in fetches {
+            let ends = p.cev.iter().filter(|e| matches!(e.1,
+                ClientEvent::Fetched { fetch, .. } | ClientEvent::FetchAborted { fetch } if fetch == f)).count();
+            proptest::prop_assert_eq!(ends, 1, "fetch {} ends {} times", f, ends);
+        }
+        if suspend {
+            proptest::prop_assert!(!p.cev.iter().any(|e| e.1 == ClientEvent::SessionLost));
+            proptest::prop_assert_eq!(p.c.stats().connects, 1);
+            proptest::prop_assert_eq!((p.c.state(), p.c.session()), (ClientState::Connected, Some(1)));
+        }
+    }
+}
