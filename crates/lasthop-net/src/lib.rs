@@ -13,9 +13,13 @@
 //!   Sec. 5).
 //! - [`queue`]: queue disciplines per link direction: DropTail, and a composed
 //!   queue with random drop, RED/ECN, ACK filtering and acks-first.
+//! - [`wap`]: WAP's transaction and session layers over the caller's
+//!   datagrams: WTP (classes 0, 1 and 2, retransmission, abort) and WSP's
+//!   connection-mode session (connect, fetch, suspend, resume).
 
 pub mod arq;
 pub mod emulation;
 pub mod error;
 pub mod mac;
 pub mod queue;
+pub mod wap;
