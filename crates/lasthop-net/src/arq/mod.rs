@@ -83,6 +83,8 @@
 pub mod airmail;
 pub mod rlp;
 pub mod stop_and_wait;
+#[cfg(test)]
+mod test_channel;
 
 use lasthop_core::trace::DropCause;
 use lasthop_core::Time;
