@@ -37,8 +37,9 @@
 //! - \[I\] The BS resends on the MH's status (proven lost), sets the poll
 //!   bit on the last frame of a burst (nothing new behind it), and keeps a
 //!   poll timer ([`AirmailConfig::poll_ns`], [`Sender::deadline`]): with
-//!   frames unresolved and no status for that long, the oldest goes again
-//!   with the poll bit.
+//!   frames unresolved and neither a poll sent nor a status that settled a
+//!   frame (acked it or proved it lost) for that long, the oldest goes
+//!   again with the poll bit.
 //! - \[I\] Persistent: no retry limit (the survey names none); frames are
 //!   handed up in order, never twice ([`Receiver::pop_up`]).
 //! - \[S, A\] Handoff by window management and state transfer: the old BS
@@ -351,8 +352,8 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
 
     fn on_ack(&mut self, now: Time, st: Status) -> u32 {
         self.stats.statuses += 1;
-        self.last_activity = now;
         let mut completed = 0;
+        let mut settled_any = false;
         let role = self.role;
         let statuses = self.stats.statuses;
         for (i, s) in self.window.iter_mut().enumerate() {
@@ -364,10 +365,18 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
                 s.acked = true;
                 s.due = false;
                 completed += 1;
+                settled_any = true;
             } else if s.last_tx < st.tx_rx || (role == Role::Mh && statuses >= s.statuses_at_send + 2) {
                 // Proven lost; or (MH) a second status since its last copy.
                 s.due = true;
+                settled_any = true;
             }
+        }
+        // The poll timer restarts on a status that settled something: one
+        // that says nothing new (a gap-timer status repeating itself) must
+        // not hold off the poll forever.
+        if settled_any {
+            self.last_activity = now;
         }
         self.slide();
         completed
