@@ -173,7 +173,9 @@ impl Status {
 /// A frame in a sender's window, as a handoff carries it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unacked<F> {
+    /// Its number.
     pub seq: Seq,
+    /// The caller's frame.
     pub frame: F,
     /// The transmission number of its last copy (0: never sent).
     pub last_tx: u64,
@@ -418,10 +420,14 @@ pub struct ReceiverStats {
     pub duplicates: u64,
     /// Frames handed up.
     pub handed_up: u64,
-    /// Statuses sent, by cause (a status with several causes counts once,
-    /// under the first: block, poll, timer).
+    /// Statuses sent at the end of a block of `N` frames (MH). A status
+    /// with several causes counts once, under the first of block, poll,
+    /// timer.
     pub block_statuses: u64,
+    /// Statuses sent on a frame with the poll bit (MH).
     pub poll_statuses: u64,
+    /// Statuses sent when the timer ran out (the BS's period, the MH's gap
+    /// timer).
     pub timer_statuses: u64,
 }
 

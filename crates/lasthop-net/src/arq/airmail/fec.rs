@@ -129,7 +129,9 @@ impl FecConfig {
 /// A level with its parameters: what survives, what it costs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fec {
+    /// The codes' parameters.
     pub cfg: FecConfig,
+    /// The level.
     pub level: FecLevel,
     /// Parity frames per block (packet level; 0 otherwise).
     pub m: u32,

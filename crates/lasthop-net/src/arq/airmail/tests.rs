@@ -59,6 +59,8 @@ fn validate_names_each_bad_field_in_one_line() {
         assert_eq!(AirmailConfig { fec: name, ..d }.validate(), Ok(()));
     }
     assert_eq!(AirmailConfig { window_frames: 64, block_frames: 1, ..d }.validate(), Ok(()));
+    assert_eq!(AirmailConfig { fec: "byte", ..d }.fec_adapter().current().level, FecLevel::Byte);
+    assert_eq!(d.fec_adapter().current().level, FecLevel::None, "adaptive starts uncoded");
     let (field, why) = bad(AirmailConfig { fec: "turbo", ..d });
     assert!(!why.contains('\n') && !field.contains('\n'));
 }
