@@ -37,9 +37,9 @@
 //! - \[I\] The BS resends on the MH's status (proven lost), sets the poll
 //!   bit on the last frame of a burst (nothing new behind it), and keeps a
 //!   poll timer ([`AirmailConfig::poll_ns`], [`Sender::deadline`]): with
-//!   frames unresolved and neither a poll sent nor a status that settled a
-//!   frame (acked it or proved it lost) for that long, the oldest goes
-//!   again with the poll bit.
+//!   frames unresolved and neither a frame sent nor a status that settled
+//!   a frame (acked it or proved it lost) for that long, the oldest goes
+//!   again with the poll bit (as [`super::rlp`]'s stall timer).
 //! - \[I\] Persistent: no retry limit (the survey names none); frames are
 //!   handed up in order, never twice ([`Receiver::pop_up`]).
 //! - \[S, A\] Handoff by window management and state transfer: the old BS
@@ -347,8 +347,8 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
         if poll {
             self.poll_pending = false;
             self.stats.polls += 1;
-            self.last_activity = now;
         }
+        self.last_activity = now;
         Header { tx, poll }
     }
 

@@ -126,6 +126,7 @@ fn the_mh_answers_one_combined_status_after_n_frames() {
         assert!(!h.poll, "frames remain behind it");
         answers.push(mh.down.on_frame(Time(t + 1), f.seq, h).ack);
     }
+    assert_eq!(bs.down.deadline(), Some(Time(7 + 24)), "the poll timer counts from the last frame sent");
     let at: Vec<usize> = answers.iter().enumerate().filter(|(_, a)| a.is_some()).map(|(i, _)| i).collect();
     assert_eq!(at, vec![3, 7], "one status per block of 4 frames");
     assert_eq!(answers[7], Some(Status { vr: 8, bitmap: 0, tx_rx: 8 }));
