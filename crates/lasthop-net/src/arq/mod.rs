@@ -15,7 +15,14 @@
 //!   bitmap, highest ssn received) proving frames lost, in the basic and
 //!   the enhanced (preemptive, piggybacked) forms.
 //!
-//! Members to come, one file each: AIRMAIL, MHP/SRP, WTP. The interface is
+//! - [`airmail`]: AIRMAIL (Ayanoglu, Paul, La Porta, Sabnani, Gitlin 1995,
+//!   through seed 002 Sec. 5.1), asymmetric selective repeat between a
+//!   base station and a mobile host: the base station's status periodic,
+//!   the mobile's event-driven and combined (a block of frames, a poll
+//!   bit, a receive-gap timer), adaptive FEC ([`airmail::fec`]) and
+//!   handoff with state transfer ([`airmail::BsState`]).
+//!
+//! Members to come, one file each: MHP/SRP, WTP. The interface is
 //! shaped for them: a sender holds a window of frames and may be asked to
 //! resend selected ones, a receiver may answer with the frame numbers it
 //! misses.
@@ -73,8 +80,11 @@
 //! [`stop_and_wait::Receiver`]s); a caller with a choice among members will
 //! hold an enum of them, one match per call, never a `dyn` trait object.
 
+pub mod airmail;
 pub mod rlp;
 pub mod stop_and_wait;
+#[cfg(test)]
+mod test_channel;
 
 use lasthop_core::trace::DropCause;
 use lasthop_core::Time;

@@ -8,6 +8,7 @@
 
 use super::*;
 use crate::arq::stop_and_wait;
+use crate::arq::test_channel::{ns3_margin_opportunities, GRID_LOSS, NS3_POLL_RETRANSMIT};
 use lasthop_core::rng::RngStream;
 use proptest::prelude::*;
 
@@ -549,25 +550,6 @@ fn assert_complete(o: &Outcome, n: u32, what: &str) {
 
 // ---------------------------------------------------------------- the grid
 
-/// ns-3's empirical margin (`lte-test-rlc-am-e2e.cc`), in its transmission
-/// opportunities (one per 3 ms): 0.5, 1, 2, 10, 20 and 30 s.
-fn ns3_margin_opportunities(p: f64) -> f64 {
-    let secs = if p < 0.07 {
-        0.5
-    } else if p < 0.20 {
-        1.0
-    } else if p < 0.50 {
-        2.0
-    } else if p < 0.70 {
-        10.0
-    } else if p < 0.91 {
-        20.0
-    } else {
-        30.0
-    };
-    secs / 0.003
-}
-
 /// The deadline in slots, derived as ns-3's RLC AM end-to-end test derives
 /// its stop time: `N / throughput + margin`, the throughput the smaller of
 /// two full-buffer bounds, in frames per slot.
@@ -618,12 +600,6 @@ fn deadline(member: Member, p: f64, n: u32) -> u64 {
     let spread = 6.0 * cycle * (n * (1.0 - q)).sqrt() / q;
     (n / throughput + spread + ns3_margin_opportunities(p) * cycle).ceil() as u64
 }
-
-/// ns-3's grid sets `t-PollRetransmit` (resend when no status came) to
-/// 20 ms, 6.7 of its 3 ms opportunities: the stall timer here, 7 slots.
-const NS3_POLL_RETRANSMIT: u64 = 7;
-
-const GRID_LOSS: [f64; 9] = [0.0, 0.05, 0.10, 0.15, 0.25, 0.50, 0.75, 0.90, 0.95];
 
 /// ns-3's `lte-rlc-am-e2e` grid (loss 0 to 95 %, 30 seeds, 1000 SDUs, bulk
 /// arrival) against every persistent member: all handed up, in order, none
