@@ -22,10 +22,13 @@
 //!   bit, a receive-gap timer), adaptive FEC ([`airmail::fec`]) and
 //!   handoff with state transfer ([`airmail::BsState`]).
 //!
-//! Members to come, one file each: MHP/SRP, WTP. The interface is
-//! shaped for them: a sender holds a window of frames and may be asked to
-//! resend selected ones, a receiver may answer with the frame numbers it
-//! misses.
+//! Members to come, one file each: MHP/SRP (Yavatkar and Bhagwat's
+//! selective repeat under MTCP's split session). The interface is shaped
+//! for it: a sender holds a window of frames and may be asked to resend
+//! selected ones, a receiver may answer with the frame numbers it misses.
+//! WAP's WTP is not a link ARQ but a transaction protocol over datagrams,
+//! end to end between the handset and the gateway: it lives in
+//! [`crate::wap`].
 //!
 //! # The interface
 //!
