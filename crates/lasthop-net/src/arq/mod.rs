@@ -22,10 +22,14 @@
 //!   bit, a receive-gap timer), adaptive FEC ([`airmail::fec`]) and
 //!   handoff with state transfer ([`airmail::BsState`]).
 //!
-//! Members to come, one file each: MHP/SRP (Yavatkar and Bhagwat's
-//! selective repeat under MTCP's split session). The interface is shaped
-//! for it: a sender holds a window of frames and may be asked to resend
-//! selected ones, a receiver may answer with the frame numbers it misses.
+//! - [`srp`]: SRP (Yavatkar and Bhagwat 1994, through seed 002 Sec. 5.3),
+//!   the selective repeat under MTCP's split session (MHP) over the 1-2
+//!   hops between the base station and the mobile host: a SACK naming the
+//!   missing packet on every out-of-sequence arrival, several losses
+//!   recovered per round trip, a window that falls to one on a timeout and
+//!   rebuilds, and handoff with its state, buffers included
+//!   ([`srp::SrpState`], sized for the transfer).
+//!
 //! WAP's WTP is not a link ARQ but a transaction protocol over datagrams,
 //! end to end between the handset and the gateway: it lives in
 //! [`crate::wap`].
@@ -85,6 +89,7 @@
 
 pub mod airmail;
 pub mod rlp;
+pub mod srp;
 pub mod stop_and_wait;
 #[cfg(test)]
 mod test_channel;
