@@ -217,8 +217,11 @@ pub struct Unacked<F> {
     pub last_tx: u64,
     /// Copies sent.
     pub transmissions: u32,
-    /// Acked (kept until the packets below it are).
+    /// Acked or given up on (kept until the packets below it are settled).
     pub acked: bool,
+    /// The receiver has handed it up (the simulator's knowledge, which
+    /// moves with the state).
+    pub delivered: bool,
 }
 
 /// Why a packet is due to go again.
@@ -711,6 +714,7 @@ impl<F: Copy> Station<F> {
             last_tx: x.last_tx,
             transmissions: x.transmissions,
             acked: x.settled(),
+            delivered: x.delivered,
         });
         SrpState {
             una: s.una,
@@ -743,7 +747,7 @@ impl<F: Copy> Station<F> {
                 acked: u.acked,
                 gone: false,
                 due: Due::No,
-                delivered: false,
+                delivered: u.delivered,
             });
         }
         let mut recv = Receiver::new(&cfg);

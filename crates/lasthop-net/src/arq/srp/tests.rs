@@ -8,7 +8,10 @@
 //! RTO is in slots).
 
 use super::*;
+use crate::arq::test_channel::{ns3_margin_opportunities, GRID_LOSS, NS3_POLL_RETRANSMIT};
+use lasthop_core::rng::RngStream;
 use lasthop_core::trace::DropCause;
+use proptest::prelude::*;
 
 const T0: Time = Time::ZERO;
 
@@ -352,4 +355,322 @@ fn a_handoff_mid_transfer_loses_and_duplicates_nothing_and_the_state_grows_with_
     new.recv.on_frame(Time(68), f.seq, h);
     bs_handed.extend(ups(&mut new.recv));
     assert_eq!(bs_handed, vec![0, 1, 2, 3], "uplink: all, once, in order");
+}
+
+// ---------------------------------------------------------------- the channel
+
+/// One-way delay in slots: a packet sent in slot `t` arrives in `t +
+/// DELAY`, its ack (sent at once) back at the sender in `t + 2 DELAY`.
+const DELAY: u64 = 4;
+
+/// A round trip in slots.
+const RTT: u64 = 2 * DELAY;
+
+/// Which way a packet goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    /// Data, sender to receiver: (seq, a retransmission).
+    Data(Seq, bool),
+    /// An ack, receiver to sender.
+    Ack,
+}
+
+/// A run: `n` packets offered at slot 0 (bulk, as the window lets them
+/// in), one packet a slot, the loss source `lose` deciding each packet and
+/// ack; a handoff of the sender's station at `handoff_at` (the acks on the
+/// way to the old BS are lost).
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    cfg: SrpConfig,
+    n: u32,
+    /// Give up at this slot (the test fails if it must).
+    limit: u64,
+    handoff_at: Option<u64>,
+}
+
+/// What a run did.
+#[derive(Debug, Default)]
+struct Outcome {
+    /// Packets handed up, in the order they were.
+    up: Vec<Seq>,
+    dropped: Vec<Seq>,
+    /// The slot at which every packet was handed up or dropped.
+    slots: u64,
+    /// When a SACK first reached the sender.
+    first_sack_at: Option<u64>,
+    /// (seq, slot) of every retransmission.
+    resends: Vec<(Seq, u64)>,
+    /// The state-transfer message's size at the handoff (1000-byte packets).
+    handoff_bytes: Option<u64>,
+    stats: SenderStats,
+    duplicates_received: u64,
+    finished: bool,
+}
+
+fn run(run: Run, lose: &mut dyn FnMut(u64, Way) -> bool) -> Outcome {
+    let c = run.cfg;
+    let (mut bs, mut r): (Station<u32>, Receiver) = (Station::new(c), Receiver::new(&c));
+    let n = run.n;
+    let mut fwd: VecDeque<(u64, Seq, Header)> = VecDeque::new();
+    let mut rev: VecDeque<(u64, Ack)> = VecDeque::new();
+    let mut handed = vec![false; n as usize];
+    let mut out = Outcome::default();
+    let mut offered = 0u32;
+    let mut t = 0u64;
+    while t < run.limit {
+        let now = Time(t);
+        if run.handoff_at == Some(t) {
+            let st = bs.export_state();
+            out.handoff_bytes = Some(st.bytes(|_| 1000, 1000));
+            let stats = bs.send.stats();
+            bs = Station::from_state(c, now, st);
+            bs.send.stats = stats;
+            rev.clear();
+        }
+        while fwd.front().is_some_and(|x| x.0 == t) {
+            let (_, seq, h) = fwd.pop_front().unwrap();
+            let got = r.on_frame(now, seq, h);
+            out.duplicates_received += u64::from(!got.deliver);
+            while let Some(up) = r.pop_up() {
+                assert!(!handed[up as usize], "packet {up} handed up twice");
+                handed[up as usize] = true;
+                out.up.push(up);
+                bs.send.on_delivered(up);
+            }
+            if !lose(t, Way::Ack) {
+                rev.push_back((t + DELAY, got.ack));
+            }
+        }
+        while rev.front().is_some_and(|x| x.0 == t) {
+            let (_, a) = rev.pop_front().unwrap();
+            if a.is_sack() && out.first_sack_at.is_none() {
+                out.first_sack_at = Some(t);
+            }
+            bs.send.on_ack(now, a);
+            while let Some((seq, _)) = bs.send.pop_dropped() {
+                out.dropped.push(seq);
+            }
+        }
+        if bs.send.deadline().is_some_and(|d| d <= now) {
+            match bs.send.on_timeout(now) {
+                Expiry::Resend | Expiry::GaveUpDelivered { .. } => {}
+                Expiry::Drop { frame, cause } => {
+                    assert_eq!(cause, DropCause::RetryLimit);
+                    out.dropped.push(frame);
+                }
+            }
+        }
+        if out.up.len() + out.dropped.len() == n as usize {
+            out.finished = true;
+            break;
+        }
+        assert!((1..=c.window_max).contains(&bs.send.cwnd()) && bs.send.in_flight() <= c.window_max as usize);
+        while offered < n && bs.send.has_room() {
+            assert_eq!(bs.send.offer(now, offered), offered);
+            offered += 1;
+        }
+        if let Some(f) = bs.send.next(now) {
+            if f.retransmission {
+                out.resends.push((f.seq, t));
+            }
+            let h = bs.send.on_transmit(now, f.seq);
+            if !lose(t, Way::Data(f.seq, f.retransmission)) {
+                fwd.push_back((t + DELAY, f.seq, h));
+            }
+        }
+        t += 1;
+    }
+    out.slots = t;
+    out.stats = bs.send.stats();
+    assert_eq!(out.duplicates_received, r.stats().duplicates);
+    out
+}
+
+/// Independent loss with probability `p` on every packet and ack.
+fn bernoulli(p: f64, seed: u64) -> impl FnMut(u64, Way) -> bool {
+    let mut rng = RngStream::new(seed, "srp-test-channel");
+    move |_, _| rng.bernoulli(p)
+}
+
+/// Every packet handed up once (checked as it happens), in order, none
+/// dropped, before the limit.
+fn assert_complete(o: &Outcome, n: u32, what: &str) {
+    assert!(o.finished, "{what}: unfinished at slot {}", o.slots);
+    assert!(o.dropped.is_empty(), "{what}: dropped {:?}", o.dropped);
+    assert!(o.up.iter().copied().eq(0..n), "{what}: not in order");
+}
+
+/// The grid's configuration: the defaults with a fixed RTO of a round
+/// trip plus ns-3's `t-PollRetransmit` (the poll timer on top of the time
+/// an answer takes here), in slots.
+fn grid_cfg() -> SrpConfig {
+    SrpConfig { rto: Rto::Fixed { ns: RTT + NS3_POLL_RETRANSMIT }, ..SrpConfig::default() }
+}
+
+// ---------------------------------------------------------------- the grid
+
+/// The grid's deadline in slots, derived as the RLP grid's is (see
+/// `rlp/tests.rs`, `deadline`): `N / throughput + spread + margin`, the
+/// throughput the least of the full-buffer bounds, in packets per slot:
+///
+/// - the data channel's: one packet a slot, a fraction `q = 1 - p` through;
+/// - the window's: `W` packets per round trip (`2 DELAY + 1` slots: sent,
+///   acked, the next one sent), thinned by loss, `W q / (2 DELAY + 1)`
+///   (above one packet a slot here: it never binds with `W` 32 and `DELAY`
+///   4, but would with a smaller window or a longer path);
+/// - the timeout's, where it drives SRP: a timeout sets the window to 1
+///   and resends one packet, and the window grows only with acks; once a
+///   packet and its ack both get through less often than not (`q^2 < 1/2`,
+///   here from 50 % loss), the window stays near 1 and SRP runs as
+///   stop-and-wait on its timer, one attempt per `T_rto + 1` slots, each
+///   through both ways with probability `q^2`: `q^2 / (T_rto + 1)`. It is
+///   pessimistic (an ack that gets through raises the window, one that
+///   proves packets lost resends them at once).
+///
+/// Plus six standard deviations of a sum of `N` geometric variables of the
+/// regime, `cycle sqrt(N (1 - s)) / s` (`s`: a packet's chance a cycle,
+/// `q` or `q^2`; `cycle`: 1 slot or `T_rto + 1`), and ns-3's empirical
+/// margin counted in the regime's cycles.
+fn deadline(c: &SrpConfig, p: f64, n: u32) -> u64 {
+    let Rto::Fixed { ns: rto } = c.rto else { panic!("the grid's RTO is fixed") };
+    let q = 1.0 - p;
+    let (cycle, s) = if q * q < 0.5 { ((rto + 1) as f64, q * q) } else { (1.0, q) };
+    let window = f64::from(c.window_max) * q / (RTT + 1) as f64;
+    let throughput = (s / cycle).min(window);
+    let n = f64::from(n);
+    let spread = 6.0 * cycle * (n * (1.0 - s)).sqrt() / s;
+    (n / throughput + spread + ns3_margin_opportunities(p) * cycle).ceil() as u64
+}
+
+/// ns-3's `lte-rlc-am-e2e` grid (loss 0 to 95 % both ways, 30 seeds, 1000
+/// SDUs, bulk arrival) for persistent SRP (the defaults, the RTO fixed at
+/// a round trip plus `t-PollRetransmit`) over a path of [`DELAY`] slots
+/// each way: all handed up, in order, none twice, by [`deadline`]. Prints
+/// the worst run per cell against it, with the most timeouts a run took.
+#[test]
+fn ns3_rlc_am_grid_srp_delivers_all_in_order_once_by_the_deadline() {
+    let (n, c) = (1000, grid_cfg());
+    for p in GRID_LOSS {
+        let limit = deadline(&c, p, n);
+        let (mut worst, mut timeouts) = (0, 0);
+        for seed in 1..=30 {
+            let o = run(Run { cfg: c, n, limit, handoff_at: None }, &mut bernoulli(p, seed));
+            assert_complete(&o, n, &format!("srp p={p} seed={seed}"));
+            worst = worst.max(o.slots);
+            timeouts = timeouts.max(o.stats.timeouts);
+        }
+        println!("grid srp p={p:.2}: worst {worst:>7} slots, deadline {limit:>7}, most timeouts {timeouts}");
+    }
+}
+
+// ---------------------------------------------------------------- MHP-1
+
+/// MHP-1 (seed 002 Sec. 5.3: "SRP also can recover more than one packet in
+/// one round trip time"): `k` packets (k = 1 to 5) among those one round
+/// trip puts in flight (`RTT` consecutive packets from 64, the window full
+/// by then) lose their first copy, nothing else is lost; over 10 seeds
+/// (which `k` of the `RTT`), 200 packets: each is retransmitted exactly
+/// once, all within one round trip of the first SACK reaching the sender,
+/// with no timeout, and all handed up in order once. Prints, per `k`, the
+/// most slots from the first SACK to the last retransmission.
+#[test]
+fn mhp_1_k_losses_in_one_window_are_all_retransmitted_within_one_rtt_of_the_first_sack() {
+    let n = 200;
+    let c = SrpConfig { rto: Rto::Fixed { ns: 4 * RTT }, ..SrpConfig::default() };
+    for k in 1..=5usize {
+        let mut most = 0;
+        for seed in 1..=10 {
+            let mut rng = RngStream::new(seed, "srp-test-mhp-1");
+            let mut lost: Vec<Seq> = vec![];
+            while lost.len() < k {
+                let x = 64 + rng.below(RTT) as Seq;
+                if !lost.contains(&x) {
+                    lost.push(x);
+                }
+            }
+            lost.sort_unstable();
+            let o = run(
+                Run { cfg: c, n, limit: 10_000, handoff_at: None },
+                &mut |_, w| matches!(w, Way::Data(seq, false) if lost.contains(&seq)),
+            );
+            assert_complete(&o, n, &format!("MHP-1 k={k} seed={seed}"));
+            let resent: Vec<Seq> = o.resends.iter().map(|r| r.0).collect();
+            assert_eq!(resent, lost, "k={k} seed={seed}: each lost packet resent once, none else");
+            assert_eq!(o.stats.timeouts, 0, "k={k} seed={seed}: a timeout");
+            let first = o.first_sack_at.expect("a SACK");
+            let last = o.resends.iter().map(|r| r.1).max().unwrap();
+            assert!(
+                last <= first + RTT,
+                "k={k} seed={seed}: lost {lost:?}, first SACK at {first}, last resend at {last}"
+            );
+            most = most.max(last - first);
+        }
+        println!("MHP-1 k={k}: all {k} resent once, no timeout, at most {most} slots from the first SACK (RTT {RTT})");
+    }
+}
+
+// ---------------------------------------------------------------- handoff
+
+/// A handoff of the sending BS mid-transfer (slot 400 of about 1200, 10 %
+/// loss both ways, the acks on their way to the old BS lost), 30 seeds of
+/// 1000 packets: all handed up in order, none twice, none dropped. Prints
+/// the range of the state-transfer message's size (1000-byte packets).
+#[test]
+fn a_handoff_over_the_channel_loses_and_duplicates_nothing() {
+    let (n, c) = (1000, grid_cfg());
+    let (mut small, mut large) = (u64::MAX, 0);
+    for seed in 1..=30 {
+        let o = run(Run { cfg: c, n, limit: 100_000, handoff_at: Some(400) }, &mut bernoulli(0.1, seed));
+        assert_complete(&o, n, &format!("handoff seed={seed}"));
+        let bytes = o.handoff_bytes.expect("a handoff");
+        // The window's slots with their packets; the BS receives nothing.
+        let slots = (bytes - STATE_CONTROL_BYTES) / (STATE_SLOT_BYTES + 1000);
+        assert_eq!(bytes, STATE_CONTROL_BYTES + slots * (STATE_SLOT_BYTES + 1000));
+        assert!((1..=u64::from(c.window_max)).contains(&slots));
+        (small, large) = (small.min(bytes), large.max(bytes));
+    }
+    println!("handoff at slot 400, p=0.10: state-transfer message {small} to {large} bytes over 30 seeds");
+}
+
+// ---------------------------------------------------------------- properties
+
+fn any_config() -> impl Strategy<Value = SrpConfig> {
+    (1u32..=64, 0.0f64..1.0, any::<bool>(), 1u64..40, prop::option::of(1u32..4), any::<bool>()).prop_map(
+        |(window_max, init, estimated, rto, retry_limit, in_order)| SrpConfig {
+            window_max,
+            initial_window: 1 + (init * f64::from(window_max - 1)) as u32,
+            rto: if estimated {
+                Rto::Estimated { initial_ns: rto, min_ns: 1 + rto / 4, max_ns: 4 * rto }
+            } else {
+                Rto::Fixed { ns: rto }
+            },
+            retry_limit,
+            // In order with a retry limit may leave the last packets
+            // waiting for a floor no later packet brings (module docs).
+            delivery: if in_order && retry_limit.is_none() { Delivery::InOrder } else { Delivery::OutOfOrder },
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever the configuration, losses and handoff: no packet handed up
+    /// twice (asserted as it happens), in order when so configured, every
+    /// packet handed up or dropped exactly once (a persistent sender drops
+    /// none), the window never above its maximum.
+    #[test]
+    fn invariants_hold(c in any_config(), p in 0.0f64..0.6, seed in any::<u64>(), n in 1u32..300, handoff_at in prop::option::of(0u64..400)) {
+        let o = run(Run { cfg: c, n, limit: 5_000_000, handoff_at }, &mut bernoulli(p, seed));
+        prop_assert!(o.finished, "unfinished at {}", o.slots);
+        let mut all: Vec<Seq> = o.up.iter().chain(&o.dropped).copied().collect();
+        all.sort_unstable();
+        prop_assert!(all.iter().copied().eq(0..n), "not each once: up {:?} dropped {:?}", o.up, o.dropped);
+        if c.retry_limit.is_none() {
+            prop_assert!(o.dropped.is_empty());
+        }
+        if c.delivery == Delivery::InOrder {
+            prop_assert!(o.up.windows(2).all(|w| w[0] < w[1]));
+        }
+    }
 }
