@@ -52,7 +52,12 @@
 //!   [`DropCause::RetryLimit`]; data carries the sender's floor
 //!   ([`Header::floor`]) so the receiver stops waiting for it (with
 //!   [`super::rlp`]'s limitation in order: the last packets may wait for a
-//!   floor no later packet brings).
+//!   floor no later packet brings). A drop on the timeout assumes the
+//!   family's contract that the timer runs out when no answer can come:
+//!   the RTO must exceed the round trip (for [`Rto::Estimated`], its
+//!   `min_ns` and `initial_ns`), or a packet dropped may still be on its
+//!   way and be handed up. A persistent sender may time out early at no
+//!   such cost (a spurious copy, never handed up twice).
 //! - \[I\] Delivery in order (default) or out of order ([`Delivery`]),
 //!   never a second copy ([`Receiver::pop_up`]).
 //! - \[S\] Handoff moves MHP's state, buffers included, to the new BS

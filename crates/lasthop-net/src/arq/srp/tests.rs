@@ -662,18 +662,25 @@ fn a_handoff_over_the_channel_loses_and_duplicates_nothing() {
 
 fn any_config() -> impl Strategy<Value = SrpConfig> {
     (1u32..=64, 0.0f64..1.0, any::<bool>(), 1u64..40, prop::option::of(1u32..4), any::<bool>()).prop_map(
-        |(window_max, init, estimated, rto, retry_limit, in_order)| SrpConfig {
-            window_max,
-            initial_window: 1 + (init * f64::from(window_max - 1)) as u32,
-            rto: if estimated {
-                Rto::Estimated { initial_ns: rto, min_ns: 1 + rto / 4, max_ns: 4 * rto }
-            } else {
-                Rto::Fixed { ns: rto }
-            },
-            retry_limit,
-            // In order with a retry limit may leave the last packets
-            // waiting for a floor no later packet brings (module docs).
-            delivery: if in_order && retry_limit.is_none() { Delivery::InOrder } else { Delivery::OutOfOrder },
+        |(window_max, init, estimated, rto, retry_limit, in_order)| {
+            // A bounded sender's timeout must mean no answer can come (the
+            // module docs): at least a round trip and a slot. A persistent
+            // one may time out early (a spurious copy, never handed up twice).
+            let floor = if retry_limit.is_some() { RTT + 1 } else { 1 };
+            let rto = rto.max(floor);
+            SrpConfig {
+                window_max,
+                initial_window: 1 + (init * f64::from(window_max - 1)) as u32,
+                rto: if estimated {
+                    Rto::Estimated { initial_ns: rto, min_ns: floor.max(1 + rto / 4), max_ns: 4 * rto }
+                } else {
+                    Rto::Fixed { ns: rto }
+                },
+                retry_limit,
+                // In order with a retry limit may leave the last packets
+                // waiting for a floor no later packet brings (module docs).
+                delivery: if in_order && retry_limit.is_none() { Delivery::InOrder } else { Delivery::OutOfOrder },
+            }
         },
     )
 }
