@@ -35,8 +35,9 @@
 //!   \[I\] how: slow-start-like, the window ([`Sender::cwnd`]) grows by one
 //!   packet per packet acked (doubling per round trip) up to
 //!   [`SrpConfig::window_max`], starting at [`SrpConfig::initial_window`].
-//!   It limits new packets (those at most `cwnd` above the oldest unacked);
-//!   a packet proven lost is resent whatever the window.
+//!   It limits new packets (a packet goes first only if fewer than `cwnd`
+//!   packets are ahead of it in the window, from the oldest not settled); a
+//!   packet proven lost or timed out is resent whatever the window.
 //! - \[S\]/\[I\] A retransmission timeout for the case no later packet
 //!   arrives to prove a loss (a lost last packet, a lost run of SACKs):
 //!   with packets unresolved (sent, neither acked nor proven lost) and
@@ -649,8 +650,9 @@ impl ArqReceiver for Receiver {
 }
 
 /// The control state's size in a state-transfer message, in bytes (\[I\]:
-/// the sender's `una`, next transmission number, window, RTT estimate and
-/// backoff; the receiver's `cum` and bitmap; 8 bytes each).
+/// the sender's `una`, next transmission number, window and RTT estimate;
+/// the receiver's `cum`, bitmap and buffered count; 8 bytes each, rounded
+/// up).
 pub const STATE_CONTROL_BYTES: u64 = 64;
 
 /// Per packet in the sender's window, besides the packet itself (\[I\]:
