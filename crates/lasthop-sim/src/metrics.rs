@@ -483,6 +483,26 @@ pub struct MediumSummary {
     /// An 802.11 DCF medium's stations (seed 004).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stations: Vec<DcfSummary>,
+    /// An RLP circuit's two stations (seed 002 Sec. 5.1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub circuit: Vec<CircuitSummary>,
+}
+
+/// What one end of an RLP circuit did, as the sender of its direction
+/// (`frames_corrupted`: frames it received corrupted).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CircuitSummary {
+    /// The node the station is on.
+    pub node: String,
+    pub packets_enqueued: u64,
+    pub frames_sent: u64,
+    pub frame_retransmissions: u64,
+    pub status_frames: u64,
+    pub frames_corrupted: u64,
+    pub packets_delivered: u64,
+    pub drops_queue: u64,
+    pub drops_filtered: u64,
+    pub drops_retry_limit: u64,
 }
 
 /// What one 802.11 station did (seed 004): its attempts and their fates,
