@@ -474,7 +474,7 @@ pub struct NackSummary {
 }
 
 /// A shared medium and its radios.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Serialize, PartialEq)]
 pub struct MediumSummary {
     pub name: String,
     /// A packet-radio medium's radios (seed 001).
@@ -486,6 +486,19 @@ pub struct MediumSummary {
     /// An RLP circuit's two stations (seed 002 Sec. 5.1).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub circuit: Vec<CircuitSummary>,
+}
+
+// Debug by hand: `circuit` shown only when present, so that the summaries
+// of the media before it print as they did (the digest's bytes).
+impl std::fmt::Debug for MediumSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("MediumSummary");
+        d.field("name", &self.name).field("radios", &self.radios).field("stations", &self.stations);
+        if !self.circuit.is_empty() {
+            d.field("circuit", &self.circuit);
+        }
+        d.finish()
+    }
 }
 
 /// What one end of an RLP circuit did, as the sender of its direction

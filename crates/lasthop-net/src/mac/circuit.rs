@@ -293,7 +293,10 @@ impl Circuit {
     /// A packet queued at `s` for the other station at `now`, as a link
     /// direction's queue takes it. Nothing goes at once: frames wait for
     /// their slot, so `_out` stays untouched.
+    // Never inlined (nor `on_timer`): the other members' arms of
+    // `Mac`'s dispatch, inlined into the world's hot path, stay as they were.
     #[must_use]
+    #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     pub fn enqueue(
         &mut self,
@@ -323,6 +326,7 @@ impl Circuit {
     }
 
     /// Run every internal event due at or before `now`, each at its own time.
+    #[inline(never)]
     pub fn on_timer(&mut self, now: Time, out: &mut Vec<MacOutput>) {
         while self.next <= now {
             let t = self.next;
