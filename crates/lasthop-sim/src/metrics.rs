@@ -474,7 +474,7 @@ pub struct NackSummary {
 }
 
 /// A shared medium and its radios.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Serialize, PartialEq)]
 pub struct MediumSummary {
     pub name: String,
     /// A packet-radio medium's radios (seed 001).
@@ -483,6 +483,39 @@ pub struct MediumSummary {
     /// An 802.11 DCF medium's stations (seed 004).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stations: Vec<DcfSummary>,
+    /// An RLP circuit's two stations (seed 002 Sec. 5.1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub circuit: Vec<CircuitSummary>,
+}
+
+// Debug by hand: `circuit` shown only when present, so that the summaries
+// of the media before it print as they did (the digest's bytes).
+impl std::fmt::Debug for MediumSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("MediumSummary");
+        d.field("name", &self.name).field("radios", &self.radios).field("stations", &self.stations);
+        if !self.circuit.is_empty() {
+            d.field("circuit", &self.circuit);
+        }
+        d.finish()
+    }
+}
+
+/// What one end of an RLP circuit did, as the sender of its direction
+/// (`frames_corrupted`: frames it received corrupted).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CircuitSummary {
+    /// The node the station is on.
+    pub node: String,
+    pub packets_enqueued: u64,
+    pub frames_sent: u64,
+    pub frame_retransmissions: u64,
+    pub status_frames: u64,
+    pub frames_corrupted: u64,
+    pub packets_delivered: u64,
+    pub drops_queue: u64,
+    pub drops_filtered: u64,
+    pub drops_retry_limit: u64,
 }
 
 /// What one 802.11 station did (seed 004): its attempts and their fates,

@@ -45,7 +45,7 @@
 //!   dumbbell's hot path: a wake-up through [`Mac::poll_at`] would cost an
 //!   indirection and an output buffer per frame, and would order same-
 //!   nanosecond events by the medium's key instead of each frame's.
-//! - **Shared media** ([`Mac`]: [`radio`], [`dcf`]): several stations,
+//! - **Shared media** ([`Mac`]: [`radio`], [`dcf`], [`circuit`]): several stations,
 //!   control frames (RTS, CTS, link-level acks), turnarounds, backoffs and
 //!   link-level retransmissions that never leave the MAC: the world sees
 //!   data frames only. These are driven by wake-ups, described below. The
@@ -126,6 +126,7 @@
 //! 5. Re-arm: `if mac.poll_at() < armed { set_timer(key, poll_at) }`, the
 //!    endpoints' early-wake habit: a later want is served by the early wake.
 
+pub mod circuit;
 pub mod dcf;
 pub mod full_duplex;
 pub mod half_duplex;
@@ -136,6 +137,7 @@ mod station_queue;
 #[cfg(test)]
 mod test_support;
 
+pub use circuit::{Circuit, CircuitConfig, CircuitStats};
 pub use dcf::{Dcf, DcfConfig, DcfStats};
 pub use medium::{AirRecord, FrameClass, Heard};
 pub use point_to_point::{Duplex, Link};
@@ -188,6 +190,8 @@ pub enum Mac {
     Radio(Box<Radio>),
     /// The 802.11 DCF (boxed, as the radio).
     Dcf(Box<Dcf>),
+    /// The RLP circuit (boxed, as the radio).
+    Circuit(Box<Circuit>),
 }
 
 impl Mac {
@@ -196,6 +200,7 @@ impl Mac {
         match self {
             Mac::Radio(r) => r.stations(),
             Mac::Dcf(d) => d.stations(),
+            Mac::Circuit(c) => c.stations(),
         }
     }
 
@@ -219,6 +224,7 @@ impl Mac {
         match self {
             Mac::Radio(r) => r.enqueue(now, station, next_hop, frame, pool, removed, out),
             Mac::Dcf(d) => d.enqueue(now, station, next_hop, frame, pool, removed, out),
+            Mac::Circuit(c) => c.enqueue(now, station, next_hop, frame, pool, removed, out),
         }
     }
 
@@ -228,6 +234,7 @@ impl Mac {
         match self {
             Mac::Radio(r) => r.on_timer(now, out),
             Mac::Dcf(d) => d.on_timer(now, out),
+            Mac::Circuit(c) => c.on_timer(now, out),
         }
     }
 
@@ -238,6 +245,7 @@ impl Mac {
         match self {
             Mac::Radio(r) => r.poll_at(),
             Mac::Dcf(d) => d.poll_at(),
+            Mac::Circuit(c) => c.poll_at(),
         }
     }
 
@@ -246,6 +254,7 @@ impl Mac {
         match self {
             Mac::Radio(r) => r.in_flight(),
             Mac::Dcf(d) => d.in_flight(),
+            Mac::Circuit(c) => c.in_flight(),
         }
     }
 }

@@ -55,6 +55,7 @@ medium!(Dcf, d => d.air_log());
 medium!(Mac, m => match m {
     Mac::Radio(r) => r.air_log(),
     Mac::Dcf(d) => d.air_log(),
+    Mac::Circuit(_) => &[],
 });
 
 /// A packet of `size` bytes put in `pool` (the queue tests' data segment),

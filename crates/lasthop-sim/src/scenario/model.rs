@@ -6,7 +6,8 @@ use super::routes::{Hop, Path, Router};
 use super::schema::{
     AckPolicySpec, AckReconsSpacing, AckReconsSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
     HeaderCompression, LinkSpec, LlElsnResponseSpec, LlRetransmissionSpec, MacKind, MediumSpec, Mutation,
-    PublishedCell, RadioSpec, ScenarioFile, Template, WlanCellSpec, COMPRESSED_ACK_BYTES,
+    PublishedCell, RadioSpec, RlpDeliverySpec, RlpFormSpec, RlpSpec, ScenarioFile, Template, WlanCellSpec,
+    COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::metrics::Label;
@@ -22,7 +23,7 @@ use lasthop_core::{NodeId, Time};
 use lasthop_net::error::ErrorModelConfig;
 use lasthop_net::mac::dcf::{DcfConfig, LlRetransmission};
 use lasthop_net::mac::point_to_point::{DirParams, Duplex};
-use lasthop_net::mac::{RadioConfig, StationId};
+use lasthop_net::mac::{CircuitConfig, RadioConfig, StationId};
 use lasthop_net::queue::{QueueConfig, QueueLimit};
 use lasthop_tcp::cc::CcConfig;
 use lasthop_tcp::variants::{self, Acks};
@@ -98,6 +99,8 @@ pub struct MediumModel {
     pub radio: RadioConfig,
     /// An IEEE 802.11 DCF medium (seed 004) instead of a packet radio.
     pub dcf: Option<DcfConfig>,
+    /// An RLP circuit (`mac = "rlp"`) instead of a packet radio.
+    pub circuit: Option<CircuitConfig>,
     /// Frame errors of every hop direction (each its own state and stream).
     pub error: ErrorModelConfig,
     /// Per station: whether `error` hits its frames (`error_from`).

@@ -507,8 +507,10 @@ pub struct MediumSpec {
     #[serde(default)]
     pub hops: Option<Vec<[String; 2]>>,
     /// Which MAC the medium runs: `radio` (the packet radio of seed 001
-    /// Sec. 5, settings in `radio`) or `dcf` (IEEE 802.11b DCF, seed 004,
-    /// settings in `dcf`).
+    /// Sec. 5, settings in `radio`), `dcf` (IEEE 802.11b DCF, seed 004,
+    /// settings in `dcf`) or `rlp` (a circuit-mode point-to-point hop whose
+    /// frames are carried with RLP, seed 002 Sec. 5.1, settings in `rlp`;
+    /// exactly two stations and one hop).
     #[serde(default)]
     pub mac: MacKind,
     /// The packet radio's settings (seed 001 Sec. 5; every value the paper
@@ -519,6 +521,10 @@ pub struct MediumSpec {
     /// defaults, 11 Mb/s data and acks).
     #[serde(default)]
     pub dcf: DcfSpec,
+    /// The RLP circuit's settings (`mac = "rlp"`; seed 002 Sec. 5.1 as
+    /// `elaarag-002.md` Sec. 1.5 reads it).
+    #[serde(default)]
+    pub rlp: RlpSpec,
     /// The access point's LL-ELSN agent (seed 004 Sec. 3.1): a station that
     /// retries a TCP segment for the first time sends its sender an ERSN,
     /// one that discards it an ELN (as 40-byte ack-format packets from a
@@ -554,6 +560,118 @@ pub enum MacKind {
     #[default]
     Radio,
     Dcf,
+    Rlp,
+}
+
+/// A circuit-mode hop carried with RLP (see `lasthop_net::mac::circuit`
+/// and `lasthop_net::arq::rlp`). Defaults: \[I\] the close reading's
+/// (`elaarag-002.md` Sec. 1.5), lasthop's own where it is silent; the rate
+/// is the primary's (Nanda, Ejzak, Doshi, JSAC 1994, whose abstract speaks
+/// of the 9.6 kb/s TDMA data service).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RlpSpec {
+    /// The circuit's rate per direction, in bit/s. 9600: the primary's
+    /// abstract's 9.6 kb/s TDMA data service.
+    #[serde(default = "rlp_bandwidth")]
+    pub bandwidth_bps: f64,
+    /// One-way propagation, in ms. \[I\] 0.
+    #[serde(default)]
+    pub delay_ms: f64,
+    /// A frame on the wire, RLP's 4-byte header (\[I\]) included, in
+    /// bytes; one frame per slot. \[I\] 64, the reading's default.
+    #[serde(default = "rlp_frame_bytes")]
+    pub frame_bytes: u32,
+    /// `basic` (idle slots stay idle) or `enhanced` (idle slots carry
+    /// preemptive retransmissions; partial status rides on data frames).
+    /// \[I\] enhanced.
+    #[serde(default)]
+    pub form: RlpFormSpec,
+    /// Frames in the sender's window, 1 to 64. \[I\] 64, the reading's.
+    #[serde(default = "rlp_window")]
+    pub window_frames: u32,
+    /// Retransmissions of a frame before its packet is dropped. Absent:
+    /// persistent (\[I\]).
+    #[serde(default)]
+    pub retry_limit: Option<u32>,
+    /// `in_order` or `out_of_order` hand-up of frames to reassembly.
+    /// \[I\] in_order (the reading: "in-order delivery of IP packets").
+    #[serde(default)]
+    pub delivery: RlpDeliverySpec,
+    /// Slots between full status frames (at least 2). \[I\] 4.
+    #[serde(default = "rlp_feedback")]
+    pub feedback_period_slots: u32,
+    /// Bitmap bits in a partial status on a data frame. \[I\] 8.
+    #[serde(default = "rlp_partial")]
+    pub partial_bits: u32,
+    /// The stall timer, in ms. \[I\] 100.
+    #[serde(default = "rlp_stall")]
+    pub stall_ms: f64,
+    /// Each station's queue limit, in packets. \[I\] 50.
+    #[serde(default = "rlp_queue")]
+    pub queue_packets: u32,
+}
+
+impl Default for RlpSpec {
+    fn default() -> RlpSpec {
+        RlpSpec {
+            bandwidth_bps: rlp_bandwidth(),
+            delay_ms: 0.0,
+            frame_bytes: rlp_frame_bytes(),
+            form: RlpFormSpec::default(),
+            window_frames: rlp_window(),
+            retry_limit: None,
+            delivery: RlpDeliverySpec::default(),
+            feedback_period_slots: rlp_feedback(),
+            partial_bits: rlp_partial(),
+            stall_ms: rlp_stall(),
+            queue_packets: rlp_queue(),
+        }
+    }
+}
+
+// The circuit's and RLP's defaults are the MAC's own (one source of truth).
+fn rlp_default() -> lasthop_net::mac::circuit::CircuitConfig {
+    lasthop_net::mac::circuit::CircuitConfig::default()
+}
+fn rlp_bandwidth() -> f64 {
+    rlp_default().bandwidth_bps as f64
+}
+fn rlp_frame_bytes() -> u32 {
+    rlp_default().frame_bytes
+}
+fn rlp_window() -> u32 {
+    rlp_default().rlp.window_frames
+}
+fn rlp_feedback() -> u32 {
+    rlp_default().rlp.feedback_period_slots
+}
+fn rlp_partial() -> u32 {
+    rlp_default().rlp.partial_bits
+}
+fn rlp_stall() -> f64 {
+    rlp_default().rlp.stall_ns as f64 / 1e6
+}
+fn rlp_queue() -> u32 {
+    rlp_default().queue_packets
+}
+
+/// RLP's form (see `RlpSpec`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RlpFormSpec {
+    Basic,
+    #[default]
+    Enhanced,
+}
+
+/// RLP's hand-up order (see `RlpSpec`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RlpDeliverySpec {
+    #[default]
+    InOrder,
+    OutOfOrder,
 }
 
 /// IEEE 802.11b DCF settings (see `lasthop_net::mac::dcf`). Defaults are

@@ -3,9 +3,9 @@
 
 use super::{delivered_now, World, NO_COVER};
 use crate::metrics::{
-    BadStateSummary, ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary, LinkSummary, LlElsnSummary,
-    MediumSummary, NackSummary, OutageSummary, PublishedComparison, QueueSummary, RadioSummary, RunSummary,
-    SplitSummary,
+    BadStateSummary, CircuitSummary, ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary, LinkSummary,
+    LlElsnSummary, MediumSummary, NackSummary, OutageSummary, PublishedComparison, QueueSummary, RadioSummary,
+    RunSummary, SplitSummary,
 };
 use crate::scenario::model::Workload;
 use lasthop_agents::NodeAgent;
@@ -273,7 +273,37 @@ impl<'m> World<'m> {
                                 }
                             })
                             .collect();
-                        return MediumSummary { name: m.name.clone(), radios: Vec::new(), stations };
+                        return MediumSummary {
+                            name: m.name.clone(),
+                            radios: Vec::new(),
+                            stations,
+                            circuit: Vec::new(),
+                        };
+                    }
+                    Mac::Circuit(c) => {
+                        let circuit = (0..slot.stations)
+                            .map(|s| {
+                                let st = c.stats(s as u16);
+                                CircuitSummary {
+                                    node: node(s),
+                                    packets_enqueued: st.enqueued,
+                                    frames_sent: st.frames_sent,
+                                    frame_retransmissions: st.frame_retransmissions,
+                                    status_frames: st.status_frames,
+                                    frames_corrupted: st.frames_corrupted,
+                                    packets_delivered: st.packets_delivered,
+                                    drops_queue: st.drops_queue,
+                                    drops_filtered: st.drops_filtered,
+                                    drops_retry_limit: st.packets_dropped,
+                                }
+                            })
+                            .collect();
+                        return MediumSummary {
+                            name: m.name.clone(),
+                            radios: Vec::new(),
+                            stations: Vec::new(),
+                            circuit,
+                        };
                     }
                 };
                 let radios = (0..slot.stations)
@@ -301,7 +331,7 @@ impl<'m> World<'m> {
                         }
                     })
                     .collect();
-                MediumSummary { name: m.name.clone(), radios, stations: Vec::new() }
+                MediumSummary { name: m.name.clone(), radios, stations: Vec::new(), circuit: Vec::new() }
             })
             .collect()
     }

@@ -28,7 +28,7 @@ use lasthop_net::emulation::Emulator;
 use lasthop_net::error::{ErrorModel, ErrorModelConfig};
 use lasthop_net::mac::dcf::Dcf;
 use lasthop_net::mac::point_to_point::{Link, LinkDir};
-use lasthop_net::mac::{Mac, Radio};
+use lasthop_net::mac::{Circuit, Mac, Radio};
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
 
 use crate::metrics::{NoticeCounters, Overlap};
@@ -327,6 +327,17 @@ impl<'m> World<'m> {
                     ErrorModel::new(&m.error, || RngStream::new(seed, &name))
                 };
                 let mac = match m.dcf {
+                    // An RLP circuit: each station's model decides every
+                    // frame it sends, status frames included.
+                    None if m.circuit.is_some() => {
+                        let mut c = Circuit::new(m.circuit.expect("checked"));
+                        if m.error != ErrorModelConfig::None {
+                            for s in (0..n).filter(|&s| m.error_from[s]) {
+                                c = c.with_error_model(s as u16, ErrorModel::new(&m.error, || stream(s, "error")));
+                            }
+                        }
+                        Mac::Circuit(Box::new(c))
+                    }
                     Some(cfg) => {
                         let mut dcf = Dcf::new(cfg, n, |s| stream(s, "backoff"));
                         if let Some(q) = &m.queue {
@@ -428,6 +439,7 @@ impl<'m> World<'m> {
             match &mut slot.mac {
                 Mac::Radio(r) => r.record_air(),
                 Mac::Dcf(d) => d.record_air(),
+                Mac::Circuit(_) => {}
             }
         }
         self
@@ -439,6 +451,8 @@ impl<'m> World<'m> {
         let log = match &self.macs[m].mac {
             Mac::Radio(r) => r.air_log(),
             Mac::Dcf(d) => d.air_log(),
+            // A circuit keeps no air log: its slots are fixed.
+            Mac::Circuit(_) => &[],
         };
         (log, &self.model.media[m].stations)
     }

@@ -34,6 +34,7 @@ mod pcap;
 mod queue;
 mod radio;
 mod recovery_exit;
+mod rlp_link;
 mod scale;
 mod schemes;
 mod snoop;

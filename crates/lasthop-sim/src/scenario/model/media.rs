@@ -98,6 +98,45 @@ pub(super) fn dcf_config(d: &DcfSpec, path: &str) -> Result<DcfConfig, ScenarioE
     Ok(cfg)
 }
 
+/// An `rlp` table at `path`, checked and in the MAC's units.
+pub(super) fn rlp_config(r: &RlpSpec, path: &str) -> Result<CircuitConfig, ScenarioError> {
+    use lasthop_net::arq::rlp::{Delivery, Form, RlpConfig};
+    let p = |f: &str| format!("{path}.{f}");
+    bit_rate(r.bandwidth_bps, || p("bandwidth_bps"))?;
+    duration(r.delay_ms, 1e-3, "ms", || p("delay_ms"))?;
+    duration(r.stall_ms, 1e-3, "ms", || p("stall_ms"))?;
+    at_most_a_packet(r.frame_bytes, || p("frame_bytes"))?;
+    let defaults = CircuitConfig::default();
+    let cfg = CircuitConfig {
+        bandwidth_bps: r.bandwidth_bps.round() as u64,
+        delay_ns: (r.delay_ms * NS_PER_MS as f64).round() as u64,
+        frame_bytes: r.frame_bytes,
+        header_bytes: defaults.header_bytes,
+        queue_packets: r.queue_packets,
+        rlp: RlpConfig {
+            window_frames: r.window_frames,
+            form: match r.form {
+                RlpFormSpec::Basic => Form::Basic,
+                RlpFormSpec::Enhanced => Form::Enhanced,
+            },
+            retry_limit: r.retry_limit,
+            stall_ns: (r.stall_ms * NS_PER_MS as f64).round() as u64,
+            delivery: match r.delivery {
+                RlpDeliverySpec::InOrder => Delivery::InOrder,
+                RlpDeliverySpec::OutOfOrder => Delivery::OutOfOrder,
+            },
+            feedback_period_slots: r.feedback_period_slots,
+            partial_bits: r.partial_bits,
+        },
+    };
+    // The MAC's own checks (RLP's first), its field names in the table's units.
+    cfg.validate().map_err(|(field, why)| {
+        let field = field.replace("_ns", "_ms");
+        ScenarioError::new(p(&field), why)
+    })?;
+    Ok(cfg)
+}
+
 /// Node `node`'s (named `name`) radio among a medium's `stations`, or the
 /// error at `at` that it has none there.
 pub(super) fn station_on(
@@ -125,9 +164,26 @@ pub(super) fn media_links(
         check(!media.iter().any(|o| o.name == m.name), || format!("{path}.name"), "duplicate medium name")?;
         let radio = radio_config(&m.radio, &format!("{path}.radio"))?;
         let dcf = match m.mac {
-            MacKind::Radio => None,
+            MacKind::Radio | MacKind::Rlp => None,
             MacKind::Dcf => Some(dcf_config(&m.dcf, &format!("{path}.dcf"))?),
         };
+        let circuit = match m.mac {
+            MacKind::Rlp => Some(rlp_config(&m.rlp, &format!("{path}.rlp"))?),
+            _ => None,
+        };
+        if circuit.is_some() {
+            let hops = m.hops.as_ref().map_or(m.stations.len().saturating_sub(1), |h| h.len());
+            check(
+                m.stations.len() == 2 && hops == 1,
+                || format!("{path}.stations"),
+                || {
+                    format!(
+                        "mac = \"rlp\" is a point-to-point circuit: exactly two stations and one hop, got {} and {hops}",
+                        m.stations.len()
+                    )
+                },
+            )?;
+        }
         m.error.validate().map_err(|(field, reason)| ScenarioError::new(format!("{path}.error.{field}"), reason))?;
         // The radio's link ARQ reports no attempts (and retries without
         // limit by default): LL-ELSN is the 802.11 link layer's.
@@ -143,9 +199,10 @@ pub(super) fn media_links(
         )?;
         // A hop's rate, delay, header and queue: the MAC's (for summaries
         // and per-hop goodput; the MAC itself times the frames).
-        let (hop_bps, hop_delay_ns, hop_header, hop_queue) = match &dcf {
-            Some(c) => (c.data_rate_bps, c.propagation_ns, c.mac_header_bytes, c.queue_packets),
-            None => (radio.bandwidth_bps, radio.propagation_ns, radio.mac_header_bytes, radio.queue_packets),
+        let (hop_bps, hop_delay_ns, hop_header, hop_queue) = match (&dcf, &circuit) {
+            (Some(c), _) => (c.data_rate_bps, c.propagation_ns, c.mac_header_bytes, c.queue_packets),
+            (None, Some(c)) => (c.bandwidth_bps, c.delay_ns, c.header_bytes, c.queue_packets),
+            (None, None) => (radio.bandwidth_bps, radio.propagation_ns, radio.mac_header_bytes, radio.queue_packets),
         };
         check(
             m.stations.len() >= 2,
@@ -216,11 +273,16 @@ pub(super) fn media_links(
                 dirs: [dir(sa, sb), dir(sb, sa)],
             });
         }
-        let queue = if dcf.is_some() { m.dcf.queue.clone() } else { m.radio.queue.clone() };
+        let queue = match m.mac {
+            MacKind::Dcf => m.dcf.queue.clone(),
+            MacKind::Radio => m.radio.queue.clone(),
+            MacKind::Rlp => None,
+        };
         media.push(MediumModel {
             name: m.name.clone(),
             radio,
             dcf,
+            circuit,
             error: m.error.clone(),
             error_from,
             ll_elsn: m.ll_elsn,

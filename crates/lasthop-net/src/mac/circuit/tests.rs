@@ -1,0 +1,209 @@
+//! Timelines of the RLP circuit. Unless said, a 512 kb/s circuit (a
+//! 64-byte frame slot is 1 ms), one-way delay 2 ms, 60-byte payloads, a
+//! status slot every 4 (slots 3, 7, 11, ...), the basic form (no
+//! preemptive retransmissions), in order. A frame sent in slot k reaches
+//! the far station at (k + 1 + 2) ms.
+
+use super::*;
+use crate::arq::rlp::Delivery;
+use crate::error::ErrorModelConfig;
+use crate::mac::test_support::frame;
+
+const MS: u64 = 1_000_000;
+
+fn cfg(form: Form) -> CircuitConfig {
+    CircuitConfig {
+        bandwidth_bps: 512_000,
+        delay_ns: 2 * MS,
+        rlp: RlpConfig { form, ..RlpConfig::default() },
+        ..CircuitConfig::default()
+    }
+}
+
+fn lose(c: Circuit, s: StationId, packets: Vec<u64>) -> Circuit {
+    let m = ErrorModel::new(&ErrorModelConfig::List { packets, seqs: vec![] }, || RngStream::new(1, "x"));
+    c.with_error_model(s, m)
+}
+
+/// Run until idle: the outputs with their times, and the wake-ups.
+fn run(c: &mut Circuit) -> (Vec<(Time, MacOutput)>, usize) {
+    let (mut got, mut out, mut wakes) = (Vec::new(), Vec::new(), 0);
+    while c.poll_at() != Time::NEVER {
+        let t = c.poll_at();
+        assert!(wakes < 10_000, "runs away");
+        c.on_timer(t, &mut out);
+        wakes += 1;
+        got.extend(out.drain(..).map(|o| (t, o)));
+    }
+    (got, wakes)
+}
+
+fn offer(c: &mut Circuit, pool: &mut PacketPool, now: Time, s: StationId, uid: u64, size: u32) -> Waiting {
+    let w = frame(pool, uid, size);
+    assert!(c.enqueue(now, s, 1 - s, w, pool, &mut Vec::new(), &mut Vec::new()).queued());
+    w
+}
+
+#[test]
+fn the_slot_is_a_frame_time() {
+    assert_eq!(cfg(Form::Basic).slot_ns(), MS);
+    // The default: 64 bytes at 9.6 kb/s, 53.33 ms.
+    assert_eq!(CircuitConfig::default().slot_ns(), 53_333_333);
+    assert_eq!(CircuitConfig::default().frames_for(150), 3);
+    assert_eq!(CircuitConfig::default().frames_for(40), 1);
+}
+
+#[test]
+fn one_packet_is_segmented_and_reassembled() {
+    // 150 bytes: frames 0, 1, 2 in slots 0, 1, 2; frame 2 arrives at 5 ms
+    // and the packet goes up whole. Station 1's status slots 3 and 7
+    // report (frame 0, then all three): the circuit is then idle.
+    let mut pool = PacketPool::new();
+    let mut c = Circuit::new(cfg(Form::Basic));
+    assert_eq!(c.poll_at(), Time::NEVER);
+    let w = offer(&mut c, &mut pool, Time::ZERO, 0, 7, 150);
+    assert_eq!(c.poll_at(), Time::ZERO);
+    assert_eq!(c.in_flight(), 1);
+    let (got, _) = run(&mut c);
+    assert_eq!(
+        got,
+        vec![
+            (Time::ZERO, MacOutput::Transmit { station: 0, to: 1, frame: w, retransmission: false, held: true }),
+            (Time(5 * MS), MacOutput::Deliver { station: 1, from: 0, frame: w }),
+        ]
+    );
+    let s = c.stats(0);
+    assert_eq!((s.frames_sent, s.frame_retransmissions, s.packets_delivered), (3, 0, 1));
+    assert_eq!(c.stats(1).status_frames, 2);
+    assert_eq!(c.in_flight(), 0);
+}
+
+#[test]
+fn a_lost_frame_goes_again_once_a_status_proves_it_lost() {
+    // Frame 1 (station 0's second transmission) is lost. Status 3 (at 6
+    // ms) has only frame 0; status 7 (at 10 ms) has frame 2, sent after
+    // frame 1: frame 1 is lost. It goes in slot 10 and arrives at 13 ms,
+    // and the packet goes up then, once.
+    let mut pool = PacketPool::new();
+    let mut c = lose(Circuit::new(cfg(Form::Basic)), 0, vec![1]);
+    let w = offer(&mut c, &mut pool, Time::ZERO, 0, 7, 150);
+    let (got, _) = run(&mut c);
+    let delivers: Vec<_> = got.iter().filter(|(_, o)| matches!(o, MacOutput::Deliver { .. })).collect();
+    assert_eq!(delivers, vec![&(Time(13 * MS), MacOutput::Deliver { station: 1, from: 0, frame: w })]);
+    assert_eq!(got.len(), 2, "one Transmit, one Deliver: {got:?}");
+    let s = c.stats(0);
+    assert_eq!((s.frames_sent, s.frame_retransmissions), (4, 1));
+    assert_eq!(c.stats(1).frames_corrupted, 1);
+    assert_eq!(c.rlp_stats(0).lost_resends, 1);
+    assert_eq!(c.in_flight(), 0);
+}
+
+#[test]
+fn a_lost_status_is_made_good_by_the_next() {
+    // Station 1's first status (slot 3) is lost; the packet went up at 5
+    // ms anyway, and status 7 acks all three frames: nothing is resent.
+    let mut pool = PacketPool::new();
+    let mut c = lose(Circuit::new(cfg(Form::Basic)), 1, vec![0]);
+    let w = offer(&mut c, &mut pool, Time::ZERO, 0, 7, 150);
+    let (got, _) = run(&mut c);
+    assert_eq!(got[1], (Time(5 * MS), MacOutput::Deliver { station: 1, from: 0, frame: w }));
+    assert_eq!(got.len(), 2);
+    assert_eq!(c.stats(0).frames_corrupted, 1);
+    assert_eq!(c.stats(0).frame_retransmissions, 0);
+    assert_eq!(c.stats(1).status_frames, 2);
+    assert_eq!(c.in_flight(), 0);
+}
+
+#[test]
+fn a_packet_is_dropped_once_at_the_retry_limit() {
+    // Every frame from station 0 is lost, retry limit 1: no status can
+    // prove a frame lost (nothing later arrives), so the stall timer
+    // (100 ms) resends frame 0 once, then gives up: the packet's one Drop.
+    let mut pool = PacketPool::new();
+    let mut c = Circuit::new(CircuitConfig {
+        rlp: RlpConfig { retry_limit: Some(1), ..cfg(Form::Basic).rlp },
+        ..cfg(Form::Basic)
+    });
+    let deaf = ErrorModel::new(&ErrorModelConfig::Bernoulli { p: 1.0 }, || RngStream::new(1, "x"));
+    c = c.with_error_model(0, deaf);
+    let w = offer(&mut c, &mut pool, Time::ZERO, 0, 7, 150);
+    let (got, _) = run(&mut c);
+    let drops: Vec<_> = got.iter().filter(|(_, o)| matches!(o, MacOutput::Drop { .. })).collect();
+    assert_eq!(drops.len(), 1, "{got:?}");
+    assert_eq!(drops[0].1, MacOutput::Drop { station: 0, frame: w, cause: MacDropCause::RetryLimit });
+    assert!(!got.iter().any(|(_, o)| matches!(o, MacOutput::Deliver { .. })));
+    assert_eq!(c.stats(0).packets_dropped, 1);
+    assert_eq!(c.in_flight(), 0);
+    assert_eq!(c.poll_at(), Time::NEVER);
+}
+
+#[test]
+fn an_idle_circuit_schedules_no_wake_ups() {
+    // A 40-byte packet (one frame): slot 0, its arrival with station 1's
+    // status slot at 3 ms, the status's arrival at 6 ms. Then nothing.
+    let mut pool = PacketPool::new();
+    let mut c = Circuit::new(cfg(Form::Basic));
+    let (_, wakes) = run(&mut c);
+    assert_eq!(wakes, 0);
+    offer(&mut c, &mut pool, Time::ZERO, 0, 1, 40);
+    let (got, wakes) = run(&mut c);
+    assert_eq!(got.len(), 2);
+    assert_eq!(wakes, 3);
+    assert_eq!(c.poll_at(), Time::NEVER);
+    // Much later, a packet the other way: its slot is the first after now.
+    offer(&mut c, &mut pool, Time(1_000 * MS + 1), 1, 2, 40);
+    assert_eq!(c.poll_at(), Time(1_001 * MS));
+}
+
+#[test]
+fn the_enhanced_form_resends_preemptively_and_delivers_once() {
+    // Enhanced: idle slots repeat unacked frames; duplicates never go up.
+    let mut pool = PacketPool::new();
+    let mut c = lose(Circuit::new(cfg(Form::Enhanced)), 0, vec![1]);
+    let a = offer(&mut c, &mut pool, Time::ZERO, 0, 1, 150);
+    let b = offer(&mut c, &mut pool, Time::ZERO, 1, 2, 100);
+    let (got, _) = run(&mut c);
+    let delivers: Vec<_> = got
+        .iter()
+        .filter_map(|(_, o)| match o {
+            MacOutput::Deliver { frame, .. } => Some(frame.tag),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(delivers.len(), 2, "{got:?}");
+    assert!(delivers.contains(&a.tag) && delivers.contains(&b.tag));
+    assert!(c.rlp_stats(0).preemptive > 0);
+    assert_eq!(c.in_flight(), 0);
+    assert_eq!(c.poll_at(), Time::NEVER);
+}
+
+#[test]
+fn packets_go_up_in_order_out_of_order_frames_notwithstanding() {
+    // Three one-frame packets; the first's frame is lost: in order, the
+    // second and third wait for its retransmission.
+    let mut pool = PacketPool::new();
+    let mut c = lose(Circuit::new(cfg(Form::Basic)), 0, vec![0]);
+    let ws: Vec<_> = (0..3).map(|i| offer(&mut c, &mut pool, Time::ZERO, 0, i, 40)).collect();
+    let (got, _) = run(&mut c);
+    let delivers: Vec<_> = got
+        .iter()
+        .filter_map(|(t, o)| match o {
+            MacOutput::Deliver { frame, .. } => Some((*t, frame.tag)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(delivers.iter().map(|d| d.1).collect::<Vec<_>>(), ws.iter().map(|w| w.tag).collect::<Vec<_>>());
+    assert!(delivers.iter().all(|d| d.0 == delivers[0].0), "all three at the retransmission's arrival");
+    // Out of order: the second and third go up at once.
+    let mut c = Circuit::new(CircuitConfig {
+        rlp: RlpConfig { delivery: Delivery::OutOfOrder, ..cfg(Form::Basic).rlp },
+        ..cfg(Form::Basic)
+    });
+    c = lose(c, 0, vec![0]);
+    for i in 0..3 {
+        offer(&mut c, &mut pool, Time::ZERO, 0, i, 40);
+    }
+    let (got, _) = run(&mut c);
+    let first = got.iter().find(|(_, o)| matches!(o, MacOutput::Deliver { .. })).unwrap();
+    assert_eq!(first.0, Time(4 * MS));
+}
