@@ -115,3 +115,20 @@ def test_an_802_11_mediums_stations_are_averaged_and_shown() -> None:
     assert mean_summary(runs)["media"] == [
         {"name": "wlan", "stations": [{**station, "attempts": 10.0, "collisions": 1.0}]}
     ]
+
+
+def test_an_rlp_circuits_ends_are_averaged_and_shown() -> None:
+    """``mac = "rlp"`` (seed 002 Sec. 5.1): the circuit's two ends were printed as an
+    empty table of radios, and left out of the mean over seeds."""
+    from helpers import lasthop_cli
+
+    args = ("run", "elaarag02/rlp", "--seeds", "2", "--set", "duration_s=30")
+    proc = lasthop_cli(*args)
+    assert proc.returncode == 0, proc.stderr
+    words = " ".join(proc.stdout.split())  # the title may wrap at 80 columns
+    assert "RLP circuit ends of rlp" in words and "radios of" not in words
+    document = json.loads(lasthop_cli(*args, "--format", "json").stdout)
+    ends = document["mean"]["media"][0]["circuit"]
+    assert [e["node"] for e in ends] == ["bs", "mh"]
+    runs = [r["media"][0]["circuit"][0]["frames_sent"] for r in document["runs"]]
+    assert ends[0]["frames_sent"] == sum(runs) / 2 and ends[0]["frames_sent"] > 0

@@ -269,6 +269,39 @@ def dcf_table(medium: Mapping[str, Any], title: str) -> FittedTable:
     return table
 
 
+def circuit_table(medium: Mapping[str, Any], title: str) -> FittedTable:
+    """Per end of an RLP circuit (seed 002 Sec. 5.1, ``mac = "rlp"``): packets handed
+    to it, the frames it sent (RLP's retransmissions and status frames among them), the
+    frames its error model corrupted, packets it handed up, and its drops."""
+    table = FittedTable(
+        title,
+        ["node"],
+        [
+            "packets\nin",
+            "frames\nsent",
+            "frame\nretrans-\nmits",
+            "status\nframes",
+            "cor-\nrupted",
+            "packets\nhanded\nup",
+            "drops\nretry\nlimit",
+            "drops\nqueue",
+        ],
+    )
+    for c in medium.get("circuit", []):
+        table.add_row(
+            str(c.get("node", "")),
+            _count(c.get("packets_enqueued")),
+            _count(c.get("frames_sent")),
+            _count(c.get("frame_retransmissions")),
+            _count(c.get("status_frames")),
+            _count(c.get("frames_corrupted")),
+            _count(c.get("packets_delivered")),
+            _count(c.get("drops_retry_limit")),
+            _count(c.get("drops_queue")),
+        )
+    return table
+
+
 def radios_table(medium: Mapping[str, Any], title: str) -> FittedTable:
     """Per radio of a shared medium (seed 001 Sec. 5): frames handed to it, data frames
     it sent (link retransmissions among them), and where its time went."""

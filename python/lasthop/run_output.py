@@ -90,6 +90,10 @@ def print_runs(
             console_.print(
                 render.dcf_table(medium, f"{title}: 802.11 stations of {medium['name']}")
             )
+        elif "circuit" in medium:
+            console_.print(
+                render.circuit_table(medium, f"{title}: RLP circuit ends of {medium['name']}")
+            )
         else:
             console_.print(render.radios_table(medium, f"{title}: radios of {medium['name']}"))
     handoffs = summary.get("handoffs")

@@ -61,9 +61,10 @@ def mean_summary(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         mean["media"] = [
             {"name": same[0]["name"]}
             | {
-                # A packet radio's radios, an 802.11 medium's stations.
+                # A packet radio's radios, an 802.11 medium's stations, an RLP
+                # circuit's two ends.
                 key: [mean_records(r) for r in zip(*(m[key] for m in same), strict=True)]
-                for key in ("radios", "stations")
+                for key in ("radios", "stations", "circuit")
                 if key in same[0]
             }
             for same in zip(*cast(list[list[Mapping[str, Any]]], media), strict=True)
