@@ -63,9 +63,10 @@
 
 pub mod fec;
 
+use super::reorder::Reorder;
+use super::window::{self, Window};
 use super::{ArqReceiver, ArqSender, Expiry, Receipt, Send, Seq};
 use lasthop_core::Time;
-use std::collections::VecDeque;
 
 /// The largest window the bitmap can report on.
 pub const MAX_WINDOW: u32 = 64;
@@ -183,25 +184,17 @@ pub struct Unacked<F> {
     pub acked: bool,
 }
 
-/// A frame in the window.
+/// AIRMAIL's own state of a frame in the window (due: a `bool`; never
+/// given up on).
 #[derive(Clone, Copy, Debug)]
-struct Slot<F> {
-    frame: F,
+struct Sent {
+    /// The transmission number of its last copy (0: never sent).
     last_tx: u64,
-    transmissions: u32,
-    acked: bool,
-    due: bool,
-    delivered: bool,
     /// Statuses the sender had received when its last copy went.
     statuses_at_send: u64,
 }
 
-impl<F> Slot<F> {
-    #[inline]
-    fn unresolved(&self) -> bool {
-        self.transmissions > 0 && !self.acked && !self.due
-    }
-}
+type Slot<F> = window::Slot<F, bool, Sent>;
 
 /// Counters a test or trace can read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -223,9 +216,8 @@ pub struct SenderStats {
 pub struct Sender<F> {
     role: Role,
     cfg: AirmailConfig,
-    window: VecDeque<Slot<F>>,
-    /// `vs`: the oldest frame not acked.
-    va: Seq,
+    /// The window, from `vs` (the oldest frame not acked).
+    window: Window<F, bool, Sent>,
     next_tx: u64,
     /// The next transmission carries the poll bit (BS).
     poll_pending: bool,
@@ -242,8 +234,7 @@ impl<F: Copy> Sender<F> {
         Sender {
             role,
             cfg,
-            window: VecDeque::with_capacity(cfg.window_frames as usize),
-            va: 0,
+            window: Window::new(cfg.window_frames, None),
             next_tx: 1,
             poll_pending: false,
             poll_resend: false,
@@ -261,35 +252,22 @@ impl<F: Copy> Sender<F> {
     /// The oldest frame not acked.
     #[inline]
     pub fn floor(&self) -> Seq {
-        self.va
+        self.window.base()
     }
 
     /// When the poll timer runs out (the BS, with frames unresolved); the
     /// MH keeps no timer: always `None`.
     pub fn deadline(&self) -> Option<Time> {
-        (self.role == Role::Bs && self.window.iter().any(|s| s.unresolved()))
-            .then(|| self.last_activity.plus_ns(self.cfg.poll_ns))
-    }
-
-    #[inline]
-    fn slot_mut(&mut self, seq: Seq) -> Option<&mut Slot<F>> {
-        seq.checked_sub(self.va).and_then(|i| self.window.get_mut(i as usize))
-    }
-
-    fn slide(&mut self) {
-        while self.window.front().is_some_and(|s| s.acked) {
-            self.window.pop_front();
-            self.va += 1;
-        }
+        (self.role == Role::Bs && self.window.any_unresolved()).then(|| self.last_activity.plus_ns(self.cfg.poll_ns))
     }
 
     /// The window as a handoff carries it.
     fn export(&self) -> (Seq, u64, Vec<Unacked<F>>) {
         let w = self.window.iter().enumerate();
         let unacked = w
-            .map(|(i, s)| Unacked { seq: self.va + i as Seq, frame: s.frame, last_tx: s.last_tx, acked: s.acked })
+            .map(|(i, s)| Unacked { seq: self.window.seq(i), frame: s.frame, last_tx: s.x.last_tx, acked: s.acked })
             .collect();
-        (self.va, self.next_tx, unacked)
+        (self.window.base(), self.next_tx, unacked)
     }
 }
 
@@ -299,42 +277,29 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
 
     #[inline]
     fn has_room(&self) -> bool {
-        self.window.len() < self.cfg.window_frames as usize
+        self.window.has_room()
     }
 
     fn offer(&mut self, _now: Time, frame: F) -> Seq {
         debug_assert!(self.has_room());
-        let seq = self.va + self.window.len() as Seq;
-        self.window.push_back(Slot {
-            frame,
-            last_tx: 0,
-            transmissions: 0,
-            acked: false,
-            due: false,
-            delivered: false,
-            statuses_at_send: 0,
-        });
-        seq
+        self.window.push(Slot::new(frame, Sent { last_tx: 0, statuses_at_send: 0 }))
     }
 
     fn next(&self, _now: Time) -> Option<Send<F>> {
         // Reported missing (or polled for) first, oldest first; then new.
-        let i = self.window.iter().position(|s| s.due && !s.acked);
-        let i = i.or_else(|| self.window.iter().position(|s| s.transmissions == 0))?;
-        let s = &self.window[i];
-        Some(Send { seq: self.va + i as Seq, frame: s.frame, retransmission: s.transmissions > 0 })
+        let i = self.window.first_due().or_else(|| self.window.first_new(usize::MAX))?;
+        Some(self.window.pick(i))
     }
 
     fn on_transmit(&mut self, now: Time, seq: Seq) -> Header {
         let tx = self.next_tx;
         self.next_tx += 1;
         let statuses = self.stats.statuses;
-        let s = self.slot_mut(seq).expect("sending a frame in the window");
+        let s = self.window.slot_mut(seq).expect("sending a frame in the window");
         let resend = s.transmissions > 0;
-        s.last_tx = tx;
+        s.x = Sent { last_tx: tx, statuses_at_send: statuses };
         s.transmissions += 1;
         s.due = false;
-        s.statuses_at_send = statuses;
         if resend && std::mem::take(&mut self.poll_resend) {
             self.stats.poll_resends += 1;
         } else if resend {
@@ -358,8 +323,9 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
         let mut settled_any = false;
         let role = self.role;
         let statuses = self.stats.statuses;
-        for (i, s) in self.window.iter_mut().enumerate() {
-            let seq = self.va + i as Seq;
+        for i in 0..self.window.len() {
+            let seq = self.window.seq(i);
+            let s = &mut self.window[i];
             if s.acked || s.transmissions == 0 {
                 continue;
             }
@@ -368,7 +334,7 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
                 s.due = false;
                 completed += 1;
                 settled_any = true;
-            } else if s.last_tx < st.tx_rx || (role == Role::Mh && statuses >= s.statuses_at_send + 2) {
+            } else if s.x.last_tx < st.tx_rx || (role == Role::Mh && statuses >= s.x.statuses_at_send + 2) {
                 // Proven lost; or (MH) a second status since its last copy.
                 s.due = true;
                 settled_any = true;
@@ -380,7 +346,7 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
         if settled_any {
             self.last_activity = now;
         }
-        self.slide();
+        self.window.slide();
         completed
     }
 
@@ -389,25 +355,26 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
     fn on_timeout(&mut self, now: Time) -> Expiry<F> {
         assert_eq!(self.role, Role::Bs, "the MH keeps no retransmission timer");
         self.last_activity = now;
-        let s = self.window.iter_mut().find(|s| s.unresolved()).expect("a poll waits for an unresolved frame");
-        s.due = true;
+        let i = self.window.first_unresolved().expect("a poll waits for an unresolved frame");
+        self.window[i].due = true;
         self.poll_pending = true;
         self.poll_resend = true;
         Expiry::Resend
     }
 
+    #[inline]
     fn on_delivered(&mut self, seq: Seq) {
-        if let Some(s) = self.slot_mut(seq) {
-            s.delivered = true;
-        }
+        self.window.on_delivered(seq)
     }
 
+    #[inline]
     fn holds(&self, seq: Seq) -> bool {
-        seq.checked_sub(self.va).and_then(|i| self.window.get(i as usize)).is_some_and(|s| !s.acked && !s.delivered)
+        self.window.holds(seq)
     }
 
+    #[inline]
     fn in_flight(&self) -> usize {
-        self.window.iter().filter(|s| !s.acked && !s.delivered).count()
+        self.window.in_flight()
     }
 }
 
@@ -444,10 +411,9 @@ impl ReceiverStats {
 pub struct Receiver {
     role: Role,
     cfg: AirmailConfig,
-    vr: Seq,
-    bitmap: u64,
+    /// `vr` ([`Reorder::next`]), the bitmap, the frames to hand up (in order).
+    rx: Reorder,
     tx_rx: u64,
-    up: VecDeque<Seq>,
     /// Frames arrived since the last status (MH).
     since_status: u32,
     /// When the gap timer was armed (MH, a frame missing).
@@ -464,10 +430,8 @@ impl Receiver {
         Receiver {
             role,
             cfg,
-            vr: 0,
-            bitmap: 0,
+            rx: Reorder::new(true),
             tx_rx: 0,
-            up: VecDeque::new(),
             since_status: 0,
             gap_since: None,
             next_status: now.plus_ns(cfg.status_period_ns),
@@ -478,19 +442,20 @@ impl Receiver {
     /// Its status.
     #[inline]
     pub fn status(&self) -> Status {
-        Status { vr: self.vr, bitmap: self.bitmap, tx_rx: self.tx_rx }
+        Status { vr: self.rx.next, bitmap: self.rx.bitmap, tx_rx: self.tx_rx }
     }
 
     /// The next frame to hand up, in order.
     #[inline]
     pub fn pop_up(&mut self) -> Option<Seq> {
-        self.up.pop_front()
+        self.rx.pop_up()
     }
 
     /// Its counters.
     #[inline]
     pub fn stats(&self) -> ReceiverStats {
-        self.stats
+        let c = self.rx.counts;
+        ReceiverStats { frames: c.frames, duplicates: c.duplicates, handed_up: c.handed_up, ..self.stats }
     }
 
     /// When to call [`Receiver::on_status_timer`]: the BS's next periodic
@@ -522,20 +487,7 @@ impl Receiver {
     /// if a frame is still missing.
     fn reset_events(&mut self, now: Time) {
         self.since_status = 0;
-        self.gap_since = (self.bitmap != 0).then_some(now);
-    }
-
-    fn advance(&mut self) {
-        loop {
-            self.vr += 1;
-            let got = self.bitmap & 1 == 1;
-            self.bitmap >>= 1;
-            if !got {
-                return;
-            }
-            self.up.push_back(self.vr);
-            self.stats.handed_up += 1;
-        }
+        self.gap_since = (self.rx.bitmap != 0).then_some(now);
     }
 }
 
@@ -544,28 +496,14 @@ impl ArqReceiver for Receiver {
     type Header = Header;
 
     fn on_frame(&mut self, now: Time, seq: Seq, h: Header) -> Receipt<Option<Status>> {
-        self.stats.frames += 1;
         self.tx_rx = self.tx_rx.max(h.tx);
-        let fresh = if seq < self.vr {
-            false
-        } else if seq == self.vr {
-            self.up.push_back(seq);
-            self.stats.handed_up += 1;
-            self.advance();
-            true
-        } else {
-            let i = seq - self.vr - 1;
-            debug_assert!(i < MAX_WINDOW, "frame {seq} beyond the window at {}", self.vr);
-            let had = self.bitmap >> i & 1 == 1;
-            self.bitmap |= 1 << i;
-            !had
-        };
-        self.stats.duplicates += u64::from(!fresh);
+        // No floor: AIRMAIL never gives a frame up.
+        let fresh = self.rx.on_frame(seq, 0);
         if self.role == Role::Bs {
             return Receipt { deliver: fresh, ack: None };
         }
         self.since_status += 1;
-        if self.bitmap == 0 {
+        if self.rx.bitmap == 0 {
             self.gap_since = None;
         } else if self.gap_since.is_none() {
             self.gap_since = Some(now);
@@ -623,7 +561,7 @@ impl<F: Copy> Bs<F> {
     /// Its state for the next BS. Uplink frames handed up must have been
     /// taken ([`Receiver::pop_up`]) first.
     pub fn export_state(&self) -> BsState<F> {
-        debug_assert!(self.up.up.is_empty(), "uplink frames not taken before the handoff");
+        debug_assert!(self.up.rx.nothing_up(), "uplink frames not taken before the handoff");
         let (vs, next_tx, unacked) = self.down.export();
         let st = self.up.status();
         BsState { vs, next_tx, unacked, vr: st.vr, bitmap: st.bitmap, tx_rx: st.tx_rx }
@@ -633,24 +571,19 @@ impl<F: Copy> Bs<F> {
     /// polls the MH.
     pub fn from_state(cfg: AirmailConfig, now: Time, state: BsState<F>) -> Bs<F> {
         let mut down = Sender::new(Role::Bs, cfg);
-        down.va = state.vs;
+        down.window.set_base(state.vs);
         down.next_tx = state.next_tx;
         down.poll_pending = true;
         down.last_activity = now;
         for u in state.unacked {
-            down.window.push_back(Slot {
-                frame: u.frame,
-                last_tx: u.last_tx,
-                transmissions: u32::from(u.last_tx > 0),
-                acked: u.acked,
-                due: false,
-                delivered: false,
-                statuses_at_send: 0,
-            });
+            let mut slot = Slot::new(u.frame, Sent { last_tx: u.last_tx, statuses_at_send: 0 });
+            slot.transmissions = u32::from(u.last_tx > 0);
+            slot.acked = u.acked;
+            down.window.push(slot);
         }
         let mut up = Receiver::new(Role::Bs, cfg, now);
-        up.vr = state.vr;
-        up.bitmap = state.bitmap;
+        up.rx.next = state.vr;
+        up.rx.bitmap = state.bitmap;
         up.tx_rx = state.tx_rx;
         Bs { down, up }
     }

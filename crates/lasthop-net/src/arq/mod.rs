@@ -88,11 +88,13 @@
 //! hold an enum of them, one match per call, never a `dyn` trait object.
 
 pub mod airmail;
+mod reorder;
 pub mod rlp;
 pub mod srp;
 pub mod stop_and_wait;
 #[cfg(test)]
 mod test_channel;
+mod window;
 
 use lasthop_core::trace::DropCause;
 use lasthop_core::Time;

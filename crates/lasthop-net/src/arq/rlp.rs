@@ -84,7 +84,10 @@
 //! [`Receiver::status`] in the reverse slot every feedback period, or a
 //! [`Receiver::partial_status`] on a reverse data frame.
 
+use super::reorder::Reorder;
+use super::window::{self, Window};
 use super::{ArqReceiver, ArqSender, Expiry, Receipt, Send, Seq};
+#[cfg(any(test, doc))] // the docs name it; the tests use it
 use lasthop_core::trace::DropCause;
 use lasthop_core::Time;
 use std::collections::VecDeque;
@@ -207,9 +210,10 @@ impl Status {
 }
 
 /// Why a frame is due to go again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Due {
     /// Not due.
+    #[default]
     No,
     /// Known lost by the loss rule.
     Lost,
@@ -217,32 +221,9 @@ enum Due {
     Stall,
 }
 
-/// A frame in the sender's window.
-#[derive(Clone, Copy, Debug)]
-struct Slot<F> {
-    frame: F,
-    /// The ssn of its last transmission (0: never sent).
-    last_ssn: Ssn,
-    transmissions: u32,
-    acked: bool,
-    due: Due,
-    /// The receiver has handed it up (the simulator's knowledge).
-    delivered: bool,
-    /// Given up on (retry limit).
-    gone: bool,
-}
-
-impl<F> Slot<F> {
-    #[inline]
-    fn settled(&self) -> bool {
-        self.acked || self.gone
-    }
-    /// Sent, neither settled nor due.
-    #[inline]
-    fn unresolved(&self) -> bool {
-        self.transmissions > 0 && !self.settled() && self.due == Due::No
-    }
-}
+/// A frame in the sender's window; its own state is the ssn of its last
+/// transmission (0: never sent).
+type Slot<F> = window::Slot<F, Due, Ssn>;
 
 /// Counters a test or trace can read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -264,8 +245,7 @@ pub struct SenderStats {
 pub struct Sender<F> {
     cfg: RlpConfig,
     /// The window, from `va` (the oldest frame not settled).
-    window: VecDeque<Slot<F>>,
-    va: Seq,
+    window: Window<F, Due, Ssn>,
     next_ssn: Ssn,
     /// The last frame sent preemptively (round robin).
     preempt_after: Option<Seq>,
@@ -281,8 +261,7 @@ impl<F: Copy> Sender<F> {
         debug_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());
         Sender {
             cfg,
-            window: VecDeque::with_capacity(cfg.window_frames as usize),
-            va: 0,
+            window: Window::new(cfg.window_frames, cfg.retry_limit),
             next_ssn: 1,
             preempt_after: None,
             last_activity: Time::ZERO,
@@ -300,12 +279,12 @@ impl<F: Copy> Sender<F> {
     /// The oldest frame not settled (every frame below is acked or given up).
     #[inline]
     pub fn floor(&self) -> Seq {
-        self.va
+        self.window.base()
     }
 
     /// The ssn frame `seq` last went with, if it is in the window and sent.
     pub fn last_ssn(&self, seq: Seq) -> Option<Ssn> {
-        self.slot(seq).map(|s| s.last_ssn).filter(|&n| n > 0)
+        self.window.slot(seq).map(|s| s.x).filter(|&n| n > 0)
     }
 
     /// A frame dropped at the retry limit, oldest first: the caller's to
@@ -316,47 +295,16 @@ impl<F: Copy> Sender<F> {
 
     /// When the stall timer runs out, if frames are unresolved.
     pub fn deadline(&self) -> Option<Time> {
-        self.window.iter().any(|s| s.unresolved()).then(|| self.last_activity.plus_ns(self.cfg.stall_ns))
-    }
-
-    #[inline]
-    fn slot(&self, seq: Seq) -> Option<&Slot<F>> {
-        seq.checked_sub(self.va).and_then(|i| self.window.get(i as usize))
-    }
-
-    #[inline]
-    fn slot_mut(&mut self, seq: Seq) -> Option<&mut Slot<F>> {
-        seq.checked_sub(self.va).and_then(|i| self.window.get_mut(i as usize))
-    }
-
-    /// A frame sent `transmissions` times has had its share (the limit).
-    #[inline]
-    fn exhausted(&self, transmissions: u32) -> bool {
-        self.cfg.retry_limit.is_some_and(|n| transmissions > n)
-    }
-
-    /// Give up on the frame at window index `i` (the caller reports it).
-    fn give_up(&mut self, i: usize) {
-        let s = &mut self.window[i];
-        s.gone = true;
-        s.due = Due::No;
-        self.stats.dropped += u64::from(!s.delivered);
-    }
-
-    /// Slide the window past settled frames.
-    fn slide(&mut self) {
-        while self.window.front().is_some_and(|s| s.settled()) {
-            self.window.pop_front();
-            self.va += 1;
-        }
+        self.window.any_unresolved().then(|| self.last_activity.plus_ns(self.cfg.stall_ns))
     }
 
     /// The frame to preempt next: round robin over unresolved frames,
     /// oldest first after the last one preempted.
     fn preempt_candidate(&self) -> Option<usize> {
-        let ok = |s: &Slot<F>| s.unresolved() && !self.exhausted(s.transmissions);
+        let ok = |s: &Slot<F>| s.unresolved() && !self.window.exhausted(s.transmissions);
+        let va = self.window.base();
         // Just after the last one preempted, if it is still in the window.
-        let start = self.preempt_after.filter(|&p| p >= self.va).map_or(0, |p| (p - self.va) as usize + 1);
+        let start = self.preempt_after.filter(|&p| p >= va).map_or(0, |p| (p - va) as usize + 1);
         let after = self.window.iter().enumerate().skip(start).find(|(_, s)| ok(s));
         after.or_else(|| self.window.iter().enumerate().take(start).find(|(_, s)| ok(s))).map(|(i, _)| i)
     }
@@ -368,39 +316,22 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
 
     #[inline]
     fn has_room(&self) -> bool {
-        self.window.len() < self.cfg.window_frames as usize
+        self.window.has_room()
     }
 
     fn offer(&mut self, _now: Time, frame: F) -> Seq {
         debug_assert!(self.has_room());
-        let seq = self.va + self.window.len() as Seq;
-        self.window.push_back(Slot {
-            frame,
-            last_ssn: 0,
-            transmissions: 0,
-            acked: false,
-            due: Due::No,
-            delivered: false,
-            gone: false,
-        });
-        seq
+        self.window.push(Slot::new(frame, 0))
     }
 
     fn next(&self, _now: Time) -> Option<Send<F>> {
-        let pick = |i: usize| {
-            let s = &self.window[i];
-            Send { seq: self.va + i as Seq, frame: s.frame, retransmission: s.transmissions > 0 }
-        };
         // Known lost (or stalled) first, oldest first; then new frames.
-        if let Some(i) = self.window.iter().position(|s| s.due != Due::No && !s.settled()) {
-            return Some(pick(i));
-        }
-        if let Some(i) = self.window.iter().position(|s| s.transmissions == 0) {
-            return Some(pick(i));
+        if let Some(i) = self.window.first_due().or_else(|| self.window.first_new(usize::MAX)) {
+            return Some(self.window.pick(i));
         }
         match self.cfg.form {
             Form::Basic => None,
-            Form::Enhanced => self.preempt_candidate().map(pick),
+            Form::Enhanced => self.preempt_candidate().map(|i| self.window.pick(i)),
         }
     }
 
@@ -408,16 +339,16 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
         let ssn = self.next_ssn;
         self.next_ssn += 1;
         self.last_activity = now;
-        let floor = self.va;
+        let floor = self.window.base();
         let form = self.cfg.form;
-        let s = self.slot_mut(seq).expect("sending a frame in the window");
+        let s = self.window.slot_mut(seq).expect("sending a frame in the window");
         let kind = match (s.transmissions, s.due) {
             (0, _) => 0,
             (_, Due::Lost) => 1,
             (_, Due::Stall) => 2,
             (_, Due::No) => 3,
         };
-        s.last_ssn = ssn;
+        s.x = ssn;
         s.transmissions += 1;
         s.due = Due::No;
         match kind {
@@ -437,7 +368,7 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
         let mut completed = 0;
         let mut settled_any = false;
         for i in 0..self.window.len() {
-            let seq = self.va + i as Seq;
+            let seq = self.window.seq(i);
             let s = self.window[i];
             if s.settled() || s.transmissions == 0 {
                 continue;
@@ -450,12 +381,12 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
                     settled_any = true;
                 }
                 // The loss rule: its last copy went before a copy that arrived.
-                Some(false) if s.last_ssn < st.ssn_rx => {
+                Some(false) if s.x < st.ssn_rx => {
                     settled_any = true;
-                    if self.exhausted(s.transmissions) {
-                        self.give_up(i);
-                        if !s.delivered {
-                            self.dropped.push_back((seq, s.frame));
+                    if self.window.exhausted(s.transmissions) {
+                        if let Some(d) = self.window.give_up(i) {
+                            self.stats.dropped += 1;
+                            self.dropped.push_back(d);
                         }
                     } else {
                         self.window[i].due = Due::Lost;
@@ -467,39 +398,35 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
         if settled_any {
             self.last_activity = now;
         }
-        self.slide();
+        self.window.slide();
         completed
     }
 
     fn on_timeout(&mut self, now: Time) -> Expiry<F> {
         self.last_activity = now;
-        let i = self.window.iter().position(|s| s.unresolved()).expect("a stall waits for an unresolved frame");
-        let s = self.window[i];
-        if !self.exhausted(s.transmissions) {
+        let i = self.window.first_unresolved().expect("a stall waits for an unresolved frame");
+        if !self.window.exhausted(self.window[i].transmissions) {
             self.window[i].due = Due::Stall;
             return Expiry::Resend;
         }
-        self.give_up(i);
-        self.slide();
-        if s.delivered {
-            Expiry::GaveUpDelivered { frame: s.frame }
-        } else {
-            Expiry::Drop { frame: s.frame, cause: DropCause::RetryLimit }
-        }
+        let e = self.window.expire(i);
+        self.stats.dropped += u64::from(matches!(e, Expiry::Drop { .. }));
+        e
     }
 
+    #[inline]
     fn on_delivered(&mut self, seq: Seq) {
-        if let Some(s) = self.slot_mut(seq) {
-            s.delivered = true;
-        }
+        self.window.on_delivered(seq)
     }
 
+    #[inline]
     fn holds(&self, seq: Seq) -> bool {
-        self.slot(seq).is_some_and(|s| !s.settled() && !s.delivered)
+        self.window.holds(seq)
     }
 
+    #[inline]
     fn in_flight(&self) -> usize {
-        self.window.iter().filter(|s| !s.settled() && !s.delivered).count()
+        self.window.in_flight()
     }
 }
 
@@ -517,72 +444,48 @@ pub struct ReceiverStats {
 /// The receiving side of one direction of a link.
 #[derive(Clone, Debug)]
 pub struct Receiver {
-    delivery: Delivery,
-    vr: Seq,
-    /// Bit `i`: frame `vr + 1 + i` received.
-    bitmap: u64,
+    /// `vr` ([`Reorder::next`]), the bitmap, the frames to hand up.
+    rx: Reorder,
     ssn_rx: Ssn,
-    up: VecDeque<Seq>,
-    stats: ReceiverStats,
 }
 
 impl Receiver {
     /// A receiver handing frames up in `cfg`'s order.
     pub fn new(cfg: &RlpConfig) -> Receiver {
-        Receiver { delivery: cfg.delivery, vr: 0, bitmap: 0, ssn_rx: 0, up: VecDeque::new(), stats: Default::default() }
+        Receiver { rx: Reorder::new(cfg.delivery == Delivery::InOrder), ssn_rx: 0 }
     }
 
     /// Its full status.
     #[inline]
     pub fn status(&self) -> Status {
-        Status { vr: self.vr, bitmap: self.bitmap, bits: MAX_WINDOW, ssn_rx: self.ssn_rx }
+        Status { vr: self.rx.next, bitmap: self.rx.bitmap, bits: MAX_WINDOW, ssn_rx: self.ssn_rx }
     }
 
     /// Its partial status: `vr`, `ssn_rx` and the first `k` bitmap bits.
     #[inline]
     pub fn partial_status(&self, k: u32) -> Status {
         let mask = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
-        Status { vr: self.vr, bitmap: self.bitmap & mask, bits: k, ssn_rx: self.ssn_rx }
+        Status { vr: self.rx.next, bitmap: self.rx.bitmap & mask, bits: k, ssn_rx: self.ssn_rx }
     }
 
     /// A partial status of `k` bits says all the full one would: nothing
     /// received beyond its bits.
     #[inline]
     pub fn partial_suffices(&self, k: u32) -> bool {
-        k >= 64 || self.bitmap >> k == 0
+        k >= 64 || self.rx.bitmap >> k == 0
     }
 
     /// The next frame to hand up, in the configured order.
     #[inline]
     pub fn pop_up(&mut self) -> Option<Seq> {
-        self.up.pop_front()
+        self.rx.pop_up()
     }
 
     /// Its counters.
     #[inline]
     pub fn stats(&self) -> ReceiverStats {
-        self.stats
-    }
-
-    fn hand_up(&mut self, seq: Seq) {
-        self.up.push_back(seq);
-        self.stats.handed_up += 1;
-    }
-
-    /// Step `vr` past a frame received or given up, then past every frame
-    /// received behind it (handing them up if in order).
-    fn advance(&mut self) {
-        loop {
-            self.vr += 1;
-            let got = self.bitmap & 1 == 1;
-            self.bitmap >>= 1;
-            if !got {
-                return;
-            }
-            if self.delivery == Delivery::InOrder {
-                self.hand_up(self.vr);
-            }
-        }
+        let c = self.rx.counts;
+        ReceiverStats { frames: c.frames, duplicates: c.duplicates, handed_up: c.handed_up }
     }
 }
 
@@ -591,29 +494,8 @@ impl ArqReceiver for Receiver {
     type Header = Header;
 
     fn on_frame(&mut self, _now: Time, seq: Seq, h: Header) -> Receipt<Status> {
-        self.stats.frames += 1;
         self.ssn_rx = self.ssn_rx.max(h.ssn);
-        // Frames the sender gave up on are not waited for.
-        while self.vr < h.floor {
-            self.advance();
-        }
-        let fresh = if seq < self.vr {
-            false
-        } else if seq == self.vr {
-            self.hand_up(seq);
-            self.advance();
-            true
-        } else {
-            let i = seq - self.vr - 1;
-            debug_assert!(i < MAX_WINDOW, "frame {seq} beyond the window at {}", self.vr);
-            let had = self.bitmap >> i & 1 == 1;
-            self.bitmap |= 1 << i;
-            if !had && self.delivery == Delivery::OutOfOrder {
-                self.hand_up(seq);
-            }
-            !had
-        };
-        self.stats.duplicates += u64::from(!fresh);
+        let fresh = self.rx.on_frame(seq, h.floor);
         Receipt { deliver: fresh, ack: self.status() }
     }
 }

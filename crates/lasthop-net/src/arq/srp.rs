@@ -87,7 +87,10 @@
 //! At the far end each intact packet goes to [`ArqReceiver::on_frame`],
 //! whose ack goes back at once; hand up what [`Receiver::pop_up`] yields.
 
+use super::reorder::Reorder;
+use super::window::{self, Window};
 use super::{ArqReceiver, ArqSender, Expiry, Receipt, Send, Seq};
+#[cfg(doc)] // the docs name it
 use lasthop_core::trace::DropCause;
 use lasthop_core::Time;
 use std::collections::VecDeque;
@@ -231,8 +234,9 @@ pub struct Unacked<F> {
 }
 
 /// Why a packet is due to go again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Due {
+    #[default]
     No,
     /// Named missing by a SACK, its last copy older than the one that arrived.
     Sacked,
@@ -240,29 +244,16 @@ enum Due {
     Timeout,
 }
 
+/// SRP's own state of a packet in the window.
 #[derive(Clone, Copy, Debug)]
-struct Slot<F> {
-    frame: F,
+struct Sent {
+    /// The transmission number of its last copy (0: never sent).
     last_tx: u64,
-    transmissions: u32,
     /// When its last copy went.
     sent_at: Time,
-    acked: bool,
-    gone: bool,
-    due: Due,
-    delivered: bool,
 }
 
-impl<F> Slot<F> {
-    #[inline]
-    fn settled(&self) -> bool {
-        self.acked || self.gone
-    }
-    #[inline]
-    fn unresolved(&self) -> bool {
-        self.transmissions > 0 && !self.settled() && self.due == Due::No
-    }
-}
+type Slot<F> = window::Slot<F, Due, Sent>;
 
 /// Counters a test or trace can read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -283,9 +274,8 @@ pub struct SenderStats {
 #[derive(Clone, Debug)]
 pub struct Sender<F> {
     cfg: SrpConfig,
-    window: VecDeque<Slot<F>>,
-    /// The oldest packet not settled.
-    una: Seq,
+    /// The window, from `una` (the oldest packet not settled).
+    window: Window<F, Due, Sent>,
     next_tx: u64,
     cwnd: u32,
     /// RFC 6298's estimate, in ns (`None`: no sample yet).
@@ -303,8 +293,7 @@ impl<F: Copy> Sender<F> {
         debug_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());
         Sender {
             cfg,
-            window: VecDeque::with_capacity(cfg.window_max as usize),
-            una: 0,
+            window: Window::new(cfg.window_max, cfg.retry_limit),
             next_tx: 1,
             cwnd: cfg.initial_window,
             srtt: None,
@@ -330,7 +319,7 @@ impl<F: Copy> Sender<F> {
     /// The oldest packet not settled (every packet below is acked or given up).
     #[inline]
     pub fn floor(&self) -> Seq {
-        self.una
+        self.window.base()
     }
 
     /// The retransmission timeout now, in ns.
@@ -346,42 +335,13 @@ impl<F: Copy> Sender<F> {
 
     /// When the timeout runs out, if packets are unresolved.
     pub fn deadline(&self) -> Option<Time> {
-        self.window.iter().any(|s| s.unresolved()).then(|| self.last_activity.plus_ns(self.rto_ns()))
+        self.window.any_unresolved().then(|| self.last_activity.plus_ns(self.rto_ns()))
     }
 
     /// A packet dropped at the retry limit, oldest first: the caller's to
     /// drop with [`DropCause::RetryLimit`].
     pub fn pop_dropped(&mut self) -> Option<(Seq, F)> {
         self.dropped.pop_front()
-    }
-
-    #[inline]
-    fn slot(&self, seq: Seq) -> Option<&Slot<F>> {
-        seq.checked_sub(self.una).and_then(|i| self.window.get(i as usize))
-    }
-
-    #[inline]
-    fn slot_mut(&mut self, seq: Seq) -> Option<&mut Slot<F>> {
-        seq.checked_sub(self.una).and_then(|i| self.window.get_mut(i as usize))
-    }
-
-    #[inline]
-    fn exhausted(&self, transmissions: u32) -> bool {
-        self.cfg.retry_limit.is_some_and(|n| transmissions > n)
-    }
-
-    fn give_up(&mut self, i: usize) {
-        let s = &mut self.window[i];
-        s.gone = true;
-        s.due = Due::No;
-        self.stats.dropped += u64::from(!s.delivered);
-    }
-
-    fn slide(&mut self) {
-        while self.window.front().is_some_and(|s| s.settled()) {
-            self.window.pop_front();
-            self.una += 1;
-        }
     }
 
     /// A round trip sample, in ns (RFC 6298).
@@ -399,48 +359,30 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
 
     #[inline]
     fn has_room(&self) -> bool {
-        self.window.len() < self.cfg.window_max as usize
+        self.window.has_room()
     }
 
     fn offer(&mut self, _now: Time, frame: F) -> Seq {
         debug_assert!(self.has_room());
-        let seq = self.una + self.window.len() as Seq;
-        self.window.push_back(Slot {
-            frame,
-            last_tx: 0,
-            transmissions: 0,
-            sent_at: Time::ZERO,
-            acked: false,
-            gone: false,
-            due: Due::No,
-            delivered: false,
-        });
-        seq
+        self.window.push(Slot::new(frame, Sent { last_tx: 0, sent_at: Time::ZERO }))
     }
 
     fn next(&self, _now: Time) -> Option<Send<F>> {
-        let pick = |i: usize| {
-            let s = &self.window[i];
-            Send { seq: self.una + i as Seq, frame: s.frame, retransmission: s.transmissions > 0 }
-        };
-        // Proven lost (or timed out) first, oldest first, whatever the window.
-        if let Some(i) = self.window.iter().position(|s| s.due != Due::No && !s.settled()) {
-            return Some(pick(i));
-        }
-        // New packets within the window.
-        self.window.iter().take(self.cwnd as usize).position(|s| s.transmissions == 0).map(pick)
+        // Proven lost (or timed out) first, oldest first, whatever the window;
+        // then new packets within the window.
+        let i = self.window.first_due().or_else(|| self.window.first_new(self.cwnd as usize))?;
+        Some(self.window.pick(i))
     }
 
     fn on_transmit(&mut self, now: Time, seq: Seq) -> Header {
         let tx = self.next_tx;
         self.next_tx += 1;
         self.last_activity = now;
-        let floor = self.una;
-        let s = self.slot_mut(seq).expect("sending a packet in the window");
+        let floor = self.window.base();
+        let s = self.window.slot_mut(seq).expect("sending a packet in the window");
         let kind = if s.transmissions == 0 { Due::No } else { s.due };
-        s.last_tx = tx;
+        s.x = Sent { last_tx: tx, sent_at: now };
         s.transmissions += 1;
-        s.sent_at = now;
         s.due = Due::No;
         match kind {
             Due::No => self.stats.new_frames += 1,
@@ -454,27 +396,27 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
         let mut completed = 0;
         let mut settled_any = false;
         for i in 0..self.window.len() {
-            let seq = self.una + i as Seq;
+            let seq = self.window.seq(i);
             let s = self.window[i];
             if s.settled() || s.transmissions == 0 {
                 continue;
             }
             if ack.received(seq) {
                 // Karn: only a packet sent once gives a sample.
-                if seq == ack.got && s.transmissions == 1 && s.last_tx == ack.tx {
-                    self.sample(now.since(s.sent_at));
+                if seq == ack.got && s.transmissions == 1 && s.x.last_tx == ack.tx {
+                    self.sample(now.since(s.x.sent_at));
                 }
                 self.window[i].acked = true;
                 self.window[i].due = Due::No;
                 completed += 1;
                 settled_any = true;
-            } else if ack.names(seq) && s.last_tx < ack.tx && s.due == Due::No {
+            } else if ack.names(seq) && s.x.last_tx < ack.tx && s.due == Due::No {
                 // A later copy arrived: its last copy was lost.
                 settled_any = true;
-                if self.exhausted(s.transmissions) {
-                    self.give_up(i);
-                    if !s.delivered {
-                        self.dropped.push_back((seq, s.frame));
+                if self.window.exhausted(s.transmissions) {
+                    if let Some(d) = self.window.give_up(i) {
+                        self.stats.dropped += 1;
+                        self.dropped.push_back(d);
                     }
                 } else {
                     self.window[i].due = Due::Sacked;
@@ -488,7 +430,7 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
         if settled_any {
             self.last_activity = now;
         }
-        self.slide();
+        self.window.slide();
         completed
     }
 
@@ -497,33 +439,29 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
         self.stats.timeouts += 1;
         self.cwnd = 1;
         self.backoff += 1;
-        let i = self.window.iter().position(|s| s.unresolved()).expect("a timeout waits for an unresolved packet");
-        let s = self.window[i];
-        if !self.exhausted(s.transmissions) {
+        let i = self.window.first_unresolved().expect("a timeout waits for an unresolved packet");
+        if !self.window.exhausted(self.window[i].transmissions) {
             self.window[i].due = Due::Timeout;
             return Expiry::Resend;
         }
-        self.give_up(i);
-        self.slide();
-        if s.delivered {
-            Expiry::GaveUpDelivered { frame: s.frame }
-        } else {
-            Expiry::Drop { frame: s.frame, cause: DropCause::RetryLimit }
-        }
+        let e = self.window.expire(i);
+        self.stats.dropped += u64::from(matches!(e, Expiry::Drop { .. }));
+        e
     }
 
+    #[inline]
     fn on_delivered(&mut self, seq: Seq) {
-        if let Some(s) = self.slot_mut(seq) {
-            s.delivered = true;
-        }
+        self.window.on_delivered(seq)
     }
 
+    #[inline]
     fn holds(&self, seq: Seq) -> bool {
-        self.slot(seq).is_some_and(|s| !s.settled() && !s.delivered)
+        self.window.holds(seq)
     }
 
+    #[inline]
     fn in_flight(&self) -> usize {
-        self.window.iter().filter(|s| !s.settled() && !s.delivered).count()
+        self.window.in_flight()
     }
 }
 
@@ -544,36 +482,34 @@ pub struct ReceiverStats {
 #[derive(Clone, Debug)]
 pub struct Receiver {
     delivery: Delivery,
-    /// The next packet expected.
-    cum: Seq,
-    /// Bit `i`: packet `cum + 1 + i` received.
-    bitmap: u64,
-    up: VecDeque<Seq>,
-    stats: ReceiverStats,
+    /// `cum` ([`Reorder::next`]), the bitmap, the packets to hand up.
+    rx: Reorder,
+    sacks: u64,
 }
 
 impl Receiver {
     /// A receiver handing packets up in `cfg`'s order.
     pub fn new(cfg: &SrpConfig) -> Receiver {
-        Receiver { delivery: cfg.delivery, cum: 0, bitmap: 0, up: VecDeque::new(), stats: Default::default() }
+        Receiver { delivery: cfg.delivery, rx: Reorder::new(cfg.delivery == Delivery::InOrder), sacks: 0 }
     }
 
     /// The next packet to hand up, in the configured order.
     #[inline]
     pub fn pop_up(&mut self) -> Option<Seq> {
-        self.up.pop_front()
+        self.rx.pop_up()
     }
 
     /// Its counters.
     #[inline]
     pub fn stats(&self) -> ReceiverStats {
-        self.stats
+        let c = self.rx.counts;
+        ReceiverStats { frames: c.frames, duplicates: c.duplicates, handed_up: c.handed_up, sacks: self.sacks }
     }
 
     /// The next packet expected.
     #[inline]
     pub fn cum(&self) -> Seq {
-        self.cum
+        self.rx.next
     }
 
     /// Packets it buffers, received out of sequence and not handed up
@@ -581,38 +517,20 @@ impl Receiver {
     #[inline]
     pub fn buffered(&self) -> u32 {
         match self.delivery {
-            Delivery::InOrder => self.bitmap.count_ones(),
+            Delivery::InOrder => self.rx.bitmap.count_ones(),
             Delivery::OutOfOrder => 0,
-        }
-    }
-
-    fn hand_up(&mut self, seq: Seq) {
-        self.up.push_back(seq);
-        self.stats.handed_up += 1;
-    }
-
-    fn advance(&mut self) {
-        loop {
-            self.cum += 1;
-            let got = self.bitmap & 1 == 1;
-            self.bitmap >>= 1;
-            if !got {
-                return;
-            }
-            if self.delivery == Delivery::InOrder {
-                self.hand_up(self.cum);
-            }
         }
     }
 
     /// The packets missing below `seq`, from `cum` (bit 0: `cum`).
     fn missing_below(&self, seq: Seq) -> u64 {
-        if seq <= self.cum {
+        let cum = self.rx.next;
+        if seq <= cum {
             return 0;
         }
-        let k = seq - self.cum;
+        let k = seq - cum;
         let mask = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
-        !(self.bitmap << 1) & mask
+        !(self.rx.bitmap << 1) & mask
     }
 }
 
@@ -621,30 +539,9 @@ impl ArqReceiver for Receiver {
     type Header = Header;
 
     fn on_frame(&mut self, _now: Time, seq: Seq, h: Header) -> Receipt<Ack> {
-        self.stats.frames += 1;
-        // Packets the sender gave up on are not waited for.
-        while self.cum < h.floor {
-            self.advance();
-        }
-        let fresh = if seq < self.cum {
-            false
-        } else if seq == self.cum {
-            self.hand_up(seq);
-            self.advance();
-            true
-        } else {
-            let i = seq - self.cum - 1;
-            debug_assert!(i < MAX_WINDOW, "packet {seq} beyond the window at {}", self.cum);
-            let had = self.bitmap >> i & 1 == 1;
-            self.bitmap |= 1 << i;
-            if !had && self.delivery == Delivery::OutOfOrder {
-                self.hand_up(seq);
-            }
-            !had
-        };
-        self.stats.duplicates += u64::from(!fresh);
-        let ack = Ack { cum: self.cum, got: seq, tx: h.tx, missing: self.missing_below(seq) };
-        self.stats.sacks += u64::from(ack.is_sack());
+        let fresh = self.rx.on_frame(seq, h.floor);
+        let ack = Ack { cum: self.rx.next, got: seq, tx: h.tx, missing: self.missing_below(seq) };
+        self.sacks += u64::from(ack.is_sack());
         Receipt { deliver: fresh, ack }
     }
 }
@@ -713,24 +610,24 @@ impl<F: Copy> Station<F> {
     /// ([`Receiver::pop_up`]) first; dropped ones
     /// ([`Sender::pop_dropped`]) too.
     pub fn export_state(&self) -> SrpState<F> {
-        debug_assert!(self.recv.up.is_empty(), "packets not taken before the handoff");
+        debug_assert!(self.recv.rx.nothing_up(), "packets not taken before the handoff");
         let s = &self.send;
         let window = s.window.iter().enumerate().map(|(i, x)| Unacked {
-            seq: s.una + i as Seq,
+            seq: s.window.seq(i),
             frame: x.frame,
-            last_tx: x.last_tx,
+            last_tx: x.x.last_tx,
             transmissions: x.transmissions,
             acked: x.settled(),
             delivered: x.delivered,
         });
         SrpState {
-            una: s.una,
+            una: s.window.base(),
             next_tx: s.next_tx,
             cwnd: s.cwnd,
             srtt: s.srtt,
             window: window.collect(),
-            cum: self.recv.cum,
-            bitmap: self.recv.bitmap,
+            cum: self.recv.rx.next,
+            bitmap: self.recv.rx.bitmap,
             rx_buffered: self.recv.buffered(),
         }
     }
@@ -740,26 +637,21 @@ impl<F: Copy> Station<F> {
     /// (from `now`) settles it.
     pub fn from_state(cfg: SrpConfig, now: Time, state: SrpState<F>) -> Station<F> {
         let mut send = Sender::new(cfg);
-        send.una = state.una;
+        send.window.set_base(state.una);
         send.next_tx = state.next_tx;
         send.cwnd = state.cwnd.clamp(1, cfg.window_max);
         send.srtt = state.srtt;
         send.last_activity = now;
         for u in state.window {
-            send.window.push_back(Slot {
-                frame: u.frame,
-                last_tx: u.last_tx,
-                transmissions: u.transmissions,
-                sent_at: now,
-                acked: u.acked,
-                gone: false,
-                due: Due::No,
-                delivered: u.delivered,
-            });
+            let mut slot = Slot::new(u.frame, Sent { last_tx: u.last_tx, sent_at: now });
+            slot.transmissions = u.transmissions;
+            slot.acked = u.acked;
+            slot.delivered = u.delivered;
+            send.window.push(slot);
         }
         let mut recv = Receiver::new(&cfg);
-        recv.cum = state.cum;
-        recv.bitmap = state.bitmap;
+        recv.rx.next = state.cum;
+        recv.rx.bitmap = state.bitmap;
         Station { send, recv }
     }
 }

@@ -11,6 +11,7 @@ use super::*;
 use crate::arq::test_channel::{ns3_margin_opportunities, GRID_LOSS, NS3_POLL_RETRANSMIT};
 use lasthop_core::rng::RngStream;
 use proptest::prelude::*;
+use std::collections::VecDeque;
 
 const T0: Time = Time::ZERO;
 
