@@ -8,27 +8,14 @@
 
 use super::fec::{binomial_tail, byte_error_probability, Fec, FecAdapter, FecConfig, FecLevel};
 use super::*;
-use crate::arq::test_channel::{ns3_margin_opportunities, GRID_LOSS, NS3_POLL_RETRANSMIT};
+use crate::arq::test_channel::{ns3_margin_opportunities, transmit, ups, GRID_LOSS, NS3_POLL_RETRANSMIT, T0};
 use lasthop_core::rng::RngStream;
 use proptest::prelude::*;
 use std::collections::VecDeque;
 
-const T0: Time = Time::ZERO;
-
 /// The defaults with the timers in slots: `T_status` 8, poll 24, gap 16.
 fn slotted() -> AirmailConfig {
     AirmailConfig { status_period_ns: 8, poll_ns: 24, gap_ns: 16, ..AirmailConfig::default() }
-}
-
-/// The next frame `s` sends at `now`, with its header.
-fn transmit(s: &mut Sender<u32>, now: Time) -> (Send<u32>, Header) {
-    let f = s.next(now).expect("a frame to send");
-    let h = s.on_transmit(now, f.seq);
-    (f, h)
-}
-
-fn ups(r: &mut Receiver) -> Vec<Seq> {
-    std::iter::from_fn(|| r.pop_up()).collect()
 }
 
 // ---------------------------------------------------------------- config

@@ -8,25 +8,12 @@
 
 use super::*;
 use crate::arq::stop_and_wait;
-use crate::arq::test_channel::{ns3_margin_opportunities, GRID_LOSS, NS3_POLL_RETRANSMIT};
+use crate::arq::test_channel::{ns3_margin_opportunities, transmit, ups, GRID_LOSS, NS3_POLL_RETRANSMIT, T0};
 use lasthop_core::rng::RngStream;
 use proptest::prelude::*;
 
-const T0: Time = Time::ZERO;
-
 fn cfg(form: Form, delivery: Delivery) -> RlpConfig {
     RlpConfig { form, delivery, stall_ns: 64, ..RlpConfig::default() }
-}
-
-/// The next frame `s` sends at `now`, with its header.
-fn transmit(s: &mut Sender<u32>, now: Time) -> (Send<u32>, Header) {
-    let f = s.next(now).expect("a frame to send");
-    let h = s.on_transmit(now, f.seq);
-    (f, h)
-}
-
-fn ups(r: &mut Receiver) -> Vec<Seq> {
-    std::iter::from_fn(|| r.pop_up()).collect()
 }
 
 // ---------------------------------------------------------------- config

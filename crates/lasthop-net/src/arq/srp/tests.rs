@@ -8,27 +8,14 @@
 //! RTO is in slots).
 
 use super::*;
-use crate::arq::test_channel::{ns3_margin_opportunities, GRID_LOSS, NS3_POLL_RETRANSMIT};
+use crate::arq::test_channel::{ns3_margin_opportunities, transmit, ups, GRID_LOSS, NS3_POLL_RETRANSMIT, T0};
 use lasthop_core::rng::RngStream;
 use lasthop_core::trace::DropCause;
 use proptest::prelude::*;
 
-const T0: Time = Time::ZERO;
-
 /// A fixed RTO of `rto` slots, window 8 (initial 8), in order, persistent.
 fn cfg(rto: u64) -> SrpConfig {
     SrpConfig { window_max: 8, initial_window: 8, rto: Rto::Fixed { ns: rto }, ..SrpConfig::default() }
-}
-
-/// The next packet `s` sends at `now`, with its header.
-fn transmit(s: &mut Sender<u32>, now: Time) -> (Send<u32>, Header) {
-    let f = s.next(now).expect("a packet to send");
-    let h = s.on_transmit(now, f.seq);
-    (f, h)
-}
-
-fn ups(r: &mut Receiver) -> Vec<Seq> {
-    std::iter::from_fn(|| r.pop_up()).collect()
 }
 
 // ---------------------------------------------------------------- config
