@@ -30,6 +30,20 @@
 //!   rebuilds, and handoff with its state, buffers included
 //!   ([`srp::SrpState`], sized for the transfer).
 //!
+//! The selective-repeat members share two pieces (crate-private): a
+//! sender's window of frames (`window::Window<F, D, X>`: numbering, sliding
+//! past settled frames, giving up at the retry limit and the timeout's
+//! give-up tail, [`ArqSender::on_delivered`], [`ArqSender::holds`],
+//! [`ArqSender::in_flight`]; `D` the member's reasons for a frame being
+//! due, `X` its own per-frame state) and a receiver's hand-up
+//! (`reorder::Reorder`: in order or out of order, never a second copy,
+//! past frames behind the sender's floor, with the frames, duplicates and
+//! handed-up counters). A new window member reuses both and adds one file
+//! with its own rules: when a frame is lost and goes again, what its acks
+//! and headers carry, its timers (as RLP's ssn loss rule, SRP's window and
+//! RTO, AIRMAIL's asymmetric status). Its tests share `test_channel`'s
+//! preamble and ns-3 grid.
+//!
 //! WAP's WTP is not a link ARQ but a transaction protocol over datagrams,
 //! end to end between the handset and the gateway: it lives in
 //! [`crate::wap`].
