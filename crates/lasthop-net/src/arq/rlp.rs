@@ -383,13 +383,9 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
                 // The loss rule: its last copy went before a copy that arrived.
                 Some(false) if s.x < st.ssn_rx => {
                     settled_any = true;
-                    if self.window.exhausted(s.transmissions) {
-                        if let Some(d) = self.window.give_up(i) {
-                            self.stats.dropped += 1;
-                            self.dropped.push_back(d);
-                        }
-                    } else {
-                        self.window[i].due = Due::Lost;
+                    if let Some(d) = self.window.lost(i, Due::Lost) {
+                        self.stats.dropped += 1;
+                        self.dropped.push_back(d);
                     }
                 }
                 _ => {}
@@ -405,11 +401,7 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
     fn on_timeout(&mut self, now: Time) -> Expiry<F> {
         self.last_activity = now;
         let i = self.window.first_unresolved().expect("a stall waits for an unresolved frame");
-        if !self.window.exhausted(self.window[i].transmissions) {
-            self.window[i].due = Due::Stall;
-            return Expiry::Resend;
-        }
-        let e = self.window.expire(i);
+        let e = self.window.time_out(i, Due::Stall);
         self.stats.dropped += u64::from(matches!(e, Expiry::Drop { .. }));
         e
     }

@@ -413,13 +413,9 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
             } else if ack.names(seq) && s.x.last_tx < ack.tx && s.due == Due::No {
                 // A later copy arrived: its last copy was lost.
                 settled_any = true;
-                if self.window.exhausted(s.transmissions) {
-                    if let Some(d) = self.window.give_up(i) {
-                        self.stats.dropped += 1;
-                        self.dropped.push_back(d);
-                    }
-                } else {
-                    self.window[i].due = Due::Sacked;
+                if let Some(d) = self.window.lost(i, Due::Sacked) {
+                    self.stats.dropped += 1;
+                    self.dropped.push_back(d);
                 }
             }
         }
@@ -440,11 +436,7 @@ impl<F: Copy> ArqSender<F> for Sender<F> {
         self.cwnd = 1;
         self.backoff += 1;
         let i = self.window.first_unresolved().expect("a timeout waits for an unresolved packet");
-        if !self.window.exhausted(self.window[i].transmissions) {
-            self.window[i].due = Due::Timeout;
-            return Expiry::Resend;
-        }
-        let e = self.window.expire(i);
+        let e = self.window.time_out(i, Due::Timeout);
         self.stats.dropped += u64::from(matches!(e, Expiry::Drop { .. }));
         e
     }

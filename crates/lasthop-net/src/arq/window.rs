@@ -183,9 +183,32 @@ impl<F: Copy, D: Copy + Default + PartialEq, X: Copy> Window<F, D, X> {
         (!s.delivered).then_some((seq, s.frame))
     }
 
-    /// The retransmission timer ran out on window index `i`, which has had
-    /// its share: give up on it and slide.
-    pub fn expire(&mut self, i: usize) -> Expiry<F> {
+    /// Window index `i` is known lost: due again for `why`, or, if it has
+    /// had its share, given up on (the frame to drop, if the receiver
+    /// never had it).
+    #[inline]
+    pub fn lost(&mut self, i: usize, why: D) -> Option<(Seq, F)> {
+        if self.exhausted(self.slots[i].transmissions) {
+            self.give_up(i)
+        } else {
+            self.slots[i].due = why;
+            None
+        }
+    }
+
+    /// The retransmission timer ran out on window index `i`: due again for
+    /// `why` (`Resend`), or, if it has had its share, given up on, the
+    /// window sliding past it.
+    pub fn time_out(&mut self, i: usize, why: D) -> Expiry<F> {
+        if !self.exhausted(self.slots[i].transmissions) {
+            self.slots[i].due = why;
+            return Expiry::Resend;
+        }
+        self.expire(i)
+    }
+
+    /// Give up on window index `i` at the timeout and slide.
+    fn expire(&mut self, i: usize) -> Expiry<F> {
         let frame = self.slots[i].frame;
         let dropped = self.give_up(i).is_some();
         self.slide();
