@@ -15,7 +15,8 @@
 //!   `header_bytes` are RLP's header (\[I\] 4 by default: a frame number,
 //!   a send sequence number and a control field; the primary's frame
 //!   layout was not read) and the rest payload.
-//! - Each station has a queue of IP packets (a [`StationQueue`]), a
+//! - Each station has a queue of IP packets (a `StationQueue`, in
+//!   `mac/station_queue.rs`), a
 //!   segmenter (a packet of `b` bytes is `ceil(b / payload)` frames), an
 //!   RLP [`Sender`] over those frames, and, for the other direction, an
 //!   RLP [`Receiver`] and a reassembly that hands up whole packets
