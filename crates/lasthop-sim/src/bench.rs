@@ -338,10 +338,13 @@ mod tests {
         if !reset_peak_rss() {
             return; // not Linux
         }
+        // The mark is the process's: tests in other threads allocate and free
+        // meanwhile (a 64 MB vector once showed +58.5 MB while another test
+        // freed). A vector four times that, and a margin of 56 MB for them.
         let before = peak_rss_bytes().unwrap();
-        let v = std::hint::black_box(vec![1u8; 64 << 20]);
+        let v = std::hint::black_box(vec![1u8; 256 << 20]);
         let after = peak_rss_bytes().unwrap();
-        assert!(after >= before + (60 << 20), "{before} -> {after}");
+        assert!(after >= before + (200 << 20), "{before} -> {after}");
         drop(v);
         assert!(reset_peak_rss());
         assert!(peak_rss_bytes().unwrap() < after, "the mark restarts");
