@@ -9,6 +9,7 @@ pub mod bench;
 pub mod embedded;
 pub mod metrics;
 pub mod pcap;
+mod rows;
 pub mod scale;
 pub mod scenario;
 pub mod scheduler;

@@ -27,6 +27,7 @@
 //!   same link). The same hop as the rule's, found without a router's
 //!   leaves.
 
+use crate::rows::Rows;
 use lasthop_core::NodeId;
 use std::collections::HashMap;
 
@@ -54,32 +55,23 @@ const NO_NODE: NodeId = NodeId::MAX;
 const CACHE_WORDS: usize = 8 << 20;
 
 /// An adjacency entry: leave on `link` in direction `dir` to `far`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Edge {
     link: u32,
     far: NodeId,
     dir: u8,
 }
 
-/// Adjacency lists in one array (compressed rows): node `u`'s entries are
-/// `edges[start[u]..start[u + 1]]`, in link order.
-struct Rows {
-    start: Vec<u32>,
-    edges: Vec<Edge>,
-}
-
-impl Rows {
-    fn of(&self, u: NodeId) -> &[Edge] {
-        &self.edges[self.start[u as usize] as usize..self.start[u as usize + 1] as usize]
-    }
-}
+/// Adjacency lists in one array: node `u`'s entries are `adj.of(u as usize)`, in
+/// link order.
+type Adjacency = Rows<Edge>;
 
 /// The graph, and the searches made so far.
 pub struct Router {
     /// Per node: every link, in link order.
-    adj: Rows,
+    adj: Adjacency,
     /// Per node: its links whose far end is a core node, in link order.
-    core_adj: Rows,
+    core_adj: Adjacency,
     /// Per node: its single neighbour if it is a leaf, else [`NO_NODE`].
     leaf_of: Vec<NodeId>,
     /// Per node: its index among the core nodes, or [`NONE`] for a leaf.
@@ -106,39 +98,16 @@ impl Router {
         let ends: Vec<[NodeId; 2]> = ends.collect();
         let kept = |li: usize| !masked.get(li).copied().unwrap_or(false);
         let rows = |keep: &dyn Fn(NodeId) -> bool| {
-            let mut start = vec![0u32; n_nodes + 1];
-            for (li, e) in ends.iter().enumerate() {
-                if !kept(li) {
-                    continue;
-                }
-                for dir in 0..2 {
-                    if keep(e[1 - dir]) {
-                        start[e[dir] as usize + 1] += 1;
-                    }
-                }
-            }
-            for u in 0..n_nodes {
-                start[u + 1] += start[u];
-            }
-            let mut fill = start.clone();
-            let mut edges = vec![Edge { link: 0, far: 0, dir: 0 }; start[n_nodes] as usize];
-            for (li, e) in ends.iter().enumerate() {
-                if !kept(li) {
-                    continue;
-                }
-                for dir in 0..2 {
-                    if keep(e[1 - dir]) {
-                        let at = &mut fill[e[dir] as usize];
-                        edges[*at as usize] = Edge { link: li as u32, far: e[1 - dir], dir: dir as u8 };
-                        *at += 1;
-                    }
-                }
-            }
-            Rows { start, edges }
+            let pairs = ends.iter().enumerate().filter(|&(li, _)| kept(li)).flat_map(|(li, e)| {
+                (0..2usize)
+                    .filter(move |&dir| keep(e[1 - dir]))
+                    .map(move |dir| (e[dir] as usize, Edge { link: li as u32, far: e[1 - dir], dir: dir as u8 }))
+            });
+            Rows::of_pairs(n_nodes, pairs)
         };
         let adj = rows(&|_| true);
         let leaf_of: Vec<NodeId> = (0..n_nodes as NodeId)
-            .map(|u| match adj.of(u) {
+            .map(|u| match adj.of(u as usize) {
                 [first, rest @ ..] if rest.iter().all(|e| e.far == first.far) => first.far,
                 _ => NO_NODE,
             })
@@ -189,7 +158,7 @@ impl Router {
         while !frontier.is_empty() {
             d += 1;
             for &u in &frontier {
-                for e in self.core_adj.of(u) {
+                for e in self.core_adj.of(u as usize) {
                     let c = self.core_index[e.far as usize] as usize;
                     if dist[c] == NONE {
                         dist[c] = d;
@@ -244,7 +213,7 @@ impl Router {
         let mut path = Vec::with_capacity(d as usize);
         let mut u = from;
         while d > 1 {
-            let core = self.core_adj.of(u);
+            let core = self.core_adj.of(u as usize);
             let (i, e) = core
                 .iter()
                 .enumerate()
@@ -266,7 +235,7 @@ impl Router {
     /// The first link, in link order, from `u` to its neighbour `to`: found
     /// in the shorter of the two nodes' adjacency lists.
     fn last_hop(&mut self, u: NodeId, to: NodeId) -> Hop {
-        let (a, b) = (self.adj.of(u), self.adj.of(to));
+        let (a, b) = (self.adj.of(u as usize), self.adj.of(to as usize));
         let (i, hop) = if a.len() <= b.len() {
             let (i, e) = a.iter().enumerate().find(|(_, e)| e.far == to).expect("neighbours");
             (i, Hop { node: u, link: e.link, dir: e.dir })

@@ -15,6 +15,7 @@ use lasthop_net::mac::Mac;
 use std::sync::Arc;
 
 use crate::metrics::jain_index;
+use crate::rows::Rows;
 
 impl<'m> World<'m> {
     /// The agents of each connection, and the ACK reconstructors of each
@@ -22,14 +23,15 @@ impl<'m> World<'m> {
     /// agents' order: each flow's summary reads its own, where filtering
     /// every agent for every flow made the summary quadratic (4,000 flows
     /// with snoop: 94.9 ms).
-    fn agents_by_flow(&self) -> (Groups, Groups) {
+    fn agents_by_flow(&self) -> (Rows<u32>, Rows<u32>) {
         let conn = |k: usize| self.agents[k].agent.flow() as usize;
         let recons = |k: usize| matches!(self.agents[k].agent, NodeAgent::AckRecons(_));
-        let on_conn = Groups::of(self.flows.len(), (0..self.agents.len()).map(|k| (conn(k), k)));
+        let n = self.flows.len();
+        let on_conn = Rows::of_pairs(n, (0..self.agents.len()).filter(|&k| conn(k) < n).map(|k| (conn(k), k as u32)));
         let model_flow = |k: usize| self.flows[conn(k)].model_flow as usize;
-        let recons_of = Groups::of(
+        let recons_of = Rows::of_pairs(
             self.model.flows.len(),
-            (0..self.agents.len()).filter(|&k| recons(k) && conn(k) < self.flows.len()).map(|k| (model_flow(k), k)),
+            (0..self.agents.len()).filter(|&k| recons(k) && conn(k) < n).map(|k| (model_flow(k), k as u32)),
         );
         (on_conn, recons_of)
     }
@@ -46,9 +48,9 @@ impl<'m> World<'m> {
             .enumerate()
             .map(|(fi, (f, m))| {
                 let st = f.sender.stats();
-                let on_flow = || on_conn.of_key(fi).map(|k| &self.agents[k]);
+                let on_flow = || on_conn.of(fi).iter().map(|&k| &self.agents[k as usize]);
                 // Reconstructors of any connection of the flow (split legs too).
-                let recons = recons_of.of_key(fi).map(|k| &self.agents[k]);
+                let recons = recons_of.of(fi).iter().map(|&k| &self.agents[k as usize]);
                 // The receiving application is the last leg's (split flows).
                 let app_next = self.flows[self.last_leg(fi)].app_next;
                 let start = self.starts[fi];
@@ -344,44 +346,5 @@ impl<'m> World<'m> {
     /// Names of link directions, indexed as in drop traces (2·link + dir).
     pub fn link_dir_names(&self) -> Arc<[String]> {
         self.model.labels.link_dirs.clone()
-    }
-}
-
-/// Items grouped by a key below `n`, each group in the order the items
-/// came (compressed rows: one array of items, one of where each group
-/// starts).
-struct Groups {
-    starts: Vec<u32>,
-    items: Vec<u32>,
-}
-
-impl Groups {
-    /// Group `(key, item)` pairs; a pair whose key is `n` or more belongs
-    /// to no group.
-    fn of(n: usize, pairs: impl Iterator<Item = (usize, usize)> + Clone) -> Groups {
-        let pairs = pairs.filter(move |&(key, _)| key < n);
-        let mut starts = vec![0u32; n + 1];
-        for (key, _) in pairs.clone() {
-            starts[key + 1] += 1;
-        }
-        for i in 0..n {
-            starts[i + 1] += starts[i];
-        }
-        let mut next = starts.clone();
-        let mut items = vec![0u32; starts[n] as usize];
-        for (key, item) in pairs {
-            items[next[key] as usize] = item as u32;
-            next[key] += 1;
-        }
-        Groups { starts, items }
-    }
-
-    /// Group `key`'s items, in order (none for a key past the end).
-    fn of_key(&self, key: usize) -> impl Iterator<Item = usize> + Clone + '_ {
-        let (a, b) = match (self.starts.get(key), self.starts.get(key + 1)) {
-            (Some(&a), Some(&b)) => (a as usize, b as usize),
-            _ => (0, 0),
-        };
-        self.items[a..b].iter().map(|&k| k as usize)
     }
 }
