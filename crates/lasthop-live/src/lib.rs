@@ -1,0 +1,27 @@
+//! lasthop-live: the third way to use lasthop (DESIGN.md): the simulator's
+//! link, queue and error-model code and its base-station agents on real
+//! packets between Linux network namespaces, with the kernel's own TCP at
+//! both ends (issue 33).
+//!
+//! The shape: every host of a scenario that ends a flow is a network
+//! namespace with one TUN device, whose other end is this process. The
+//! process is the network between the hosts: each packet a host's kernel
+//! sends is read from its TUN device, parsed ([`wire`]) and mapped onto the
+//! simulator's packet model ([`flowmap`]), carried hop by hop over the
+//! scenario's links (the same `lasthop_net` links, queues and error models,
+//! with the same random streams) and through the agents of the nodes it
+//! crosses, and written to the destination host's TUN device when it
+//! arrives. Time is the simulator's integer nanoseconds, read from the
+//! monotonic clock; a wake-up that comes late runs everything overdue at
+//! the times it was due (Mahimahi's catch-up), so a late wake-up delays
+//! packets but never loses link capacity.
+//!
+//! - [`wire`]: IPv4/TCP parsing and the few rewrites live mode makes
+//!   (never panics on any input).
+//! - [`flowmap`]: real connections onto the model's flows: 32-bit sequence
+//!   numbers unwrapped to byte offsets, payloads kept for agents' copies.
+//! - [`pcap`]: captures of raw IP packets.
+
+pub mod flowmap;
+pub mod pcap;
+pub mod wire;
