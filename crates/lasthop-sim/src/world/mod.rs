@@ -81,6 +81,8 @@ mod relay;
 mod summary;
 mod wiring;
 
+pub use wiring::push_link;
+
 /// Per-connection state of a run: a flow, or one leg of a split flow.
 /// Laid out by use (`repr(C)`; the sender and receiver each start a cache
 /// line and put their hot fields first): one line of what an ack reaching

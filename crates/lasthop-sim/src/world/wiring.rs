@@ -39,6 +39,33 @@ fn tick_phase(seed: u64, node: &str, timer: &str, tick_ns: u64) -> u64 {
     (r.uniform() * tick_ns as f64) as u64 % tick_ns.max(1)
 }
 
+/// Link `li` of `model` for a run of seed `seed`, pushed onto `links`: its
+/// directions' error models, jitter, queues and emulators, each drawing
+/// from its own stream named after the link and direction. The simulator
+/// and live mode (`lasthop-live`) build their links here, so a seed makes
+/// the same decisions in both for the same frames.
+pub fn push_link(links: &mut Vec<Link>, model: &Model, li: usize, seed: u64) {
+    // Each link is set up where it stays: a direction is five cache
+    // lines, which each by-value builder step copied (with 10,001 links,
+    // a sixth of the instructions of `World::new`).
+    let l = &model.links[li];
+    // Streams are made only for what draws from them.
+    let stream =
+        |d: usize, what: &str| RngStream::new(seed, &format!("link:{}:{}:{what}", l.name, model.dir_name(li, d)));
+    let dir = |d: usize| LinkDir::new(l.dirs[d].params, ErrorModel::new(&l.dirs[d].error, || stream(d, "error")));
+    links.push(Link::new(l.duplex, dir(0), dir(1)));
+    let link = links.last_mut().expect("just pushed");
+    for (d, ld) in link.dirs.iter_mut().enumerate() {
+        ld.set_jitter_stream(|| stream(d, "jitter"));
+        ld.set_discipline(l.dirs[d].queue.as_deref(), || stream(d, "queue"));
+        ld.set_emulator(l.dirs[d].emulation_tick_ns.map(|tick_ns| {
+            // The sending host's kernel clock (seed 001 Sec. 8.1).
+            let host = &model.nodes[l.ends[d] as usize];
+            Emulator::new(KernelClock::new(tick_ns, tick_phase(seed, host, "hardclock", tick_ns)))
+        }));
+    }
+}
+
 /// M-TCP: the wired round trip of model flow `fi`'s connection to the
 /// supervisor host, as its estimate of the source's RTO adds it to each
 /// sample ([`lasthop_tcp::mtcp`]): the propagation both ways and one
@@ -63,24 +90,8 @@ impl<'m> World<'m> {
         // lines, which each by-value builder step copied (with 10,001 links,
         // a sixth of the instructions of `World::new`).
         let mut links: Vec<Link> = Vec::with_capacity(model.links.len());
-        for (li, l) in model.links.iter().enumerate() {
-            // Streams are made only for what draws from them.
-            let stream = |d: usize, what: &str| {
-                RngStream::new(seed, &format!("link:{}:{}:{what}", l.name, model.dir_name(li, d)))
-            };
-            let dir =
-                |d: usize| LinkDir::new(l.dirs[d].params, ErrorModel::new(&l.dirs[d].error, || stream(d, "error")));
-            links.push(Link::new(l.duplex, dir(0), dir(1)));
-            let link = links.last_mut().expect("just pushed");
-            for (d, ld) in link.dirs.iter_mut().enumerate() {
-                ld.set_jitter_stream(|| stream(d, "jitter"));
-                ld.set_discipline(l.dirs[d].queue.as_deref(), || stream(d, "queue"));
-                ld.set_emulator(l.dirs[d].emulation_tick_ns.map(|tick_ns| {
-                    // The sending host's kernel clock (seed 001 Sec. 8.1).
-                    let host = &model.nodes[l.ends[d] as usize];
-                    Emulator::new(KernelClock::new(tick_ns, tick_phase(seed, host, "hardclock", tick_ns)))
-                }));
-            }
+        for li in 0..model.links.len() {
+            push_link(&mut links, model, li, seed);
         }
         // The hosts' tick phases: a sender's slow timer, a receiver's fast timer.
         let sender_cfg = |mut scfg: lasthop_tcp::SenderConfig, node: NodeId| {
