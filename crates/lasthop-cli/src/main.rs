@@ -39,6 +39,8 @@
 //! Python is the `python` beside this executable (the venv's, where
 //! `scripts/install.sh` puts it), else `$LASTHOP_PYTHON`, else `python3`.
 
+#[cfg(target_os = "linux")]
+mod live;
 mod pyjson;
 
 use lasthop_sim::scenario::{Format, Scenario};
@@ -102,6 +104,8 @@ fn answer(args: &[OsString]) -> Result<ExitCode, Delegate> {
             out(names.iter().map(|n| format!("{n}\n")).collect::<String>().as_bytes())
         }
         ["run", rest @ ..] => run(rest),
+        #[cfg(target_os = "linux")]
+        ["live", rest @ ..] => Ok(live::main(rest)),
         _ => Err(Delegate),
     }
 }

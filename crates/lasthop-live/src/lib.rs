@@ -23,5 +23,15 @@
 //! - [`pcap`]: captures of raw IP packets.
 
 pub mod flowmap;
+#[cfg(target_os = "linux")]
+pub mod host;
 pub mod pcap;
+pub mod plan;
+pub mod relay;
+#[cfg(target_os = "linux")]
+pub mod run;
+#[cfg(target_os = "linux")]
+pub mod tun;
 pub mod wire;
+#[cfg(target_os = "linux")]
+pub mod workload;

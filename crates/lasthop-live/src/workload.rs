@@ -1,0 +1,326 @@
+//! The built-in workload: per flow, a bulk sender in its source host's
+//! namespace and a receiver in its destination's, over real kernel
+//! sockets, and the sender's `TCP_INFO` sampled over time (the kernel's
+//! own view: cwnd, retransmissions, smoothed RTT).
+//!
+//! The receiver listens on port 5001 + the flow's index and reads until
+//! the sender closes; the flow's throughput is what the receiving
+//! application got, over the time from the sender's connect to the last
+//! byte read (the simulator's transfer time runs from the flow's start to
+//! its last byte delivered).
+
+use crate::host::{addr_str, host_addr, join_netns, open_netns};
+use crate::plan::FlowPlan;
+use lasthop_sim::scenario::model::Workload;
+use std::io::{self, Read, Write};
+use std::net::{SocketAddrV4, TcpListener, TcpStream};
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// One sample of the sender's `TCP_INFO`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct InfoSample {
+    /// Since the run's start, in seconds.
+    pub t_s: f64,
+    pub cwnd_segments: u32,
+    pub ssthresh_segments: u32,
+    pub rtt_us: u32,
+    pub rttvar_us: u32,
+    /// Segments retransmitted so far (`tcpi_total_retrans`).
+    pub total_retrans: u32,
+    pub rto_us: u32,
+    pub ca_state: u8,
+}
+
+/// What a flow's workload measured.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct FlowResult {
+    pub name: String,
+    pub bytes_delivered: u64,
+    /// From the sender's connect to the last byte read, in seconds.
+    pub transfer_time_s: f64,
+    pub throughput_bps: f64,
+    /// The kernel's count of segments the source retransmitted.
+    pub retransmits: u32,
+    pub completed: bool,
+    pub samples: Vec<InfoSample>,
+    pub error: Option<String>,
+}
+
+fn tcp_info(s: &TcpStream) -> Option<libc::tcp_info> {
+    // SAFETY: tcp_info is plain data; getsockopt writes at most `len` bytes.
+    let mut info: libc::tcp_info = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
+    // SAFETY: valid socket, pointer and length for the call.
+    let rc = unsafe {
+        libc::getsockopt(
+            s.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_INFO,
+            (&mut info as *mut libc::tcp_info).cast(),
+            &mut len,
+        )
+    };
+    (rc == 0).then_some(info)
+}
+
+fn set_int(fd: i32, level: i32, opt: i32, v: i32) -> io::Result<()> {
+    // SAFETY: an int option, passed by pointer with its size.
+    let rc = unsafe { libc::setsockopt(fd, level, opt, (&v as *const i32).cast(), std::mem::size_of::<i32>() as _) };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+fn set_cc(fd: i32, cc: &str) -> io::Result<()> {
+    // SAFETY: TCP_CONGESTION takes the name's bytes and their length.
+    let rc =
+        unsafe { libc::setsockopt(fd, libc::IPPROTO_TCP, libc::TCP_CONGESTION, cc.as_ptr().cast(), cc.len() as _) };
+    if rc != 0 {
+        return Err(io::Error::new(
+            io::Error::last_os_error().kind(),
+            format!("TCP_CONGESTION {cc}: {}", io::Error::last_os_error()),
+        ));
+    }
+    Ok(())
+}
+
+/// The running workload of one flow.
+pub struct FlowRun {
+    receiver: JoinHandle<io::Result<(u64, Option<Instant>)>>,
+    sender: JoinHandle<io::Result<(Instant, Vec<InfoSample>, u32)>>,
+    name: String,
+}
+
+/// Start flow `k`'s receiver and sender in their hosts' namespaces.
+/// `stop` ends a timed or unfinished flow early (Ctrl-C, the run's stop).
+pub fn start(
+    k: usize,
+    f: &FlowPlan,
+    netns: &[String],
+    epoch: Instant,
+    stop: Arc<AtomicBool>,
+    sample_every: Duration,
+) -> io::Result<FlowRun> {
+    let port = 5001 + k as u16;
+    let to_addr = SocketAddrV4::new(host_addr(f.to).into(), port);
+    let ready = Arc::new((Mutex::new(None::<io::Result<()>>), std::sync::Condvar::new()));
+    let rx_ns = open_netns(&netns[f.to])?;
+    let tx_ns = open_netns(&netns[f.from])?;
+    let recv_buffer = f.recv_buffer;
+    let r2 = ready.clone();
+    let stop_rx = stop.clone();
+    let receiver = std::thread::spawn(move || -> io::Result<(u64, Option<Instant>)> {
+        let listen = (|| -> io::Result<TcpListener> {
+            join_netns(&rx_ns)?;
+            let l = TcpListener::bind(to_addr)?;
+            if let Some(b) = recv_buffer {
+                set_int(l.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVBUF, b as i32)?;
+            }
+            Ok(l)
+        })();
+        let l = match listen {
+            Ok(l) => {
+                *r2.0.lock().expect("not poisoned") = Some(Ok(()));
+                r2.1.notify_all();
+                l
+            }
+            Err(e) => {
+                *r2.0.lock().expect("not poisoned") = Some(Err(io::Error::new(e.kind(), e.to_string())));
+                r2.1.notify_all();
+                return Err(e);
+            }
+        };
+        l.set_nonblocking(true)?;
+        let mut s = loop {
+            match l.accept() {
+                Ok((s, _)) => break s,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if stop_rx.load(Ordering::Relaxed) {
+                        return Ok((0, None));
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        s.set_nonblocking(false)?;
+        s.set_read_timeout(Some(Duration::from_millis(50)))?;
+        let mut buf = vec![0u8; 1 << 16];
+        let (mut bytes, mut last) = (0u64, None);
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    bytes += n as u64;
+                    last = Some(Instant::now());
+                }
+                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+                    if stop_rx.load(Ordering::Relaxed) {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((bytes, last))
+    });
+    // The receiver listens before the sender connects.
+    {
+        let (m, cv) = &*ready;
+        let mut g = m.lock().expect("not poisoned");
+        while g.is_none() {
+            g = cv.wait(g).expect("not poisoned");
+        }
+        if let Some(Err(e)) = g.take() {
+            return Err(io::Error::new(e.kind(), format!("receiver of flow {}: {e}", f.name)));
+        }
+    }
+    let (cc, send_buffer, workload, start_ns) = (f.cc.clone(), f.send_buffer, f.workload, f.start_ns);
+    let sender = std::thread::spawn(move || -> io::Result<(Instant, Vec<InfoSample>, u32)> {
+        join_netns(&tx_ns)?;
+        let wait = Duration::from_nanos(start_ns).saturating_sub(epoch.elapsed());
+        std::thread::sleep(wait);
+        // The socket is made before connecting so that its options hold
+        // from the SYN on.
+        // SAFETY: a new socket; its descriptor is owned by the stream below.
+        let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: `fd` is a fresh socket no one else owns.
+        let s: TcpStream = unsafe { std::os::fd::FromRawFd::from_raw_fd(fd) };
+        set_cc(fd, &cc)?;
+        if let Some(b) = send_buffer {
+            set_int(fd, libc::SOL_SOCKET, libc::SO_SNDBUF, b as i32)?;
+        }
+        let sa = libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: port.to_be(),
+            sin_addr: libc::in_addr { s_addr: u32::from_ne_bytes(to_addr.ip().octets()) },
+            sin_zero: [0; 8],
+        };
+        let connect_at = Instant::now();
+        // SAFETY: a valid sockaddr_in and its size.
+        let rc = unsafe {
+            libc::connect(fd, (&sa as *const libc::sockaddr_in).cast(), std::mem::size_of::<libc::sockaddr_in>() as _)
+        };
+        if rc != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut s = s;
+        s.set_write_timeout(Some(Duration::from_millis(20)))?;
+        let chunk = vec![0x5au8; 1 << 16];
+        let mut samples = Vec::new();
+        let mut next_sample = Instant::now();
+        let sample = |s: &TcpStream, samples: &mut Vec<InfoSample>| {
+            if let Some(i) = tcp_info(s) {
+                samples.push(InfoSample {
+                    t_s: epoch.elapsed().as_secs_f64(),
+                    cwnd_segments: i.tcpi_snd_cwnd,
+                    ssthresh_segments: i.tcpi_snd_ssthresh,
+                    rtt_us: i.tcpi_rtt,
+                    rttvar_us: i.tcpi_rttvar,
+                    total_retrans: i.tcpi_total_retrans,
+                    rto_us: i.tcpi_rto,
+                    ca_state: i.tcpi_ca_state,
+                });
+            }
+        };
+        let mut sent = 0u64;
+        loop {
+            if Instant::now() >= next_sample {
+                sample(&s, &mut samples);
+                next_sample += sample_every;
+            }
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let want = match workload {
+                Workload::Bulk { bytes } => (bytes - sent).min(chunk.len() as u64) as usize,
+                Workload::Timed { duration_ns } => {
+                    if connect_at.elapsed() >= Duration::from_nanos(duration_ns) {
+                        0
+                    } else {
+                        chunk.len()
+                    }
+                }
+            };
+            if want == 0 {
+                break;
+            }
+            match s.write(&chunk[..want]) {
+                Ok(n) => sent += n as u64,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
+                    ) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        s.shutdown(std::net::Shutdown::Write).ok();
+        // Until the receiver has everything (the socket drains), keep
+        // sampling; the receiver's end decides completion.
+        let deadline = Instant::now() + Duration::from_secs(600);
+        while !stop.load(Ordering::Relaxed) && Instant::now() < deadline {
+            match tcp_info(&s) {
+                Some(i) if i.tcpi_state == 7 /* TCP_CLOSE */ || i.tcpi_unacked == 0 => break,
+                _ => {}
+            }
+            if Instant::now() >= next_sample {
+                sample(&s, &mut samples);
+                next_sample += sample_every;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        sample(&s, &mut samples);
+        let retrans = tcp_info(&s).map_or(0, |i| i.tcpi_total_retrans);
+        Ok((connect_at, samples, retrans))
+    });
+    Ok(FlowRun { receiver, sender, name: f.name.clone() })
+}
+
+impl FlowRun {
+    /// Has the receiver finished (the sender closed, or the run stopped)?
+    pub fn done(&self) -> bool {
+        self.receiver.is_finished() && self.sender.is_finished()
+    }
+
+    /// Wait for both ends; what they measured.
+    pub fn finish(self, bulk: Option<u64>) -> FlowResult {
+        let mut r = FlowResult { name: self.name, ..FlowResult::default() };
+        let rx = self.receiver.join().unwrap_or_else(|_| Err(io::Error::other("receiver panicked")));
+        let tx = self.sender.join().unwrap_or_else(|_| Err(io::Error::other("sender panicked")));
+        match (rx, tx) {
+            (Ok((bytes, last)), Ok((connect_at, samples, retrans))) => {
+                r.bytes_delivered = bytes;
+                r.transfer_time_s = last.map_or(0.0, |l| l.saturating_duration_since(connect_at).as_secs_f64());
+                r.throughput_bps = if r.transfer_time_s > 0.0 { bytes as f64 * 8.0 / r.transfer_time_s } else { 0.0 };
+                r.retransmits = retrans;
+                r.samples = samples;
+                r.completed = bulk.is_none_or(|b| bytes >= b);
+            }
+            (rx, tx) => {
+                r.error = Some(
+                    [rx.err().map(|e| format!("receiver: {e}")), tx.err().map(|e| format!("sender: {e}"))]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                );
+            }
+        }
+        r
+    }
+}
+
+/// The dotted address of host `k`.
+pub fn host_addr_str(k: usize) -> String {
+    addr_str(host_addr(k))
+}
