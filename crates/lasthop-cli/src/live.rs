@@ -57,7 +57,7 @@ fn parse(args: &[&str]) -> Result<Args, (String, String)> {
             break;
         } else if let Some(v) = value(arg, "--set", &mut it) {
             let v = v.map_err(|e| bad("--set", e))?;
-            if !v.split_once('=').is_some_and(|(p, _)| !p.trim().is_empty()) {
+            if v.split_once('=').is_none_or(|(p, _)| p.trim().is_empty()) {
                 return Err(bad("--set", format!("'{v}' is not PATH=VALUE")));
             }
             a.sets.push(v.to_string());

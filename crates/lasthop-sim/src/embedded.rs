@@ -18,6 +18,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan99/two-way", include_str!("../../../scenarios/balakrishnan99/two-way.toml")),
     ("balakrishnan99/web", include_str!("../../../scenarios/balakrishnan99/web.toml")),
     ("examples/satellite", include_str!("../../../scenarios/examples/satellite.toml")),
+    ("live/one-link", include_str!("../../../scenarios/live/one-link.toml")),
     ("elaarag02/blackout", include_str!("../../../scenarios/elaarag02/blackout.toml")),
     ("elaarag02/rate-drop", include_str!("../../../scenarios/elaarag02/rate-drop.toml")),
     ("elaarag02/ebsn", include_str!("../../../scenarios/elaarag02/ebsn.toml")),
