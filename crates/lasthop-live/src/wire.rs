@@ -410,16 +410,6 @@ fn put32(buf: &mut [u8], at: usize, v: u32) {
     }
 }
 
-/// Where a TCP segment sits in `buf`: (IP header length, IP total length),
-/// or why it does not.
-fn tcp_span(buf: &[u8]) -> Result<(usize, usize), WireError> {
-    let ip = parse(buf)?;
-    if ip.tcp.is_none() {
-        return Err(WireError::NotTcp);
-    }
-    Ok((ip.header_len, usize::from(ip.total_len)))
-}
-
 /// Recompute the IPv4 header checksum and, for a TCP segment, the TCP
 /// checksum (RFC 1071, RFC 9293 Sec. 3.1). Fragments get the IP one only.
 pub fn fix_checksums(buf: &mut [u8]) -> Result<(), WireError> {
@@ -449,80 +439,109 @@ pub fn verify_checksums(buf: &[u8]) -> Result<bool, WireError> {
     Ok(ip_ok && tcp_ok)
 }
 
-/// Set the IP header's ECN field (RFC 3168 Sec. 5; the low two bits of
-/// `ecn` are used) and fix the header checksum.
-pub fn set_ip_ecn(buf: &mut [u8], ecn: u8) -> Result<(), WireError> {
-    let ip = parse(buf)?;
-    let hl = ip.header_len;
-    if let Some(tos) = buf.get_mut(1) {
-        *tos = (*tos & !0x03) | (ecn & 0x03);
-    }
-    let c = ip_checksum(buf.get(..hl).unwrap_or(&[]));
-    put16(buf, 10, c);
-    Ok(())
+/// Field changes for [`apply`]: each `Some` is written, `None` left as is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Edit {
+    /// The IP header's ECN field (low two bits used).
+    pub ecn: Option<u8>,
+    /// The acknowledgment number.
+    pub ack: Option<u32>,
+    /// The window field, unscaled as on the wire.
+    pub window: Option<u16>,
+    /// ECN-Echo and CWR (RFC 3168 Sec. 6.1).
+    pub ece: Option<bool>,
+    pub cwr: Option<bool>,
+    /// lasthop's ELN mark ([`ELN_BIT`]).
+    pub eln: Option<bool>,
+    /// LL-ELSN's two-bit notice code (0 none, 1 ERSN, 2 ELN, 3 EBSN) in
+    /// [`LL_NOTICE_MASK`].
+    pub ll_notice: Option<u8>,
+    /// The timestamp option's (TSval, TSecr), written only if the segment
+    /// has the option.
+    pub timestamps: Option<(u32, u32)>,
 }
 
-/// Change a TCP segment's bytes with `f(segment)` and fix the TCP checksum.
-fn edit_tcp(buf: &mut [u8], f: impl FnOnce(&mut [u8])) -> Result<(), WireError> {
-    let (hl, total) = tcp_span(buf)?;
-    if let Some(seg) = buf.get_mut(hl..total) {
-        f(seg);
+/// Write `edit` into the packet in `buf` and fix both checksums. The TCP
+/// fields need a TCP segment ([`WireError::NotTcp`] otherwise, with
+/// nothing written); the ECN field alone works on any IPv4 datagram.
+pub fn apply(buf: &mut [u8], edit: &Edit) -> Result<(), WireError> {
+    let ip = parse(buf)?;
+    let hl = ip.header_len;
+    let ts_at = ip.tcp.as_ref().and_then(|t| t.options.timestamps_at);
+    let tcp_edit = Edit { ecn: None, ..*edit } != Edit::default();
+    if tcp_edit && ip.tcp.is_none() {
+        return Err(WireError::NotTcp);
+    }
+    if let (Some(e), Some(tos)) = (edit.ecn, buf.get_mut(1)) {
+        *tos = (*tos & !0x03) | (e & 0x03);
+    }
+    if let Some(a) = edit.ack {
+        put32(buf, hl + 8, a);
+    }
+    if let Some(w) = edit.window {
+        put16(buf, hl + 14, w);
+    }
+    if let Some(b) = buf.get_mut(hl + 13) {
+        for (on, flag) in [(edit.ece, flags::ECE), (edit.cwr, flags::CWR)] {
+            match on {
+                Some(true) => *b |= flag,
+                Some(false) => *b &= !flag,
+                None => {}
+            }
+        }
+    }
+    if let Some(b) = buf.get_mut(hl + 12) {
+        match edit.eln {
+            Some(true) => *b |= ELN_BIT,
+            Some(false) => *b &= !ELN_BIT,
+            None => {}
+        }
+        if let Some(code) = edit.ll_notice {
+            *b = (*b & !LL_NOTICE_MASK) | ((code & 0x03) << 1);
+        }
+    }
+    if let (Some((val, ecr)), Some(at)) = (edit.timestamps, ts_at) {
+        put32(buf, hl + at, val);
+        put32(buf, hl + at + 4, ecr);
     }
     fix_checksums(buf)
 }
 
-/// Set or clear TCP flag bits ([`flags`]), e.g. ECE (RFC 3168 Sec. 6.1).
-pub fn set_tcp_flag(buf: &mut [u8], flag: u8, on: bool) -> Result<(), WireError> {
-    edit_tcp(buf, |seg| {
-        if let Some(b) = seg.get_mut(13) {
-            *b = if on { *b | flag } else { *b & !flag };
-        }
-    })
+/// Set the IP header's ECN field (RFC 3168 Sec. 5; the low two bits of
+/// `ecn` are used) and fix the header checksum.
+pub fn set_ip_ecn(buf: &mut [u8], ecn: u8) -> Result<(), WireError> {
+    apply(buf, &Edit { ecn: Some(ecn), ..Edit::default() })
 }
 
 /// Set or clear ECN-Echo (RFC 3168 Sec. 6.1).
 pub fn set_ece(buf: &mut [u8], on: bool) -> Result<(), WireError> {
-    set_tcp_flag(buf, flags::ECE, on)
+    apply(buf, &Edit { ece: Some(on), ..Edit::default() })
 }
 
 /// Set or clear lasthop's ELN mark ([`ELN_BIT`]).
 pub fn set_eln(buf: &mut [u8], on: bool) -> Result<(), WireError> {
-    edit_tcp(buf, |seg| {
-        if let Some(b) = seg.get_mut(12) {
-            *b = if on { *b | ELN_BIT } else { *b & !ELN_BIT };
-        }
-    })
+    apply(buf, &Edit { eln: Some(on), ..Edit::default() })
 }
 
 /// Write LL-ELSN's two-bit notice code (0 none, 1 ERSN, 2 ELN, 3 EBSN)
 /// into [`LL_NOTICE_MASK`].
 pub fn set_ll_notice(buf: &mut [u8], code: u8) -> Result<(), WireError> {
-    edit_tcp(buf, |seg| {
-        if let Some(b) = seg.get_mut(12) {
-            *b = (*b & !LL_NOTICE_MASK) | ((code & 0x03) << 1);
-        }
-    })
+    apply(buf, &Edit { ll_notice: Some(code), ..Edit::default() })
 }
 
 /// Rewrite the acknowledgment number.
 pub fn set_ack(buf: &mut [u8], ack: u32) -> Result<(), WireError> {
-    edit_tcp(buf, |seg| put32(seg, 8, ack))
+    apply(buf, &Edit { ack: Some(ack), ..Edit::default() })
 }
 
 /// Rewrite the window field (unscaled, as on the wire).
 pub fn set_window(buf: &mut [u8], window: u16) -> Result<(), WireError> {
-    edit_tcp(buf, |seg| put16(seg, 14, window))
+    apply(buf, &Edit { window: Some(window), ..Edit::default() })
 }
 
 /// Rewrite the timestamp option's values, if the segment has one.
 pub fn set_timestamps(buf: &mut [u8], tsval: u32, tsecr: u32) -> Result<(), WireError> {
-    let at = parse(buf)?.tcp.and_then(|t| t.options.timestamps_at);
-    edit_tcp(buf, |seg| {
-        if let Some(at) = at {
-            put32(seg, at, tsval);
-            put32(seg, at + 4, tsecr);
-        }
-    })
+    apply(buf, &Edit { timestamps: Some((tsval, tsecr)), ..Edit::default() })
 }
 
 /// A copy of the TCP segment in `buf` whose options are rebuilt with new
@@ -592,6 +611,56 @@ pub fn with_sack_blocks(buf: &[u8], blocks: &[(u32, u32)]) -> Result<Vec<u8>, Wi
     }
     fix_checksums(&mut out)?;
     Ok(out)
+}
+
+/// A TCP segment to lay out with [`build`] (tests, fuzzing and tools that
+/// make packets a host would send).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Segment<'a> {
+    pub src: [u8; 4],
+    pub dst: [u8; 4],
+    pub src_port: u16,
+    pub dst_port: u16,
+    pub seq: u32,
+    pub ack: u32,
+    /// [`flags`] bits.
+    pub flags: u8,
+    pub window: u16,
+    /// The IP ECN field.
+    pub ecn: u8,
+    /// Option bytes, padded here with end-of-list bytes to a word; at most
+    /// 40 kept.
+    pub options: &'a [u8],
+    pub payload: &'a [u8],
+}
+
+/// A 20-byte IPv4 header (TTL 64, DF, identification 0) and the segment,
+/// both checksums right. Total lengths beyond 65535 are cut to it.
+pub fn build(seg: &Segment<'_>) -> Vec<u8> {
+    let opts = seg.options.get(..seg.options.len().min(40)).unwrap_or(&[]);
+    let opt_len = opts.len().div_ceil(4) * 4;
+    let tcp_len = TCP_MIN_HEADER + opt_len;
+    let total = (IPV4_MIN_HEADER + tcp_len + seg.payload.len()).min(usize::from(u16::MAX));
+    let mut b = Vec::with_capacity(total);
+    b.extend_from_slice(&[0x45, seg.ecn & 0x03]);
+    b.extend_from_slice(&(total as u16).to_be_bytes());
+    b.extend_from_slice(&[0, 0, 0x40, 0, 64, IPPROTO_TCP, 0, 0]);
+    b.extend_from_slice(&seg.src);
+    b.extend_from_slice(&seg.dst);
+    b.extend_from_slice(&seg.src_port.to_be_bytes());
+    b.extend_from_slice(&seg.dst_port.to_be_bytes());
+    b.extend_from_slice(&seg.seq.to_be_bytes());
+    b.extend_from_slice(&seg.ack.to_be_bytes());
+    b.extend_from_slice(&[((tcp_len / 4) as u8) << 4, seg.flags]);
+    b.extend_from_slice(&seg.window.to_be_bytes());
+    b.extend_from_slice(&[0, 0, 0, 0]);
+    b.extend_from_slice(opts);
+    b.resize(IPV4_MIN_HEADER + tcp_len, 0);
+    b.extend_from_slice(seg.payload);
+    b.truncate(total);
+    // Cannot fail: the bytes above are a whole TCP segment.
+    let _ = fix_checksums(&mut b);
+    b
 }
 
 /// Maps 32-bit wire sequence numbers, taken relative to a base (the
