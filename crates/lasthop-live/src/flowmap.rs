@@ -46,6 +46,18 @@
 //!   decision may read them, and agents only copy them.
 //! - `is_retransmit` (metrics only) is set on a segment with payload that
 //!   starts below the highest byte its side has sent.
+//! - Segments no receiver would accept are refused
+//!   ([`MapError::Unacceptable`], nothing about the connection changed): an
+//!   ack of data the relay never saw sent or more than a largest window
+//!   (2^30 bytes, RFC 7323) below the highest ack (RFC 5961 Sec. 5.2), and
+//!   data that starts more than a largest window below the receiver's
+//!   latest ack or ends beyond it plus the receiver's window (the largest
+//!   one when the SYNs were not seen) plus 64 KiB (RFC 9293 Sec. 3.10.7.4,
+//!   loosened). Every packet crosses the relay, so a real one never fails
+//!   this; a forged or corrupted one that did not would move the unwrap
+//!   reference, and could make an agent act on a jump of gigabytes (ACK
+//!   reconstruction would fill it with acks). The runner passes such a
+//!   packet on untouched or drops it; its receiver drops it either way.
 //!
 //! Connection state is bounded: at most `max_connections` (default
 //! [`DEFAULT_MAX_CONNECTIONS`]); opening one more evicts a closed one, the
@@ -82,6 +94,8 @@ pub const NO_FLOW: u32 = u32::MAX;
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// The largest window-scale shift honoured (RFC 7323 Sec. 2.3).
 const MAX_WSCALE: u8 = 14;
+/// The largest window, in bytes (RFC 7323 Sec. 2.3: 2^30).
+const MAX_WINDOW_BYTES: u64 = 1 << 30;
 
 /// Bounds of the payload store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +129,9 @@ pub enum MapError {
     },
     /// An ack to write with no original and no template yet.
     NoTemplate(u32),
+    /// A segment its receiver would not accept (module docs): an ack of
+    /// data the relay never saw sent, or data far outside the window.
+    Unacceptable { flow: u32, seq: u64, ack: u64 },
 }
 
 impl fmt::Display for MapError {
@@ -127,6 +144,9 @@ impl fmt::Display for MapError {
                 write!(f, "no stored copy of flow {flow}'s segment at {seq} ({len} bytes)")
             }
             MapError::NoTemplate(fl) => write!(f, "flow {fl} has no ack to copy yet"),
+            MapError::Unacceptable { flow, seq, ack } => {
+                write!(f, "flow {flow}: a segment no receiver would accept (seq {seq}, ack {ack})")
+            }
         }
     }
 }
@@ -156,6 +176,8 @@ pub struct FlowMapStats {
     pub unknown_hosts: u64,
     /// Buffers `wire::parse` refused.
     pub parse_errors: u64,
+    /// Segments refused as [`MapError::Unacceptable`].
+    pub unacceptable: u64,
     /// Stored segments evicted by the limits (not freed by acks).
     pub store_evictions: u64,
     /// Agents' copies asked for and not stored.
@@ -185,8 +207,15 @@ struct Side {
     /// The shift its SYN asked for.
     wscale: Option<u8>,
     fin: bool,
+    /// Its SYN was seen.
+    syn_seen: bool,
     /// One past the highest byte it sent, as an offset.
     high_end: u64,
+    /// The highest ack the other side sent for this side's data (its
+    /// RCV.NXT as far as the relay knows), and that side's latest window,
+    /// in bytes (how far beyond it this side may send).
+    acked: Option<u64>,
+    peer_wnd_bytes: u64,
 }
 
 impl Side {
@@ -449,16 +478,46 @@ impl FlowMap {
         let s = usize::from(c.data != from);
         let o = 1 - s;
         let len = t.payload_len() as u32;
+        // Work on a copy: an unacceptable segment changes nothing.
+        let mut sides = c.sides;
+        let had_isn = [sides[0].isn.is_some(), sides[1].isn.is_some()];
         if t.syn() {
-            if c.sides[s].isn != Some(t.seq) {
-                c.sides[s] = Side { isn: Some(t.seq), ..Side::default() };
+            if sides[s].isn != Some(t.seq) {
+                sides[s] = Side { isn: Some(t.seq), ..Side::default() };
             }
-            c.sides[s].wscale = t.options.window_scale;
+            sides[s].wscale = t.options.window_scale;
+            sides[s].syn_seen = true;
         }
         // A SYN is the ISN, offset 0 in the model (packet.rs); data rides
         // from the next number on.
-        let seq = if t.syn() { 0 } else { c.sides[s].offset(t.seq) };
-        let ack = if t.ack_flag() { c.sides[o].offset(t.ack) } else { 0 };
+        let seq = if t.syn() { 0 } else { sides[s].offset(t.seq) };
+        let ack = if t.ack_flag() { sides[o].offset(t.ack) } else { 0 };
+        // RFC 5961 Sec. 5.2: SND.UNA - MAX.SND.WND <= SEG.ACK <= SND.NXT,
+        // with SND.NXT what the relay saw the other side send (every packet
+        // crosses it) and MAX.SND.WND RFC 7323's largest window.
+        let ack_ok = !t.ack_flag()
+            || !had_isn[o]
+            || (ack <= sides[o].high_end + u64::from(sides[o].fin)
+                && ack + MAX_WINDOW_BYTES >= sides[o].acked.unwrap_or(0));
+        // RFC 9293 Sec. 3.10.7.4's acceptability test, loosened: the
+        // segment starts no more than a largest window below RCV.NXT and
+        // ends within the receiver's window (the largest one if its scale
+        // is unknown) plus 64 KiB of slack (window probes, a shrunk window).
+        let seq_ok = t.syn()
+            || !had_isn[s]
+            || sides[s].acked.is_none_or(|rcv_nxt| {
+                let wnd = if sides[0].syn_seen && sides[1].syn_seen {
+                    sides[s].peer_wnd_bytes
+                } else {
+                    MAX_WINDOW_BYTES
+                };
+                seq + MAX_WINDOW_BYTES >= rcv_nxt && seq + u64::from(len) <= rcv_nxt + wnd + (1 << 16)
+            });
+        if !(ack_ok && seq_ok) {
+            self.stats.unacceptable += 1;
+            return Err(MapError::Unacceptable { flow: c.flow, seq, ack });
+        }
+        c.sides = sides;
         let mut sack = SackBlocks::default();
         for &(l, r) in t.options.sack_blocks().iter().take(MAX_SACK_BLOCKS) {
             if let (Some(l), Some(r)) = (c.sides[o].peek(l), c.sides[o].peek(r)) {
@@ -469,6 +528,11 @@ impl FlowMap {
         }
         let shift = if t.syn() { 0 } else { c.shift(s) };
         let wnd_bytes = u32::from(t.window) << shift;
+        if t.ack_flag() {
+            let peer = &mut c.sides[o];
+            peer.acked = Some(peer.acked.map_or(ack, |a| a.max(ack)));
+            peer.peer_wnd_bytes = u64::from(wnd_bytes);
+        }
         let is_retransmit = len > 0 && seq < c.sides[s].high_end;
         c.sides[s].high_end = c.sides[s].high_end.max(seq + u64::from(len));
         if t.fin() {
@@ -762,19 +826,50 @@ mod tests {
     #[test]
     fn sequence_numbers_keep_counting_across_many_wraps() {
         let mut m = map(StoreLimits { per_flow_segments: 4, total_bytes: 1 << 20 });
-        handshake(&mut m);
+        // Both ends scale by 14, and B opens a window of 65535 << 14 (1 GiB).
+        let ws = [1, 3, 3, 14];
+        let big = |mut b: Vec<u8>| {
+            crate::wire::set_window(&mut b, 65535).unwrap();
+            b
+        };
+        m.to_model(0, &seg(true, ISN_A, 0, flags::SYN, &ws, &[])).unwrap();
+        m.to_model(0, &big(seg(false, ISN_B, ISN_A.wrapping_add(1), flags::SYN | flags::ACK, &ws, &[]))).unwrap();
         let payload = [1u8; 1000];
         let mut off: u64 = 0;
-        // Steps of 1.5 GiB (under the 2 GiB an unwrap can tell) pass 2^32 twice.
-        for _ in 0..7 {
+        // Steps of 0.75 GiB (within the window, and under the 2 GiB an
+        // unwrap can tell) pass 2^32 twice.
+        for _ in 0..12 {
             let wire = ISN_A.wrapping_add(1).wrapping_add(off as u32);
             let p = m.to_model(1, &seg(true, wire, ISN_B + 1, flags::ACK, &[], &payload)).unwrap().pkt;
             assert_eq!(p.tcp.seq, off);
-            let a = m.to_model(2, &seg(false, ISN_B + 1, wire.wrapping_add(1000), flags::ACK, &[], &[])).unwrap().pkt;
-            assert_eq!(a.tcp.ack, off + 1000);
-            off += 3 << 29;
+            let ack = big(seg(false, ISN_B + 1, wire.wrapping_add(1000), flags::ACK, &[], &[]));
+            let a = m.to_model(2, &ack).unwrap().pkt;
+            assert_eq!((a.tcp.ack, a.tcp.wnd_bytes), (off + 1000, 65535 << 14));
+            off += 3 << 28;
         }
         assert!(off > 2 * (1u64 << 32));
+    }
+
+    #[test]
+    fn segments_no_receiver_would_accept_are_refused_and_change_nothing() {
+        let mut m = map(StoreLimits::default());
+        handshake(&mut m);
+        let payload = [2u8; 1000];
+        m.to_model(0, &seg(true, ISN_A.wrapping_add(1), ISN_B + 1, flags::ACK, &[], &payload)).unwrap();
+        // B acks data A never sent (a flipped bit in the ack field).
+        let forged = seg(false, ISN_B + 1, ISN_A.wrapping_add(1 + (1 << 24)), flags::ACK, &[], &[]);
+        assert!(matches!(m.to_model(0, &forged), Err(MapError::Unacceptable { flow: 0, .. })));
+        // Data far beyond B's window (8000 bytes).
+        let far = seg(true, ISN_A.wrapping_add(1 + (1 << 20)), ISN_B + 1, flags::ACK, &[], &payload);
+        m.to_model(0, &seg(false, ISN_B + 1, ISN_A.wrapping_add(1001), flags::ACK, &[], &[])).unwrap();
+        assert!(matches!(m.to_model(0, &far), Err(MapError::Unacceptable { .. })));
+        assert_eq!(m.stats().unacceptable, 2);
+        // Nothing moved: the next real segment maps where it belongs.
+        let next = m.to_model(0, &seg(true, ISN_A.wrapping_add(1001), ISN_B + 1, flags::ACK, &[], &payload)).unwrap();
+        assert_eq!((next.pkt.tcp.seq, next.pkt.tcp.is_retransmit), (1000, false));
+        // Within the window plus slack is fine.
+        let ok = seg(true, ISN_A.wrapping_add(1 + 8000 + 60_000), ISN_B + 1, flags::ACK, &[], &payload);
+        assert_eq!(m.to_model(0, &ok).unwrap().pkt.tcp.seq, 68_000);
     }
 
     #[test]
