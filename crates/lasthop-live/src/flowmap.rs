@@ -131,7 +131,11 @@ pub enum MapError {
     NoTemplate(u32),
     /// A segment its receiver would not accept (module docs): an ack of
     /// data the relay never saw sent, or data far outside the window.
-    Unacceptable { flow: u32, seq: u64, ack: u64 },
+    Unacceptable {
+        flow: u32,
+        seq: u64,
+        ack: u64,
+    },
 }
 
 impl fmt::Display for MapError {
@@ -506,11 +510,8 @@ impl FlowMap {
         let seq_ok = t.syn()
             || !had_isn[s]
             || sides[s].acked.is_none_or(|rcv_nxt| {
-                let wnd = if sides[0].syn_seen && sides[1].syn_seen {
-                    sides[s].peer_wnd_bytes
-                } else {
-                    MAX_WINDOW_BYTES
-                };
+                let wnd =
+                    if sides[0].syn_seen && sides[1].syn_seen { sides[s].peer_wnd_bytes } else { MAX_WINDOW_BYTES };
                 seq + MAX_WINDOW_BYTES >= rcv_nxt && seq + u64::from(len) <= rcv_nxt + wnd + (1 << 16)
             });
         if !(ack_ok && seq_ok) {
