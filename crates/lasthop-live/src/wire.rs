@@ -882,6 +882,51 @@ pub(crate) mod tests {
         assert_eq!(t.seq, 0xb32c_8e7f);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+        /// Any bytes: parse, the rewrites and the option rebuild never panic.
+        #[test]
+        fn nothing_panics_on_any_bytes(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..120)) {
+            let _ = parse(&bytes);
+            let mut b = bytes.clone();
+            let _ = fix_checksums(&mut b);
+            let _ = verify_checksums(&b);
+            let all = Edit {
+                ecn: Some(3),
+                ack: Some(1),
+                window: Some(2),
+                ece: Some(true),
+                cwr: Some(true),
+                eln: Some(true),
+                ll_notice: Some(3),
+                timestamps: Some((4, 5)),
+            };
+            let _ = apply(&mut b, &all);
+            let _ = with_sack_blocks(&bytes, &[(1, 2), (3, 4)]);
+        }
+
+        /// A well-formed segment with any option bytes parses, keeps its
+        /// header and payload, and rebuilding its SACK option keeps it valid.
+        #[test]
+        fn any_options_keep_the_header(
+            opts in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..41),
+            payload in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+            seq in proptest::prelude::any::<u32>(),
+        ) {
+            let p = build(&Segment { src: [1, 2, 3, 4], dst: [5, 6, 7, 8], seq, options: &opts, payload: &payload, ..Segment::default() });
+            let t = parse(&p).unwrap().tcp.unwrap();
+            proptest::prop_assert_eq!(t.seq, seq);
+            proptest::prop_assert_eq!(t.header_len, 20 + opts.len().min(40).div_ceil(4) * 4);
+            proptest::prop_assert_eq!(&p[t.payload.clone()], &payload[..]);
+            proptest::prop_assert!(reference_ok(&p));
+            let q = with_sack_blocks(&p, &[(seq, seq.wrapping_add(9))]).unwrap();
+            proptest::prop_assert!(reference_ok(&q));
+            let tq = parse(&q).unwrap().tcp.unwrap();
+            proptest::prop_assert_eq!(&q[tq.payload.clone()], &payload[..]);
+        }
+    }
+
     #[test]
     fn unwrap_is_nearest_to_the_last_value_across_two_to_the_32() {
         let mut u = SeqUnwrap::new();
