@@ -927,6 +927,47 @@ mod tests {
     }
 
     #[test]
+    fn a_new_syn_on_a_known_four_tuple_starts_a_new_connection() {
+        let mut m = map(StoreLimits::default());
+        handshake(&mut m);
+        m.to_model(0, &seg(true, ISN_A.wrapping_add(1), ISN_B + 1, flags::ACK, &[], &[1; 500])).unwrap();
+        assert_eq!(m.stored(0).0, 1);
+        // The same SYN again is a retransmission of it.
+        let again = seg(true, ISN_A, 0, flags::SYN, &[], &[]);
+        assert!(!m.to_model(0, &again).unwrap().new_connection);
+        // A SYN with another ISN: the old connection is gone (its store
+        // too), the new one takes flow 0 and starts at 0.
+        let fresh = m.to_model(0, &seg(true, 5, 0, flags::SYN, &[], &[])).unwrap();
+        assert!(fresh.new_connection);
+        assert_eq!((fresh.pkt.flow, fresh.pkt.tcp.seq, m.stored(0).0), (0, 0, 0));
+        let d = m.to_model(0, &seg(true, 6, 0, 0, &[], &[1; 10])).unwrap().pkt;
+        assert_eq!((d.tcp.seq, d.tcp.len), (0, 10));
+        assert_eq!(m.stats().connections_evicted, 1);
+    }
+
+    #[test]
+    fn a_notice_keeps_its_templates_window_and_carries_its_code() {
+        let mut m = map(StoreLimits::default());
+        handshake(&mut m);
+        m.to_model(0, &seg(false, ISN_B + 1, ISN_A.wrapping_add(1), flags::ACK, &[], &[])).unwrap();
+        // An EBSN (bad_state.rs): an ack-format notice with window 0 in the model.
+        let p = Packet {
+            uid: 0,
+            flow: 0,
+            kind: PacketKind::Ack,
+            src: 1,
+            dst: 0,
+            size_bytes: 40,
+            ecn: Ecn::NotEct,
+            tcp: TcpHeader { ack: 0, ll_notice: LlNotice::Ebsn, ..TcpHeader::default() },
+        };
+        let out = m.wire_for_output(&p, None).unwrap();
+        let t = wire::parse(&out).unwrap().tcp.unwrap();
+        assert_eq!((t.window, t.reserved & wire::LL_NOTICE_MASK, t.ack), (1000, 0x06, ISN_A.wrapping_add(1)));
+        assert!(reference_ok(&out));
+    }
+
+    #[test]
     fn connection_state_is_capped() {
         let mut m = map(StoreLimits::default()).with_max_connections(8);
         for port in 0..100u16 {

@@ -14,8 +14,9 @@
 //! small, reads only the fields live mode needs, and must never panic on
 //! any input, which is easiest to show when every read is a bounds-checked
 //! `get` in this one file (no indexing of input-derived positions, no
-//! `unwrap` on input-derived values; the fuzz test in `tests/fuzz.rs`
-//! feeds it a million malformed packets).
+//! `unwrap` on input-derived values). The crate's `tests/fuzz.rs` feeds
+//! it a million packets, about a third of them random, truncated, bit-flipped
+//! or with random option bytes, and the proptests below any bytes at all.
 //!
 //! Departures and choices:
 //! - IP options are skipped, not read (the header length says where TCP
