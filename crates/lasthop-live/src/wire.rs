@@ -34,8 +34,11 @@
 //! - lasthop's ELN mark (seed 000 Sec. III-A) travels in the highest of the
 //!   three reserved bits of the TCP header's 13th byte ([`ELN_BIT`], 0x08
 //!   of byte 12 counted from 0). RFC 9293 Sec. 3.1 has receivers ignore
-//!   reserved bits they do not implement, and Linux's TCP does not read
-//!   them, so the kernel at the far end sees an ordinary segment. The two
+//!   reserved bits they do not implement; Linux keeps the nibble as
+//!   `res1` of `struct tcphdr` and acts on none of these three bits
+//!   (AccECN takes only 0x01), so the kernel at the far end sees an
+//!   ordinary segment. (Read from the headers, not yet checked against a
+//!   running kernel: the live runner's first namespace test should.) The two
 //!   lower reserved bits (mask 0x06) stay LL-ELSN's notice codes, as in
 //!   `lasthop_sim::pcap`; the lowest bit of the nibble (0x01, once NS, now
 //!   AccECN's AE) is never touched.
