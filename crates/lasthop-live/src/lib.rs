@@ -16,11 +16,15 @@
 //! the times it was due (Mahimahi's catch-up), so a late wake-up delays
 //! packets but never loses link capacity.
 //!
-//! - [`wire`]: IPv4/TCP parsing and the few rewrites live mode makes
-//!   (never panics on any input).
-//! - [`flowmap`]: real connections onto the model's flows: 32-bit sequence
-//!   numbers unwrapped to byte offsets, payloads kept for agents' copies.
-//! - [`pcap`]: captures of raw IP packets.
+//! - [`wire`]: IPv4/TCP parsing (`wire::parse`) and the few rewrites live
+//!   mode makes (`wire::apply`, `wire::with_sack_blocks`), checksums kept
+//!   right; never panics on any input.
+//! - [`flowmap`]: real connections onto the model's flows
+//!   (`FlowMap::to_model`): 32-bit sequence numbers unwrapped to byte
+//!   offsets, segments no receiver would accept refused, payloads kept for
+//!   agents' copies in a bounded store, and agents' outputs written back
+//!   (`FlowMap::wire_for_output`).
+//! - [`pcap`]: captures of raw IP packets (`pcap::PcapWriter`, LINKTYPE_RAW).
 
 pub mod flowmap;
 #[cfg(target_os = "linux")]

@@ -78,6 +78,9 @@ pub struct NetStats {
     pub agent_sent: u64,
     /// Agent copies whose original bytes were no longer kept.
     pub copies_missing: u64,
+    /// Packets whose changed model fields could not be written back (they
+    /// went on unchanged).
+    pub rewrites_failed: u64,
 }
 
 /// The network of a live run.
@@ -203,15 +206,15 @@ impl Network {
     pub fn inject(&mut self, now: Time, from: usize, bytes: &[u8]) {
         self.stats.injected += 1;
         self.uid += 1;
-        let Ok(Mapped { pkt, dst }) = self.map.to_model(self.uid, bytes) else {
+        let Ok(Mapped { pkt, .. }) = self.map.to_model(self.uid, bytes) else {
             self.stats.unroutable += 1;
             return;
         };
-        let Some(dst_host) = dst.filter(|&d| (d as usize) < self.n_hosts && d as usize != from) else {
+        let Some(dst_host) = self.node_host(pkt.dst).filter(|&d| d != from) else {
             self.stats.unroutable += 1;
             return;
         };
-        let route = (from * self.n_hosts + dst_host as usize) as u32;
+        let route = (from * self.n_hosts + dst_host) as u32;
         if self.routes[route as usize].is_empty() {
             self.stats.unroutable += 1;
             return;
@@ -351,8 +354,11 @@ impl Network {
     fn finish_wire(&mut self, s: u32, pkt: &Packet) {
         let slot = &mut self.slots[s as usize];
         if slot.entered.as_ref() != Some(pkt) {
-            let wire = self.map.rewrite(&slot.wire, pkt);
-            slot.wire = wire;
+            match self.map.rewrite(&slot.wire, pkt) {
+                Ok(wire) => slot.wire = wire,
+                // The original goes unchanged (counted).
+                Err(_) => self.stats.rewrites_failed += 1,
+            }
         }
     }
 
@@ -361,13 +367,13 @@ impl Network {
         while let Some(out) = self.agents[k].1.poll_transmit(now) {
             let node = self.agents[k].0;
             let pkt = out.pkt;
-            let Some(wire) = self.map.wire_for_agent_copy(&pkt) else {
+            let Ok(wire) = self.map.wire_for_output(&pkt, None) else {
                 self.stats.copies_missing += 1;
                 continue;
             };
-            // Its route from this node: the rest of the route from the
-            // flow's source host that crosses it.
-            let Some((route, hop)) = self.route_through(node, &wire) else {
+            // Its route from this node: the rest of the route between its
+            // hosts that crosses it.
+            let Some((route, hop)) = self.route_through(node, &pkt) else {
                 self.stats.unroutable += 1;
                 continue;
             };
@@ -391,9 +397,9 @@ impl Network {
 
     /// The route (and the hop leaving `node`) of a packet with these wire
     /// bytes' source and destination addresses.
-    fn route_through(&self, node: NodeId, wire: &[u8]) -> Option<(u32, u32)> {
-        let (src, dst) = self.map.hosts_of(wire)?;
-        let route = (src as usize * self.n_hosts + dst as usize) as u32;
+    fn route_through(&self, node: NodeId, pkt: &Packet) -> Option<(u32, u32)> {
+        let (src, dst) = (self.node_host(pkt.src)?, self.node_host(pkt.dst)?);
+        let route = (src * self.n_hosts + dst) as u32;
         let hop = self.routes[route as usize].iter().position(|h| h.node == node)?;
         Some((route, hop as u32))
     }

@@ -9,12 +9,12 @@
 //! arrived. How late it woke is measured against each event's due time and
 //! reported (`wakeups`): the emulator's accuracy depends on it.
 
-use crate::flowmap::FlowMap;
+use crate::flowmap::{FlowMap, StoreLimits};
 use crate::host::{HostError, Lab};
 use crate::plan::{plan, Plan, PlanError};
 use crate::relay::{NetStats, Network};
 use crate::workload::{self, FlowResult};
-use lasthop_core::Time;
+use lasthop_core::{NodeId, Time};
 use lasthop_net::mac::point_to_point::DirStats;
 use lasthop_sim::scenario::model::{Model, Workload};
 use std::os::fd::RawFd;
@@ -149,9 +149,10 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
     // SAFETY: PR_SET_TIMERSLACK takes an integer; it affects this thread.
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong) };
 
-    let addrs: Vec<[u8; 4]> = lab.hosts.iter().map(|h| h.addr).collect();
-    let map = FlowMap::new(addrs);
-    let agents = Vec::new();
+    let hosts: Vec<([u8; 4], NodeId)> = lab.hosts.iter().zip(&p.host_nodes).map(|(h, &n)| (h.addr, n)).collect();
+    let model_flows = model.flows.iter().map(|f| (f.from, f.to)).collect();
+    let map = FlowMap::new(hosts, model_flows, StoreLimits::default());
+    let agents = lasthop_sim::world::place_agents(model, model.flows.len());
     let mut net = Network::new(model, opts.seed, &p.host_nodes, agents, map);
 
     let epoch = Instant::now();

@@ -119,7 +119,7 @@ pub fn start(
             join_netns(&rx_ns)?;
             let l = TcpListener::bind(to_addr)?;
             if let Some(b) = recv_buffer {
-                set_int(l.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVBUF, b as i32)?;
+                set_int(l.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, b.min(i32::MAX as u64 / 2) as i32)?;
             }
             Ok(l)
         })();
@@ -197,7 +197,7 @@ pub fn start(
         let s: TcpStream = unsafe { std::os::fd::FromRawFd::from_raw_fd(fd) };
         set_cc(fd, &cc)?;
         if let Some(b) = send_buffer {
-            set_int(fd, libc::SOL_SOCKET, libc::SO_SNDBUF, b as i32)?;
+            set_int(fd, libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, b.min(i32::MAX as u64 / 2) as i32)?;
         }
         let sa = libc::sockaddr_in {
             sin_family: libc::AF_INET as libc::sa_family_t,

@@ -66,6 +66,51 @@ pub fn push_link(links: &mut Vec<Link>, model: &Model, li: usize, seed: u64) {
     }
 }
 
+/// The node agents of `model` with the node each sits on, grouped by node
+/// (in flow order within a node: a stable sort), for `n_legs` connections
+/// (the flows, then the split flows' wireless legs). The simulator and live
+/// mode (`lasthop-live`) place their agents here.
+pub fn place_agents(model: &Model, n_legs: usize) -> Vec<(NodeId, NodeAgent)> {
+    let mut placed: Vec<(NodeId, NodeAgent)> = Vec::new();
+    // ACK reconstructors come in connection order: a flow's after its
+    // other agents, the split legs' after every flow's.
+    let mut ack_recons = model.ack_recons.iter().peekable();
+    let mut place_ack_recons = |placed: &mut Vec<(NodeId, NodeAgent)>, conn: u32| {
+        while let Some(p) = ack_recons.next_if(|p| p.conn == conn) {
+            placed.push((p.node, NodeAgent::AckRecons(Box::new(AckRecons::new(p.cfg, conn)))));
+        }
+    };
+    for (i, f) in model.flows.iter().enumerate() {
+        if let Some(node) = f.eln_node {
+            placed.push((node, NodeAgent::Eln(ElnMarker::new(i as u32))));
+        }
+        // (On a flow to a mobile host, on each of its stations.)
+        for node in f.snoop_node.into_iter().chain(f.snoop_followers.iter().copied()) {
+            match (f.snoop, f.bad_state) {
+                (Some(cfg), None) => placed.push((node, NodeAgent::Snoop(Box::new(Snoop::new(cfg, i as u32))))),
+                (Some(cfg), Some(notice)) => {
+                    placed.push((node, NodeAgent::BadState(Box::new(BadState::new(cfg, notice, i as u32)))))
+                }
+                _ => {}
+            }
+        }
+        if let Some((node, n)) = f.snoop_group {
+            placed.push((node, NodeAgent::Group(Box::new(GroupBuffer::new(i as u32, n)))));
+        }
+        if let (Some(node), Some(cfg)) = (f.nack_node, f.nack) {
+            placed.push((node, NodeAgent::SnoopNack(Box::new(SnoopNack::new(cfg, i as u32)))));
+        }
+        place_ack_recons(&mut placed, i as u32);
+    }
+    for leg in model.flows.len()..n_legs {
+        place_ack_recons(&mut placed, leg as u32);
+    }
+    // Grouped by node, in flow order within a node (a stable sort): a
+    // packet meets only its own flow's agents, found by binary search.
+    placed.sort_by_key(|(node, _)| *node);
+    placed
+}
+
 /// M-TCP: the wired round trip of model flow `fi`'s connection to the
 /// supervisor host, as its estimate of the source's RTO adds it to each
 /// sample ([`lasthop_tcp::mtcp`]): the propagation both ways and one
@@ -266,43 +311,7 @@ impl<'m> World<'m> {
             m
         });
         assert!(route.len() < LAST_HOP as usize, "a hop's index and the last-hop mark share 32 bits");
-        let mut placed: Vec<(NodeId, NodeAgent)> = Vec::new();
-        // ACK reconstructors come in connection order: a flow's after its
-        // other agents, the split legs' after every flow's.
-        let mut ack_recons = model.ack_recons.iter().peekable();
-        let mut place_ack_recons = |placed: &mut Vec<(NodeId, NodeAgent)>, conn: u32| {
-            while let Some(p) = ack_recons.next_if(|p| p.conn == conn) {
-                placed.push((p.node, NodeAgent::AckRecons(Box::new(AckRecons::new(p.cfg, conn)))));
-            }
-        };
-        for (i, f) in model.flows.iter().enumerate() {
-            if let Some(node) = f.eln_node {
-                placed.push((node, NodeAgent::Eln(ElnMarker::new(i as u32))));
-            }
-            // (On a flow to a mobile host, on each of its stations.)
-            for node in f.snoop_node.into_iter().chain(f.snoop_followers.iter().copied()) {
-                match (f.snoop, f.bad_state) {
-                    (Some(cfg), None) => placed.push((node, NodeAgent::Snoop(Box::new(Snoop::new(cfg, i as u32))))),
-                    (Some(cfg), Some(notice)) => {
-                        placed.push((node, NodeAgent::BadState(Box::new(BadState::new(cfg, notice, i as u32)))))
-                    }
-                    _ => {}
-                }
-            }
-            if let Some((node, n)) = f.snoop_group {
-                placed.push((node, NodeAgent::Group(Box::new(GroupBuffer::new(i as u32, n)))));
-            }
-            if let (Some(node), Some(cfg)) = (f.nack_node, f.nack) {
-                placed.push((node, NodeAgent::SnoopNack(Box::new(SnoopNack::new(cfg, i as u32)))));
-            }
-            place_ack_recons(&mut placed, i as u32);
-        }
-        for leg in model.flows.len()..n_legs {
-            place_ack_recons(&mut placed, leg as u32);
-        }
-        // Grouped by node, in flow order within a node (a stable sort): a
-        // packet meets only its own flow's agents, found by binary search.
-        placed.sort_by_key(|(node, _)| *node);
+        let placed = place_agents(model, n_legs);
         let mut node_agents = vec![(0u32, 0u32); model.nodes.len()];
         for (k, (node, _)) in placed.iter().enumerate() {
             let r = &mut node_agents[*node as usize];
