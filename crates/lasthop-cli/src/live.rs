@@ -4,7 +4,7 @@
 //! ```text
 //! lasthop live SCENARIO [--set PATH=VALUE]... [--seed N] [--cc reno|cubic|bbr]
 //!              [--duration S] [--sample-ms MS] [--format table|json]
-//!              [--on HOST] [-- COMMAND ARGS...]
+//!              [--pcap DIR] [--on HOST] [-- COMMAND ARGS...]
 //! lasthop live --cleanup
 //! ```
 //!
@@ -72,6 +72,8 @@ fn parse(args: &[&str]) -> Result<Args, (String, String)> {
         } else if let Some(v) = value(arg, "--sample-ms", &mut it) {
             let v = v.map_err(|e| bad("--sample-ms", e))?;
             a.opts.sample_ms = Some(v.parse().map_err(|_| bad("--sample-ms", format!("'{v}' is not an integer")))?);
+        } else if let Some(v) = value(arg, "--pcap", &mut it) {
+            a.opts.pcap_dir = Some(v.map_err(|e| bad("--pcap", e))?.into());
         } else if let Some(v) = value(arg, "--on", &mut it) {
             a.opts.on_host = Some(v.map_err(|e| bad("--on", e))?.to_string());
         } else if let Some(v) = value(arg, "--format", &mut it) {
@@ -101,30 +103,36 @@ fn load(name: &str, sets: &[String]) -> Result<Scenario, (String, String)> {
 
 fn table(r: &LiveReport) -> String {
     let mut s = format!("live run {} of {} (seed {}), {:.2} s\n\n", r.run, r.scenario, r.seed, r.wall_s);
-    s += &format!("{:<12} {:>12} {:>10} {:>12} {:>8} {}\n", "flow", "bytes", "time_s", "Mb/s", "retx", "");
+    s += &format!(
+        "{:<12} {:>12} {:>10} {:>12} {:>8} {:>8} {:>8} {}\n",
+        "flow", "bytes", "time_s", "Mb/s", "retx", "src_retx", "local", ""
+    );
     for f in &r.flows {
         s += &format!(
-            "{:<12} {:>12} {:>10.3} {:>12.4} {:>8} {}\n",
+            "{:<12} {:>12} {:>10.3} {:>12.4} {:>8} {:>8} {:>8} {}\n",
             f.name,
             f.bytes_delivered,
             f.transfer_time_s,
             f.throughput_bps / 1e6,
             f.retransmits,
+            f.source_retransmits,
+            f.local_retransmits,
             f.error.as_deref().unwrap_or(if f.completed { "" } else { "(incomplete)" })
         );
     }
     s += &format!(
-        "\n{:<24} {:>9} {:>9} {:>9} {:>7} {:>6}\n",
-        "link direction", "sent", "delivered", "corrupted", "qdrops", "util"
+        "\n{:<24} {:>9} {:>9} {:>9} {:>7} {:>8} {:>6}\n",
+        "link direction", "sent", "delivered", "corrupted", "qdrops", "goodput", "util"
     );
     for d in &r.links {
         s += &format!(
-            "{:<24} {:>9} {:>9} {:>9} {:>7} {:>6.3}\n",
+            "{:<24} {:>9} {:>9} {:>9} {:>7} {:>8} {:>6.3}\n",
             format!("{}:{}", d.link, d.dir),
             d.packets_sent,
             d.delivered,
             d.corrupted,
             d.queue_drops,
+            d.goodput.map_or("-".to_string(), |g| format!("{:.4}", g)),
             d.utilisation
         );
     }

@@ -161,27 +161,12 @@ impl Lab {
             let netns = format!("lh-{run}-{}", clean(&spec.name));
             ip(&["netns", "add", &netns])?;
             lab.made.push(netns.clone());
-            let tun_name = format!("lh{run}t{k}");
-            let tun = Tun::open(&tun_name).map_err(|e| HostError(format!("TUN device {tun_name}: {e}")))?;
-            ip(&["link", "set", "dev", &tun_name, "netns", &netns])?;
-            let addr = host_addr(k);
-            let a = addr_str(addr);
-            let mtu = spec.tcp.mtu.to_string();
-            ip(&["-n", &netns, "link", "set", "dev", "lo", "up"])?;
-            ip(&["-n", &netns, "link", "set", "dev", &tun_name, "mtu", &mtu, "up"])?;
-            ip(&["-n", &netns, "addr", "add", &format!("{a}/32"), "dev", &tun_name])?;
-            let initcwnd = spec.tcp.initcwnd.map(|n| n.to_string());
-            let mut route = vec!["-n", &netns, "route", "add", "10.77.0.0/16", "dev", &tun_name, "src", &a];
-            if let Some(n) = &initcwnd {
-                route.extend(["initcwnd", n.as_str()]);
-            }
-            ip(&route)?;
             let tcp = spec.tcp.clone();
-            let tun_for_v6 = tun_name.clone();
             in_netns(&netns, move || -> io::Result<()> {
-                // No IPv6 on the device: its router solicitations would be
-                // packets no scenario sent.
-                write_sysctl(&format!("net.ipv6.conf.{tun_for_v6}.disable_ipv6"), "1").ok();
+                // No IPv6 on the devices to come: their router
+                // solicitations would be packets no scenario sent.
+                write_sysctl("net.ipv6.conf.default.disable_ipv6", "1").ok();
+                write_sysctl("net.ipv6.conf.all.disable_ipv6", "1").ok();
                 // Outside the root namespace the kernel lets a default be
                 // only one of `tcp_allowed_congestion_control` (the root's
                 // setting, which a run does not touch): otherwise EPERM,
@@ -200,6 +185,21 @@ impl Lab {
             })
             .and_then(|r| r)
             .map_err(|e| HostError(format!("host {}: {e}", spec.name)))?;
+            let tun_name = format!("lh{run}t{k}");
+            let tun = Tun::open(&tun_name).map_err(|e| HostError(format!("TUN device {tun_name}: {e}")))?;
+            ip(&["link", "set", "dev", &tun_name, "netns", &netns])?;
+            let addr = host_addr(k);
+            let a = addr_str(addr);
+            let mtu = spec.tcp.mtu.to_string();
+            ip(&["-n", &netns, "link", "set", "dev", "lo", "up"])?;
+            ip(&["-n", &netns, "link", "set", "dev", &tun_name, "mtu", &mtu, "up"])?;
+            ip(&["-n", &netns, "addr", "add", &format!("{a}/32"), "dev", &tun_name])?;
+            let initcwnd = spec.tcp.initcwnd.map(|n| n.to_string());
+            let mut route = vec!["-n", &netns, "route", "add", "10.77.0.0/16", "dev", &tun_name, "src", &a];
+            if let Some(n) = &initcwnd {
+                route.extend(["initcwnd", n.as_str()]);
+            }
+            ip(&route)?;
             lab.hosts.push(Host { name: spec.name.clone(), netns, addr, tun });
         }
         Ok(lab)

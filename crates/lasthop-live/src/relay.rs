@@ -27,13 +27,14 @@
 
 use crate::flowmap::{FlowMap, Mapped};
 use lasthop_agents::{NodeAgent, Verdict};
-use lasthop_core::{NodeId, Packet, PacketPool, Time};
+use lasthop_core::ranges::RangeSet;
+use lasthop_core::{NodeId, Packet, PacketKind, PacketPool, Time};
 use lasthop_net::mac::point_to_point::Link;
 use lasthop_net::queue::{Admission, Removal, Waiting};
 use lasthop_sim::scenario::model::Model;
 use lasthop_sim::scenario::routes::{Hop, Router};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, BinaryHeap};
 
 /// No host at this node.
 const NO_HOST: u32 = u32::MAX;
@@ -83,6 +84,29 @@ pub struct NetStats {
     pub rewrites_failed: u64,
 }
 
+/// What the packets of one flow showed, counted where they entered the
+/// network (the source's, from its host) and by the agents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct FlowCounts {
+    /// Data segments with payload the source host sent.
+    pub data_segments: u64,
+    /// Of those, segments starting below the highest byte sent before: the
+    /// source's retransmissions, as the packets show them.
+    pub source_retransmits: u64,
+    /// Acks the receiving host sent.
+    pub acks: u64,
+}
+
+/// Goodput accounting of one link direction: payload bytes put on it, and
+/// those crossing it for the first time (per flow, by byte ranges: the
+/// simulator's rule, `lasthop_sim::metrics`).
+#[derive(Clone, Debug, Default)]
+struct DirGoodput {
+    payload: u64,
+    useful: u64,
+    seen: BTreeMap<u32, RangeSet>,
+}
+
 /// The network of a live run.
 pub struct Network {
     links: Vec<Link>,
@@ -107,6 +131,11 @@ pub struct Network {
     deliveries: Vec<(u32, u32)>,
     uid: u64,
     pub stats: NetStats,
+    /// Per flow index (model flows first, then connections no model flow
+    /// holds).
+    flows: Vec<FlowCounts>,
+    /// Per link direction (2 · link + dir).
+    goodput: Vec<DirGoodput>,
 }
 
 impl Network {
@@ -151,7 +180,21 @@ impl Network {
             deliveries: Vec::new(),
             uid: 0,
             stats: NetStats::default(),
+            flows: vec![FlowCounts::default(); model.flows.len()],
+            goodput: vec![DirGoodput::default(); 2 * model.links.len()],
         }
+    }
+
+    /// Per flow index, what its packets showed.
+    pub fn flow_counts(&self) -> &[FlowCounts] {
+        &self.flows
+    }
+
+    /// Link direction `2 · link + dir`'s goodput: payload bytes crossing it
+    /// for the first time over all it carried (`None`: it carried none).
+    pub fn goodput(&self, ld: usize) -> Option<f64> {
+        let g = &self.goodput[ld];
+        (g.payload > 0).then(|| g.useful as f64 / g.payload as f64)
     }
 
     /// The links, for their counters.
@@ -219,6 +262,21 @@ impl Network {
             self.stats.unroutable += 1;
             return;
         }
+        if pkt.kind != PacketKind::Datagram {
+            let f = pkt.flow as usize;
+            if f >= self.flows.len() {
+                self.flows.resize(f + 1, FlowCounts::default());
+            }
+            let c = &mut self.flows[f];
+            if pkt.kind == PacketKind::Ack {
+                c.acks += 1;
+            } else if pkt.tcp.len > 0 {
+                c.data_segments += 1;
+                if pkt.tcp.is_retransmit {
+                    c.source_retransmits += 1;
+                }
+            }
+        }
         let s = self.slot();
         let slot = &mut self.slots[s as usize];
         slot.wire.extend_from_slice(bytes);
@@ -258,6 +316,13 @@ impl Network {
 
     fn start(&mut self, now: Time, li: usize, dir: usize) {
         while let Some(st) = self.links[li].start_transmission_after(now, dir, &mut self.pool, &mut self.removed) {
+            if st.frame.len > 0 {
+                let flow = self.pool.get(st.frame.pkt).flow;
+                let g = &mut self.goodput[2 * li + st.dir];
+                g.payload += u64::from(st.frame.len);
+                g.useful +=
+                    g.seen.entry(flow).or_default().insert(st.frame.seq, st.frame.seq + u64::from(st.frame.len));
+            }
             self.schedule(st.done, Ev::TxDone(li as u32, st.dir as u8));
         }
         if !self.removed.is_empty() {

@@ -11,6 +11,7 @@
 
 use crate::flowmap::{FlowMap, StoreLimits};
 use crate::host::{HostError, Lab};
+use crate::pcap::PcapWriter;
 use crate::plan::{plan, Plan, PlanError};
 use crate::relay::{NetStats, Network};
 use crate::workload::{self, FlowResult};
@@ -38,6 +39,8 @@ pub struct LiveOptions {
     pub duration_s: Option<f64>,
     /// `TCP_INFO` sampling interval (default 10 ms).
     pub sample_ms: Option<u64>,
+    /// Write each host's interface, both ways, to `DIR/<host>.pcap`.
+    pub pcap_dir: Option<std::path::PathBuf>,
 }
 
 /// Why a live run could not run.
@@ -77,6 +80,9 @@ pub struct DirReport {
     pub delivered: u64,
     pub corrupted: u64,
     pub queue_drops: u64,
+    /// Payload bytes crossing the direction for the first time over all
+    /// it carried (the simulator's goodput); `None`: no payload crossed.
+    pub goodput: Option<f64>,
     /// Medium time of the frames, over the run's time.
     pub utilisation: f64,
 }
@@ -91,6 +97,19 @@ pub struct Wakeups {
     pub late_over_1ms: u64,
 }
 
+/// The flow map's counters (`flowmap::FlowMapStats`).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct FlowMapReport {
+    pub mapped: u64,
+    pub unknown_hosts: u64,
+    pub parse_errors: u64,
+    pub unacceptable: u64,
+    pub store_evictions: u64,
+    pub copies_missing: u64,
+    pub connections_opened: u64,
+    pub connections_evicted: u64,
+}
+
 /// What a live run measured.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct LiveReport {
@@ -102,11 +121,15 @@ pub struct LiveReport {
     pub links: Vec<DirReport>,
     pub network: NetStats,
     pub wakeups: Wakeups,
+    /// What the flow map refused or could not keep.
+    pub flow_map: FlowMapReport,
+    /// The pcap files written, one per host.
+    pub pcaps: Vec<String>,
     /// The user's command's exit code, when one ran.
     pub command_status: Option<i32>,
 }
 
-fn dir_report(model: &Model, li: usize, d: usize, s: &DirStats, wall_ns: u64) -> DirReport {
+fn dir_report(model: &Model, li: usize, d: usize, s: &DirStats, goodput: Option<f64>, wall_ns: u64) -> DirReport {
     DirReport {
         link: model.links[li].name.clone(),
         dir: model.dir_name(li, d).to_string(),
@@ -115,8 +138,23 @@ fn dir_report(model: &Model, li: usize, d: usize, s: &DirStats, wall_ns: u64) ->
         delivered: s.delivered,
         corrupted: s.drops_error,
         queue_drops: s.drops_queue,
+        goodput,
         utilisation: if wall_ns > 0 { s.busy_ns as f64 / wall_ns as f64 } else { 0.0 },
     }
+}
+
+type Pcap = PcapWriter<std::io::BufWriter<std::fs::File>>;
+
+/// Write what reached its host to its TUN device (and its capture).
+fn deliver(net: &mut Network, lab: &Lab, pcaps: &mut [Pcap], epoch: &Instant) {
+    let t = epoch.elapsed().as_nanos() as u64;
+    net.take_deliveries(|h, b| {
+        if let Some(w) = pcaps.get_mut(h) {
+            let _ = w.write_packet(t, b);
+        }
+        // A full device queue drops the packet, as the kernel does.
+        let _ = lab.hosts[h].tun.send(b);
+    });
 }
 
 /// Check the options and the scenario without making anything.
@@ -129,6 +167,11 @@ pub fn check(model: &Model, opts: &LiveOptions) -> Result<Plan, LiveError> {
     }
     if opts.sample_ms == Some(0) {
         return Err(LiveError::Option("--sample-ms".into(), "must be at least 1".into()));
+    }
+    if let Some(d) = &opts.pcap_dir {
+        if !d.is_dir() {
+            return Err(LiveError::Option("--pcap".into(), format!("{} is not a directory", d.display())));
+        }
     }
     if let Some(h) = &opts.on_host {
         if !p.hosts.iter().any(|s| &s.name == h) {
@@ -155,6 +198,18 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
     let agents = lasthop_sim::world::place_agents(model, model.flows.len());
     let mut net = Network::new(model, opts.seed, &p.host_nodes, agents, map);
 
+    let mut pcaps = Vec::new();
+    let mut pcap_paths = Vec::new();
+    if let Some(dir) = &opts.pcap_dir {
+        for h in &lab.hosts {
+            let path = dir.join(format!("{}.pcap", h.name));
+            let file = std::fs::File::create(&path)
+                .and_then(|f| PcapWriter::new(std::io::BufWriter::new(f)))
+                .map_err(|e| LiveError::Host(format!("{}: {e}", path.display())))?;
+            pcaps.push(file);
+            pcap_paths.push(path.display().to_string());
+        }
+    }
     let epoch = Instant::now();
     let wl_stop = Arc::new(AtomicBool::new(false));
     let sample_every = Duration::from_millis(opts.sample_ms.unwrap_or(10));
@@ -208,19 +263,19 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
             }
         }
         net.run_until(now);
-        net.take_deliveries(|h, b| {
-            let _ = lab.hosts[h].tun.send(b);
-        });
+        deliver(&mut net, &lab, &mut pcaps, &epoch);
         // Every packet waiting at a host.
         for (k, h) in lab.hosts.iter().enumerate() {
             while let Ok(Some(n)) = h.tun.recv(&mut buf) {
-                net.inject(now_t(&epoch), k, &buf[..n]);
+                let t = now_t(&epoch);
+                if let Some(w) = pcaps.get_mut(k) {
+                    let _ = w.write_packet(t.ns(), &buf[..n]);
+                }
+                net.inject(t, k, &buf[..n]);
             }
         }
         net.run_until(now_t(&epoch));
-        net.take_deliveries(|h, b| {
-            let _ = lab.hosts[h].tun.send(b);
-        });
+        deliver(&mut net, &lab, &mut pcaps, &epoch);
         // The workload's end.
         if let Some(c) = child.as_mut() {
             if let Ok(Some(status)) = c.try_wait() {
@@ -249,14 +304,33 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
         Workload::Bulk { bytes } => Some(bytes),
         Workload::Timed { .. } => None,
     };
-    let flows: Vec<FlowResult> = flows.into_iter().enumerate().map(|(k, f)| f.finish(bulk(k))).collect();
+    let mut flows: Vec<FlowResult> = flows.into_iter().enumerate().map(|(k, f)| f.finish(bulk(k))).collect();
+    for (k, f) in flows.iter_mut().enumerate() {
+        f.source_retransmits = net.flow_counts().get(k).map_or(0, |c| c.source_retransmits);
+        f.local_retransmits =
+            net.agents().iter().filter(|(_, a)| a.flow() == k as u32).map(|(_, a)| a.local_retransmits()).sum();
+    }
     wake.mean_late_us = if wake.events_checked > 0 { late_sum / wake.events_checked as f64 } else { 0.0 };
     let mut links = Vec::new();
     for (li, l) in net.links().iter().enumerate() {
         for (d, ld) in l.dirs.iter().enumerate() {
-            links.push(dir_report(model, li, d, &ld.stats(), wall_ns));
+            links.push(dir_report(model, li, d, &ld.stats(), net.goodput(2 * li + d), wall_ns));
         }
     }
+    for w in &mut pcaps {
+        w.flush().map_err(|e| LiveError::Host(format!("pcap: {e}")))?;
+    }
+    let m = net.flow_map().stats();
+    let flow_map = FlowMapReport {
+        mapped: m.mapped,
+        unknown_hosts: m.unknown_hosts,
+        parse_errors: m.parse_errors,
+        unacceptable: m.unacceptable,
+        store_evictions: m.store_evictions,
+        copies_missing: m.copies_missing,
+        connections_opened: m.connections_opened,
+        connections_evicted: m.connections_evicted,
+    };
     let report = LiveReport {
         run: run.clone(),
         scenario: model.name.clone(),
@@ -266,6 +340,8 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
         links,
         network: net.stats,
         wakeups: wake,
+        flow_map,
+        pcaps: pcap_paths,
         command_status,
     };
     drop(net);

@@ -47,6 +47,13 @@ pub struct FlowResult {
     pub retransmits: u32,
     pub completed: bool,
     pub samples: Vec<InfoSample>,
+    /// The receiving application's bytes over time: (seconds since the
+    /// run's start, bytes so far), at most one point per sampling interval.
+    pub delivered: Vec<(f64, u64)>,
+    /// From the packets (the relay's count): the source's retransmitted
+    /// segments, and those the flow's agents sent (snoop's local ones).
+    pub source_retransmits: u64,
+    pub local_retransmits: u64,
     pub error: Option<String>,
 }
 
@@ -89,9 +96,12 @@ fn set_cc(fd: i32, cc: &str) -> io::Result<()> {
     Ok(())
 }
 
+/// What the receiver got: bytes, when the last came, the timeline.
+type Received = (u64, Option<Instant>, Vec<(f64, u64)>);
+
 /// The running workload of one flow.
 pub struct FlowRun {
-    receiver: JoinHandle<io::Result<(u64, Option<Instant>)>>,
+    receiver: JoinHandle<io::Result<Received>>,
     sender: JoinHandle<io::Result<(Instant, Vec<InfoSample>, u32)>>,
     name: String,
 }
@@ -114,7 +124,7 @@ pub fn start(
     let recv_buffer = f.recv_buffer;
     let r2 = ready.clone();
     let stop_rx = stop.clone();
-    let receiver = std::thread::spawn(move || -> io::Result<(u64, Option<Instant>)> {
+    let receiver = std::thread::spawn(move || -> io::Result<Received> {
         let listen = (|| -> io::Result<TcpListener> {
             join_netns(&rx_ns)?;
             let l = TcpListener::bind(to_addr)?;
@@ -141,7 +151,7 @@ pub fn start(
                 Ok((s, _)) => break s,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     if stop_rx.load(Ordering::Relaxed) {
-                        return Ok((0, None));
+                        return Ok((0, None, Vec::new()));
                     }
                     std::thread::sleep(Duration::from_millis(1));
                 }
@@ -152,12 +162,21 @@ pub fn start(
         s.set_read_timeout(Some(Duration::from_millis(50)))?;
         let mut buf = vec![0u8; 1 << 16];
         let (mut bytes, mut last) = (0u64, None);
+        let mut timeline = vec![(epoch.elapsed().as_secs_f64(), 0u64)];
+        let mut mark = Instant::now() + sample_every;
         loop {
             match s.read(&mut buf) {
                 Ok(0) => break,
                 Ok(n) => {
                     bytes += n as u64;
-                    last = Some(Instant::now());
+                    let now = Instant::now();
+                    last = Some(now);
+                    if now >= mark {
+                        timeline.push((now.duration_since(epoch).as_secs_f64(), bytes));
+                        while mark <= now {
+                            mark += sample_every;
+                        }
+                    }
                 }
                 Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
                     if stop_rx.load(Ordering::Relaxed) {
@@ -168,7 +187,10 @@ pub fn start(
                 Err(e) => return Err(e),
             }
         }
-        Ok((bytes, last))
+        if let Some(l) = last {
+            timeline.push((l.duration_since(epoch).as_secs_f64(), bytes));
+        }
+        Ok((bytes, last, timeline))
     });
     // The receiver listens before the sender connects.
     {
@@ -298,7 +320,8 @@ impl FlowRun {
         let rx = self.receiver.join().unwrap_or_else(|_| Err(io::Error::other("receiver panicked")));
         let tx = self.sender.join().unwrap_or_else(|_| Err(io::Error::other("sender panicked")));
         match (rx, tx) {
-            (Ok((bytes, last)), Ok((connect_at, samples, retrans))) => {
+            (Ok((bytes, last, timeline)), Ok((connect_at, samples, retrans))) => {
+                r.delivered = timeline;
                 r.bytes_delivered = bytes;
                 r.transfer_time_s = last.map_or(0.0, |l| l.saturating_duration_since(connect_at).as_secs_f64());
                 r.throughput_bps = if r.transfer_time_s > 0.0 { bytes as f64 * 8.0 / r.transfer_time_s } else { 0.0 };
