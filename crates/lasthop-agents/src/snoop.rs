@@ -180,6 +180,13 @@ pub struct SnoopConfig {
     /// local retransmissions as usual (and suppresses duplicates as if it
     /// had sent them) but never sends one.
     pub local_retransmits: bool,
+    /// Segments the cache holds at most (ns-2.35 `snoop.h`: `SNOOP_MAXWIND`,
+    /// 100, with its `SNOOP_FULL` state): a segment arriving at a full
+    /// cache is forwarded without a copy, so its loss is the source's to
+    /// repair. This bounds an agent's memory whatever the source's window
+    /// (issue 33: live mode meets kernel windows of thousands of segments);
+    /// with one agent per flow, the total is this times the flows.
+    pub max_cache_packets: u32,
 }
 
 impl SnoopConfig {
@@ -200,6 +207,7 @@ impl SnoopConfig {
             max_local_rexmits: 10,
             processing_ns: 0,
             local_retransmits: true,
+            max_cache_packets: 100,
         }
     }
 }
@@ -295,6 +303,9 @@ pub struct SnoopStats {
     /// Segments sent from the buffer on becoming the primary station at a
     /// handoff ([`Snoop::prime`]).
     pub replayed: u64,
+    /// Segments forwarded without a copy: the cache was full
+    /// ([`SnoopConfig::max_cache_packets`]).
+    pub cache_full: u64,
 }
 
 /// Locally repaired segments remembered after their ack, for
@@ -505,6 +516,12 @@ impl Snoop {
                 *slot = u64::MAX;
                 self.stats.double_retransmits += 1;
             }
+            return;
+        }
+        if self.cache.len() >= self.cfg.max_cache_packets as usize {
+            // Full (ns-2's SNOOP_FULL): forwarded, not kept.
+            self.stats.cache_full += 1;
+            self.high_seen = self.high_seen.max(end);
             return;
         }
         let tx_order = self.next_order();
@@ -901,6 +918,29 @@ mod tests {
         assert_eq!(s.cached(), 0);
         assert_eq!(s.poll_at(), Time::NEVER, "idle timer with an empty cache");
         assert_eq!((s.stats.local_retransmits, s.stats.dupacks_suppressed), (2, 2));
+    }
+
+    #[test]
+    fn a_full_cache_forwards_without_a_copy_and_the_source_repairs() {
+        // Issue 33: the cache holds at most `max_cache_packets` (ns-2.35's
+        // SNOOP_MAXWIND). t0: 0..5000 pass a cache of three: 3000 and 4000
+        // go on uncached.
+        let cfg = SnoopConfig { max_cache_packets: 3, ..SnoopConfig::LL_TCP_AWARE };
+        let mut s = fig1(cfg);
+        assert_eq!(s.cached(), 3);
+        assert_eq!(s.stats.cache_full, 2);
+        // 0..3000 arrive; 3000 is lost: the duplicates for 3000 find no copy
+        // and go to the source; nothing is resent locally.
+        assert_eq!(s.on_packet(ms(5), &mut ack(3000)), Verdict::Forward);
+        assert_eq!(s.cached(), 0);
+        for t in 6..9 {
+            assert_eq!(s.on_packet(ms(t), &mut ack(3000)), Verdict::Forward, "no copy: the source repairs");
+            assert!(sent(&mut s, ms(t)).is_empty());
+        }
+        // With room again, new segments are cached.
+        s.on_packet(ms(10), &mut data(5000));
+        assert_eq!(s.cached(), 1);
+        assert_eq!(s.stats.local_retransmits, 0);
     }
 
     #[test]

@@ -237,7 +237,20 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
         child = Some(cmd.spawn().map_err(|e| LiveError::Host(format!("{}: {e}", opts.command[0])))?);
     }
 
-    let limit_ns = opts.duration_s.map_or(p.stop_ns.min(3_600_000_000_000), |d| (d * 1e9) as u64);
+    // A run of timed flows ends when the last of them has had its time (the
+    // simulator's timed flow counts what was delivered by then); a bulk
+    // flow runs to its end, within the scenario's stop.
+    let timed_end = p
+        .flows
+        .iter()
+        .map(|f| match f.workload {
+            Workload::Timed { duration_ns } => Some(f.start_ns + duration_ns),
+            Workload::Bulk { .. } => None,
+        })
+        .collect::<Option<Vec<u64>>>()
+        .and_then(|ends| ends.into_iter().max());
+    let default_ns = timed_end.unwrap_or(p.stop_ns).min(3_600_000_000_000);
+    let limit_ns = opts.duration_s.map_or(default_ns, |d| (d * 1e9) as u64);
     let fds: Vec<RawFd> = lab.hosts.iter().map(|h| h.tun.fd()).collect();
     let mut pfds: Vec<libc::pollfd> =
         fds.iter().map(|&fd| libc::pollfd { fd, events: libc::POLLIN, revents: 0 }).collect();
