@@ -65,6 +65,29 @@ pub struct KernelTcp {
     pub initcwnd: Option<u32>,
     /// The TUN device's MTU: the model's largest packet.
     pub mtu: u32,
+    /// Further `net.ipv4.tcp_*` settings (`lasthop live --sysctl`), applied
+    /// last: e.g. `net.ipv4.tcp_recovery=0` turns RACK off.
+    pub extra: Vec<(String, String)>,
+}
+
+/// Check a `--sysctl KEY=VALUE`: a key under `net.ipv4.tcp_` (the TCP a
+/// host runs; nothing outside its namespace), a value of printable ASCII.
+pub fn check_sysctl(kv: &str) -> Result<(String, String), String> {
+    let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not KEY=VALUE"))?;
+    let (k, v) = (k.trim(), v.trim());
+    let name_ok = k.strip_prefix("net.ipv4.tcp_").is_some_and(|rest| {
+        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    });
+    if !name_ok {
+        return Err(format!("'{k}' is not a net.ipv4.tcp_* setting"));
+    }
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
+        return Err(format!("'{v}' is not a value for {k}"));
+    }
+    if !std::path::Path::new("/proc/sys").join(k.replace('.', "/")).exists() {
+        return Err(format!("this kernel has no {k}"));
+    }
+    Ok((k.to_string(), v.to_string()))
 }
 
 /// One host to make.
@@ -181,6 +204,9 @@ impl Lab {
                 write_sysctl("net.ipv4.tcp_ecn", if tcp.ecn { "1" } else { "2" })?;
                 // Each run starts from nothing the kernel learnt before.
                 write_sysctl("net.ipv4.tcp_no_metrics_save", "1")?;
+                for (k, v) in &tcp.extra {
+                    write_sysctl(k, v)?;
+                }
                 Ok(())
             })
             .and_then(|r| r)

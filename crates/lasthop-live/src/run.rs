@@ -39,6 +39,9 @@ pub struct LiveOptions {
     pub duration_s: Option<f64>,
     /// `TCP_INFO` sampling interval (default 10 ms).
     pub sample_ms: Option<u64>,
+    /// Kernel settings for every host (`--sysctl KEY=VALUE`, checked by
+    /// [`crate::host::check_sysctl`]).
+    pub sysctls: Vec<String>,
     /// Write each host's interface, both ways, to `DIR/<host>.pcap`.
     pub pcap_dir: Option<std::path::PathBuf>,
 }
@@ -159,7 +162,15 @@ fn deliver(net: &mut Network, lab: &Lab, pcaps: &mut [Pcap], epoch: &Instant) {
 
 /// Check the options and the scenario without making anything.
 pub fn check(model: &Model, opts: &LiveOptions) -> Result<Plan, LiveError> {
-    let p = plan(model, opts.cc.as_deref()).map_err(LiveError::Plan)?;
+    let mut p = plan(model, opts.cc.as_deref()).map_err(LiveError::Plan)?;
+    let extra: Vec<(String, String)> = opts
+        .sysctls
+        .iter()
+        .map(|kv| crate::host::check_sysctl(kv).map_err(|why| LiveError::Option("--sysctl".into(), why)))
+        .collect::<Result<_, _>>()?;
+    for h in &mut p.hosts {
+        h.tcp.extra = extra.clone();
+    }
     if let Some(d) = opts.duration_s {
         if !(d.is_finite() && d > 0.0 && d <= 86_400.0) {
             return Err(LiveError::Option("--duration".into(), format!("must be in (0, 86400] seconds, not {d}")));
