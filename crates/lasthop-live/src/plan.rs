@@ -81,9 +81,6 @@ pub fn plan(model: &Model, cc: Option<&str>) -> Result<Plan, PlanError> {
     if !model.mobility.is_empty() {
         return Err(refuse("mobility", "not carried by live mode yet"));
     }
-    if !model.ack_recons.is_empty() {
-        return Err(refuse("links.ack_reconstruction", "not carried by live mode yet"));
-    }
     if let Some(cc) = cc {
         if !KERNEL_CC.contains(&cc) {
             return Err(refuse("--cc", &format!("the kernel has no '{cc}' (it has {})", KERNEL_CC.join(", "))));

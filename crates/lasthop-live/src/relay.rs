@@ -26,13 +26,14 @@
 //! [`crate::plan`]).
 
 use crate::flowmap::{FlowMap, Mapped};
-use lasthop_agents::{NodeAgent, Verdict};
+use lasthop_agents::{NodeAgent, Origin, Verdict};
 use lasthop_core::ranges::RangeSet;
 use lasthop_core::{NodeId, Packet, PacketKind, PacketPool, Time};
 use lasthop_net::mac::point_to_point::Link;
 use lasthop_net::queue::{Admission, Removal, Waiting};
 use lasthop_sim::scenario::model::Model;
 use lasthop_sim::scenario::routes::{Hop, Router};
+use lasthop_sim::scenario::schema::{HeaderCompression, COMPRESSED_ACK_BYTES};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
@@ -129,6 +130,8 @@ pub struct Network {
     agent_at: Vec<Time>,
     map: FlowMap,
     deliveries: Vec<(u32, u32)>,
+    /// Packets agents hold, by (flow, uid): their slots.
+    held: BTreeMap<(u32, u64), u32>,
     uid: u64,
     pub stats: NetStats,
     /// Per flow index (model flows first, then connections no model flow
@@ -136,6 +139,7 @@ pub struct Network {
     flows: Vec<FlowCounts>,
     /// Per link direction (2 · link + dir).
     goodput: Vec<DirGoodput>,
+    compress: Vec<HeaderCompression>,
 }
 
 impl Network {
@@ -178,10 +182,12 @@ impl Network {
             agent_at,
             map,
             deliveries: Vec::new(),
+            held: BTreeMap::new(),
             uid: 0,
             stats: NetStats::default(),
             flows: vec![FlowCounts::default(); model.flows.len()],
             goodput: vec![DirGoodput::default(); 2 * model.links.len()],
+            compress: model.links.iter().flat_map(|l| l.dirs.iter().map(|d| d.header_compression)).collect(),
         }
     }
 
@@ -292,7 +298,18 @@ impl Network {
         let hop = self.routes[slot.route as usize][slot.hop as usize];
         let (li, dir) = (hop.link as usize, hop.dir as usize);
         let r = self.pool.put_tagged(pkt, s);
-        let w = Waiting::new(&pkt, r, s);
+        let mut w = Waiting::new(&pkt, r, s);
+        // Header compression on the direction (seed 001 Sec. 9): a pure
+        // ack takes a compressed ack's time on the link (the simulator's
+        // rule; its bytes reach the far host whole, as a decompressor
+        // restores them).
+        let compress = self.compress[2 * li + dir];
+        if compress != HeaderCompression::None && pkt.is_pure_ack() {
+            let vj_defeated = compress == HeaderCompression::Vj && pkt.tcp.ts.is_some();
+            if !vj_defeated {
+                w.size_bytes = w.size_bytes.min(COMPRESSED_ACK_BYTES);
+            }
+        }
         match self.links[li].enqueue(dir, now, w, &mut self.pool, &mut self.removed) {
             Admission::Queued => {}
             Admission::Refused => {
@@ -399,10 +416,10 @@ impl Network {
                         self.after_agent(now, k);
                         return;
                     }
-                    // No agent live mode carries holds packets (ACK
-                    // reconstruction is refused by the plan).
+                    // ACK reconstruction keeps a real ack to send later as
+                    // itself: its bytes stay in their slot until then.
                     Verdict::Hold => {
-                        self.release(s);
+                        self.held.insert((pkt.flow, pkt.uid), s);
                         self.after_agent(now, k);
                         return;
                     }
@@ -432,6 +449,13 @@ impl Network {
         while let Some(out) = self.agents[k].1.poll_transmit(now) {
             let node = self.agents[k].0;
             let pkt = out.pkt;
+            if out.origin == Origin::Released {
+                // A held packet goes on from here with its own bytes.
+                if let Some(s) = self.held.remove(&(pkt.flow, pkt.uid)) {
+                    self.forward(now, s, pkt);
+                }
+                continue;
+            }
             let Ok(wire) = self.map.wire_for_output(&pkt, None) else {
                 self.stats.copies_missing += 1;
                 continue;
@@ -450,6 +474,19 @@ impl Network {
             slot.hop = hop;
             slot.entered = Some(pkt);
             self.forward(now, s, pkt);
+        }
+        // Held packets the agent let go of without sending (a real ack
+        // superseded by a newer one) end here: the oldest of its flow's.
+        let flow = self.agents[k].1.flow();
+        let keep = self.agents[k].1.held() as usize;
+        let mut held: Vec<(u32, u64)> = self.held.range((flow, 0)..=(flow, u64::MAX)).map(|(&k, _)| k).collect();
+        if held.len() > keep {
+            held.truncate(held.len() - keep);
+            for key in held {
+                if let Some(s) = self.held.remove(&key) {
+                    self.release(s);
+                }
+            }
         }
         let at = self.agents[k].1.poll_at();
         // One pending wake-up per agent: a changed time schedules anew and
