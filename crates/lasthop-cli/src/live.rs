@@ -120,7 +120,15 @@ fn table(r: &LiveReport) -> String {
             f.retransmits,
             f.source_retransmits,
             f.local_retransmits,
-            f.error.as_deref().unwrap_or(if f.completed { "" } else { "(incomplete)" })
+            [
+                f.proxy_retransmits.map(|n| format!("split proxy retx {n}")),
+                f.error.clone(),
+                (!f.completed && f.error.is_none()).then(|| "(incomplete)".to_string()),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("; ")
         );
     }
     s += &format!(

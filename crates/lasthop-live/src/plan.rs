@@ -34,6 +34,9 @@ pub struct FlowPlan {
     /// (`None`: the kernel's autotuning).
     pub send_buffer: Option<u64>,
     pub recv_buffer: Option<u64>,
+    /// A split connection (I-TCP, seed 000 Sec. III-C): the host of its
+    /// proxy (the base station) and the proxy's relay buffer, in bytes.
+    pub split: Option<(usize, u64)>,
 }
 
 /// A live run's plan.
@@ -110,8 +113,8 @@ pub fn plan(model: &Model, cc: Option<&str>) -> Result<Plan, PlanError> {
         if f.pareto.is_some() {
             return Err(refuse(&field(".pareto"), "datagram sources are not carried by live mode yet"));
         }
-        if f.split.is_some() {
-            return Err(refuse(&field(".scheme"), "split connections are not carried by live mode yet"));
+        if f.split.is_some_and(|sp| sp.mtcp) {
+            return Err(refuse(&field(".scheme"), "M-TCP's supervisor host is not carried by live mode yet"));
         }
         if f.start_after.is_some() {
             return Err(refuse(&field(".start_after"), "not carried by live mode yet"));
@@ -126,6 +129,11 @@ pub fn plan(model: &Model, cc: Option<&str>) -> Result<Plan, PlanError> {
         }
         let from = host_of(f.from, &mut host_nodes);
         let to = host_of(f.to, &mut host_nodes);
+        let split = match (f.split, f.split_node) {
+            (Some(sp), Some(node)) => Some((host_of(node, &mut host_nodes), sp.buffer_bytes)),
+            (Some(_), None) => return Err(refuse(&field(".scheme"), "a split flow needs a base station on its path")),
+            _ => None,
+        };
         let buffer = |b: u64| (b > 0 && b < u64::from(u32::MAX)).then_some(b);
         flows.push(FlowPlan {
             name: f.name.clone(),
@@ -136,6 +144,7 @@ pub fn plan(model: &Model, cc: Option<&str>) -> Result<Plan, PlanError> {
             cc: cc.to_string(),
             send_buffer: buffer(f.sender.send_buffer_bytes),
             recv_buffer: buffer(f.receiver.recv_buffer_bytes),
+            split,
         });
     }
     if flows.is_empty() {
@@ -150,7 +159,8 @@ pub fn plan(model: &Model, cc: Option<&str>) -> Result<Plan, PlanError> {
             .iter()
             .find(|f| f.from == node)
             .or_else(|| model.flows.iter().find(|f| f.to == node))
-            .expect("a host is an end of a flow");
+            .or_else(|| model.flows.iter().find(|f| f.split_node == Some(node)))
+            .expect("a host is an end of a flow or its split proxy");
         let cc = cc.unwrap_or(f.sender.cc.name.as_str()).to_string();
         // The largest packet: a full segment with its headers (the
         // timestamp option's 12 bytes included when it is on).
@@ -160,7 +170,13 @@ pub fn plan(model: &Model, cc: Option<&str>) -> Result<Plan, PlanError> {
             name: model.nodes[node as usize].clone(),
             tcp: KernelTcp {
                 cc,
-                sack: f.receiver.sack,
+                // A split proxy's kernel sends the wireless leg: SACK for
+                // SPLIT-SMART's selective leg (the kernel has no SMART).
+                sack: if f.split_node == Some(node) {
+                    f.split.is_some_and(|sp| sp.wireless != lasthop_tcp::Variant::Reno)
+                } else {
+                    f.receiver.sack
+                },
                 timestamps: ts,
                 ecn: f.sender.ecn,
                 initcwnd: Some(f.sender.initial_cwnd_segments.max(1)),

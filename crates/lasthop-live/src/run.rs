@@ -204,9 +204,18 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong) };
 
     let hosts: Vec<([u8; 4], NodeId)> = lab.hosts.iter().zip(&p.host_nodes).map(|(h, &n)| (h.addr, n)).collect();
-    let model_flows = model.flows.iter().map(|f| (f.from, f.to)).collect();
+    // Connections onto flow indices as the simulator numbers them: a split
+    // flow's wired leg (source to proxy) in its place, the wireless legs
+    // after the model's flows (`lasthop_sim::scenario::model::split_legs`).
+    let mut model_flows: Vec<(NodeId, NodeId)> =
+        model.flows.iter().map(|f| (f.from, f.split_node.filter(|_| f.split.is_some()).unwrap_or(f.to))).collect();
+    let legs: Vec<(usize, usize)> = lasthop_sim::scenario::model::split_legs(&model.flows).collect();
+    for &(fi, _) in &legs {
+        let f = &model.flows[fi];
+        model_flows.push((f.split_node.expect("planned"), f.to));
+    }
     let map = FlowMap::new(hosts, model_flows, StoreLimits::default());
-    let agents = lasthop_sim::world::place_agents(model, model.flows.len());
+    let agents = lasthop_sim::world::place_agents(model, model.flows.len() + legs.len());
     let mut net = Network::new(model, opts.seed, &p.host_nodes, agents, map);
 
     let mut pcaps = Vec::new();
@@ -333,6 +342,10 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
         f.source_retransmits = net.flow_counts().get(k).map_or(0, |c| c.source_retransmits);
         f.local_retransmits =
             net.agents().iter().filter(|(_, a)| a.flow() == k as u32).map(|(_, a)| a.local_retransmits()).sum();
+        f.proxy_retransmits = legs
+            .iter()
+            .find(|&&(fi, _)| fi == k)
+            .map(|&(_, leg)| net.flow_counts().get(leg).map_or(0, |c| c.source_retransmits));
     }
     wake.mean_late_us = if wake.events_checked > 0 { late_sum / wake.events_checked as f64 } else { 0.0 };
     let mut links = Vec::new();

@@ -54,6 +54,8 @@ pub struct FlowResult {
     /// segments, and those the flow's agents sent (snoop's local ones).
     pub source_retransmits: u64,
     pub local_retransmits: u64,
+    /// A split flow's wireless leg: the proxy's retransmissions.
+    pub proxy_retransmits: Option<u64>,
     pub error: Option<String>,
 }
 
@@ -94,6 +96,81 @@ fn set_cc(fd: i32, cc: &str) -> io::Result<()> {
         ));
     }
     Ok(())
+}
+
+/// The split proxy (I-TCP; seed 000 Sec. III-C): in the base station's
+/// namespace, it listens at `listen`, and for the one connection it
+/// accepts opens its own to `to`, then copies what arrives through a relay
+/// buffer of `buffer` bytes (the simulator's split buffer: the wired leg
+/// reads only what the buffer has room for, so its window closes while the
+/// wireless leg is behind), and closes the wireless leg when the source
+/// closes. It is ready (listening) when this returns.
+fn start_proxy(
+    ns: std::fs::File,
+    listen: SocketAddrV4,
+    to: SocketAddrV4,
+    buffer: u64,
+    cc: String,
+    stop: Arc<AtomicBool>,
+) -> io::Result<()> {
+    let (tx, rx) = std::sync::mpsc::channel::<io::Result<()>>();
+    std::thread::spawn(move || {
+        let l = (|| -> io::Result<TcpListener> {
+            join_netns(&ns)?;
+            TcpListener::bind(listen)
+        })();
+        let l = match l {
+            Ok(l) => {
+                let _ = tx.send(Ok(()));
+                l
+            }
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        };
+        let _ = proxy(l, to, buffer, &cc, &stop);
+    });
+    rx.recv().unwrap_or_else(|_| Err(io::Error::other("the proxy thread ended")))
+}
+
+fn proxy(l: TcpListener, to: SocketAddrV4, buffer: u64, cc: &str, stop: &AtomicBool) -> io::Result<()> {
+    l.set_nonblocking(true)?;
+    let mut wired = loop {
+        match l.accept() {
+            Ok((s, _)) => break s,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                if stop.load(Ordering::Relaxed) {
+                    return Ok(());
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    wired.set_nonblocking(false)?;
+    wired.set_read_timeout(Some(Duration::from_millis(50)))?;
+    let mut wireless = TcpStream::connect(to)?;
+    set_cc(wireless.as_raw_fd(), cc)?;
+    let mut buf = vec![0u8; buffer.clamp(1, 1 << 22) as usize];
+    loop {
+        match wired.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => wireless.write_all(&buf[..n])?,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
+                ) =>
+            {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    wireless.shutdown(std::net::Shutdown::Write)
 }
 
 /// What the receiver got: bytes, when the last came, the timeline.
@@ -203,6 +280,18 @@ pub fn start(
             return Err(io::Error::new(e.kind(), format!("receiver of flow {}: {e}", f.name)));
         }
     }
+    // A split flow: the proxy in the base station's namespace accepts the
+    // source's connection and opens its own to the receiver (two kernel
+    // connections, I-TCP's); the source connects to the proxy.
+    let connect_to = match f.split {
+        Some((via, buffer)) => {
+            let proxy_addr = SocketAddrV4::new(host_addr(via).into(), port);
+            start_proxy(open_netns(&netns[via])?, proxy_addr, to_addr, buffer, f.cc.clone(), stop.clone())
+                .map_err(|e| io::Error::new(e.kind(), format!("split proxy of flow {}: {e}", f.name)))?;
+            proxy_addr
+        }
+        None => to_addr,
+    };
     let (cc, send_buffer, workload, start_ns) = (f.cc.clone(), f.send_buffer, f.workload, f.start_ns);
     let sender = std::thread::spawn(move || -> io::Result<(Instant, Vec<InfoSample>, u32)> {
         join_netns(&tx_ns)?;
@@ -223,8 +312,8 @@ pub fn start(
         }
         let sa = libc::sockaddr_in {
             sin_family: libc::AF_INET as libc::sa_family_t,
-            sin_port: port.to_be(),
-            sin_addr: libc::in_addr { s_addr: u32::from_ne_bytes(to_addr.ip().octets()) },
+            sin_port: connect_to.port().to_be(),
+            sin_addr: libc::in_addr { s_addr: u32::from_ne_bytes(connect_to.ip().octets()) },
             sin_zero: [0; 8],
         };
         let connect_at = Instant::now();

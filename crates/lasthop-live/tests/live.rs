@@ -115,6 +115,28 @@ fn snoop_on_real_packets_repairs_losses_the_source_would_repair() {
 }
 
 #[test]
+fn a_split_connection_is_two_kernel_connections_through_a_proxy_at_the_base_station() {
+    require_live!();
+    // SPLIT (I-TCP): the base station is a host of its own whose proxy
+    // terminates the source's connection; the wireless losses are the
+    // proxy's to repair, and the wired link carries each byte once.
+    let r = run("balakrishnan97/lan", &["scheme=split", "flows.0.bytes=1048576"], LiveOptions::default());
+    let f = &r.flows[0];
+    eprintln!(
+        "split: {:.4} Mb/s, source retx {}, proxy retx {:?}",
+        f.throughput_bps / 1e6,
+        f.source_retransmits,
+        f.proxy_retransmits
+    );
+    assert!(f.completed && f.bytes_delivered == 1_048_576);
+    assert_eq!(f.source_retransmits, 0, "the source's connection ends at the proxy, over the loss-free wire");
+    assert!(f.proxy_retransmits.is_some_and(|n| n > 0), "the proxy repairs the wireless losses");
+    let wired = r.links.iter().find(|d| d.dir == "fh->bs").expect("the wired downlink");
+    assert_eq!(wired.goodput, Some(1.0));
+    assert!(our_namespaces(&r.run).is_empty());
+}
+
+#[test]
 fn a_command_runs_in_a_host_with_the_addresses_and_its_status_is_reported() {
     require_live!();
     let opts = LiveOptions {
