@@ -305,7 +305,20 @@ fn resolve(text: &str, fmt: Format, sets: &[String], origin: &str) -> Result<Tab
         Some(_) => return Err(ScenarioError::new("params", "must be a table")),
     };
     let mut field_ops = Vec::new();
-    for op in ops {
+    for mut op in ops {
+        // `--set params.NAME=V` is `--set NAME=V`: the parameters table is
+        // read before field paths apply, so as a field path it would be
+        // overwritten without a word.
+        if let Some(name) = op.path.strip_prefix("params.") {
+            if name.contains('.') || !params.contains_key(name) {
+                let known: Vec<&str> = params.keys().map(String::as_str).collect();
+                return Err(ScenarioError::new(
+                    op.path.clone(),
+                    format!("no parameter named '{name}' (parameters: {})", known.join(", ")),
+                ));
+            }
+            op.path = name.to_string();
+        }
         if !op.path.contains('.') && params.contains_key(&op.path) {
             // A parameter keeps the type of its default when that is a
             // string: `--set ber=1e-5` means the text "1e-5", not 0.00001.
@@ -485,6 +498,12 @@ description = "x"
         let f = load_file(&text, Format::Toml, &["rate=2e6".into(), "flows.0.bytes=5".into()], "m").unwrap();
         assert_eq!(f.links[0].bandwidth_bps, 2e6);
         assert_eq!(f.flows[0].bytes, Some(5));
+        // `params.NAME` names the parameter too (it was silently dropped).
+        let f = load_file(&text, Format::Toml, &["params.rate=3e6".into()], "m").unwrap();
+        assert_eq!(f.links[0].bandwidth_bps, 3e6);
+        let e = load_file(&text, Format::Toml, &["params.rat=3e6".into()], "m").unwrap_err();
+        assert_eq!(e.path, "params.rat");
+        assert!(e.reason.contains("no parameter named 'rat' (parameters: kind, rate)"), "{e}");
     }
 
     #[test]
