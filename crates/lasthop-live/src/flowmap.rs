@@ -172,7 +172,7 @@ pub struct Mapped {
 }
 
 /// What the map has counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct FlowMapStats {
     /// Packets mapped (TCP and datagrams).
     pub mapped: u64,

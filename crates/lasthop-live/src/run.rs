@@ -9,7 +9,7 @@
 //! arrived. How late it woke is measured against each event's due time and
 //! reported (`wakeups`): the emulator's accuracy depends on it.
 
-use crate::flowmap::{FlowMap, StoreLimits};
+use crate::flowmap::{FlowMap, FlowMapStats, StoreLimits};
 use crate::host::{HostError, Lab};
 use crate::pcap::PcapWriter;
 use crate::plan::{plan, Plan, PlanError};
@@ -100,19 +100,6 @@ pub struct Wakeups {
     pub late_over_1ms: u64,
 }
 
-/// The flow map's counters (`flowmap::FlowMapStats`).
-#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
-pub struct FlowMapReport {
-    pub mapped: u64,
-    pub unknown_hosts: u64,
-    pub parse_errors: u64,
-    pub unacceptable: u64,
-    pub store_evictions: u64,
-    pub copies_missing: u64,
-    pub connections_opened: u64,
-    pub connections_evicted: u64,
-}
-
 /// What a live run measured.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct LiveReport {
@@ -125,7 +112,7 @@ pub struct LiveReport {
     pub network: NetStats,
     pub wakeups: Wakeups,
     /// What the flow map refused or could not keep.
-    pub flow_map: FlowMapReport,
+    pub flow_map: FlowMapStats,
     /// The pcap files written, one per host.
     pub pcaps: Vec<String>,
     /// The user's command's exit code, when one ran.
@@ -357,17 +344,7 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
     for w in &mut pcaps {
         w.flush().map_err(|e| LiveError::Host(format!("pcap: {e}")))?;
     }
-    let m = net.flow_map().stats();
-    let flow_map = FlowMapReport {
-        mapped: m.mapped,
-        unknown_hosts: m.unknown_hosts,
-        parse_errors: m.parse_errors,
-        unacceptable: m.unacceptable,
-        store_evictions: m.store_evictions,
-        copies_missing: m.copies_missing,
-        connections_opened: m.connections_opened,
-        connections_evicted: m.connections_evicted,
-    };
+    let flow_map = net.flow_map().stats();
     let report = LiveReport {
         run: run.clone(),
         scenario: model.name.clone(),

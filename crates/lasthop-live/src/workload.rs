@@ -16,7 +16,7 @@ use std::io::{self, Read, Write};
 use std::net::{SocketAddrV4, TcpListener, TcpStream};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -98,58 +98,70 @@ fn set_cc(fd: i32, cc: &str) -> io::Result<()> {
     Ok(())
 }
 
-/// The split proxy (I-TCP; seed 000 Sec. III-C): in the base station's
-/// namespace, it listens at `listen`, and for the one connection it
-/// accepts opens its own to `to`, then copies what arrives through a relay
-/// buffer of `buffer` bytes (the simulator's split buffer: the wired leg
-/// reads only what the buffer has room for, so its window closes while the
-/// wireless leg is behind), and closes the wireless leg when the source
-/// closes. It is ready (listening) when this returns.
-fn start_proxy(
+/// Listen at `addr` (with receive buffer `rcvbuf`) from a thread that has
+/// joined namespace `ns`, and serve the listener there with `serve`; returns
+/// once it listens, so that a peer may connect at once.
+fn listen_in<T: Send + 'static>(
     ns: std::fs::File,
-    listen: SocketAddrV4,
-    to: SocketAddrV4,
-    buffer: u64,
-    cc: String,
-    stop: Arc<AtomicBool>,
-) -> io::Result<()> {
+    addr: SocketAddrV4,
+    rcvbuf: Option<u64>,
+    serve: impl FnOnce(TcpListener) -> io::Result<T> + Send + 'static,
+) -> io::Result<JoinHandle<io::Result<T>>> {
     let (tx, rx) = std::sync::mpsc::channel::<io::Result<()>>();
-    std::thread::spawn(move || {
-        let l = (|| -> io::Result<TcpListener> {
+    let handle = std::thread::spawn(move || {
+        let listener = (|| -> io::Result<TcpListener> {
             join_netns(&ns)?;
-            TcpListener::bind(listen)
+            let l = TcpListener::bind(addr)?;
+            if let Some(b) = rcvbuf {
+                set_int(l.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, b.min(i32::MAX as u64 / 2) as i32)?;
+            }
+            l.set_nonblocking(true)?;
+            Ok(l)
         })();
-        let l = match l {
+        match listener {
             Ok(l) => {
                 let _ = tx.send(Ok(()));
-                l
+                serve(l)
             }
             Err(e) => {
-                let _ = tx.send(Err(e));
-                return;
+                let _ = tx.send(Err(io::Error::new(e.kind(), e.to_string())));
+                Err(e)
             }
-        };
-        let _ = proxy(l, to, buffer, &cc, &stop);
+        }
     });
-    rx.recv().unwrap_or_else(|_| Err(io::Error::other("the proxy thread ended")))
+    rx.recv().unwrap_or_else(|_| Err(io::Error::other("the listening thread ended")))?;
+    Ok(handle)
 }
 
-fn proxy(l: TcpListener, to: SocketAddrV4, buffer: u64, cc: &str, stop: &AtomicBool) -> io::Result<()> {
-    l.set_nonblocking(true)?;
-    let mut wired = loop {
+/// The one connection `l` (non-blocking) accepts, made blocking with a
+/// read timeout of 50 ms; `None` once `stop` is set first.
+fn accept_until(l: &TcpListener, stop: &AtomicBool) -> io::Result<Option<TcpStream>> {
+    loop {
         match l.accept() {
-            Ok((s, _)) => break s,
+            Ok((s, _)) => {
+                s.set_nonblocking(false)?;
+                s.set_read_timeout(Some(Duration::from_millis(50)))?;
+                return Ok(Some(s));
+            }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                 if stop.load(Ordering::Relaxed) {
-                    return Ok(());
+                    return Ok(None);
                 }
                 std::thread::sleep(Duration::from_millis(1));
             }
             Err(e) => return Err(e),
         }
-    };
-    wired.set_nonblocking(false)?;
-    wired.set_read_timeout(Some(Duration::from_millis(50)))?;
+    }
+}
+
+/// The split proxy (I-TCP; seed 000 Sec. III-C), serving `l` in the base
+/// station's namespace: for the one connection it accepts it opens its own
+/// to `to`, then copies what arrives through a relay buffer of `buffer`
+/// bytes (the simulator's split buffer: the wired leg reads only what the
+/// buffer has room for, so its window closes while the wireless leg is
+/// behind), and closes the wireless leg when the source closes.
+fn proxy(l: TcpListener, to: SocketAddrV4, buffer: u64, cc: &str, stop: &AtomicBool) -> io::Result<()> {
+    let Some(mut wired) = accept_until(&l, stop)? else { return Ok(()) };
     let mut wireless = TcpStream::connect(to)?;
     set_cc(wireless.as_raw_fd(), cc)?;
     let mut buf = vec![0u8; buffer.clamp(1, 1 << 22) as usize];
@@ -195,48 +207,12 @@ pub fn start(
 ) -> io::Result<FlowRun> {
     let port = 5001 + k as u16;
     let to_addr = SocketAddrV4::new(host_addr(f.to).into(), port);
-    let ready = Arc::new((Mutex::new(None::<io::Result<()>>), std::sync::Condvar::new()));
     let rx_ns = open_netns(&netns[f.to])?;
     let tx_ns = open_netns(&netns[f.from])?;
-    let recv_buffer = f.recv_buffer;
-    let r2 = ready.clone();
     let stop_rx = stop.clone();
-    let receiver = std::thread::spawn(move || -> io::Result<Received> {
-        let listen = (|| -> io::Result<TcpListener> {
-            join_netns(&rx_ns)?;
-            let l = TcpListener::bind(to_addr)?;
-            if let Some(b) = recv_buffer {
-                set_int(l.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, b.min(i32::MAX as u64 / 2) as i32)?;
-            }
-            Ok(l)
-        })();
-        let l = match listen {
-            Ok(l) => {
-                *r2.0.lock().expect("not poisoned") = Some(Ok(()));
-                r2.1.notify_all();
-                l
-            }
-            Err(e) => {
-                *r2.0.lock().expect("not poisoned") = Some(Err(io::Error::new(e.kind(), e.to_string())));
-                r2.1.notify_all();
-                return Err(e);
-            }
-        };
-        l.set_nonblocking(true)?;
-        let mut s = loop {
-            match l.accept() {
-                Ok((s, _)) => break s,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    if stop_rx.load(Ordering::Relaxed) {
-                        return Ok((0, None, Vec::new()));
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                Err(e) => return Err(e),
-            }
-        };
-        s.set_nonblocking(false)?;
-        s.set_read_timeout(Some(Duration::from_millis(50)))?;
+    // The receiver listens before the sender connects.
+    let receiver = listen_in(rx_ns, to_addr, f.recv_buffer, move |l| -> io::Result<Received> {
+        let Some(mut s) = accept_until(&l, &stop_rx)? else { return Ok((0, None, Vec::new())) };
         let mut buf = vec![0u8; 1 << 16];
         let (mut bytes, mut last) = (0u64, None);
         let mut timeline = vec![(epoch.elapsed().as_secs_f64(), 0u64)];
@@ -268,25 +244,16 @@ pub fn start(
             timeline.push((l.duration_since(epoch).as_secs_f64(), bytes));
         }
         Ok((bytes, last, timeline))
-    });
-    // The receiver listens before the sender connects.
-    {
-        let (m, cv) = &*ready;
-        let mut g = m.lock().expect("not poisoned");
-        while g.is_none() {
-            g = cv.wait(g).expect("not poisoned");
-        }
-        if let Some(Err(e)) = g.take() {
-            return Err(io::Error::new(e.kind(), format!("receiver of flow {}: {e}", f.name)));
-        }
-    }
+    })
+    .map_err(|e| io::Error::new(e.kind(), format!("receiver of flow {}: {e}", f.name)))?;
     // A split flow: the proxy in the base station's namespace accepts the
     // source's connection and opens its own to the receiver (two kernel
     // connections, I-TCP's); the source connects to the proxy.
     let connect_to = match f.split {
         Some((via, buffer)) => {
             let proxy_addr = SocketAddrV4::new(host_addr(via).into(), port);
-            start_proxy(open_netns(&netns[via])?, proxy_addr, to_addr, buffer, f.cc.clone(), stop.clone())
+            let (cc, stop) = (f.cc.clone(), stop.clone());
+            listen_in(open_netns(&netns[via])?, proxy_addr, None, move |l| proxy(l, to_addr, buffer, &cc, &stop))
                 .map_err(|e| io::Error::new(e.kind(), format!("split proxy of flow {}: {e}", f.name)))?;
             proxy_addr
         }
