@@ -35,6 +35,21 @@ pub enum DropCause {
     Handoff,
 }
 
+impl DropCause {
+    /// The cause's name in trace tables (`drops.cause`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DropCause::Error => "error",
+            DropCause::Queue => "queue",
+            DropCause::Early => "early",
+            DropCause::Filtered => "filtered",
+            DropCause::RetryLimit => "retry_limit",
+            DropCause::Outage => "outage",
+            DropCause::Handoff => "handoff",
+        }
+    }
+}
+
 /// What a TCP sender did that the papers mark on their plots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SenderEventKind {

@@ -34,6 +34,7 @@ pub mod plan;
 pub mod relay;
 #[cfg(target_os = "linux")]
 pub mod run;
+pub mod traces;
 #[cfg(target_os = "linux")]
 pub mod tun;
 pub mod wire;

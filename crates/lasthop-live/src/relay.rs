@@ -26,8 +26,10 @@
 //! [`crate::plan`]).
 
 use crate::flowmap::{FlowMap, Mapped};
+use crate::traces::Traces;
 use lasthop_agents::{NodeAgent, Origin, Verdict};
 use lasthop_core::ranges::RangeSet;
+use lasthop_core::trace::DropCause;
 use lasthop_core::{NodeId, Packet, PacketKind, PacketPool, Time};
 use lasthop_net::mac::point_to_point::Link;
 use lasthop_net::queue::{Admission, Removal, Waiting};
@@ -140,6 +142,11 @@ pub struct Network {
     /// Per link direction (2 · link + dir).
     goodput: Vec<DirGoodput>,
     compress: Vec<HeaderCompression>,
+    /// The trace tables, when recorded ([`Network::record_traces`]).
+    traces: Option<Box<Traces>>,
+    /// "link:from->to" per direction, and node names (for the tables).
+    dir_labels: Vec<String>,
+    node_names: Vec<String>,
 }
 
 impl Network {
@@ -188,6 +195,34 @@ impl Network {
             flows: vec![FlowCounts::default(); model.flows.len()],
             goodput: vec![DirGoodput::default(); 2 * model.links.len()],
             compress: model.links.iter().flat_map(|l| l.dirs.iter().map(|d| d.header_compression)).collect(),
+            traces: None,
+            dir_labels: (0..model.links.len())
+                .flat_map(|li| (0..2).map(move |d| (li, d)))
+                .map(|(li, d)| format!("{}:{}", model.links[li].name, model.dir_name(li, d)))
+                .collect(),
+            node_names: model.nodes.iter().cloned().collect(),
+        }
+    }
+
+    /// Record the trace tables from now on ([`crate::traces`]).
+    pub fn record_traces(&mut self) {
+        self.traces = Some(Box::default());
+    }
+
+    /// The trace tables recorded, if any.
+    pub fn take_traces(&mut self) -> Option<Traces> {
+        self.traces.take().map(|t| *t)
+    }
+
+    fn trace_drop(&mut self, now: Time, ld: usize, pkt: &Packet, cause: DropCause) {
+        if let Some(t) = self.traces.as_deref_mut() {
+            let d = &mut t.drops;
+            d.time_ns.push(now.ns());
+            d.link.push(self.dir_labels[ld].clone());
+            d.flow.push(pkt.flow);
+            d.seq.push(if pkt.is_data() { pkt.tcp.seq } else { pkt.tcp.ack });
+            d.is_data.push(pkt.is_data());
+            d.cause.push(cause.name());
         }
     }
 
@@ -281,6 +316,13 @@ impl Network {
                 if pkt.tcp.is_retransmit {
                     c.source_retransmits += 1;
                 }
+                if let Some(t) = self.traces.as_deref_mut() {
+                    t.sent.time_ns.push(now.ns());
+                    t.sent.flow.push(pkt.flow);
+                    t.sent.seq.push(pkt.tcp.seq);
+                    t.sent.len.push(pkt.tcp.len);
+                    t.sent.retransmit.push(pkt.tcp.is_retransmit);
+                }
             }
         }
         let s = self.slot();
@@ -315,18 +357,21 @@ impl Network {
             Admission::Refused => {
                 self.pool.take(r);
                 self.stats.queue_drops += 1;
+                self.trace_drop(now, 2 * li + dir, &pkt, DropCause::Queue);
                 self.release(s);
             }
-            Admission::Removed { .. } => self.free_removed(),
+            Admission::Removed { .. } => self.free_removed(now, 2 * li + dir),
         }
         self.start(now, li, dir);
     }
 
-    fn free_removed(&mut self) {
-        while let Some(Removal { pkt, .. }) = self.removed.pop() {
+    /// Free what link direction `ld`'s queue let go of.
+    fn free_removed(&mut self, now: Time, ld: usize) {
+        while let Some(Removal { pkt, cause }) = self.removed.pop() {
             let s = self.pool.tag(pkt);
-            self.pool.take(pkt);
+            let p = self.pool.take(pkt);
             self.stats.queue_drops += 1;
+            self.trace_drop(now, ld, &p, cause);
             self.release(s);
         }
     }
@@ -343,7 +388,7 @@ impl Network {
             self.schedule(st.done, Ev::TxDone(li as u32, st.dir as u8));
         }
         if !self.removed.is_empty() {
-            self.free_removed();
+            self.free_removed(now, 2 * li + dir);
         }
     }
 
@@ -376,6 +421,7 @@ impl Network {
                     let pkt = self.pool.take(a.pkt);
                     if a.corrupted {
                         self.stats.corrupted += 1;
+                        self.trace_drop(t, 2 * li as usize + dir as usize, &pkt, DropCause::Error);
                         self.release(s);
                     } else {
                         self.arrive(t, s, pkt);
@@ -400,6 +446,13 @@ impl Network {
         let route = &self.routes[slot.route as usize];
         if slot.hop as usize == route.len() {
             let dst = (slot.route as usize % self.n_hosts) as u32;
+            if pkt.kind == PacketKind::Ack {
+                if let Some(t) = self.traces.as_deref_mut() {
+                    t.acks.time_ns.push(now.ns());
+                    t.acks.flow.push(pkt.flow);
+                    t.acks.ack.push(pkt.tcp.ack);
+                }
+            }
             self.finish_wire(s, &pkt);
             self.deliveries.push((dst, s));
             return;
@@ -467,6 +520,15 @@ impl Network {
                 continue;
             };
             self.stats.agent_sent += 1;
+            if let (Origin::LocalRetransmit { by_timer }, Some(t)) = (out.origin, self.traces.as_deref_mut()) {
+                let r = &mut t.local_rexmits;
+                r.time_ns.push(now.ns());
+                r.flow.push(pkt.flow);
+                r.seq.push(pkt.tcp.seq);
+                r.len.push(pkt.tcp.len);
+                r.node.push(self.node_names[node as usize].clone());
+                r.timer.push(by_timer);
+            }
             let s = self.slot();
             let slot = &mut self.slots[s as usize];
             slot.wire = wire;

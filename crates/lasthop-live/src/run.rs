@@ -14,6 +14,7 @@ use crate::host::{HostError, Lab};
 use crate::pcap::PcapWriter;
 use crate::plan::{plan, Plan, PlanError};
 use crate::relay::{NetStats, Network};
+use crate::traces::Traces;
 use crate::workload::{self, FlowResult};
 use lasthop_core::{NodeId, Time};
 use lasthop_net::mac::point_to_point::DirStats;
@@ -42,6 +43,8 @@ pub struct LiveOptions {
     /// Kernel settings for every host (`--sysctl KEY=VALUE`, checked by
     /// [`crate::host::check_sysctl`]).
     pub sysctls: Vec<String>,
+    /// Record the trace tables ([`crate::traces`]) into the report.
+    pub tables: bool,
     /// Write each host's interface, both ways, to `DIR/<host>.pcap`.
     pub pcap_dir: Option<std::path::PathBuf>,
 }
@@ -115,6 +118,9 @@ pub struct LiveReport {
     pub flow_map: FlowMapStats,
     /// The pcap files written, one per host.
     pub pcaps: Vec<String>,
+    /// The trace tables, in a simulated run's columns (`--tables`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables: Option<Traces>,
     /// The user's command's exit code, when one ran.
     pub command_status: Option<i32>,
 }
@@ -204,6 +210,9 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
     let map = FlowMap::new(hosts, model_flows, StoreLimits::default());
     let agents = lasthop_sim::world::place_agents(model, model.flows.len() + legs.len());
     let mut net = Network::new(model, opts.seed, &p.host_nodes, agents, map);
+    if opts.tables {
+        net.record_traces();
+    }
 
     let mut pcaps = Vec::new();
     let mut pcap_paths = Vec::new();
@@ -345,6 +354,26 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
         w.flush().map_err(|e| LiveError::Host(format!("pcap: {e}")))?;
     }
     let flow_map = net.flow_map().stats();
+    let tables = net.take_traces().map(|mut t| {
+        // The sender's window from its TCP_INFO samples, flow by flow.
+        for (k, f) in flows.iter().enumerate() {
+            for smp in &f.samples {
+                t.window.time_ns.push((smp.t_s * 1e9) as u64);
+                t.window.flow.push(k as u32);
+                t.window.cwnd_bytes.push(u64::from(smp.cwnd_segments) * u64::from(smp.mss_bytes));
+                // The kernel's "no threshold yet" (TCP_INFINITE_SSTHRESH)
+                // is the simulator's, u32::MAX bytes.
+                let ssthresh = if smp.ssthresh_segments >= 0x7fff_ffff {
+                    u64::from(u32::MAX)
+                } else {
+                    u64::from(smp.ssthresh_segments) * u64::from(smp.mss_bytes)
+                };
+                t.window.ssthresh_bytes.push(ssthresh);
+            }
+        }
+        t.bin_send_rate();
+        t
+    });
     let report = LiveReport {
         run: run.clone(),
         scenario: model.name.clone(),
@@ -356,6 +385,7 @@ pub fn live(model: &Model, opts: &LiveOptions, stop: &AtomicBool) -> Result<Live
         wakeups: wake,
         flow_map,
         pcaps: pcap_paths,
+        tables,
         command_status,
     };
     drop(net);

@@ -33,6 +33,8 @@ pub struct InfoSample {
     pub total_retrans: u32,
     pub rto_us: u32,
     pub ca_state: u8,
+    /// The sender's MSS (`tcpi_snd_mss`), in bytes.
+    pub mss_bytes: u32,
 }
 
 /// What a flow's workload measured.
@@ -307,6 +309,7 @@ pub fn start(
                     total_retrans: i.tcpi_total_retrans,
                     rto_us: i.tcpi_rto,
                     ca_state: i.tcpi_ca_state,
+                    mss_bytes: i.tcpi_snd_mss,
                 });
             }
         };

@@ -92,7 +92,11 @@ fn snoop_on_real_packets_repairs_losses_the_source_would_repair() {
     // station the losses are repaired there, from copies of the real
     // segments, and the source retransmits (next to) nothing.
     let e2e = run("balakrishnan97/lan", &["scheme=e2e", "flows.0.bytes=1048576"], LiveOptions::default());
-    let snoop = run("balakrishnan97/lan", &["scheme=ll-tcp-aware", "flows.0.bytes=1048576"], LiveOptions::default());
+    let snoop = run(
+        "balakrishnan97/lan",
+        &["scheme=ll-tcp-aware", "flows.0.bytes=1048576"],
+        LiveOptions { tables: true, ..LiveOptions::default() },
+    );
     let (a, b) = (&e2e.flows[0], &snoop.flows[0]);
     eprintln!(
         "e2e: {:.4} Mb/s, source retx {}, local {}; snoop: {:.4} Mb/s, source retx {}, local {}",
@@ -112,6 +116,18 @@ fn snoop_on_real_packets_repairs_losses_the_source_would_repair() {
     let wireless = snoop.links.iter().find(|d| d.dir == "bs->mh").expect("the wireless downlink");
     assert!(wireless.corrupted > 0);
     assert_eq!(snoop.flow_map.copies_missing, 0, "every local retransmission had its copy");
+    // The trace tables say the same, row by row: each local retransmission
+    // at bs resends a segment the wireless link destroyed before.
+    let t = snoop.tables.as_ref().expect("--tables");
+    assert_eq!(t.local_rexmits.seq.len() as u64, b.local_retransmits);
+    assert!(t.local_rexmits.node.iter().all(|n| n == "bs"));
+    for (i, seq) in t.local_rexmits.seq.iter().enumerate() {
+        let lost_before = (0..t.drops.seq.len())
+            .any(|j| t.drops.seq[j] == *seq && t.drops.is_data[j] && t.drops.time_ns[j] < t.local_rexmits.time_ns[i]);
+        assert!(lost_before, "local retransmission of {seq} follows its loss");
+    }
+    assert_eq!(t.sent.seq.len() as u64, t.send_rate.segments.iter().map(|&n| u64::from(n)).sum::<u64>());
+    assert!(!t.window.time_ns.is_empty() && !t.acks.ack.is_empty());
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! Trace columns cross the boundary as raw little-endian buffers with their
 //! numpy dtype, so the Python side builds Arrow arrays without a per-row loop.
 
-use lasthop_core::trace::{DropCause, SenderEventKind};
+use lasthop_core::trace::SenderEventKind;
 use lasthop_sim::{embedded, CaptureSpec, Format, RunError, RunOptions, Scenario};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
@@ -101,15 +101,7 @@ impl RunOutput {
         d.set_item("flow", col_u32(py, &t.drops.flow))?;
         d.set_item("seq", col_u64(py, &t.drops.seq))?;
         d.set_item("is_data", col_bool(py, &t.drops.is_data))?;
-        let causes = t.drops.cause.iter().map(|c| match c {
-            DropCause::Error => "error",
-            DropCause::Queue => "queue",
-            DropCause::Early => "early",
-            DropCause::Filtered => "filtered",
-            DropCause::RetryLimit => "retry_limit",
-            DropCause::Outage => "outage",
-            DropCause::Handoff => "handoff",
-        });
+        let causes = t.drops.cause.iter().map(|c| c.name());
         d.set_item("cause", PyList::new(py, causes)?)?;
         all.set_item("drops", d)?;
 
