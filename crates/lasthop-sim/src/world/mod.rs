@@ -81,7 +81,7 @@ mod relay;
 mod summary;
 mod wiring;
 
-pub use wiring::{place_agents, push_link};
+pub use wiring::{build_mac, place_agents, push_link};
 
 /// Per-connection state of a run: a flow, or one leg of a split flow.
 /// Laid out by use (`repr(C)`; the sender and receiver each start a cache

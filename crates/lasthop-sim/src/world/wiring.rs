@@ -111,6 +111,75 @@ pub fn place_agents(model: &Model, n_legs: usize) -> Vec<(NodeId, NodeAgent)> {
     placed
 }
 
+/// Medium `mi` of `model` for a run of seed `seed`: its MAC (radio, 802.11
+/// DCF or RLP circuit) with its stations' streams, queues and error models,
+/// and the link direction (2 · link + dir) of each hop between its
+/// stations (`hop_dir[from · stations + to]`, `u32::MAX`: none). The
+/// simulator and live mode build their media here.
+pub fn build_mac(model: &Model, mi: usize, seed: u64) -> (Mac, Vec<u32>) {
+    let m = &model.media[mi];
+    let n = m.stations.len();
+    let node = |s: usize| &model.nodes[m.stations[s] as usize];
+    let stream = |s: usize, what: &str| RngStream::new(seed, &format!("mac:{}:{}:{what}", m.name, node(s)));
+    let mut hop_dir = vec![u32::MAX; n * n];
+    let mut hops = Vec::new();
+    for (li, l) in model.links.iter().enumerate() {
+        for (d, dm) in l.dirs.iter().enumerate() {
+            if let Some(h) = dm.medium.filter(|h| h.medium as usize == mi) {
+                hop_dir[usize::from(h.from) * n + usize::from(h.to)] = (2 * li + d) as u32;
+                hops.push((h.from, h.to));
+            }
+        }
+    }
+    // Each hop direction's error state and stream, named by its
+    // stations' nodes (made only when the model draws).
+    let hop_error = |(a, b): (u16, u16)| {
+        let name = format!("mac:{}:{}-{}:error", m.name, node(a.into()), node(b.into()));
+        ErrorModel::new(&m.error, || RngStream::new(seed, &name))
+    };
+    let mac = match m.dcf {
+        // An RLP circuit: each station's model decides every
+        // frame it sends, status frames included.
+        None if m.circuit.is_some() => {
+            let mut c = Circuit::new(m.circuit.expect("checked"));
+            if m.error != ErrorModelConfig::None {
+                for s in (0..n).filter(|&s| m.error_from[s]) {
+                    c = c.with_error_model(s as u16, ErrorModel::new(&m.error, || stream(s, "error")));
+                }
+            }
+            Mac::Circuit(Box::new(c))
+        }
+        Some(cfg) => {
+            let mut dcf = Dcf::new(cfg, n, |s| stream(s, "backoff"));
+            if let Some(q) = &m.queue {
+                dcf = dcf.with_queue_discipline(q, |s| stream(s, "queue"));
+            }
+            if m.error != ErrorModelConfig::None {
+                for &hop in hops.iter().filter(|h| m.error_from[usize::from(h.0)]) {
+                    dcf = dcf.with_link_error_model(hop.0, hop.1, hop_error(hop));
+                }
+            }
+            Mac::Dcf(Box::new(dcf))
+        }
+        None => {
+            let mut radio = Radio::new(m.radio, n, |s| stream(s, "backoff"));
+            if let Some(q) = &m.queue {
+                radio = radio.with_queue_discipline(q, |s| stream(s, "queue"));
+            }
+            // A radio's model decides every frame it sends,
+            // control frames included (see `mac::radio`).
+            if m.error != ErrorModelConfig::None {
+                for s in (0..n).filter(|&s| m.error_from[s]) {
+                    let e = ErrorModel::new(&m.error, || stream(s, "error"));
+                    radio = radio.with_error_model(s as u16, e);
+                }
+            }
+            Mac::Radio(Box::new(radio))
+        }
+    };
+    (mac, hop_dir)
+}
+
 /// M-TCP: the wired round trip of model flow `fi`'s connection to the
 /// supervisor host, as its estimate of the source's RTO adds it to each
 /// sample ([`lasthop_tcp::mtcp`]): the propagation both ways and one
@@ -322,71 +391,10 @@ impl<'m> World<'m> {
         }
         let agents: Vec<AgentSlot> =
             placed.into_iter().map(|(node, agent)| AgentSlot { node, agent, armed: Time::NEVER }).collect();
-        let macs: Vec<MacSlot> = model
-            .media
-            .iter()
-            .enumerate()
-            .map(|(mi, m)| {
-                let n = m.stations.len();
-                let node = |s: usize| &model.nodes[m.stations[s] as usize];
-                let stream = |s: usize, what: &str| RngStream::new(seed, &format!("mac:{}:{}:{what}", m.name, node(s)));
-                let mut hop_dir = vec![u32::MAX; n * n];
-                let mut hops = Vec::new();
-                for (li, l) in model.links.iter().enumerate() {
-                    for (d, dm) in l.dirs.iter().enumerate() {
-                        if let Some(h) = dm.medium.filter(|h| h.medium as usize == mi) {
-                            hop_dir[usize::from(h.from) * n + usize::from(h.to)] = (2 * li + d) as u32;
-                            hops.push((h.from, h.to));
-                        }
-                    }
-                }
-                // Each hop direction's error state and stream, named by its
-                // stations' nodes (made only when the model draws).
-                let hop_error = |(a, b): (u16, u16)| {
-                    let name = format!("mac:{}:{}-{}:error", m.name, node(a.into()), node(b.into()));
-                    ErrorModel::new(&m.error, || RngStream::new(seed, &name))
-                };
-                let mac = match m.dcf {
-                    // An RLP circuit: each station's model decides every
-                    // frame it sends, status frames included.
-                    None if m.circuit.is_some() => {
-                        let mut c = Circuit::new(m.circuit.expect("checked"));
-                        if m.error != ErrorModelConfig::None {
-                            for s in (0..n).filter(|&s| m.error_from[s]) {
-                                c = c.with_error_model(s as u16, ErrorModel::new(&m.error, || stream(s, "error")));
-                            }
-                        }
-                        Mac::Circuit(Box::new(c))
-                    }
-                    Some(cfg) => {
-                        let mut dcf = Dcf::new(cfg, n, |s| stream(s, "backoff"));
-                        if let Some(q) = &m.queue {
-                            dcf = dcf.with_queue_discipline(q, |s| stream(s, "queue"));
-                        }
-                        if m.error != ErrorModelConfig::None {
-                            for &hop in hops.iter().filter(|h| m.error_from[usize::from(h.0)]) {
-                                dcf = dcf.with_link_error_model(hop.0, hop.1, hop_error(hop));
-                            }
-                        }
-                        Mac::Dcf(Box::new(dcf))
-                    }
-                    None => {
-                        let mut radio = Radio::new(m.radio, n, |s| stream(s, "backoff"));
-                        if let Some(q) = &m.queue {
-                            radio = radio.with_queue_discipline(q, |s| stream(s, "queue"));
-                        }
-                        // A radio's model decides every frame it sends,
-                        // control frames included (see `mac::radio`).
-                        if m.error != ErrorModelConfig::None {
-                            for s in (0..n).filter(|&s| m.error_from[s]) {
-                                let e = ErrorModel::new(&m.error, || stream(s, "error"));
-                                radio = radio.with_error_model(s as u16, e);
-                            }
-                        }
-                        Mac::Radio(Box::new(radio))
-                    }
-                };
-                MacSlot { mac, armed: Time::NEVER, hop_dir, stations: n }
+        let macs: Vec<MacSlot> = (0..model.media.len())
+            .map(|mi| {
+                let (mac, hop_dir) = build_mac(model, mi, seed);
+                MacSlot { mac, armed: Time::NEVER, hop_dir, stations: model.media[mi].stations.len() }
             })
             .collect();
         // Control messages are delivered on the detour (`arrived_at_agents`).
