@@ -145,7 +145,10 @@ impl RateTrace {
             if i > 0 && ms < times[i - 1] {
                 return Err(TraceError {
                     line: i + 1,
-                    reason: format!("{ms} ms is before the line above's {} ms (times must not decrease)", times[i - 1]),
+                    reason: format!(
+                        "{ms} ms is before the time before it, {} ms (times must not decrease)",
+                        times[i - 1]
+                    ),
                 });
             }
         }
@@ -315,7 +318,7 @@ mod tests {
         assert_eq!(err("1\n-2\n3"), "line 2: '-2' is not a whole number of milliseconds");
         assert_eq!(err("1\n2.5\n3"), "line 2: '2.5' is not a whole number of milliseconds");
         assert_eq!(err("1\n\n3"), "line 2: empty line");
-        assert_eq!(err("4\n5\n3"), "line 3: 3 ms is before the line above's 5 ms (times must not decrease)");
+        assert_eq!(err("4\n5\n3"), "line 3: 3 ms is before the time before it, 5 ms (times must not decrease)");
         assert_eq!(err(""), "no times: a trace needs at least one line");
         assert_eq!(
             err("0\n0"),

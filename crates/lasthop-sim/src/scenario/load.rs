@@ -481,9 +481,9 @@ description = "x"
     fn params_substitute_with_their_type_and_sets_override() {
         let text = MINI.replace("description = \"x\"\n", "");
         let f = load_file(&text, Format::Toml, &[], "mini.toml").unwrap();
-        assert_eq!(f.links[0].bandwidth_bps, 1e6);
+        assert_eq!(f.links[0].bandwidth_bps, Some(1e6));
         let f = load_file(&text, Format::Toml, &["rate=2e6".into(), "flows.0.bytes=5".into()], "m").unwrap();
-        assert_eq!(f.links[0].bandwidth_bps, 2e6);
+        assert_eq!(f.links[0].bandwidth_bps, Some(2e6));
         assert_eq!(f.flows[0].bytes, Some(5));
     }
 
