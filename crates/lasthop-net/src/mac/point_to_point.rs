@@ -48,7 +48,8 @@
 //! ends at the delivery opportunity that releases its last byte, and it
 //! propagates for the direction's delay after that. Its `bandwidth_bps`
 //! (what the error model's transmission time, a composed queue's idle
-//! estimate and the run summary read) is then the trace's mean rate.
+//! estimate and the run summary read) is then the trace's mean rate, and
+//! a frame's medium time runs from its start to that opportunity.
 
 use super::{full_duplex, half_duplex};
 use crate::emulation::Emulator;
