@@ -484,6 +484,50 @@ mod tests {
         assert_eq!(s.done, Time(3 * MS));
     }
 
+    proptest::proptest! {
+        /// Under a backlog from `start`, frame k ends at the opportunity
+        /// that carries the k-th frame's last byte when the opportunities
+        /// after `start` are filled back to back, whatever the trace (gaps
+        /// between lines, repeated lines, its loop) and the frame sizes.
+        #[test]
+        fn a_backlog_fills_every_opportunity_in_order(
+            gaps in proptest::collection::vec(0u64..5, 1..40),
+            sizes in proptest::collection::vec(1u32..5000, 1..200),
+            start_us in 0u64..100_000,
+        ) {
+            let mut times = Vec::new();
+            let mut t = 0;
+            for g in &gaps {
+                t += g;
+                times.push(t);
+            }
+            // The last time must be positive.
+            if t == 0 {
+                times.push(1);
+            }
+            let trace = Arc::new(RateTrace::from_ms(times).unwrap());
+            let mut s = TraceShaper::new(trace.clone());
+            let start = Time(start_us * 1_000);
+            let before = trace.opportunities_until(start);
+            let (mut now, mut bytes) = (start, 0u64);
+            for (k, &size) in sizes.iter().enumerate() {
+                let done = s.start(now, size);
+                proptest::prop_assert!(done >= now);
+                bytes += u64::from(size);
+                // The opportunity that carries byte `bytes`: the
+                // ceil(bytes / 1504)-th after `start`.
+                let nth = bytes.div_ceil(u64::from(OPPORTUNITY_BYTES));
+                // `done` is that opportunity's time: it has occurred by
+                // `done`, and not a nanosecond before.
+                let g = before + nth;
+                proptest::prop_assert!(trace.opportunities_until(done) >= g, "frame {}", k);
+                proptest::prop_assert!(trace.opportunities_until(Time(done.ns() - 1)) < g, "frame {}", k);
+                s.finish(true);
+                now = done;
+            }
+        }
+    }
+
     #[test]
     fn a_frame_on_an_idle_direction_cannot_use_an_opportunity_at_its_own_instant() {
         let mut s = shaper("2\n4");
