@@ -11,6 +11,8 @@
 //!   links (full and half duplex, with per-frame overhead) and the shared
 //!   media with several stations (the half-duplex packet radio of seed 001
 //!   Sec. 5).
+//! - [`rate_trace`]: a link direction's rate as a recorded trace of
+//!   delivery opportunities (Mahimahi's `mm-link` format).
 //! - [`queue`]: queue disciplines per link direction: DropTail, and a composed
 //!   queue with random drop, RED/ECN, ACK filtering and acks-first.
 //! - [`wap`]: WAP's transaction and session layers over the caller's
@@ -22,4 +24,5 @@ pub mod emulation;
 pub mod error;
 pub mod mac;
 pub mod queue;
+pub mod rate_trace;
 pub mod wap;

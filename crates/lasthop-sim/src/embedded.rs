@@ -17,6 +17,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("balakrishnan99/two-forward", include_str!("../../../scenarios/balakrishnan99/two-forward.toml")),
     ("balakrishnan99/two-way", include_str!("../../../scenarios/balakrishnan99/two-way.toml")),
     ("balakrishnan99/web", include_str!("../../../scenarios/balakrishnan99/web.toml")),
+    ("examples/cellular-trace", include_str!("../../../scenarios/examples/cellular-trace.toml")),
     ("examples/satellite", include_str!("../../../scenarios/examples/satellite.toml")),
     ("live/one-link", include_str!("../../../scenarios/live/one-link.toml")),
     ("elaarag02/blackout", include_str!("../../../scenarios/elaarag02/blackout.toml")),

@@ -42,11 +42,20 @@
 //! then the head of the bandwidth-emulation queue, its transmission ends
 //! on a kernel clock tick, and it propagates through the delay-emulation
 //! FIFO to a tick.
+//!
+//! Or a direction may be driven by a rate trace instead of a bandwidth
+//! ([`crate::rate_trace`], Mahimahi's `mm-link`): its frame's transmission
+//! ends at the delivery opportunity that releases its last byte, and it
+//! propagates for the direction's delay after that. Its `bandwidth_bps`
+//! (what the error model's transmission time, a composed queue's idle
+//! estimate and the run summary read) is then the trace's mean rate, and
+//! a frame's medium time runs from its start to that opportunity.
 
 use super::{full_duplex, half_duplex};
 use crate::emulation::Emulator;
 use crate::error::ErrorModel;
 use crate::queue::{Admission, Queue, QueueConfig, QueueLimit, QueueStats, Removal, Waiting};
+use crate::rate_trace::TraceShaper;
 use lasthop_core::rng::RngStream;
 use lasthop_core::time::NS_PER_S;
 use lasthop_core::trace::DropCause;
@@ -173,7 +182,7 @@ impl DirStats {
 /// Bits of [`LinkDir::bits`]: what makes a direction other than a plain
 /// wire, and whether the frame on its medium was corrupted.
 mod bit {
-    /// `jitter` or `emulator` is there: every start and end of
+    /// `jitter`, `emulator` or `trace` is there: every start and end of
     /// transmission reads the direction's later lines.
     pub const SHAPED: u8 = 1;
     /// Frames carry an overhead of bytes or time: the transmission time is
@@ -269,6 +278,9 @@ pub struct LinkDir {
     /// The testbed's link emulator, when the direction is one (boxed: most
     /// directions are wires).
     emulator: Option<Box<Emulator>>,
+    /// The rate trace driving the direction's transmitter, when it has one
+    /// instead of a bandwidth (boxed: most directions are wires).
+    trace: Option<Box<TraceShaper>>,
     /// Arrival time of the latest frame, with jitter or emulation: the next
     /// may not arrive earlier (a wire's frames arrive in order anyway).
     last_arrival: Time,
@@ -285,7 +297,10 @@ impl LinkDir {
     /// `bps` (a scheduled rate change): the frame being sent keeps the
     /// time it started with; overheads, delay and queue are unchanged.
     pub fn set_bandwidth(&mut self, bps: u64) {
-        debug_assert!(bps > 0 && self.emulator.is_none(), "a positive rate, not an emulator's direction");
+        debug_assert!(
+            bps > 0 && self.emulator.is_none() && self.trace.is_none(),
+            "a positive rate, not an emulator's or a trace's direction"
+        );
         self.params.bandwidth_bps = bps;
         self.bandwidth_bps = bps;
         self.timing = Timing::of(&self.params);
@@ -322,6 +337,7 @@ impl LinkDir {
             stats: DirStats::default(),
             jitter: None,
             emulator: None,
+            trace: None,
             last_arrival: Time::ZERO,
             params,
         }
@@ -376,16 +392,54 @@ impl LinkDir {
         }
     }
 
-    /// `jitter` or `emulator` is there.
+    /// Drive the direction's transmitter by `trace` ([`crate::rate_trace`])
+    /// instead of its bandwidth; `None` keeps the bandwidth. The
+    /// direction's `bandwidth_bps` should be the trace's mean rate (what
+    /// the error model and a composed queue read).
+    pub fn with_rate_trace(mut self, trace: Option<TraceShaper>) -> LinkDir {
+        self.set_rate_trace(trace);
+        self
+    }
+
+    /// [`LinkDir::with_rate_trace`] in place.
+    pub fn set_rate_trace(&mut self, trace: Option<TraceShaper>) {
+        debug_assert!(trace.is_none() || self.emulator.is_none(), "an emulator or a trace, not both");
+        self.trace = trace.map(Box::new);
+        if self.trace.is_some() {
+            self.bits |= bit::SHAPED;
+        }
+    }
+
+    /// When the transmission of a frame of `size_bytes` (`tx_ns` at the
+    /// bandwidth) that starts at `now` ends on a shaped direction: on the
+    /// emulator's tick, at the trace's opportunity, or after `tx_ns` (a
+    /// direction with jitter alone). Out of line: most directions are
+    /// wires.
+    #[cold]
+    #[inline(never)]
+    fn shaped_end(&mut self, now: Time, tx_ns: u64, size_bytes: u32) -> Time {
+        if let Some(e) = self.emulator.as_deref_mut() {
+            // An emulated transmission holds the emulator until its tick.
+            return e.start(now, tx_ns);
+        }
+        if let Some(t) = self.trace.as_deref_mut() {
+            return t.start(now, size_bytes);
+        }
+        now.plus_ns(tx_ns)
+    }
+
+    /// `jitter`, `emulator` or `trace` is there.
     #[inline(always)]
     fn shaped(&self) -> bool {
         self.bits & bit::SHAPED != 0
     }
 
     /// When a frame whose transmission ended at `now` arrives on an
-    /// emulated or jittered direction (a wire's arrives at `wire`): the
-    /// emulator's delay stage, then the jitter, never before the latest
-    /// arrival. Out of line: most directions have neither.
+    /// emulated, traced or jittered direction (a wire's, and a trace's,
+    /// arrives at `wire`): the emulator's delay stage, then the jitter,
+    /// never before the latest arrival. A trace learns whether a frame
+    /// waits to take what the opportunity left. Out of line: most
+    /// directions have none of them.
     #[cold]
     #[inline(never)]
     fn shape_arrival(&mut self, now: Time, wire: Time) -> Time {
@@ -393,6 +447,9 @@ impl LinkDir {
             None => wire,
             Some(e) => e.finish(now, self.delay_ns, self.waiting).max(self.last_arrival),
         };
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.finish(self.waiting);
+        }
         if let Some(rng) = self.jitter.as_mut() {
             let extra = rng.exponential(self.params.jitter_mean_ns as f64).round() as u64;
             arrive = arrive.plus_ns(extra).max(self.last_arrival);
@@ -700,12 +757,7 @@ impl Link {
                 d.timing.tx_time_ns(w.size_bytes)
             };
             let corrupted = d.bits & bit::ERRORS != 0 && d.error.corrupts(now, tx_ns, &pool.get(w.pkt));
-            let shaped = d.shaped();
-            // An emulated transmission holds the emulator until its tick.
-            let done = match d.emulator.as_deref_mut().filter(|_| shaped) {
-                Some(e) => e.start(now, tx_ns),
-                None => now.plus_ns(tx_ns),
-            };
+            let done = if d.shaped() { d.shaped_end(now, tx_ns, w.size_bytes) } else { now.plus_ns(tx_ns) };
             if corrupted {
                 d.bits |= bit::CORRUPTED;
             }
@@ -902,6 +954,7 @@ mod tests {
             ("error", offset_of!(LinkDir, error) + size_of::<ErrorModel>()),
             ("jitter", offset_of!(LinkDir, jitter) + 8),
             ("emulator", offset_of!(LinkDir, emulator) + 8),
+            ("trace", offset_of!(LinkDir, trace) + 8),
             ("last_arrival", offset_of!(LinkDir, last_arrival) + 8),
         ] {
             assert_eq!(line(end - 1), 2, "{field} ends at {end}: line 2, beside the timing's overheads");

@@ -494,13 +494,13 @@ description = "x"
     fn params_substitute_with_their_type_and_sets_override() {
         let text = MINI.replace("description = \"x\"\n", "");
         let f = load_file(&text, Format::Toml, &[], "mini.toml").unwrap();
-        assert_eq!(f.links[0].bandwidth_bps, 1e6);
+        assert_eq!(f.links[0].bandwidth_bps, Some(1e6));
         let f = load_file(&text, Format::Toml, &["rate=2e6".into(), "flows.0.bytes=5".into()], "m").unwrap();
-        assert_eq!(f.links[0].bandwidth_bps, 2e6);
+        assert_eq!(f.links[0].bandwidth_bps, Some(2e6));
         assert_eq!(f.flows[0].bytes, Some(5));
         // `params.NAME` names the parameter too (it was silently dropped).
         let f = load_file(&text, Format::Toml, &["params.rate=3e6".into()], "m").unwrap();
-        assert_eq!(f.links[0].bandwidth_bps, 3e6);
+        assert_eq!(f.links[0].bandwidth_bps, Some(3e6));
         let e = load_file(&text, Format::Toml, &["params.rat=3e6".into()], "m").unwrap_err();
         assert_eq!(e.path, "params.rat");
         assert!(e.reason.contains("no parameter named 'rat' (parameters: kind, rate)"), "{e}");

@@ -25,6 +25,7 @@ use lasthop_net::mac::dcf::{DcfConfig, LlRetransmission};
 use lasthop_net::mac::point_to_point::{DirParams, Duplex};
 use lasthop_net::mac::{CircuitConfig, RadioConfig, StationId};
 use lasthop_net::queue::{QueueConfig, QueueLimit};
+use lasthop_net::rate_trace::RateTrace;
 use lasthop_tcp::cc::CcConfig;
 use lasthop_tcp::variants::{self, Acks};
 use lasthop_tcp::{
@@ -77,6 +78,10 @@ pub struct DirModel {
     /// The testbed's link emulator (seed 001 Sec. 8.1): its kernel clock's
     /// tick, in ns (the phase is drawn per sending host at build time).
     pub emulation_tick_ns: Option<u64>,
+    /// The rate trace driving the direction's transmitter instead of its
+    /// bandwidth (whose `params.bandwidth_bps` is then the trace's mean
+    /// rate).
+    pub rate_trace: Option<Arc<RateTrace>>,
     /// The direction is a hop of a shared medium, whose MAC carries its
     /// frames (its queue is the sending radio's).
     pub medium: Option<MediumHop>,
@@ -455,6 +460,11 @@ impl Model {
                     links[li].dirs[d].emulation_tick_ns.is_none(),
                     || format!("{}.{dir}.emulation", nl.path),
                     "a direction a medium carries has no link emulator",
+                )?;
+                check(
+                    links[li].dirs[d].rate_trace.is_none(),
+                    || format!("{}.{dir}.rate_trace_ms", nl.path),
+                    "a direction a medium carries takes the radio's rate, not a trace",
                 )?;
                 let dm = &mut links[li].dirs[d];
                 dm.params.bandwidth_bps = m.radio.bandwidth_bps;

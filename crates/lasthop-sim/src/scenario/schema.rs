@@ -962,8 +962,10 @@ pub struct LinkSpec {
     pub a: Option<String>,
     /// Second end node (general form only).
     pub b: Option<String>,
-    /// Raw bit rate of each direction, in bit/s.
-    pub bandwidth_bps: f64,
+    /// Raw bit rate of each direction, in bit/s. Required unless the
+    /// direction's rate is a trace (`rate_trace_ms`).
+    #[serde(default)]
+    pub bandwidth_bps: Option<f64>,
     /// One-way propagation delay, in milliseconds.
     #[serde(default)]
     pub delay_ms: f64,
@@ -1011,6 +1013,23 @@ pub struct LinkSpec {
     /// own setting replaces it.
     #[serde(default)]
     pub emulation: Option<EmulationSpec>,
+    /// Both directions' rate as a recorded trace of delivery opportunities
+    /// instead of `bandwidth_bps` (Mahimahi's `mm-link` format, Netravali
+    /// et al., USENIX ATC 2015; see `lasthop_net::rate_trace`): the times
+    /// in ms of the trace file's lines, in order, each an opportunity to
+    /// send 1504 bytes; the trace loops with its last time as its period,
+    /// and its time 0 is the run's. A frame's transmission ends at the
+    /// opportunity that sends its last byte (a larger frame spans several;
+    /// what a frame leaves of one goes to the frame waiting behind it;
+    /// opportunities with nothing waiting are lost); the delay applies
+    /// after. The trace is written in the scenario, not named as a file,
+    /// so that the scenario stays whole (a stored run's hash covers it, an
+    /// embedded scenario runs anywhere): `scripts/mm_trace.py` turns a
+    /// trace file into this list. The link's reported bandwidth is the
+    /// trace's mean rate. Full-duplex links, without frame overheads, rate
+    /// changes or an emulator. A direction's own `bandwidth_bps` or
+    /// `rate_trace_ms` replaces it.
+    pub rate_trace_ms: Option<Vec<u64>>,
     /// Overrides for the a→b direction.
     pub ab: Option<DirSpec>,
     /// Overrides for the b→a direction.
@@ -1044,6 +1063,9 @@ pub struct DirSpec {
     pub medium: Option<String>,
     /// The testbed's link emulator on this direction.
     pub emulation: Option<EmulationSpec>,
+    /// This direction's rate as a trace of delivery opportunities (see the
+    /// link's `rate_trace_ms`).
+    pub rate_trace_ms: Option<Vec<u64>>,
 }
 
 /// The link emulator of seed 001's testbed (Sec. 8.1, Fig. F16; see

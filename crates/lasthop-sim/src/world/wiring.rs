@@ -29,6 +29,7 @@ use lasthop_net::error::{ErrorModel, ErrorModelConfig};
 use lasthop_net::mac::dcf::Dcf;
 use lasthop_net::mac::point_to_point::{Link, LinkDir};
 use lasthop_net::mac::{Circuit, Mac, Radio};
+use lasthop_net::rate_trace::TraceShaper;
 use lasthop_tcp::{AckPolicy, Receiver, RtoMode, Sender};
 
 use crate::metrics::{NoticeCounters, Overlap};
@@ -63,6 +64,7 @@ pub fn push_link(links: &mut Vec<Link>, model: &Model, li: usize, seed: u64) {
             let host = &model.nodes[l.ends[d] as usize];
             Emulator::new(KernelClock::new(tick_ns, tick_phase(seed, host, "hardclock", tick_ns)))
         }));
+        ld.set_rate_trace(l.dirs[d].rate_trace.clone().map(TraceShaper::new));
     }
 }
 

@@ -41,9 +41,18 @@ fn every_checked_in_scenario_is_embedded() {
 /// each frame polled for while its peer waits for the link ack it carries,
 /// and never collide, so no backoff is drawn. Seed 002's blackout study:
 /// no errors, RFC 6298 timers (no tick phase), one scheduled outage; and
-/// its rate drop (two scheduled rate changes instead).
-const SEED_FREE: &[&str] =
-    &["balakrishnan99/one-way", "balakrishnan99/radio-chain", "elaarag02/blackout", "elaarag02/rate-drop"];
+/// its rate drop (two scheduled rate changes instead). The cellular trace
+/// example: its downlink's rate is a trace whose time 0 is the run's, and
+/// nothing else draws. Live mode's one-link calibration: a loss-free link,
+/// RFC 6298 timers, no tick phase.
+const SEED_FREE: &[&str] = &[
+    "balakrishnan99/one-way",
+    "balakrishnan99/radio-chain",
+    "elaarag02/blackout",
+    "elaarag02/rate-drop",
+    "examples/cellular-trace",
+    "live/one-link",
+];
 
 #[test]
 fn same_seed_same_bytes_other_seed_other_results() {

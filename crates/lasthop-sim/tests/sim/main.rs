@@ -33,6 +33,7 @@ mod pareto;
 mod pcap;
 mod queue;
 mod radio;
+mod rate_trace;
 mod recovery_exit;
 mod rlp_link;
 mod scale;

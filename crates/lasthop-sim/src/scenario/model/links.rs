@@ -21,8 +21,17 @@ pub(super) fn dir_params(
             format!("{path}.{f}")
         }
     };
-    let bw = o.bandwidth_bps.unwrap_or(l.bandwidth_bps);
-    bit_rate(bw, || side("bandwidth_bps", o.bandwidth_bps.is_some()))?;
+    let rate_trace = rate_trace(l, &o, &side)?;
+    let bw = match &rate_trace {
+        Some(t) => t.mean_rate_bps() as f64,
+        None => {
+            let bw = o.bandwidth_bps.or(l.bandwidth_bps).ok_or_else(|| {
+                ScenarioError::new(side("bandwidth_bps", false), "missing: give the rate in bit/s, or rate_trace_ms")
+            })?;
+            bit_rate(bw, || side("bandwidth_bps", o.bandwidth_bps.is_some()))?;
+            bw
+        }
+    };
     let delay = o.delay_ms.unwrap_or(l.delay_ms);
     duration(delay, 1e-3, "ms", || side("delay_ms", o.delay_ms.is_some()))?;
     let ovh_us = o.frame_overhead_us.unwrap_or(l.frame_overhead_us);
@@ -68,7 +77,60 @@ pub(super) fn dir_params(
         Some(e) => Some(emulation_tick(e.tick_ms, l.duplex, &side("emulation", own_emulation))?),
         None => None,
     };
-    Ok(DirModel { params, error, header_compression, queue, ack_recons, emulation_tick_ns, medium: None })
+    if rate_trace.is_some() {
+        let at = || side("rate_trace_ms", o.rate_trace_ms.is_some());
+        check(emulation_tick_ns.is_none(), at, "a direction has a trace or the link emulator, not both")?;
+        check(
+            l.duplex == DuplexSpec::Full,
+            at,
+            "a trace drives a point-to-point direction's transmitter: needs duplex = \"full\"",
+        )?;
+        check(
+            params.frame_overhead_bytes == 0 && params.frame_overhead_ns == 0,
+            at,
+            "a trace's opportunities count the packets' bytes: frame_overhead_bytes and frame_overhead_us must be 0",
+        )?;
+    }
+    Ok(DirModel { params, error, header_compression, queue, ack_recons, emulation_tick_ns, rate_trace, medium: None })
+}
+
+/// The rate trace of a direction (Mahimahi's `mm-link` format, see
+/// `lasthop_net::rate_trace`), if its rate is one: the direction's own
+/// setting (`bandwidth_bps` or `rate_trace_ms`) first, then the link's.
+/// Each level gives one or the other; an error names the list's entry.
+fn rate_trace(
+    l: &LinkSpec,
+    o: &DirSpec,
+    side: &dyn Fn(&str, bool) -> String,
+) -> Result<Option<Arc<RateTrace>>, ScenarioError> {
+    let (list, own) = match (o.bandwidth_bps, &o.rate_trace_ms) {
+        (Some(_), Some(_)) => {
+            return Err(ScenarioError::new(
+                side("rate_trace_ms", true),
+                "give bandwidth_bps or rate_trace_ms, not both",
+            ))
+        }
+        (Some(_), None) => return Ok(None),
+        (None, Some(list)) => (list, true),
+        (None, None) => match (l.bandwidth_bps, &l.rate_trace_ms) {
+            (Some(_), Some(_)) => {
+                return Err(ScenarioError::new(
+                    side("rate_trace_ms", false),
+                    "give bandwidth_bps or rate_trace_ms, not both",
+                ))
+            }
+            (_, Some(list)) => (list, false),
+            (_, None) => return Ok(None),
+        },
+    };
+    let at = side("rate_trace_ms", own);
+    RateTrace::from_ms(list.clone()).map(|t| Some(Arc::new(t))).map_err(|e| {
+        if e.line == 0 {
+            ScenarioError::new(at, e.reason)
+        } else {
+            ScenarioError::new(format!("{at}[{}]", e.line - 1), e.reason)
+        }
+    })
 }
 
 /// A kernel clock tick of `tick_ms` at `path` (an `emulation` table's or a

@@ -264,6 +264,7 @@ pub(super) fn media_links(
                 queue: None,
                 ack_recons: None,
                 emulation_tick_ns: None,
+                rate_trace: None,
                 medium: Some(MediumHop { medium: mi as u32, from, to }),
             };
             links.push(LinkModel {

@@ -77,6 +77,11 @@ pub fn rate_changes(specs: &[RateChangeSpec], links: &[LinkModel]) -> Result<Vec
             || p("link"),
             "an emulated link keeps its emulator's rate",
         )?;
+        check(
+            links[li].dirs.iter().all(|d| d.rate_trace.is_none()),
+            || p("link"),
+            "a link whose rate is a trace (rate_trace_ms) keeps the trace's rate",
+        )?;
         duration_s(r.at_s, || p("at_s"))?;
         bit_rate(r.bandwidth_bps, || p("bandwidth_bps"))?;
         let at = Time::from_secs_f64(r.at_s);
