@@ -64,14 +64,18 @@ def ensure_ping() -> None:
     if shutil.which("ping") is None:
         # Debian's iputils-ping, as root or through sudo.
         root = Path(__file__).resolve().parents[1]
-        subprocess.run(["bash", str(root / "scripts" / "apt-install.sh"), "iputils-ping"], check=True)
+        subprocess.run(
+            ["bash", str(root / "scripts" / "apt-install.sh"), "iputils-ping"], check=True
+        )
 
 
 def ping_median_ms(lasthop: str, rate: float, delay: float) -> float:
     # The command's output goes to the terminal of `lasthop live`; run ping
     # through sh so that its replies land in a file we read back.
     log = Path(f"/tmp/lasthop-live-ping-{rate:.0f}-{delay:.0f}.txt")
-    live(lasthop, rate, delay, 60.0, ["sh", "-c", f"ping -n -c 100 -i 0.01 $LASTHOP_ADDR_B > {log}"])
+    live(
+        lasthop, rate, delay, 60.0, ["sh", "-c", f"ping -n -c 100 -i 0.01 $LASTHOP_ADDR_B > {log}"]
+    )
     times = [float(m) for m in re.findall(r"time=([0-9.]+) ms", log.read_text())]
     log.unlink()
     if len(times) < 50:
@@ -127,7 +131,8 @@ def main() -> None:
         print(
             f"{r['rate_mbps']:>6.0f} {r['delay_ms']:>6.0f} {r['goodput_mbps']:>9.3f} "
             f"{r['capacity_mbps']:>9.3f} {r['ratio']:>7.4f} {r['retransmits']:>5} "
-            f"{r['late_over_1ms']:>8} {r['rtt_median_ms']:>8.3f} {r['rtt_expected_ms']:>8.3f}  {verdict}"
+            f"{r['late_over_1ms']:>8} {r['rtt_median_ms']:>8.3f} "
+            f"{r['rtt_expected_ms']:>8.3f}  {verdict}"
         )
 
 
