@@ -572,8 +572,12 @@ def reproduce_command(
             console.print(
                 render.claims_table(
                     live_part.claims,
-                    f"Checks of the papers' claims on the live cells, mean of "
-                    f"{live_part.request.seeds} live seeds per cell",
+                    "Checks of the papers' claims on the live cells, "
+                    + (
+                        "1 live seed per cell (no interval: the means compared)"
+                        if live_part.request.seeds == 1
+                        else f"mean of {live_part.request.seeds} live seeds per cell, 95% intervals"
+                    ),
                 )
             )
 

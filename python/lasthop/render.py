@@ -507,8 +507,8 @@ def live_table(live: Mapping[str, Any]) -> FittedTable:
     transfer = live.get("transfer_bytes")
     size = "the paper's transfer" if transfer is None else f"{transfer:,} bytes"
     table = FittedTable(
-        f"Live: kernel TCP through lasthop's links and agents, mean of {live['seeds']} live "
-        f"seeds; simulated: the same scenario, {size}, mean of {live['sim_seeds']} seeds",
+        f"Live: kernel TCP through lasthop's links and agents, {_seeds(live['seeds'])} live; "
+        f"simulated: the same scenario, {size}, {_seeds(live['sim_seeds'])}",
         ["setting", "scheme"],
         [
             "live\nMb/s",
@@ -521,10 +521,12 @@ def live_table(live: Mapping[str, Any]) -> FittedTable:
             "wireless goodput %\nlive / sim",
         ],
         caption=(
-            f"{INCOMPLETE} a live transfer did not complete; retx: retransmitted segments "
-            "per run, the source's (live: counted from the packets) and the base station "
-            "agent's (local)"
-        ),
+            ""
+            if all(c.get("completed", True) for c in cells)
+            else f"{INCOMPLETE} a live transfer did not complete; "
+        )
+        + "retx: retransmitted segments per run, the source's (live: counted from the "
+        "packets) and the base station agent's (local)",
     )
     for cell in cells:
         half = (cell.get("ci95") or {}).get("throughput_mbps")
@@ -544,6 +546,10 @@ def live_table(live: Mapping[str, Any]) -> FittedTable:
             f"{fixed(cell['sim_wireless_goodput_pct'], 1)}",
         )
     return table
+
+
+def _seeds(n: int) -> str:
+    return "1 seed" if n == 1 else f"mean of {n} seeds"
 
 
 def summary_table(summary: Sequence[Mapping[str, Any]]) -> Table:
