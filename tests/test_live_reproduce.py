@@ -201,3 +201,44 @@ def test_live_goes_to_the_native_command() -> None:
         "lasthop: error: live: the native lasthop command has no live (rebuild it: "
         "scripts/install.sh)\n"
     )
+
+
+def _namespaces() -> set[str]:
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True)
+    return {line.split()[0] for line in listed.stdout.splitlines() if line.strip()}
+
+
+@pytest.mark.parametrize("whom", ["group", "python"])
+def test_ctrl_c_during_a_live_cell_removes_its_namespaces(whom: str) -> None:
+    """Ctrl-C while a live cell runs: one line, exit code 130, and the namespaces the run
+    made are gone, whether the terminal's SIGINT reached both processes (the group) or
+    Python alone (which hands it on)."""
+    reason = live.unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    import signal
+    import time
+
+    before = _namespaces()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lasthop", "reproduce", "balakrishnan97", "--only", "table2"]
+        + ["--seeds", "2", "--live", "--live-bytes", str(2**20)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    made: set[str] = set()
+    deadline = time.monotonic() + 60
+    while not made and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        made = {n for n in _namespaces() - before if n.startswith("lh-")}
+    assert made, "the live run made no namespace within 60 s"
+    time.sleep(1.0)  # into the transfer
+    if whom == "group":
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        os.kill(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (130, "", "lasthop: error: interrupted\n")
+    assert not made & _namespaces()
