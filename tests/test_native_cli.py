@@ -106,6 +106,12 @@ COMMAND_LINES = [
     ["run", "balakrishnan97/lan", "--set", "stop_s=0.001", "--set", "max_events=10"],
     ["scenarios", "extra"],
     ["bench", "--case", "nope"],
+    # live is the native command's, through Python too (lasthop.native); its help is
+    # Python's, through the native command too.
+    ["live", "--help"],
+    ["live", "no/such-scenario"],
+    ["live", "balakrishnan97/lan", "--no-such-option"],
+    ["live"],
 ]
 
 

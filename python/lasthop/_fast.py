@@ -7,7 +7,9 @@ issue 10 (item 7). So they are answered here, without typer: the version from th
 the help from :data:`HELP`, typer's own rendering of it at 80 columns (click never wraps
 help wider), used only where the terminal has at least 80 columns. A test renders the
 help through typer and checks it against :data:`HELP`, so a change to the commands that
-leaves it stale fails the tests. Everything else goes to :func:`lasthop.cli.main`.
+leaves it stale fails the tests. ``lasthop live`` (but its help) is the native command's:
+this process becomes it (:mod:`lasthop.native`). Everything else goes to
+:func:`lasthop.cli.main`.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ Commands:
   results    List, filter and export the stored runs (one row per run).
   plot       Draw one of the papers' figures from stored runs (lasthop...
   report     Write a self-contained HTML report (tables and the papers'...
+  live       Run a scenario on real packets: a network namespace per...
 """
 """``lasthop --help`` as typer renders it at 80 columns (see tests/test_startup.py)."""
 
@@ -49,6 +52,11 @@ def main() -> None:
     if args == ["--help"] and shutil.get_terminal_size().columns >= 80:
         sys.stdout.write(HELP)
         return
+    if args[:1] == ["live"]:
+        from lasthop import native
+
+        if not native.asks_help(args[1:]):
+            native.exec_live(args[1:])
     from lasthop.cli import main as cli_main
 
     cli_main()

@@ -1,4 +1,5 @@
-"""The ``lasthop`` command line: run, reproduce, bench, schema, scenarios.
+"""The ``lasthop`` command line: run, reproduce, bench, schema, scenarios, sweep, results,
+plot, report, and live (the native command's, handed to it: :mod:`lasthop.native`).
 
 Contract for bad input: an invalid scenario, a bad ``--set``, a missing file, a bad or
 unknown option each give exactly one line on stderr, ``lasthop: error: <field or
@@ -463,6 +464,34 @@ def reproduce_command(
             ),
         ),
     ] = False,
+    live: Annotated[
+        bool,
+        typer.Option(
+            "--live",
+            help=(
+                "Also run the paper's live subset with lasthop live (balakrishnan97: Table "
+                "II's LAN 32 KB row, kernel Reno without SACK, lasthop's snoop at the base "
+                "station), one run at a time, beside the same runs simulated, with the "
+                "claims on them; needs root, /dev/net/tun and the native lasthop command, "
+                "else one line says why the live cells are skipped."
+            ),
+        ),
+    ] = False,
+    live_seeds: Annotated[
+        int | None,
+        typer.Option(
+            "--live-seeds", min=1, help="Live runs of seeds 1..N per live cell [default: 1]."
+        ),
+    ] = None,
+    live_bytes: Annotated[
+        int | None,
+        typer.Option(
+            "--live-bytes",
+            metavar="BYTES",
+            min=1,
+            help="The live cells' transfer, live and simulated [default: the paper's].",
+        ),
+    ] = None,
 ) -> None:
     """Reproduce the source documents' headline tables beside the published numbers, and
     check the papers' claims on them: each holds or fails by the 95% intervals over the
@@ -480,12 +509,25 @@ def reproduce_command(
         )
     if only is not None and report_dir is not None:
         raise typer.BadParameter("cannot be used together with --only", param_hint="--report")
+    live_papers = _live_papers(which.value, only, seeds, live, live_seeds, live_bytes, report_dir)
     from lasthop import render
     from lasthop.reproduction.reproduce import run_reproduction
 
     reproduction = run_reproduction(
         which.value, seeds, only=only.value if only else None, quick=quick
     )
+    live_part = None
+    if live_papers is not None:
+        from lasthop.reproduction.live import LiveRequest, run_live_part
+
+        live_part = run_live_part(
+            live_papers,
+            LiveRequest(1 if live_seeds is None else live_seeds, live_bytes),
+            seeds,
+            progress=_live_progress(),
+        )
+        if live_part.skipped is not None:
+            sys.stderr.write(f"lasthop: live cells skipped: {live_part.skipped}\n")
     if report_dir is not None:
         # Before anything is printed: a report that cannot be written leaves no output.
         from lasthop.reproduction.report import reproduction_report
@@ -493,7 +535,10 @@ def reproduce_command(
         index = reproduction_report(report_dir, which.value, seeds, reproduction=reproduction)
         sys.stderr.write(f"lasthop: report written to {index}\n")
     if fmt is Format.json:
-        _print_json(reproduction.as_json())
+        document = reproduction.as_json()
+        if live_part is not None:
+            document["live"] = live_part.as_json()
+        _print_json(document)
         return
     console = _console()
     for part in reproduction.parts:
@@ -521,6 +566,80 @@ def reproduce_command(
     summary = reproduction.summary()
     if summary:
         console.print(render.summary_table(summary))
+    if live_part is not None and live_part.skipped is None:
+        console.print(render.live_table(live_part.as_json()))
+        if live_part.claims:
+            console.print(
+                render.claims_table(
+                    live_part.claims,
+                    "Checks of the papers' claims on the live cells, "
+                    + (
+                        "1 live seed per cell (no interval: the means compared)"
+                        if live_part.request.seeds == 1
+                        else f"mean of {live_part.request.seeds} live seeds per cell, 95% intervals"
+                    ),
+                )
+            )
+
+
+def _live_papers(
+    which: str,
+    only: Any,
+    seeds: int,
+    live: bool,
+    live_seeds: int | None,
+    live_bytes: int | None,
+    report_dir: Path | None,
+) -> "list[tuple[str, Any, Any]] | None":
+    """``reproduce``'s live options, checked before anything runs: the selected papers
+    that have live cells, each with its request, or ``None`` without ``--live``."""
+    if not live:
+        for value, option in ((live_seeds, "--live-seeds"), (live_bytes, "--live-bytes")):
+            if value is not None:
+                raise typer.BadParameter("only with --live", param_hint=option)
+        return None
+    if report_dir is not None:
+        raise typer.BadParameter(
+            "cannot be used together with --live (the report has no live cells)",
+            param_hint="--report",
+        )
+    from lasthop.reproduction.paper import Request
+
+    papers = [
+        (
+            about.name,
+            registry.load(about.name),
+            Request(selection, only.value if only else None, seeds),
+        )
+        for about, selection in registry.selected(which)
+    ]
+    chosen = [
+        (name, paper, request) for name, paper, request in papers if paper.live_experiments(request)
+    ]
+    if not chosen:
+        having = [
+            about.name
+            for about in registry.papers()
+            if registry.load(about.name).live_experiments(Request(about.name))
+        ]
+        raise typer.BadParameter(
+            f"{which} has no live cells (live cells: {', '.join(having) or 'none'})",
+            param_hint="--live",
+        )
+    return chosen
+
+
+def _live_progress() -> Callable[[str], None] | None:
+    """A line on stderr per live run, on a terminal: a live cell of the paper's transfer
+    takes about a minute."""
+    if not sys.stderr.isatty():
+        return None
+
+    def say(line: str) -> None:
+        sys.stderr.write(f"lasthop: {line}\n")
+        sys.stderr.flush()
+
+    return say
 
 
 @app.command("bench")
@@ -977,6 +1096,30 @@ def report_command(
     sys.stdout.write(f"{index}\n")
 
 
+@app.command(
+    "live",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def live_command(ctx: typer.Context) -> int:
+    """Run a scenario on real packets: a network namespace per host, the kernel's TCP at
+    both ends, lasthop's links, error models and base-station agents between them (the
+    native lasthop command's; Linux, as root).
+
+    lasthop live SCENARIO [--set PATH=VALUE]... [--seed N] [--cc reno|cubic|bbr]
+    [--duration S] [--sample-ms MS] [--format table|json] [--pcap DIR] [--on HOST]
+    [-- COMMAND ARGS...]: the built-in bulk transfer (or COMMAND in host HOST, by
+    default the first flow's source), then its report: per flow the throughput, the
+    source's retransmissions counted from the packets and the base station's local
+    ones, the kernel's TCP_INFO over time (JSON); per link direction packets, errors,
+    drops, goodput. lasthop live --cleanup removes what ended runs left behind.
+    """
+    from lasthop import native
+
+    # run_cli hands every live command line to the native command before typer parses
+    # it; only a caller of this function itself gets here.
+    return native.call_live(list(ctx.args))
+
+
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Entry point of the ``lasthop`` script and of ``python -m lasthop``."""
     code = run_cli(argv)
@@ -1004,6 +1147,13 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
 def run_cli(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["live"]:
+        from lasthop import native
+
+        if not native.asks_help(args[1:]):
+            # The native command's, byte for byte (click would eat a `--`); its Ctrl-C
+            # is its own (lasthop.native.call_live).
+            return native.call_live(args[1:])
     with _catch_sigint() as interrupted:
         try:
             command = typer.main.get_command(app)
@@ -1241,7 +1391,7 @@ def describe_click_error(e: Exception) -> str:
         if message.startswith("Missing command"):
             return (
                 "COMMAND: missing command (one of: run, reproduce, sweep, results, plot, report, "
-                "bench, schema, scenarios)"
+                "bench, schema, scenarios, live)"
             )
         if message.startswith("Got unexpected extra argument"):
             return f"arguments: {_reason(message)}"

@@ -498,6 +498,60 @@ def sensitivity_table(sensitivity: Mapping[str, Any]) -> FittedTable:
     return out
 
 
+def live_table(live: Mapping[str, Any]) -> FittedTable:
+    """``lasthop reproduce --live``'s cells (:mod:`lasthop.reproduction.live`): per cell
+    the live throughput (mean ± 95% half width over the live seeds), the same scenario
+    and transfer simulated, the published value, their ratios, and the retransmissions of
+    the source and of the base station's agent, live / simulated."""
+    cells = live["cells"]
+    transfer = live.get("transfer_bytes")
+    size = "the paper's transfer" if transfer is None else f"{transfer:,} bytes"
+    table = FittedTable(
+        f"Live: kernel TCP through lasthop's links and agents, {_seeds(live['seeds'])} live; "
+        f"simulated: the same scenario, {size}, {_seeds(live['sim_seeds'])}",
+        ["setting", "scheme"],
+        [
+            "live\nMb/s",
+            "simulated\nMb/s",
+            "live/\nsim",
+            "paper\nMb/s",
+            "live/\npaper",
+            "source retx\nlive / sim",
+            "local retx\nlive / sim",
+            "wireless goodput %\nlive / sim",
+        ],
+        caption=(
+            ""
+            if all(c.get("completed", True) for c in cells)
+            else f"{INCOMPLETE} a live transfer did not complete; "
+        )
+        + "retx: retransmitted segments per run, the source's (live: counted from the "
+        "packets) and the base station agent's (local)",
+    )
+    for cell in cells:
+        half = (cell.get("ci95") or {}).get("throughput_mbps")
+        sim_half = (cell.get("sim_ci95") or {}).get("sim_throughput_mbps")
+        mark = "" if cell.get("completed", True) else INCOMPLETE
+        table.add_row(
+            str(cell["setting"]),
+            str(cell["scheme"]).upper(),
+            interval(cell["throughput_mbps"], half, 3) + mark,
+            interval(cell["sim_throughput_mbps"], sim_half, 3),
+            fixed(cell["sim_ratio"], 2),
+            fixed(cell["published"], 2),
+            fixed(cell["ratio"], 2),
+            f"{_count(cell['retransmits'])} / {_count(cell['sim_retransmits'])}",
+            f"{_count(cell['local_retransmits'])} / {_count(cell['sim_local_retransmits'])}",
+            f"{fixed(cell['wireless_goodput_pct'], 1)} / "
+            f"{fixed(cell['sim_wireless_goodput_pct'], 1)}",
+        )
+    return table
+
+
+def _seeds(n: int) -> str:
+    return "1 seed" if n == 1 else f"mean of {n} seeds"
+
+
 def summary_table(summary: Sequence[Mapping[str, Any]]) -> Table:
     """Per paper: claims that hold, fail explained, fail open, are not checked; far cells
     explained and open."""

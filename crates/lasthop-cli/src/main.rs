@@ -104,8 +104,10 @@ fn answer(args: &[OsString]) -> Result<ExitCode, Delegate> {
             out(names.iter().map(|n| format!("{n}\n")).collect::<String>().as_bytes())
         }
         ["run", rest @ ..] => run(rest),
+        // Help is Python's (`lasthop --help` lists live, `lasthop live --help` says
+        // what it takes); a --help after `--` belongs to the user's command.
         #[cfg(target_os = "linux")]
-        ["live", rest @ ..] => Ok(live::main(rest)),
+        ["live", rest @ ..] if !rest.iter().take_while(|a| **a != "--").any(|a| *a == "--help") => Ok(live::main(rest)),
         _ => Err(Delegate),
     }
 }

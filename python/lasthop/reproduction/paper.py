@@ -21,6 +21,10 @@ one of the paper's selections (its name in ``all``, or a further one such as
    expected verdict of every claim is pinned in the package's ``verdicts.toml``
    (:mod:`lasthop.reproduction.verdicts`).
 
+5. :meth:`Paper.live_experiments` and :attr:`Paper.live_claims` (optional, for
+   ``lasthop reproduce --live``): the cells it can measure on real packets with
+   ``lasthop live``, and the claims read on those (:mod:`lasthop.reproduction.live`).
+
 :meth:`Paper.cell` makes the cell of one experiment from its runs: the framework calls it
 for each seed's run alone to give every mean its interval, and for the runs that vary a
 deviation's cause.
@@ -43,6 +47,7 @@ if TYPE_CHECKING:
     from lasthop.reproduction.claims import Claim
     from lasthop.reproduction.deviations import Deviation, Sensitivity
     from lasthop.reproduction.experiment import Experiment
+    from lasthop.reproduction.live import LiveExperiment
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,11 @@ class Paper(Protocol):
         """The defaults of its scenarios that no source decides, with the values to run."""
         ...
 
+    @property
+    def live_claims(self) -> Sequence[Claim]:
+        """The statements its live cells (table ``live``) decide; none by default."""
+        return ()
+
     def owns(self, table: str) -> bool:
         """Whether cells of ``table`` are the paper's."""
         ...
@@ -107,6 +117,11 @@ class Paper(Protocol):
     def scenarios(self, selection: str) -> Iterable[str]:
         """The embedded scenarios the selection's cells run (the report names them)."""
         return {e.scenario for e in self.experiments(Request(selection))}
+
+    def live_experiments(self, request: Request) -> Sequence[LiveExperiment]:
+        """The cells of the selection it can run live (``lasthop reproduce --live``);
+        none by default."""
+        return ()
 
     def tables(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> list[RenderableType]:
         """The terminal tables of the paper's ``cells`` (``lasthop reproduce``)."""

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from lasthop.report import ReportPart
+    from lasthop.reproduction.live import LiveExperiment
 
 
 class Balakrishnan97(Paper):
@@ -43,6 +44,21 @@ class Balakrishnan97(Paper):
     ) -> list[dict[str, Any]]:
         planned = self.experiments(request)
         return [throughput_cell(e, r) for e, r in zip(planned, runs, strict=True)]
+
+    @property
+    def live_claims(self) -> Sequence[Claim]:
+        from lasthop.papers.balakrishnan97.live import LIVE_CLAIMS
+
+        return LIVE_CLAIMS
+
+    def live_experiments(self, request: Request) -> Sequence[LiveExperiment]:
+        """Table II's LAN 32 KB row on real packets, for the selection that is the paper's
+        name (:mod:`lasthop.papers.balakrishnan97.live`)."""
+        if request.selection != "balakrishnan97":
+            return ()
+        from lasthop.papers.balakrishnan97.live import live_experiments
+
+        return live_experiments()
 
     def tables(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> list[RenderableType]:
         from lasthop.papers.balakrishnan97.tables import tables
