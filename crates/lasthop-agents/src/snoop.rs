@@ -389,6 +389,8 @@ pub struct Snoop {
     /// Latest cumulative ack from the mobile host (flows start at byte 0,
     /// so an ack for 0 before any other is already a duplicate).
     last_ack: u64,
+    /// The window the last ack advertised (a duplicate must repeat it).
+    last_wnd: u32,
     /// One past the highest data byte seen from the source.
     high_seen: u64,
     /// Transmissions toward the mobile host so far (orders `Entry::tx_order`).
@@ -426,6 +428,7 @@ impl Snoop {
             flow,
             cache: VecDeque::with_capacity(64),
             last_ack: 0,
+            last_wnd: 0,
             high_seen: 0,
             tx_count: 0,
             dupacks: 0,
@@ -558,6 +561,7 @@ impl Snoop {
     fn on_ack(&mut self, now: Time, pkt: &Packet) -> Verdict {
         let a = pkt.tcp.ack;
         let echo = if self.cfg.smart { pkt.tcp.smart_echo } else { None };
+        let wnd = std::mem::replace(&mut self.last_wnd, pkt.tcp.wnd_bytes);
         if a > self.last_ack {
             self.on_new_ack(now, a);
             if let Some(e) = echo {
@@ -567,6 +571,13 @@ impl Snoop {
         }
         if a < self.last_ack {
             return Verdict::Forward; // an old ack overtaken: nothing to learn
+        }
+        if pkt.tcp.wnd_bytes != wnd {
+            // A window update, not a duplicate (RFC 5681 Sec. 2: a
+            // duplicate acknowledgment advertises the window the last one
+            // did): a receiving application that read opens the window
+            // with the same ack (Linux does; issue 33's live runs).
+            return Verdict::Forward;
         }
         self.dupacks += 1;
         if let Some(e) = echo {
@@ -918,6 +929,29 @@ mod tests {
         assert_eq!(s.cached(), 0);
         assert_eq!(s.poll_at(), Time::NEVER, "idle timer with an empty cache");
         assert_eq!((s.stats.local_retransmits, s.stats.dupacks_suppressed), (2, 2));
+    }
+
+    #[test]
+    fn a_window_update_is_not_a_duplicate_ack() {
+        // RFC 5681 Sec. 2: a duplicate acknowledgment advertises the window
+        // the last one did. A receiving application that reads opens the
+        // window with the same ack (Linux does; live mode met it, issue
+        // 33): it is not a duplicate. t0: 0..5000 pass; nothing is lost.
+        let mut s = fig1(SnoopConfig::LL_TCP_AWARE);
+        let with_window = |a: u64, w: u32| {
+            let mut p = ack(a);
+            p.tcp.wnd_bytes = w;
+            p
+        };
+        assert_eq!(s.on_packet(ms(5), &mut with_window(1000, 8000)), Verdict::Forward);
+        // Two window updates with the same ack: no duplicates, nothing resent.
+        assert_eq!(s.on_packet(ms(6), &mut with_window(1000, 16000)), Verdict::Forward);
+        assert_eq!(s.on_packet(ms(7), &mut with_window(1000, 24000)), Verdict::Forward);
+        assert!(sent(&mut s, ms(7)).is_empty(), "window updates resend nothing");
+        // Two true duplicates (the window repeated): 1000 is resent.
+        assert_eq!(s.on_packet(ms(8), &mut with_window(1000, 24000)), Verdict::Forward);
+        assert_eq!(s.on_packet(ms(9), &mut with_window(1000, 24000)), Verdict::Absorb);
+        assert_eq!(sent(&mut s, ms(9)), [1000]);
     }
 
     #[test]
