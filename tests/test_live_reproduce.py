@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -208,6 +209,23 @@ def _namespaces() -> set[str]:
     return {line.split()[0] for line in listed.stdout.splitlines() if line.strip()}
 
 
+def _runs_of(parent: int) -> set[str]:
+    """The live runs whose native process is a child of ``parent`` (each registers its
+    pid in /run/lasthop-live/<run>/pid before it makes anything): other tests' runs,
+    beside this one under pytest-xdist, are not this test's."""
+    runs = set()
+    registry = Path("/run/lasthop-live")
+    for entry in registry.iterdir() if registry.is_dir() else []:
+        try:
+            pid = int((entry / "pid").read_text())
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except (OSError, ValueError):
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent:
+            runs.add(entry.name)
+    return runs
+
+
 @pytest.mark.parametrize("whom", ["group", "python"])
 def test_ctrl_c_during_a_live_cell_removes_its_namespaces(whom: str) -> None:
     """Ctrl-C while a live cell runs: one line, exit code 130, and the namespaces the run
@@ -232,7 +250,8 @@ def test_ctrl_c_during_a_live_cell_removes_its_namespaces(whom: str) -> None:
     deadline = time.monotonic() + 60
     while not made and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.2)
-        made = {n for n in _namespaces() - before if n.startswith("lh-")}
+        runs = _runs_of(proc.pid)
+        made = {n for n in _namespaces() - before if any(n.startswith(f"lh-{r}-") for r in runs)}
     assert made, "the live run made no namespace within 60 s"
     time.sleep(1.0)  # into the transfer
     if whom == "group":

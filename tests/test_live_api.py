@@ -1,0 +1,62 @@
+"""``lasthop.live`` (issue 33): a live run from Python, read back in a simulated run's
+shapes. The run needs root, /dev/net/tun and the native command; where it cannot run,
+the test skips with the one line ``lasthop.reproduction.live.unavailable`` gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import lasthop
+import lasthop.live
+from lasthop.reproduction.live import unavailable
+from lasthop.result import TABLE_SCHEMAS
+
+
+def test_a_live_run_reads_back_as_a_simulated_runs_tables(tmp_path: Path) -> None:
+    why = unavailable()
+    if why is not None:
+        pytest.skip(why)
+    # Seed 000's LAN with snoop, 300 KB: a few wireless losses, repaired locally.
+    r = lasthop.live.run(
+        "balakrishnan97/lan", set=["scheme=ll-tcp-aware", "flows.0.bytes=300000"], sample_ms=20
+    )
+    assert r.scenario == "balakrishnan97-lan"
+    flow = r.flows[0]
+    assert flow["bytes_delivered"] == 300000 and flow["completed"]
+    for name in lasthop.TABLE_NAMES:
+        table = r.table(name)
+        assert [(f.name, f.type) for f in table.schema] == TABLE_SCHEMAS[name], name
+    sent = r.sent.to_pandas()
+    assert sent["len"].sum() >= 300000, "every byte was sent at least once"
+    assert r.window.num_rows > 0 and r.acks.num_rows > 0
+    drops = r.drops.to_pandas()
+    rexmits = r.local_rexmits.to_pandas()
+    assert len(rexmits) == flow["local_retransmits"]
+    lost = set(drops.loc[drops["is_data"] & (drops["cause"] == "error"), "seq"])
+    assert set(rexmits["seq"]) <= lost, "snoop resent only segments the link destroyed"
+    assert r.info().num_rows > 0 and r.delivered().num_rows > 1
+    # The report reads back from its JSON.
+    path = tmp_path / "live.json"
+    path.write_text(r.to_json())
+    again = lasthop.live.read(path)
+    assert again.flows == r.flows and again.sent.equals(r.sent)
+
+
+def test_bad_input_is_one_line() -> None:
+    why = unavailable()
+    if why is not None:
+        pytest.skip(why)
+    with pytest.raises(lasthop.live.LiveError, match=r"^--cc: the kernel has no 'vegas'"):
+        lasthop.live.run("live/one-link", cc="vegas")
+    with pytest.raises(lasthop.live.LiveError, match=r"^params\.nope: no parameter named"):
+        lasthop.live.run("live/one-link", set=["params.nope=1"])
+
+
+def test_a_report_that_is_not_one_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({"flows": []}))
+    with pytest.raises(ValueError, match="not a lasthop live report"):
+        lasthop.live.read(path)
