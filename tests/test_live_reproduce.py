@@ -22,6 +22,7 @@ from lasthop import native
 from lasthop.reproduction import live
 
 SCHEMES = ("e2e", "ll", "ll-tcp-aware")
+DENSE = "lan-32k-err16k"
 PUBLISHED = {"e2e": 0.70, "ll": 1.20, "ll-tcp-aware": 1.36}  # LAN 32 KB, Tables II-III
 
 
@@ -137,8 +138,12 @@ def test_reproduce_live_runs_table_ii_lan_row() -> None:
     assert proc.returncode == 0, proc.stderr
     part = json.loads(proc.stdout)["live"]
     assert part["skipped"] is None and part["transfer_bytes"] == 2**20
-    cells = {c["scheme"]: c for c in part["cells"]}
+    cells = {c["scheme"]: c for c in part["cells"] if c["setting"] == "lan-32k"}
     assert list(cells) == list(SCHEMES)
+    # The cause check's row: one error per 16 KB, E2E and snoop.
+    dense = {c["scheme"]: c for c in part["cells"] if c["setting"] == DENSE}
+    assert list(dense) == ["e2e", "ll-tcp-aware"]
+    assert all(c["completed"] and c["published"] is None for c in dense.values())
     for scheme, cell in cells.items():
         assert (cell["table"], cell["setting"], cell["scenario"]) == (
             "live",
@@ -157,7 +162,14 @@ def test_reproduce_live_runs_table_ii_lan_row() -> None:
     assert cells["ll-tcp-aware"]["local_retransmits"] > 0
     assert cells["ll-tcp-aware"]["retransmits"] < cells["e2e"]["retransmits"]
     claims = {c["id"]: c for c in part["claims"]}
-    assert set(claims) == {"live-snoop-beats-e2e", "live-aware-beats-plain"}
+    assert set(claims) == {
+        "live-snoop-beats-e2e",
+        "live-snoop-beats-e2e-dense-errors",
+        "live-aware-beats-plain",
+    }
+    dense_ratio = dense["ll-tcp-aware"]["throughput_mbps"] / dense["e2e"]["throughput_mbps"]
+    check = claims["live-snoop-beats-e2e-dense-errors"]
+    assert (check["verdict"] == "holds") == (dense_ratio > 1)
     snoop = claims["live-snoop-beats-e2e"]
     assert snoop["verdict"] in ("holds", "fails") and snoop["paper"] == "balakrishnan97"
     ratio = cells["ll-tcp-aware"]["throughput_mbps"] / cells["e2e"]["throughput_mbps"]
@@ -172,8 +184,11 @@ def test_reproduce_live_runs_table_ii_lan_row() -> None:
     console = Console(width=200, record=True)
     console.print(render.live_table(part))
     text = console.export_text()
+    rows = [line.split("│") for line in text.splitlines() if "│" in line]
+    shown = {(r[1].strip(), r[2].strip()) for r in rows if len(r) > 3}
     for scheme in SCHEMES:
-        assert f"lan-32k │ {scheme.upper()} " in text
+        assert ("lan-32k", scheme.upper()) in shown, shown
+    assert {(DENSE, "E2E"), (DENSE, "LL-TCP-AWARE")} <= shown
 
 
 def test_live_goes_to_the_native_command() -> None:

@@ -570,9 +570,6 @@ impl FlowMap {
         if s == 0 && len > 0 {
             self.store.insert(flow, seq, len, ip.bytes);
         }
-        if s == 1 && t.ack_flag() {
-            self.store.free_below(flow, ack);
-        }
         self.stats.mapped += 1;
         let pkt = Packet { uid, flow, kind, src, dst, size_bytes, ecn, tcp };
         Ok(Mapped { pkt, new_connection: replace })
@@ -627,6 +624,15 @@ impl FlowMap {
             self.store.drop_flow(c.flow);
             self.stats.connections_evicted += 1;
         }
+    }
+
+    /// An ack of `flow` up to `ack` reached the data's source, past every
+    /// agent on its way: the stored segments below it are no longer any
+    /// agent's to copy. (Freed here, not as the ack enters the network: an
+    /// agent may still resend a segment whose ack is on its way to it, as
+    /// the simulator's snoop does from its own cache.)
+    pub fn acked(&mut self, flow: u32, ack: u64) {
+        self.store.free_below(flow, ack);
     }
 
     /// The stored bytes of the data segment `pkt` copies (same flow, offset
@@ -804,7 +810,9 @@ mod tests {
         let a1 = m.to_model(7, &seg(false, ISN_B + 1, ISN_A.wrapping_add(3001), flags::ACK, &sack, &[])).unwrap().pkt;
         assert_eq!((a1.kind, a1.tcp.ack, a1.tcp.sack.as_slice()), (PacketKind::Ack, 3000, &[(6000, 9000)][..]));
         assert_eq!(a1.tcp.wnd_bytes, 1000 << 3, "B's windows scale by B's shift");
-        // The store freed segment 0 and holds the rest.
+        // The store frees segment 0 when the ack reaches A, and holds the rest.
+        assert_eq!(m.stored(0).0, 3);
+        m.acked(a1.flow, a1.tcp.ack);
         assert_eq!(m.stored(0).0, 2);
         // t5: A retransmits segment 1: same offset, marked a retransmission.
         let r = m.to_model(8, &d1).unwrap().pkt;
@@ -820,6 +828,7 @@ mod tests {
         assert_eq!((fin.pkt.tcp.seq, fin.pkt.tcp.fin), (9000, true));
         let fa = m.to_model(10, &seg(false, ISN_B + 1, ISN_A.wrapping_add(9002), flags::ACK, &[], &[])).unwrap();
         assert_eq!(fa.pkt.tcp.ack, 9001);
+        m.acked(fa.pkt.flow, fa.pkt.tcp.ack);
         assert_eq!(m.stored(0).0, 0, "everything acked is freed");
         assert_eq!(m.stats().mapped, 10);
     }
@@ -1056,6 +1065,7 @@ mod tests {
         let orig = seg(false, ISN_B + 1, ISN_A.wrapping_add(1001), flags::ACK, &ts, &[]);
         let mut p = m.to_model(0, &orig).unwrap().pkt;
         assert_eq!(p.tcp.ack, 1000);
+        m.acked(p.flow, p.tcp.ack);
         // Unchanged: the same bytes come back.
         assert_eq!(m.rewrite(&orig, &p).unwrap(), orig);
         // An agent marks it (ELN, ECE), and a reconstructor moves its ack.

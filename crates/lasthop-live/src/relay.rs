@@ -447,6 +447,7 @@ impl Network {
         if slot.hop as usize == route.len() {
             let dst = (slot.route as usize % self.n_hosts) as u32;
             if pkt.kind == PacketKind::Ack {
+                self.map.acked(pkt.flow, pkt.tcp.ack);
                 if let Some(t) = self.traces.as_deref_mut() {
                     t.acks.time_ns.push(now.ns());
                     t.acks.flow.push(pkt.flow);
