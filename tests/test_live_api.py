@@ -60,3 +60,43 @@ def test_a_report_that_is_not_one_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps({"flows": []}))
     with pytest.raises(ValueError, match="not a lasthop live report"):
         lasthop.live.read(path)
+
+
+def _report() -> dict[str, object]:
+    """A small live report as ``lasthop live --format json --tables`` writes one."""
+    sent = {"time_ns": [0, 10_000_000, 20_000_000], "flow": [0, 0, 0]}
+    sent |= {"seq": [0, 1400, 1400], "len": [1400, 1400, 1400], "retransmit": [False] * 2 + [True]}
+    window = {"time_ns": [0, 10_000_000], "flow": [0, 0], "cwnd_bytes": [1400, 2800]}
+    window["ssthresh_bytes"] = [2**32 - 1, 2**32 - 1]
+    rexmit = {"time_ns": [15_000_000], "flow": [0], "seq": [1400], "len": [1400]}
+    rexmit |= {"node": ["bs"], "timer": [False]}
+    return {
+        "run": "abc123",
+        "scenario": "balakrishnan97-lan",
+        "seed": 1,
+        "flows": [{"name": "bulk", "samples": [], "delivered": []}],
+        "links": [],
+        "tables": {"sent": sent, "window": window, "local_rexmits": rexmit},
+    }
+
+
+def test_plot_draws_live_reports(tmp_path: Path) -> None:
+    """``lasthop plot cwnd|sequence --live REPORT``: a simulated run's figures, from live
+    reports; other kinds are refused in one line."""
+    from helpers import lasthop_cli
+
+    report = tmp_path / "live.json"
+    report.write_text(json.dumps(_report()))
+    r = lasthop.live.read(report)
+    assert r.sent.num_rows == 3 and r.events.num_rows == 0
+    assert r.window.column("cwnd_bytes").to_pylist() == [1400, 2800]
+    for kind in ("cwnd", "sequence"):
+        out = lasthop_cli("plot", kind, "--live", str(report), "--out", str(tmp_path / kind))
+        assert out.returncode == 0, out.stderr
+        assert (tmp_path / f"{kind}.png").stat().st_size > 1000
+        assert (tmp_path / f"{kind}.svg").read_text().count("balakrishnan97-lan live abc123") >= 1
+    bad = lasthop_cli("plot", "throughput", "--live", str(report), "--out", str(tmp_path / "x"))
+    assert (bad.returncode, bad.stderr) == (
+        2,
+        "lasthop: error: --live: draws cwnd or sequence, not throughput\n",
+    )

@@ -1012,6 +1012,15 @@ def _where(items: list[str] | None) -> dict[str, str]:
     return filters
 
 
+def _live_flow(flow: str) -> int:
+    """``--flow`` of a live run: its index (a live report names flows by index)."""
+    if not flow.isdigit():
+        raise typer.BadParameter(
+            f"a live run's flow is its index, not {flow!r}", param_hint="--flow"
+        )
+    return int(flow)
+
+
 @app.command("plot")
 def plot_command(
     kind: Annotated[PlotKind, typer.Argument(help="Which figure.", case_sensitive=False)],
@@ -1043,6 +1052,17 @@ def plot_command(
     ] = None,
     flow: FlowOption = None,
     aggregate: AggregateOption = None,
+    live_reports: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--live",
+            metavar="REPORT",
+            help=(
+                "cwnd, sequence: draw live runs instead, from reports `lasthop live "
+                "--format json --tables` wrote (repeatable)."
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Draw one of the papers' figures from stored runs (``lasthop sweep`` stores them).
     cwnd and sequence draw a panel per run, four to a page: more runs than four are
@@ -1056,6 +1076,12 @@ def plot_command(
         raise typer.BadParameter(str(e), param_hint="--time") from None
     if out.parent != Path("") and not out.parent.is_dir():
         raise typer.BadParameter(f"no directory {out.parent}", param_hint="--out")
+    if live_reports:
+        index = 0 if flow is None else _live_flow(flow)
+        figs = figures.live_figures(kind.value, live_reports, time_window_s=window, flow=index)
+        for path in plots.save_pages(figs, out):
+            sys.stdout.write(f"{path}\n")
+        return
     figs = figures.figure(
         kind.value,
         store,

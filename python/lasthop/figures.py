@@ -595,6 +595,58 @@ def figure(
     return trace_figures(kind, frame, path, by, seed, time_window_s, flow)
 
 
+def live_figures(
+    kind: str,
+    reports: Sequence[str | os.PathLike[str]],
+    *,
+    time_window_s: tuple[float, float] | None = None,
+    flow: int = 0,
+) -> list[Figure]:
+    """``kind`` ``cwnd`` or ``sequence`` of live runs (issue 33), one panel per report
+    that ``lasthop live --format json --tables`` wrote, drawn as a simulated run's are:
+    the window is the kernel's (``TCP_INFO`` samples), the segments those its host put on
+    its interface, the local retransmissions the base station's agents'. Live runs have
+    no sender events (the kernel's are not in its packets)."""
+    from lasthop.live import read
+
+    if kind not in ("cwnd", "sequence"):
+        raise StoreError(f"--live: draws cwnd or sequence, not {kind}")
+    runs = []
+    for path in reports:
+        try:
+            runs.append(read(path))
+        except (OSError, ValueError) as e:
+            raise StoreError(f"--live: {path}: {e}") from None
+    labels = [f"{r.scenario} live {r.run}" for r in runs]
+    what = "Congestion window (the kernel's)" if kind == "cwnd" else "Sequence numbers sent"
+    title = f"{what} against time, flow {flow}, live"
+    pages = plots.page_ranges(len(runs))
+    figs = []
+    for number, panels in enumerate(pages, start=1):
+        page_title = title if len(pages) == 1 else f"{title} (page {number} of {len(pages)})"
+        if kind == "cwnd":
+            fig = plots.cwnd_vs_time(
+                {labels[i]: runs[i].window for i in panels},
+                flow=flow,
+                time_window_s=time_window_s,
+                share_y=False,
+                title=page_title,
+                first_panel=panels.start,
+            )
+        else:
+            fig = plots.time_sequence(
+                {labels[i]: runs[i].sent for i in panels},
+                {labels[i]: runs[i].events for i in panels},
+                flow=flow,
+                time_window_s=time_window_s,
+                title=page_title,
+                local_rexmits={labels[i]: runs[i].local_rexmits for i in panels},
+                first_panel=panels.start,
+            )
+        figs.append(fig)
+    return figs
+
+
 def stored_report(
     directory: str | os.PathLike[str],
     path: str | os.PathLike[str] | None,

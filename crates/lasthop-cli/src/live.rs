@@ -4,7 +4,8 @@
 //! ```text
 //! lasthop live SCENARIO [--set PATH=VALUE]... [--seed N] [--cc reno|cubic|bbr]
 //!              [--duration S] [--sample-ms MS] [--format table|json]
-//!              [--sysctl net.ipv4.tcp_KEY=VALUE]... [--pcap DIR] [--tables] [--on HOST]
+//!              [--sysctl net.ipv4.tcp_KEY=VALUE]... [--rto-min-ms MS] [--pcap DIR]
+//!              [--tables] [--on HOST]
 //!              [-- COMMAND ARGS...]
 //! lasthop live --cleanup
 //! ```
@@ -73,6 +74,9 @@ fn parse(args: &[&str]) -> Result<Args, (String, String)> {
         } else if let Some(v) = value(arg, "--sample-ms", &mut it) {
             let v = v.map_err(|e| bad("--sample-ms", e))?;
             a.opts.sample_ms = Some(v.parse().map_err(|_| bad("--sample-ms", format!("'{v}' is not an integer")))?);
+        } else if let Some(v) = value(arg, "--rto-min-ms", &mut it) {
+            let v = v.map_err(|e| bad("--rto-min-ms", e))?;
+            a.opts.rto_min_ms = Some(v.parse().map_err(|_| bad("--rto-min-ms", format!("'{v}' is not an integer")))?);
         } else if arg == "--tables" {
             a.opts.tables = true;
         } else if let Some(v) = value(arg, "--sysctl", &mut it) {

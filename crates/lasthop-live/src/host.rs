@@ -65,6 +65,8 @@ pub struct KernelTcp {
     pub initcwnd: Option<u32>,
     /// The TUN device's MTU: the model's largest packet.
     pub mtu: u32,
+    /// The route's `rto_min`, in ms (`None`: the kernel's, 200 ms).
+    pub rto_min_ms: Option<u32>,
     /// Further `net.ipv4.tcp_*` settings (`lasthop live --sysctl`), applied
     /// last: e.g. `net.ipv4.tcp_recovery=0` turns RACK off.
     pub extra: Vec<(String, String)>,
@@ -224,6 +226,10 @@ impl Lab {
             let mut route = vec!["-n", &netns, "route", "add", "10.77.0.0/16", "dev", &tun_name, "src", &a];
             if let Some(n) = &initcwnd {
                 route.extend(["initcwnd", n.as_str()]);
+            }
+            let rto_min = spec.tcp.rto_min_ms.map(|ms| format!("{ms}ms"));
+            if let Some(r) = &rto_min {
+                route.extend(["rto_min", r.as_str()]);
             }
             ip(&route)?;
             lab.hosts.push(Host { name: spec.name.clone(), netns, addr, tun });

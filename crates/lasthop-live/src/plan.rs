@@ -181,6 +181,7 @@ pub fn plan(model: &Model, cc: Option<&str>) -> Result<Plan, PlanError> {
                 ecn: f.sender.ecn,
                 initcwnd: Some(f.sender.initial_cwnd_segments.max(1)),
                 mtu: mtu.max(576),
+                rto_min_ms: None,
                 extra: Vec::new(),
             },
         });

@@ -43,6 +43,10 @@ pub struct LiveOptions {
     /// Kernel settings for every host (`--sysctl KEY=VALUE`, checked by
     /// [`crate::host::check_sysctl`]).
     pub sysctls: Vec<String>,
+    /// The hosts' least retransmission timeout (the route's `rto_min`), in
+    /// ms: Linux's 200 ms races a base station's local timer where the
+    /// 1997 stacks' coarse timers (1 s at least) did not.
+    pub rto_min_ms: Option<u32>,
     /// Record the trace tables ([`crate::traces`]) into the report.
     pub tables: bool,
     /// Write each host's interface, both ways, to `DIR/<host>.pcap`.
@@ -161,8 +165,14 @@ pub fn check(model: &Model, opts: &LiveOptions) -> Result<Plan, LiveError> {
         .iter()
         .map(|kv| crate::host::check_sysctl(kv).map_err(|why| LiveError::Option("--sysctl".into(), why)))
         .collect::<Result<_, _>>()?;
+    if let Some(ms) = opts.rto_min_ms {
+        if !(1..=120_000).contains(&ms) {
+            return Err(LiveError::Option("--rto-min-ms".into(), format!("must be in [1, 120000] ms, not {ms}")));
+        }
+    }
     for h in &mut p.hosts {
         h.tcp.extra = extra.clone();
+        h.tcp.rto_min_ms = opts.rto_min_ms;
     }
     if let Some(d) = opts.duration_s {
         if !(d.is_finite() && d > 0.0 && d <= 86_400.0) {
