@@ -154,7 +154,7 @@ class LiveResult:
         return pa.Table.from_pylist(rows)
 
 
-def read(path: str | Path) -> LiveResult:
+def read(path: str | os.PathLike[str]) -> LiveResult:
     """The report ``lasthop live --format json`` wrote to ``path``."""
     return LiveResult(json.loads(Path(path).read_text()))
 
