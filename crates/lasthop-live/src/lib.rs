@@ -25,6 +25,21 @@
 //!   agents' copies in a bounded store, and agents' outputs written back
 //!   (`FlowMap::wire_for_output`).
 //! - [`pcap`]: captures of raw IP packets (`pcap::PcapWriter`, LINKTYPE_RAW).
+//! - [`plan`]: what a scenario asks of a live run (hosts, kernel settings,
+//!   workload), and what live mode refuses, in one line naming the field.
+//! - [`host`] (Linux): the namespaces and TUN devices ([`tun`]) of a run,
+//!   named by its run id, and `--cleanup` of runs that died.
+//! - [`relay`]: the network between the hosts, sans-IO: the scenario's
+//!   links (`lasthop_sim::world::push_link`), routes and agents
+//!   (`place_agents`), fed real packets and a clock; [`traces`] its tables.
+//! - [`workload`] (Linux): the built-in bulk or timed flows over kernel
+//!   sockets, `TCP_INFO` samples, and SPLIT's proxy.
+//! - [`run`] (Linux): one live run, start to report (`lasthop live`).
+//!
+//! Not carried yet (refused by [`plan`]): shared media (radio, 802.11, RLP
+//! circuits; `lasthop_sim::world::build_mac` builds them for whoever
+//! drives them next), outages, rate and error-model changes, mobility,
+//! M-TCP and datagram sources.
 
 pub mod flowmap;
 #[cfg(target_os = "linux")]
