@@ -1132,12 +1132,15 @@ def live_command(ctx: typer.Context) -> int:
     native lasthop command's; Linux, as root).
 
     lasthop live SCENARIO [--set PATH=VALUE]... [--seed N] [--cc reno|cubic|bbr]
-    [--duration S] [--sample-ms MS] [--format table|json] [--pcap DIR] [--on HOST]
+    [--duration S] [--sample-ms MS] [--format table|json] [--tables]
+    [--sysctl net.ipv4.tcp_KEY=VALUE]... [--rto-min-ms MS] [--pcap DIR] [--on HOST]
     [-- COMMAND ARGS...]: the built-in bulk transfer (or COMMAND in host HOST, by
     default the first flow's source), then its report: per flow the throughput, the
     source's retransmissions counted from the packets and the base station's local
     ones, the kernel's TCP_INFO over time (JSON); per link direction packets, errors,
-    drops, goodput. lasthop live --cleanup removes what ended runs left behind.
+    drops, goodput; with --tables the trace tables of a simulated run (lasthop plot
+    cwnd|sequence --live REPORT draws them). lasthop live --cleanup removes what ended
+    runs left behind.
     """
     from lasthop import native
 

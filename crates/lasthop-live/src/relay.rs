@@ -402,11 +402,14 @@ impl Network {
             let t = Time(t);
             match ev {
                 Ev::TxDone(li, dir) => {
+                    // The frame's arrival event key, taken now whether it is
+                    // scheduled now (the oldest propagating) or handed back
+                    // by its predecessor's arrival (the link keeps it).
                     let key = self.next_key;
+                    self.next_key += 1;
                     let (arrive, first) =
                         self.links[li as usize].finish_transmission(t, dir as usize, key, &mut self.pool);
                     if first {
-                        self.next_key += 1;
                         self.events.push(Reverse((arrive.ns(), key, Ev::Arrival(li, dir))));
                     }
                     self.start(t, li as usize, dir as usize);
