@@ -31,10 +31,12 @@ PING_BYTES = 84  # 56 data + 8 ICMP + 20 IP
 
 
 def lasthop_command() -> str:
-    beside = Path(sys.executable).parent / "lasthop"
-    found = str(beside) if beside.is_file() else shutil.which("lasthop")
+    """The native ``lasthop`` (live runs are its alone): ``lasthop.native`` finds it."""
+    from lasthop.native import missing_reason, native_command
+
+    found = native_command()
     if found is None:
-        sys.exit("live_accuracy.py: no lasthop command (run scripts/install.sh)")
+        sys.exit(f"live_accuracy.py: {missing_reason()}")
     return found
 
 

@@ -33,20 +33,20 @@ import argparse
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 SCENARIO = "live/one-link"
 
 
 def lasthop_command() -> str:
-    beside = Path(sys.executable).parent / "lasthop"
-    found = str(beside) if beside.is_file() else shutil.which("lasthop")
+    """The native ``lasthop`` (live runs are its alone): ``lasthop.native`` finds it."""
+    from lasthop.native import missing_reason, native_command
+
+    found = native_command()
     if found is None:
-        sys.exit("live_vs_sim.py: no lasthop command (run scripts/install.sh)")
+        sys.exit(f"live_vs_sim.py: {missing_reason()}")
     return found
 
 

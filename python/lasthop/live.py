@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lasthop.native import HANDED_ENV, missing_reason, native_command, stop
-from lasthop.result import TABLE_NAMES
+from lasthop.result import TABLE_NAMES, TraceTables
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -39,7 +39,7 @@ class LiveError(Exception):
     """A live run that could not be made or run: the native command's one line."""
 
 
-class LiveResult:
+class LiveResult(TraceTables):
     """What a live run measured (the native command's JSON report)."""
 
     def __init__(self, report: dict[str, Any]) -> None:
@@ -102,34 +102,6 @@ class LiveResult:
                 arrays.append(numeric(np.asarray(values, dtype=typ.to_pandas_dtype())))
             names.append(col)
         return pa.Table.from_arrays(arrays, names=names)
-
-    @property
-    def window(self) -> pa.Table:
-        return self.table("window")
-
-    @property
-    def sent(self) -> pa.Table:
-        return self.table("sent")
-
-    @property
-    def acks(self) -> pa.Table:
-        return self.table("acks")
-
-    @property
-    def events(self) -> pa.Table:
-        return self.table("events")
-
-    @property
-    def drops(self) -> pa.Table:
-        return self.table("drops")
-
-    @property
-    def local_rexmits(self) -> pa.Table:
-        return self.table("local_rexmits")
-
-    @property
-    def send_rate(self) -> pa.Table:
-        return self.table("send_rate")
 
     def info(self) -> pa.Table:
         """The senders' ``TCP_INFO`` samples: one row per flow and sample."""

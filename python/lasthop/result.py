@@ -108,7 +108,52 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class RunResult:
+class TraceTables:
+    """The trace tables by name, as properties over :meth:`table` (a simulated run's
+    :class:`RunResult` and a live one's ``lasthop.live.LiveResult`` alike)."""
+
+    def table(self, name: str) -> pa.Table:
+        raise NotImplementedError
+
+    @property
+    def window(self) -> pa.Table:
+        """cwnd and ssthresh over time: time_ns, flow, cwnd_bytes, ssthresh_bytes."""
+        return self.table("window")
+
+    @property
+    def sent(self) -> pa.Table:
+        """Data segments sent: time_ns, flow, seq, len, retransmit."""
+        return self.table("sent")
+
+    @property
+    def acks(self) -> pa.Table:
+        """Acks received by senders: time_ns, flow, ack."""
+        return self.table("acks")
+
+    @property
+    def events(self) -> pa.Table:
+        """Loss-recovery events: time_ns, flow, kind."""
+        return self.table("events")
+
+    @property
+    def drops(self) -> pa.Table:
+        """Packets dropped on links: time_ns, link, flow, seq, is_data, cause."""
+        return self.table("drops")
+
+    @property
+    def local_rexmits(self) -> pa.Table:
+        """Local retransmissions by a base-station agent: time_ns, flow, seq, len, node,
+        timer."""
+        return self.table("local_rexmits")
+
+    @property
+    def send_rate(self) -> pa.Table:
+        """Sending rate per flow and 100 ms bin (seed 004 Fig. 16): time_ns (the bin's
+        start), flow, segments, retransmits."""
+        return self.table("send_rate")
+
+
+class RunResult(TraceTables):
     """One run of a scenario: ``summary`` (a dict, as ``lasthop run --format json`` prints
     it) and the trace tables ``window``, ``sent``, ``acks``, ``events`` and ``drops`` as
     ``pyarrow.Table`` (empty when the run was made with ``trace=False``)."""
@@ -181,43 +226,6 @@ class RunResult:
             table = build_table(name, self._raw.get(name))
             self._built[name] = table
         return table
-
-    @property
-    def window(self) -> pa.Table:
-        """cwnd and ssthresh over time: time_ns, flow, cwnd_bytes, ssthresh_bytes."""
-        return self.table("window")
-
-    @property
-    def sent(self) -> pa.Table:
-        """Data segments sent: time_ns, flow, seq, len, retransmit."""
-        return self.table("sent")
-
-    @property
-    def acks(self) -> pa.Table:
-        """Acks received by senders: time_ns, flow, ack."""
-        return self.table("acks")
-
-    @property
-    def events(self) -> pa.Table:
-        """Loss-recovery events: time_ns, flow, kind."""
-        return self.table("events")
-
-    @property
-    def drops(self) -> pa.Table:
-        """Packets dropped on links: time_ns, link, flow, seq, is_data, cause."""
-        return self.table("drops")
-
-    @property
-    def local_rexmits(self) -> pa.Table:
-        """Local retransmissions by a base-station agent: time_ns, flow, seq, len, node,
-        timer."""
-        return self.table("local_rexmits")
-
-    @property
-    def send_rate(self) -> pa.Table:
-        """Sending rate per flow and 100 ms bin (seed 004 Fig. 16): time_ns (the bin's
-        start), flow, segments, retransmits."""
-        return self.table("send_rate")
 
     @property
     def pcap_labels(self) -> list[str]:

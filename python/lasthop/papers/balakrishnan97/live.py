@@ -14,6 +14,7 @@ paper's link and agents, not the 1997 stack.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from lasthop.papers.balakrishnan97.published import (
@@ -69,34 +70,19 @@ def live_experiments() -> list[LiveExperiment]:
     ]
 
 
-def _snoop_beats_e2e(c: Cells) -> Verdict:
-    j = Judge()
-    j.greater(
-        f"live {SETTING} LL-TCP-AWARE/E2E",
-        c.est(TABLE, SETTING, "ll-tcp-aware"),
-        c.est(TABLE, SETTING, "e2e"),
-    )
-    return Verdict.of(j)
+def _greater(setting: str, better: str, worse: str) -> Callable[[Cells], Verdict]:
+    """The check that live ``better`` beats live ``worse`` in row ``setting``."""
 
+    def check(c: Cells) -> Verdict:
+        j = Judge()
+        j.greater(
+            f"live {setting} {better.upper()}/{worse.upper()}",
+            c.est(TABLE, setting, better),
+            c.est(TABLE, setting, worse),
+        )
+        return Verdict.of(j)
 
-def _dense_errors(c: Cells) -> Verdict:
-    j = Judge()
-    j.greater(
-        f"live {DENSE} LL-TCP-AWARE/E2E",
-        c.est(TABLE, DENSE, "ll-tcp-aware"),
-        c.est(TABLE, DENSE, "e2e"),
-    )
-    return Verdict.of(j)
-
-
-def _aware_beats_plain(c: Cells) -> Verdict:
-    j = Judge()
-    j.greater(
-        f"live {SETTING} LL-TCP-AWARE/LL",
-        c.est(TABLE, SETTING, "ll-tcp-aware"),
-        c.est(TABLE, SETTING, "ll"),
-    )
-    return Verdict.of(j)
+    return check
 
 
 LIVE_CLAIMS: Final = (
@@ -111,7 +97,7 @@ LIVE_CLAIMS: Final = (
             "live LL-TCP-AWARE > live E2E, 95% intervals over the live seeds not "
             "overlapping (one live seed: the means compared)"
         ),
-        check=_snoop_beats_e2e,
+        check=_greater(SETTING, "ll-tcp-aware", "e2e"),
         tags=(TABLE,),
     ),
     Claim(
@@ -127,7 +113,7 @@ LIVE_CLAIMS: Final = (
             "95% intervals over the live seeds not overlapping (one live seed: the "
             "means compared)"
         ),
-        check=_dense_errors,
+        check=_greater(DENSE, "ll-tcp-aware", "e2e"),
         tags=(TABLE,),
     ),
     Claim(
@@ -142,7 +128,7 @@ LIVE_CLAIMS: Final = (
             "live LL-TCP-AWARE > live LL, 95% intervals over the live seeds not "
             "overlapping (one live seed: the means compared)"
         ),
-        check=_aware_beats_plain,
+        check=_greater(SETTING, "ll-tcp-aware", "ll"),
         tags=(TABLE,),
     ),
 )
