@@ -118,8 +118,7 @@ pub struct Network {
     events: BinaryHeap<Reverse<(u64, u64, Ev)>>,
     next_key: u64,
     n_hosts: usize,
-    /// Per host, its node; per node, its host (or [`NO_HOST`]).
-    host_node: Vec<NodeId>,
+    /// Per node, its host (or [`NO_HOST`]).
     node_host: Vec<u32>,
     /// Per (source host, destination host), its route (`routes[s * n + d]`).
     routes: Vec<Vec<Hop>>,
@@ -179,7 +178,6 @@ impl Network {
             events: BinaryHeap::new(),
             next_key: 0,
             n_hosts: n,
-            host_node: hosts.to_vec(),
             node_host,
             routes,
             slots: Vec::new(),
@@ -254,11 +252,6 @@ impl Network {
     /// When the next event is due ([`Time::NEVER`]: none).
     pub fn next_event(&self) -> Time {
         self.events.peek().map_or(Time::NEVER, |Reverse((t, _, _))| Time(*t))
-    }
-
-    /// Packets inside the network (queued, on a medium or propagating).
-    pub fn in_flight(&self) -> usize {
-        self.slots.len() - self.free.len()
     }
 
     fn schedule(&mut self, at: Time, ev: Ev) -> u64 {
@@ -543,15 +536,15 @@ impl Network {
         }
         // Held packets the agent let go of without sending (a real ack
         // superseded by a newer one) end here: the oldest of its flow's.
-        let flow = self.agents[k].1.flow();
-        let keep = self.agents[k].1.held() as usize;
-        let mut held: Vec<(u32, u64)> = self.held.range((flow, 0)..=(flow, u64::MAX)).map(|(&k, _)| k).collect();
-        if held.len() > keep {
-            held.truncate(held.len() - keep);
-            for key in held {
-                if let Some(s) = self.held.remove(&key) {
-                    self.release(s);
-                }
+        // (Nothing held, the common case: no search, no allocation.)
+        if !self.held.is_empty() {
+            let flow = self.agents[k].1.flow();
+            let keep = self.agents[k].1.held() as usize;
+            let ours = self.held.range((flow, 0)..=(flow, u64::MAX)).count();
+            for _ in keep..ours {
+                let oldest = *self.held.range((flow, 0)..=(flow, u64::MAX)).next().expect("counted").0;
+                let s = self.held.remove(&oldest).expect("just found");
+                self.release(s);
             }
         }
         let at = self.agents[k].1.poll_at();
@@ -581,11 +574,6 @@ impl Network {
             self.release(s);
         }
         self.deliveries.clear();
-    }
-
-    /// The node of host `k`.
-    pub fn host_node(&self, k: usize) -> NodeId {
-        self.host_node[k]
     }
 
     /// The host at `node`, if one is.
