@@ -173,46 +173,17 @@ mod tests {
     #[test]
     fn an_emulated_link_direction_delivers_on_ticks_in_fifo_order() {
         use crate::error::ErrorModel;
-        use crate::mac::point_to_point::{DirParams, Duplex, Link, LinkDir};
-        use crate::queue::{QueueLimit, Waiting};
-        use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, TcpHeader};
-        // 28.8 kb/s, 50 ms, ticks at 3, 13, 23, ... ms: three 52-byte acks
-        // (14.444445 ms each) offered at t = 0.
-        let p = DirParams {
-            bandwidth_bps: 28_800,
-            delay_ns: 50 * MS,
-            frame_overhead_bytes: 0,
-            frame_overhead_ns: 0,
-            queue: QueueLimit { packets: Some(50), bytes: None },
-            jitter_mean_ns: 0,
-        };
+        use crate::mac::point_to_point::LinkDir;
+        use crate::mac::test_support::{plain_dir, queued_link, send_back_to_back};
+        // 28.8 kb/s, 50 ms, ticks at 3, 13, 23, ... ms: three 52-byte frames
+        // (an ack's size, 14.444445 ms each) offered at t = 0.
+        let p = plain_dir(28_800, 50 * MS);
         let ab = LinkDir::new(p, ErrorModel::none()).with_emulator(Some(emu(3)));
-        let mut link = Link::new(Duplex::Full, ab, LinkDir::new(p, ErrorModel::none()));
-        let mut pool = PacketPool::new();
-        for uid in 0..3 {
-            let pkt = Packet {
-                uid,
-                flow: 0,
-                kind: PacketKind::Ack,
-                src: 0,
-                dst: 1,
-                size_bytes: 52,
-                ecn: Ecn::NotEct,
-                tcp: TcpHeader::default(),
-            };
-            let w = Waiting::new(&pkt, pool.put(pkt), u32::MAX);
-            assert!(link.enqueue(0, Time::ZERO, w, &mut pool, &mut Vec::new()).queued());
-        }
+        let (mut link, mut pool) = queued_link(ab, p, &[52, 52, 52]);
         // Ideal ends 14.44, 28.89, 43.33 ms: moved on the 3, 23 and 43 ms
         // ticks (whole ticks from each move to the next ideal end), then each
         // 50 ms in the delay queue, its timer armed when the one ahead left.
-        let mut now = Time::ZERO;
-        let mut exits = Vec::new();
-        for key in 0..3 {
-            let s = link.start_transmission(now, &mut pool, &mut Vec::new()).expect("a frame waits");
-            now = s.done;
-            exits.push((now.ns(), link.finish_transmission(now, 0, key, &mut pool).0.ns()));
-        }
+        let exits = send_back_to_back(&mut link, &mut pool, 3);
         assert_eq!(exits, vec![(3 * MS, 53 * MS), (23 * MS, 73 * MS), (43 * MS, 93 * MS)]);
         for uid in 0..3 {
             let a = link.take_arrival(Time(exits[uid].1), 3, 0, &mut pool);

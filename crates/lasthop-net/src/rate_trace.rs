@@ -422,64 +422,25 @@ mod tests {
     #[test]
     fn a_traced_link_direction_releases_frames_at_opportunities_then_delays_them() {
         use crate::error::ErrorModel;
-        use crate::mac::point_to_point::{DirParams, Duplex, Link, LinkDir};
-        use crate::queue::{QueueLimit, Waiting};
-        use lasthop_core::{Ecn, Packet, PacketKind, PacketPool, TcpHeader};
+        use crate::mac::point_to_point::LinkDir;
+        use crate::mac::test_support::{plain_dir, queued_link, send_back_to_back};
         // Opportunities at 1, 2, 3, 4 ms (looping), 5 ms of propagation;
         // three 1000-byte frames queued at t = 0.
         let trace = Arc::new(RateTrace::parse("1\n2\n3\n4").unwrap());
-        let p = DirParams {
-            bandwidth_bps: trace.mean_rate_bps(),
-            delay_ns: 5 * MS,
-            frame_overhead_bytes: 0,
-            frame_overhead_ns: 0,
-            queue: QueueLimit { packets: Some(50), bytes: None },
-            jitter_mean_ns: 0,
-        };
+        let p = plain_dir(trace.mean_rate_bps(), 5 * MS);
         let ab = LinkDir::new(p, ErrorModel::none()).with_rate_trace(Some(TraceShaper::new(trace)));
-        let mut link = Link::new(Duplex::Full, ab, LinkDir::new(p, ErrorModel::none()));
-        let mut pool = PacketPool::new();
-        for uid in 0..3 {
-            let pkt = Packet {
-                uid,
-                flow: 0,
-                kind: PacketKind::Data,
-                src: 0,
-                dst: 1,
-                size_bytes: 1000,
-                ecn: Ecn::NotEct,
-                tcp: TcpHeader::default(),
-            };
-            let w = Waiting::new(&pkt, pool.put(pkt), u32::MAX);
-            assert!(link.enqueue(0, Time::ZERO, w, &mut pool, &mut Vec::new()).queued());
-        }
+        let (mut link, mut pool) = queued_link(ab, p, &[1000, 1000, 1000]);
         // The first leaves at 1 ms (504 bytes left over); the second takes
         // those and 496 of the 2 ms opportunity; the third fits in the
         // 1008 left: it leaves at 2 ms too. Each arrives 5 ms later.
-        let mut now = Time::ZERO;
-        let mut times = Vec::new();
-        for key in 0..3 {
-            let s = link.start_transmission(now, &mut pool, &mut Vec::new()).expect("a frame waits");
-            now = s.done;
-            times.push((now.ns(), link.finish_transmission(now, 0, key, &mut pool).0.ns()));
-        }
+        let times = send_back_to_back(&mut link, &mut pool, 3);
         assert_eq!(times, vec![(MS, 6 * MS), (2 * MS, 7 * MS), (2 * MS, 7 * MS)]);
         for (uid, &(_, arrive)) in times.iter().enumerate() {
             let a = link.take_arrival(Time(arrive), 3, 0, &mut pool);
             assert_eq!(pool.take(a.pkt).uid, uid as u64);
         }
         // Idle since 2 ms: a frame offered at 2.5 ms takes the 3 ms opportunity.
-        let pkt = Packet {
-            uid: 9,
-            flow: 0,
-            kind: PacketKind::Data,
-            src: 0,
-            dst: 1,
-            size_bytes: 100,
-            ecn: Ecn::NotEct,
-            tcp: TcpHeader::default(),
-        };
-        let w = Waiting::new(&pkt, pool.put(pkt), u32::MAX);
+        let w = crate::queue::tests::data(&mut pool, 0, 9, 100);
         let s = link.start_at_once(Time(2 * MS + MS / 2), 0, w, &pool).expect("idle");
         assert_eq!(s.done, Time(3 * MS));
     }

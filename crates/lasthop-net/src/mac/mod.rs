@@ -135,7 +135,7 @@ pub mod point_to_point;
 pub mod radio;
 mod station_queue;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 
 pub use circuit::{Circuit, CircuitConfig, CircuitStats};
 pub use dcf::{Dcf, DcfConfig, DcfStats};

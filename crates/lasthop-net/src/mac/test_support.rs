@@ -3,13 +3,16 @@
 //! [`super::Mac`] enum's): driving a medium as the world does, its air log
 //! in short, and the conservation property both members' property tests
 //! check (every frame handed to a MAC is delivered once, dropped with a
-//! cause, or still held).
+//! cause, or still held). And, for the shaped point-to-point directions'
+//! tests, a plain direction, a link with frames queued, and its frames sent
+//! back to back.
 
 use super::dcf::Dcf;
+use super::point_to_point::{DirParams, Duplex, Link, LinkDir};
 use super::radio::Radio;
 use super::{AirRecord, FrameClass, Heard, Mac, MacDropCause, MacOutput, StationId};
 use crate::error::{ErrorModel, ErrorModelConfig};
-use crate::queue::Waiting;
+use crate::queue::{QueueLimit, Waiting};
 use lasthop_core::rng::RngStream;
 use lasthop_core::{PacketPool, Time};
 use proptest::prelude::*;
@@ -198,4 +201,45 @@ pub(super) fn drive(
         prop_assert!(l.balanced(m));
     }
     Ok(l)
+}
+
+/// A point-to-point direction of `bandwidth_bps` and `delay_ns` with a
+/// 50-packet queue and nothing else (the shaped directions' tests:
+/// [`crate::emulation`]'s, [`crate::rate_trace`]'s).
+pub(crate) fn plain_dir(bandwidth_bps: u64, delay_ns: u64) -> DirParams {
+    DirParams {
+        bandwidth_bps,
+        delay_ns,
+        frame_overhead_bytes: 0,
+        frame_overhead_ns: 0,
+        queue: QueueLimit { packets: Some(50), bytes: None },
+        jitter_mean_ns: 0,
+    }
+}
+
+/// A full-duplex link of direction `ab` and a plain direction `p` back,
+/// with data segments of `sizes` bytes (the queue tests', uids 0, 1, ...)
+/// queued on `ab` at t = 0.
+pub(crate) fn queued_link(ab: LinkDir, p: DirParams, sizes: &[u32]) -> (Link, PacketPool) {
+    let mut link = Link::new(Duplex::Full, ab, LinkDir::new(p, ErrorModel::none()));
+    let mut pool = PacketPool::new();
+    for (uid, &size) in sizes.iter().enumerate() {
+        let w = crate::queue::tests::data(&mut pool, 0, uid as u64, size);
+        assert!(link.enqueue(0, Time::ZERO, w, &mut pool, &mut Vec::new()).queued());
+    }
+    (link, pool)
+}
+
+/// The first `n` frames queued on direction 0 sent back to back from t = 0
+/// (frame k's arrival under event key k): each (end of transmission,
+/// arrival), in ns.
+pub(crate) fn send_back_to_back(link: &mut Link, pool: &mut PacketPool, n: u64) -> Vec<(u64, u64)> {
+    let mut now = Time::ZERO;
+    let mut times = Vec::new();
+    for key in 0..n {
+        let s = link.start_transmission(now, pool, &mut Vec::new()).expect("a frame waits");
+        now = s.done;
+        times.push((now.ns(), link.finish_transmission(now, 0, key, pool).0.ns()));
+    }
+    times
 }
