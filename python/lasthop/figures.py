@@ -511,16 +511,36 @@ def trace_figures(
     what = "Congestion window" if kind == "cwnd" else "Sequence numbers sent"
     title = f"{what} against time, flow {flow_text}\n{_subject(frame)}"
     tables = ("window",) if kind == "cwnd" else ("sent", "events")
-    series = [_labelled(table, path, runs, flows) for table in tables]
-    pages = plots.page_ranges(len(runs))
-    figs = []
+    series = {table: _labelled(table, path, runs, flows) for table in tables}
+    labels = [label for label, _ in runs]
+    return [
+        _with_timeline(fig, path, [runs[i] for i in panels], time_window_s, panels.start)
+        for panels, fig in _trace_pages(kind, labels, series, title, time_window_s, None)
+    ]
+
+
+def _trace_pages(
+    kind: str,
+    labels: Sequence[str],
+    series: Mapping[str, Mapping[str, Any]],
+    title: str,
+    time_window_s: tuple[float, float] | None,
+    flow: int | None,
+) -> list[tuple[range, Figure]]:
+    """``kind`` ``cwnd`` or ``sequence`` as pages of :data:`lasthop.plots.PANELS_PER_PAGE`
+    panels, one panel per label, each page with the panels it holds. ``series`` maps the
+    tables the kind draws (``window``; ``sent``, ``events`` and optionally
+    ``local_rexmits``) to each label's table; ``flow``: the flow drawn (``None``: the
+    tables hold one flow each)."""
+    pages = plots.page_ranges(len(labels))
+    out = []
     for number, panels in enumerate(pages, start=1):
-        chunks = [{runs[i][0]: of_run[runs[i][0]] for i in panels} for of_run in series]
+        chunk = {name: {labels[i]: of[labels[i]] for i in panels} for name, of in series.items()}
         page_title = title if len(pages) == 1 else f"{title} (page {number} of {len(pages)})"
         if kind == "cwnd":
             fig = plots.cwnd_vs_time(
-                chunks[0],
-                flow=None,
+                chunk["window"],
+                flow=flow,
                 time_window_s=time_window_s,
                 share_y=False,
                 title=page_title,
@@ -528,17 +548,16 @@ def trace_figures(
             )
         else:
             fig = plots.time_sequence(
-                chunks[0],
-                chunks[1],
-                flow=None,
+                chunk["sent"],
+                chunk["events"],
+                flow=flow,
                 time_window_s=time_window_s,
                 title=page_title,
+                local_rexmits=chunk.get("local_rexmits"),
                 first_panel=panels.start,
             )
-        figs.append(
-            _with_timeline(fig, path, [runs[i] for i in panels], time_window_s, panels.start)
-        )
-    return figs
+        out.append((panels, fig))
+    return out
 
 
 def _with_timeline(
@@ -620,31 +639,12 @@ def live_figures(
     labels = [f"{r.scenario} live {r.run}" for r in runs]
     what = "Congestion window (the kernel's)" if kind == "cwnd" else "Sequence numbers sent"
     title = f"{what} against time, flow {flow}, live"
-    pages = plots.page_ranges(len(runs))
-    figs = []
-    for number, panels in enumerate(pages, start=1):
-        page_title = title if len(pages) == 1 else f"{title} (page {number} of {len(pages)})"
-        if kind == "cwnd":
-            fig = plots.cwnd_vs_time(
-                {labels[i]: runs[i].window for i in panels},
-                flow=flow,
-                time_window_s=time_window_s,
-                share_y=False,
-                title=page_title,
-                first_panel=panels.start,
-            )
-        else:
-            fig = plots.time_sequence(
-                {labels[i]: runs[i].sent for i in panels},
-                {labels[i]: runs[i].events for i in panels},
-                flow=flow,
-                time_window_s=time_window_s,
-                title=page_title,
-                local_rexmits={labels[i]: runs[i].local_rexmits for i in panels},
-                first_panel=panels.start,
-            )
-        figs.append(fig)
-    return figs
+    names = ("window",) if kind == "cwnd" else ("sent", "events", "local_rexmits")
+    series = {
+        name: {label: r.table(name) for label, r in zip(labels, runs, strict=True)}
+        for name in names
+    }
+    return [fig for _, fig in _trace_pages(kind, labels, series, title, time_window_s, flow)]
 
 
 def stored_report(
