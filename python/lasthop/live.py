@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lasthop.native import HANDED_ENV, missing_reason, native_command, stop
+from lasthop.native import NativeFailed, missing_reason, native_command, output_of
 from lasthop.result import TABLE_NAMES, TraceTables
 
 if TYPE_CHECKING:
@@ -150,7 +149,7 @@ def run(
     native = native_command()
     if native is None:
         raise LiveError(missing_reason())
-    args = [native, "live", scenario, "--seed", str(seed), "--format", "json", "--tables"]
+    args = ["live", scenario, "--seed", str(seed), "--format", "json", "--tables"]
     for s in set:
         args += ["--set", s]
     for s in sysctl:
@@ -163,19 +162,8 @@ def run(
         args += ["--sample-ms", str(sample_ms)]
     if pcap_dir is not None:
         args += ["--pcap", str(pcap_dir)]
-    proc = subprocess.Popen(
-        args,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, HANDED_ENV: "1"},
-    )
     try:
-        out, err = proc.communicate()
-    except BaseException:
-        stop(proc)
-        raise
-    if proc.returncode != 0:
-        line = err.strip().splitlines()[-1] if err.strip() else f"exit code {proc.returncode}"
-        raise LiveError(line.removeprefix("lasthop: error: "))
+        out = output_of(native, args)
+    except NativeFailed as e:
+        raise LiveError(str(e)) from None
     return LiveResult(json.loads(out))

@@ -139,3 +139,36 @@ def stop(proc: subprocess.Popen[str] | subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+class NativeFailed(Exception):
+    """The native command exited non-zero: its last error line (without the
+    ``lasthop: error:`` prefix; ``None`` when it wrote none) and its exit code."""
+
+    def __init__(self, line: str | None, returncode: int) -> None:
+        super().__init__(line or f"exit code {returncode}")
+        self.line = line
+        self.returncode = returncode
+
+
+def output_of(command: str, args: Sequence[str]) -> str:
+    """Run the native ``command ARGS`` (a live run) and return what it printed; a Ctrl-C
+    reaches the run, which is waited for (:func:`stop`) before ``KeyboardInterrupt`` goes
+    on. :class:`NativeFailed` when it fails."""
+    proc = subprocess.Popen(
+        [command, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, HANDED_ENV: "1"},
+    )
+    try:
+        out, err = proc.communicate()
+    except BaseException:
+        stop(proc)
+        raise
+    if proc.returncode != 0:
+        lines = [line for line in err.splitlines() if line.strip()]
+        line = lines[-1].strip().removeprefix("lasthop: error: ") if lines else None
+        raise NativeFailed(line, proc.returncode)
+    return out

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -32,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from lasthop.errors import RunFailed
-from lasthop.native import HANDED_ENV, missing_reason, native_command, stop
+from lasthop.native import NativeFailed, missing_reason, native_command, output_of
 from lasthop.reproduction.claims import as_json as claim_json
 from lasthop.reproduction.claims import evaluate_all
 from lasthop.reproduction.compare import cell_half_width
@@ -128,22 +127,11 @@ def run_native_live(args: Sequence[str], native: str | None = None) -> dict[str,
     command = native or native_command()
     if command is None:
         raise RunFailed(unavailable() or "no native lasthop command")
-    proc = subprocess.Popen(
-        [command, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, HANDED_ENV: "1"},
-    )
     try:
-        out, err = proc.communicate()
-    except BaseException:
-        stop(proc)
-        raise
-    if proc.returncode != 0:
-        lines = [line for line in err.splitlines() if line.strip()]
-        why = lines[-1].removeprefix("lasthop: error: ") if lines else f"exit {proc.returncode}"
-        raise RunFailed(f"lasthop {' '.join(args[:2])}: {why}")
+        out = output_of(command, args)
+    except NativeFailed as e:
+        why = e.line if e.line is not None else f"exit {e.returncode}"
+        raise RunFailed(f"lasthop {' '.join(args[:2])}: {why}") from None
     try:
         report: dict[str, Any] = json.loads(out)
     except ValueError:
