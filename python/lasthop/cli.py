@@ -1079,23 +1079,21 @@ def plot_command(
     if live_reports:
         index = 0 if flow is None else _live_flow(flow)
         figs = figures.live_figures(kind.value, live_reports, time_window_s=window, flow=index)
-        for path in plots.save_pages(figs, out):
-            sys.stdout.write(f"{path}\n")
-        return
-    figs = figures.figure(
-        kind.value,
-        store,
-        plan=plan,
-        where=_where(where),
-        by=by,
-        group=group,
-        x=x,
-        seed=seed,
-        peak_mbps=peak,
-        time_window_s=window,
-        flow=flow,
-        aggregate=how,
-    )
+    else:
+        figs = figures.figure(
+            kind.value,
+            store,
+            plan=plan,
+            where=_where(where),
+            by=by,
+            group=group,
+            x=x,
+            seed=seed,
+            peak_mbps=peak,
+            time_window_s=window,
+            flow=flow,
+            aggregate=how,
+        )
     for path in plots.save_pages(figs, out):
         sys.stdout.write(f"{path}\n")
 
