@@ -15,6 +15,7 @@ from lasthop.reproduction.live import unavailable
 from lasthop.result import TABLE_SCHEMAS
 
 
+@pytest.mark.live
 def test_a_live_run_reads_back_as_a_simulated_runs_tables(tmp_path: Path) -> None:
     why = unavailable()
     if why is not None:

@@ -114,6 +114,7 @@ def test_live_only_where_a_paper_has_live_cells() -> None:
     )
 
 
+@pytest.mark.live
 def test_reproduce_live_runs_table_ii_lan_row() -> None:
     """The three live cells of 1 MB each (about 20 s): kernel Reno without SACK through
     the 2 Mb/s hop with one error per 64 KB; beside them the same runs simulated; snoop
@@ -241,6 +242,7 @@ def _runs_of(parent: int) -> set[str]:
     return runs
 
 
+@pytest.mark.live
 @pytest.mark.parametrize("whom", ["group", "python"])
 def test_ctrl_c_during_a_live_cell_removes_its_namespaces(whom: str) -> None:
     """Ctrl-C while a live cell runs: one line, exit code 130, and the namespaces the run

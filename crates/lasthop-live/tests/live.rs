@@ -5,7 +5,12 @@
 //!
 //! The live runs of one test binary run one at a time (a lock): they share
 //! the machine's two cores, and the emulator's accuracy depends on the
-//! relay thread getting one.
+//! relay thread getting one. They are `#[ignore]`d in a plain `cargo test`
+//! and run alone by scripts/test.sh (`-- --ignored`), after the other tests:
+//! beside CI's other tests on both cores, the hosts' kernels fell behind
+//! (acks late past the timers: spurious retransmissions by the source and
+//! by snoop's timer) and the checks of what the mechanisms do failed for
+//! the load's sake.
 
 use lasthop_live::host::{cleanup_leftovers, REGISTRY};
 use lasthop_live::run::{live, LiveOptions, LiveReport};
@@ -65,6 +70,7 @@ fn our_namespaces(run: &str) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "a live run: timing-sensitive, so scripts/test.sh runs these alone (--ignored), after the rest"]
 fn the_emulated_link_carries_its_rate_and_leaves_nothing_behind() {
     require_live!();
     // 10 Mb/s, no delay, 3 s of kernel CUBIC: the receiving application
@@ -84,6 +90,7 @@ fn the_emulated_link_carries_its_rate_and_leaves_nothing_behind() {
 }
 
 #[test]
+#[ignore = "a live run: timing-sensitive, so scripts/test.sh runs these alone (--ignored), after the rest"]
 fn snoop_on_real_packets_repairs_losses_the_source_would_repair() {
     require_live!();
     // Seed 000's LAN (2 Mb/s WaveLAN, one bit error per 64 KB both ways),
@@ -135,6 +142,7 @@ fn snoop_on_real_packets_repairs_losses_the_source_would_repair() {
 }
 
 #[test]
+#[ignore = "a live run: timing-sensitive, so scripts/test.sh runs these alone (--ignored), after the rest"]
 fn a_split_connection_is_two_kernel_connections_through_a_proxy_at_the_base_station() {
     require_live!();
     // SPLIT (I-TCP): the base station is a host of its own whose proxy
@@ -157,6 +165,7 @@ fn a_split_connection_is_two_kernel_connections_through_a_proxy_at_the_base_stat
 }
 
 #[test]
+#[ignore = "a live run: timing-sensitive, so scripts/test.sh runs these alone (--ignored), after the rest"]
 fn a_command_runs_in_a_host_with_the_addresses_and_its_status_is_reported() {
     require_live!();
     let opts = LiveOptions {
@@ -185,6 +194,7 @@ fn child_live_run() {
 }
 
 #[test]
+#[ignore = "a live run: timing-sensitive, so scripts/test.sh runs these alone (--ignored), after the rest"]
 fn kill_9_leaves_namespaces_that_cleanup_removes() {
     require_live!();
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -240,6 +250,7 @@ fn delivered_by(timeline: &[(f64, u64)], t: f64) -> f64 {
 }
 
 #[test]
+#[ignore = "a live run: timing-sensitive, so scripts/test.sh runs these alone (--ignored), after the rest"]
 fn a_mahimahi_trace_drives_the_live_link_window_by_window() {
     require_live!();
     // Issue 33 item 4: the shipped 60 s cellular-like trace
