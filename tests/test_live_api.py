@@ -36,8 +36,11 @@ def test_a_live_run_reads_back_as_a_simulated_runs_tables(tmp_path: Path) -> Non
     drops = r.drops.to_pandas()
     rexmits = r.local_rexmits.to_pandas()
     assert len(rexmits) == flow["local_retransmits"]
-    lost = set(drops.loc[drops["is_data"] & (drops["cause"] == "error"), "seq"])
-    assert set(rexmits["seq"]) <= lost, "snoop resent only segments the link destroyed"
+    # Bytes the link destroyed (a lost segment is at most the 1400-byte MSS; a source
+    # retransmission cut at other boundaries is cached, and resent, as it came).
+    lost = drops.loc[drops["is_data"] & (drops["cause"] == "error"), "seq"].tolist()
+    for seq, length in zip(rexmits["seq"], rexmits["len"], strict=True):
+        assert any(d < seq + length and seq < d + 1400 for d in lost), seq
     assert r.info().num_rows > 0 and r.delivered().num_rows > 1
     # The report reads back from its JSON.
     path = tmp_path / "live.json"
