@@ -22,6 +22,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("live/one-link", include_str!("../../../scenarios/live/one-link.toml")),
     ("elaarag02/blackout", include_str!("../../../scenarios/elaarag02/blackout.toml")),
     ("elaarag02/rate-drop", include_str!("../../../scenarios/elaarag02/rate-drop.toml")),
+    ("elaarag02/compare", include_str!("../../../scenarios/elaarag02/compare.toml")),
     ("elaarag02/ebsn", include_str!("../../../scenarios/elaarag02/ebsn.toml")),
     ("elaarag02/ebsn-ll", include_str!("../../../scenarios/elaarag02/ebsn-ll.toml")),
     ("elaarag02/fig2", include_str!("../../../scenarios/elaarag02/fig2.toml")),

@@ -9,7 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from lasthop.papers.elaarag02 import blackout, fig2, published, snoop_ho, transfer, x1
+from lasthop.papers.elaarag02 import (
+    blackout,
+    compare,
+    compare_claims,
+    fig2,
+    published,
+    snoop_ho,
+    transfer,
+    x1,
+)
 from lasthop.papers.elaarag02.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
 from lasthop.reproduction.claims import Claim
 from lasthop.reproduction.deviations import Deviation, Sensitivity
@@ -128,21 +137,31 @@ def table(cells: Sequence[Mapping[str, Any]], seeds: int) -> RenderableType:
 class ElAarag02(Paper):
     """The reproduction of ElAarag's Table I: the selection ``elaarag02``."""
 
-    claims: Sequence[Claim] = CLAIMS
-    deviations: Sequence[Deviation] = DEVIATIONS
+    claims: Sequence[Claim] = (*CLAIMS, *compare_claims.CLAIMS)
+    deviations: Sequence[Deviation] = (*DEVIATIONS, *compare_claims.DEVIATIONS)
     sensitivities: Sequence[Sensitivity] = SENSITIVITIES
 
     def owns(self, table: str) -> bool:
-        owned = (TABLE, fig2.TABLE, transfer.TABLE, x1.TABLE, blackout.TABLE, snoop_ho.TABLE)
+        owned = (
+            TABLE,
+            fig2.TABLE,
+            transfer.TABLE,
+            x1.TABLE,
+            blackout.TABLE,
+            snoop_ho.TABLE,
+            compare.TABLE,
+        )
         return table in owned
 
     def experiments(self, request: Request) -> list[ThroughputExperiment]:
-        return experiments() + x1.experiments() + snoop_ho.experiments()
+        return experiments() + x1.experiments() + snoop_ho.experiments() + compare.experiments()
 
     def cell(self, experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         assert isinstance(experiment, ThroughputExperiment)
         if experiment.table == x1.TABLE:
             return x1.cell(experiment, runs)
+        if experiment.table == compare.TABLE:
+            return compare.cell(experiment, runs)
         return throughput_cell(experiment, runs)
 
     def cells(
@@ -162,6 +181,7 @@ class ElAarag02(Paper):
             x1.table(cells, request.seeds),
             snoop_ho.table(cells, request.seeds),
             blackout.table(cells),
+            compare.table(cells, request.seeds),
         ]
 
     def report(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> ReportPart:
@@ -196,6 +216,15 @@ class ElAarag02(Paper):
                         ("FH timeouts", "timeouts", 1),
                         ("fast rexmits", "fast_retransmits", 1),
                         ("BS local rexmits", "local_retransmits", 1),
+                    ),
+                ),
+                compare.TABLE: CellTable(
+                    "ElAarag 2002, Sec. 6: the mechanisms on the Table I path, by condition",
+                    columns=(
+                        ("pkts/s", "throughput_pps", 2),
+                        ("FH timeouts", "timeouts", 1),
+                        ("FH rexmits", "retransmits", 1),
+                        ("local rexmits", "local_retransmits", 1),
                     ),
                 ),
                 snoop_ho.TABLE: CellTable(

@@ -1,0 +1,238 @@
+"""The claims of the survey's comparison (seed 002 Sec. 6, Table II; elaarag-002.md LL-1,
+LL-3, X-2), checked on :mod:`lasthop.papers.elaarag02.compare`'s cells, and the
+explanations of those that fail.
+
+Table II marks which problems each mechanism "handles"; a mark is read here as an ordering
+against plain Tahoe (Table I's source) on the same channel under the condition the row
+names. "Handles long disconnections" is read as the time a mechanism loses beyond the
+outage itself: a 120 s transfer loses the 10 s the link is down whatever runs on it, and
+what differs is how long the transfer takes to resume. That time is the cell's shortfall
+against the same mechanism without errors or outages:
+``duration * (1 - pps / pps_clean) - down``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from lasthop.papers.elaarag02 import compare
+from lasthop.reproduction.claims import Cells, Claim, Verdict
+from lasthop.reproduction.compare import Estimate, Judge
+from lasthop.reproduction.deviations import Cause, Deviation
+
+T: Final = compare.TABLE
+PPS: Final = "throughput_pps"
+DURATION_S: Final = 120.0
+"""``elaarag02/compare``'s ``duration_s``."""
+DOWN_S: Final = {"short-outage": 0.3, "long-outage": 10.0}
+"""Its ``short_s`` and ``long_s``."""
+ABOUT: Final = 0.10
+"""X-2's "about equal" (its ≈), as X-1's: within 10% [R]; neither the survey nor the
+reference gives a tolerance."""
+LL_FACTOR: Final = 10.0
+"""LL-1's "one or two orders of magnitude" (Sec. 6): at least 10x."""
+
+HIGH_BER_MARKS: Final = ("snoop", "i-tcp")
+"""Table II's "high BER" marks among the rows built on this channel (snoop and I-TCP; RLP,
+AIRMAIL and MTCP run on other scenarios; EBSN needs link-level retries, which this plain
+link has not: its cells are ``elaarag02/ebsn``'s)."""
+LONG_MARKS: Final = ("i-tcp", "m-tcp")
+"""Table II's "long disconnections" marks: I-TCP and M-TCP only."""
+SNOOP: Final = "snoop"
+"""Seed 000's snoop (``ll-tcp-aware``), the survey's own description (Sec. 5.1)."""
+SNOOP_NS2: Final = "snoop-ns2"
+"""ns-2.35's snoop with a NewReno source (seed 004's scheme ``snoop``): the outage claims'
+link layer. Seed 000's snoop cannot serve there: its timer, 200 ms before the first
+sample, is below this hop's 211 ms round trip, so even without errors it resends every
+segment and delivers a fifth of the clean rate (``ll-2-timers``); a time lost to an outage
+measured against that is not the outage's."""
+
+
+def _pps(c: Cells, condition: str, mechanism: str) -> Estimate:
+    return c.est(T, condition, mechanism, PPS)
+
+
+def lost_s(c: Cells, condition: str, mechanism: str) -> Estimate:
+    """Seconds the transfer lost beyond the outage (module docs)."""
+    x, clean = _pps(c, condition, mechanism), _pps(c, "clean", mechanism)
+    return (1.0 - x / clean) * DURATION_S - DOWN_S[condition]
+
+
+def _loss_rate(c: Cells, condition: str, mechanism: str) -> float:
+    """The source's retransmissions per packet delivered: the loss rate TCP sees."""
+    rexmits = c.value(T, condition, mechanism, "retransmits")
+    packets = c.value(T, condition, mechanism, PPS) * DURATION_S
+    return rexmits / packets
+
+
+def _high_ber(c: Cells) -> Verdict:
+    j = Judge()
+    tahoe = _pps(c, "high-ber", "tahoe")
+    for m in HIGH_BER_MARKS:
+        j.greater(f"{m} / Tahoe, BER 1e-5 (pkts/s)", _pps(c, "high-ber", m), tahoe)
+    return Verdict.of(j)
+
+
+def _x2(c: Cells) -> Verdict:
+    j = Judge()
+    tahoe = _pps(c, "high-ber", "tahoe")
+    j.greater("snoop / Tahoe, BER 1e-5 (pkts/s)", _pps(c, "high-ber", SNOOP), tahoe)
+    mtcp = _pps(c, "high-ber", "m-tcp")
+    j.about_equal("M-TCP / Tahoe, BER 1e-5 (pkts/s)", mtcp, tahoe, rel=ABOUT)
+    return Verdict.of(j)
+
+
+def _long(c: Cells) -> Verdict:
+    j = Judge()
+    tahoe = lost_s(c, "long-outage", "tahoe")
+    j.note("Tahoe: s lost beyond the 10 s outage", tahoe)
+    for m in LONG_MARKS:
+        j.less(f"{m} / Tahoe, s lost beyond the outage", lost_s(c, "long-outage", m), tahoe)
+    return Verdict.of(j)
+
+
+def _ll_long(c: Cells) -> Verdict:
+    j = Judge()
+    tahoe = lost_s(c, "long-outage", "tahoe")
+    snoop = lost_s(c, "long-outage", SNOOP_NS2)
+    j.not_below("snoop (ns-2.35) / Tahoe, s lost beyond the outage", snoop, tahoe)
+    return Verdict.of(j)
+
+
+def _timers(c: Cells) -> Verdict:
+    j = Judge()
+    snoop, tahoe = _pps(c, "clean", SNOOP), _pps(c, "clean", "tahoe")
+    j.less("snoop / Tahoe, no errors (pkts/s)", snoop, tahoe)
+    local = c.est(T, "clean", SNOOP, "local_retransmits")
+    source = c.est(T, "clean", SNOOP, "retransmits")
+    j.above("snoop's local retransmissions, no errors", local, 0.0)
+    j.above("the source's retransmissions under snoop, no errors", source, 0.0)
+    return Verdict.of(j)
+
+
+def _serial(c: Cells) -> Verdict:
+    j = Judge()
+    tahoe = c.est(T, "long-outage", "tahoe", "timeouts")
+    for m in LONG_MARKS:
+        timeouts = c.est(T, "long-outage", m, "timeouts")
+        j.less(f"{m} / Tahoe, source timeouts (10 s outage)", timeouts, tahoe)
+    return Verdict.of(j)
+
+
+def _ll_1(c: Cells) -> Verdict:
+    j = Judge()
+    tahoe = _loss_rate(c, "high-ber", "tahoe")
+    j.note("Tahoe: loss rate seen by TCP, BER 1e-5", Estimate(tahoe))
+    rate = _loss_rate(c, "high-ber", SNOOP)
+    factor = tahoe / rate if rate else float("inf")
+    j.holds_if(
+        f"Tahoe / snoop, loss rate seen by TCP (at least {LL_FACTOR:g})",
+        Estimate(factor),
+        factor >= LL_FACTOR,
+        (LL_FACTOR - factor) / LL_FACTOR,
+    )
+    return Verdict.of(j)
+
+
+CLAIMS: Final[tuple[Claim, ...]] = (
+    Claim(
+        "t2-high-ber",
+        "Sec. 6, Table II (high BER)",
+        "RLP, AIRMAIL, snoop, EBSN, MTCP and I-TCP handle a high bit-error rate",
+        "on the Table I path at BER 1e-5, each marked mechanism built on the plain link "
+        "(snoop, I-TCP) delivers more packets/s than plain Tahoe (intervals apart)",
+        _high_ber,
+        tags=(T,),
+    ),
+    Claim(
+        "x-2",
+        "Sec. 5.3, Sec. 6, Table II",
+        "link-layer schemes perform well at high BER; M-TCP is best used with a low BER",
+        "elaarag-002.md X-2 on the Table I path at BER 1e-5: snoop above Tahoe; M-TCP, "
+        "with no local recovery below it, about Tahoe (within 10% [R])",
+        _x2,
+        tags=(T,),
+    ),
+    Claim(
+        "ll-1-snoop",
+        "Sec. 6",
+        'link-layer protocols "increase the reliability of the wireless link by reducing '
+        'the bit error rate by one or two orders of magnitude"',
+        "elaarag-002.md LL-1 for snoop on the Table I path at BER 1e-5: the source's "
+        "retransmissions per packet delivered at least 10x below plain Tahoe's",
+        _ll_1,
+        tags=(T,),
+    ),
+    Claim(
+        "t2-long-disconnections",
+        "Sec. 6, Table II (long disconnections)",
+        "I-TCP and M-TCP handle long disconnections",
+        "one 10 s outage of the mobile host's link in a 120 s transfer: I-TCP and M-TCP "
+        "each lose less time beyond the outage than plain Tahoe (module docs)",
+        _long,
+        tags=(T,),
+    ),
+    Claim(
+        "ll-3-long",
+        "Sec. 6",
+        '"link layer protocols do not help in the case of long or frequent disconnections"',
+        "elaarag-002.md LL-3's long case: with ns-2.35's snoop the transfer loses no less "
+        "time beyond a 10 s outage than plain Tahoe (the frequent case is X-1's)",
+        _ll_long,
+        tags=(T,),
+    ),
+    Claim(
+        "ll-2-timers",
+        "Sec. 6, citing Balakrishnan et al. 1996",
+        "simple link-layer protocols can harm TCP through the incompatible setting of the "
+        "timers at the two layers",
+        "elaarag-002.md LL-2's timer half, on the Table I path without errors: seed 000's "
+        "snoop, whose first local timeout (200 ms) is below the hop's 211 ms round trip, "
+        "retransmits locally and makes the source retransmit, with nothing lost, and "
+        "delivers less than plain Tahoe",
+        _timers,
+        tags=(T,),
+    ),
+    Claim(
+        "t2-serial-timeouts",
+        "Sec. 6, Table II (serial timeouts)",
+        "EBSN, MTCP, I-TCP and M-TCP handle serial timeouts",
+        "the 10 s outage: the sources of I-TCP and M-TCP time out less often than plain "
+        "Tahoe's (EBSN's serial timeouts are elaarag02/ebsn's, EBSN-1)",
+        _serial,
+        tags=(T,),
+    ),
+)
+
+DEVIATIONS: Final[tuple[Deviation, ...]] = (
+    Deviation(
+        ("ll-3-long",),
+        "Snoop shortens the stall after a 10 s outage: its local timer does not back off "
+        "(seed 000, ns-2.35), so within one local timeout of the reconnection a cached "
+        "segment reaches the mobile host and its ack restarts the source, whose own timer "
+        "has backed off to seconds. Snoop gives up after ten local retransmissions of a "
+        "segment (ns-2.35's SNOOP_MAX_RXMIT); an outage longer than those leaves the "
+        "source to its backed-off timer as without snoop. The check makes the outage 30 s.",
+        Cause(
+            "the outage's length against the span of snoop's ten unbacked-off local "
+            "retransmissions (30 s, not 10 s)",
+            ("long_s=30.0",),
+            (f"{T}/long-outage/{SNOOP_NS2}", f"{T}/long-outage/tahoe"),
+        ),
+    ),
+    Deviation(
+        ("t2-high-ber",),
+        "I-TCP's split does not help on the Table I path: the wireless hop holds 200 of the "
+        "path's 220 ms of propagation delay, so the wireless connection's round trip is "
+        "nearly the end-to-end one, and its Reno meets the same losses the source would "
+        "(the wired leg only waits for it). A split shields the source from wireless losses "
+        "by recovering them over a shorter loop; here the loop is not shorter. The check "
+        "puts the delay on the wired hop instead (100 ms wired, 10 ms wireless).",
+        Cause(
+            "the wireless hop's share of the round trip (10 ms wireless and 100 ms wired, "
+            "not 100 ms and 10 ms)",
+            ("topology.wired.delay_ms=100.0", "topology.wireless.delay_ms=10.0"),
+            (f"{T}/high-ber/i-tcp", f"{T}/high-ber/tahoe"),
+        ),
+    ),
+)
