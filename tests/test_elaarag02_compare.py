@@ -64,7 +64,8 @@ def test_the_claims_read_their_cells_and_flip_when_the_mechanism_is_taken_away(
     """On seed 1 the claims that hold over 10 seeds hold (but LL-1: seed 1's snoop cuts the
     loss rate TCP sees 6.6x, the mean of 10 seeds 19x); with M-TCP's and I-TCP's cells
     replaced by plain Tahoe's (the mechanisms taken away) the disconnection claims fail,
-    and with snoop's replaced by Tahoe's, X-2 and LL-1 fail."""
+    and with snoop's replaced by Tahoe's, X-2's and LL-1's snoop parts and LL-2's timer
+    claim fail."""
     by_id = {c.id: c for c in compare_claims.CLAIMS}
 
     def verdicts(cells: dict[tuple[str, str], Mapping[str, Any]]) -> dict[str, bool]:
@@ -76,7 +77,7 @@ def test_the_claims_read_their_cells_and_flip_when_the_mechanism_is_taken_away(
         return out
 
     got = verdicts(seed1)
-    for claim_id in ("x-2", "t2-long-disconnections", "ll-2-timers", "t2-serial-timeouts"):
+    for claim_id in ("x-2-snoop", "x-2-m-tcp", "t2-long-disconnections", "ll-2-timers"):
         assert got[claim_id], (claim_id, got)
 
     def without(*mechanisms: str) -> dict[tuple[str, str], Mapping[str, Any]]:
@@ -86,10 +87,10 @@ def test_the_claims_read_their_cells_and_flip_when_the_mechanism_is_taken_away(
                 out[(condition, m)] = {**seed1[(condition, "tahoe")], "scheme": m}
         return out
 
-    gone = verdicts(without("i-tcp", "m-tcp"))
+    gone = verdicts(without("i-tcp", "m-tcp", "ebsn"))
     assert not gone["t2-long-disconnections"] and not gone["t2-serial-timeouts"], gone
     gone = verdicts(without("snoop"))
-    assert not gone["x-2"] and not gone["ll-1-snoop"] and not gone["ll-2-timers"], gone
+    assert not gone["x-2-snoop"] and not gone["ll-1-snoop"] and not gone["ll-2-timers"], gone
 
 
 def test_the_time_lost_beyond_an_outage_is_read_against_the_clean_run() -> None:

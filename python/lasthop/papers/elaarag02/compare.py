@@ -71,6 +71,7 @@ ROWS: Final = (
     _on_link("sack", "SACK", "end-to-end"),
     _on_link("frho", "fast-retransmit handoff", "end-to-end", OUTAGES),
     _on_link("freeze", "Freeze-TCP", "end-to-end", OUTAGES),
+    _on_link("ebsn", "EBSN", "end-to-end"),
     _on_link("snoop", "snoop (seed 000's)", "link layer"),
     _on_link("snoop-ns2", "snoop (ns-2.35's, NewReno)", "link layer"),
     _on_link("i-tcp", "I-TCP", "split"),
