@@ -31,8 +31,12 @@
 //!   on a connection of its own without a handshake, started when the
 //!   request's last byte reaches the server (the same connection's other
 //!   direction in reality: lasthop's TCP flows carry data one way). The
-//!   server's FIN is not modelled (lasthop models the data sender's half
-//!   close only).
+//!   server's ack of the request leaves before the response's first
+//!   segment (\[I\]: a real server piggybacks it on the response or
+//!   delays it; as a frame of its own queued behind the response it would
+//!   wait out a segment's time on a slow link, and the request's RTO fire).
+//!   The server's FIN is not modelled (lasthop models the data sender's
+//!   half close only).
 //! - Bearer loss (\[K\]/\[I\]): the bearer is the link of the handset's
 //!   first hop; when the scenario's outages take it down, with `suspend`
 //!   the handset suspends its session (its Suspend PDU goes into the dead
@@ -49,9 +53,10 @@
 //! SYN-ACK, the request with the handset's FIN, its ack), then the
 //! response from the server to the handset without a handshake, started
 //! when the request reaches the server; the server's FIN and its ack are
-//! not modelled (2 packets a real close adds, counted in reports as
-//! missing). Same page sizes, no encoding (the full response crosses the
-//! bearer).
+//! not modelled (2 packets a real close adds, unless the FIN rides the
+//! last segment). Same page sizes, no encoding (the full response crosses
+//! the bearer). A connection's summary (`web.request`, `web.response`) is
+//! its last page's, timed from the session's start.
 
 use crate::scenario::ScenarioError;
 use lasthop_core::time::NS_PER_S;

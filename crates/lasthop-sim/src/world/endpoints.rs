@@ -24,6 +24,7 @@ impl<'m> World<'m> {
                     }
                 }
                 let f = &mut self.flows[fi];
+                let mut wap_done = false;
                 if let Some(d) = f.receiver.on_segment(now, &pkt.tcp) {
                     if d.start != f.app_next {
                         self.violations.push(format!(
@@ -44,10 +45,9 @@ impl<'m> World<'m> {
                             if !self.model.flows[m].sender.handshake {
                                 self.finish(m);
                             }
-                            // A wap session's connection: the page goes on.
-                            if self.model.flows[m].wap.is_some() {
-                                self.wap_conn_done(m);
-                            }
+                            // A wap session's connection: the page goes on
+                            // once the receiver's ack is out.
+                            wap_done = self.model.flows[m].wap.is_some();
                         }
                     }
                 }
@@ -55,6 +55,9 @@ impl<'m> World<'m> {
                     self.flows[fi].receiver.on_ce_mark();
                 }
                 self.flush_receiver(fi);
+                if wap_done {
+                    self.wap_conn_done(fi);
+                }
             }
             // An LL-ELSN notice from the access point: never an ack. Its
             // `seq` is when the link layer raised it (see `ll_notice_of`).

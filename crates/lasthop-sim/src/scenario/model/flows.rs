@@ -77,7 +77,8 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
         None => None,
         Some(s) => {
             let why = "a wap workload sets its own sizes: give neither `bytes` nor `duration_s`";
-            check(fl.bytes.is_none() && fl.duration_s.is_none(), || p("bytes"), why)?;
+            check(fl.bytes.is_none(), || p("bytes"), why)?;
+            check(fl.duration_s.is_none(), || p("duration_s"), why)?;
             check(fl.scheme.is_none(), || p("scheme"), "a wap workload takes no scheme (its `tcp` table is its TCP)")?;
             check(fl.pareto.is_none(), || p("pareto"), "a flow is a wap workload or a Pareto source, not both")?;
             Some(crate::traffic::wap::WapRole::Session(crate::traffic::wap::config(s, i)?))
