@@ -186,6 +186,10 @@ pub struct FlowModel {
     pub nack_node: Option<NodeId>,
     /// Not TCP: a Pareto on/off source of datagrams ([`crate::traffic`]).
     pub pareto: Option<ParetoConfig>,
+    /// A part of a `wap` workload ([`crate::traffic::wap`]): its session,
+    /// or a TCP connection the session starts per page (never at the
+    /// flow's start).
+    pub wap: Option<crate::traffic::wap::WapRole>,
     /// The sender's response to LL-ELSN notices (seed 004 Sec. 4).
     pub ll_elsn: Option<LlElsnConfig>,
     /// Freeze-TCP at the receiver: how long before each outage on the
@@ -194,6 +198,54 @@ pub struct FlowModel {
     /// Fast-retransmit handoff at the flow's mobile end (Caceres and
     /// Iftode 1995; [`crate::scenario::schema::TcpSpec::frho`]).
     pub frho: bool,
+}
+
+/// A `wap` flow's model flows (the file's `flows[i]`, resolved as `base`
+/// with settings `cfg`, its session to be model flow `first`): the session
+/// (WAP: from the handset to the gateway, its datagrams' path; HTTP: from
+/// the handset to the server, no packets of its own), then the request's
+/// TCP connection (with a handshake) and the response's (none), which the
+/// session starts per page ([`crate::traffic::wap`]).
+fn wap_flows(
+    fl: &FlowSpec,
+    i: usize,
+    base: &FlowModel,
+    cfg: crate::traffic::wap::WapConfig,
+    first: u32,
+    node_index: &dyn Fn(&str) -> Option<NodeId>,
+) -> Result<Vec<FlowModel>, ScenarioError> {
+    use crate::traffic::wap::{Protocol, WapRole};
+    check(fl.copies == 1, || format!("flows[{i}].copies"), "a wap workload is one handset: copies must be 1")?;
+    check(fl.start_after.is_none(), || format!("flows[{i}].start_after"), "a wap workload starts at start_s")?;
+    let spec = fl.wap.as_ref().expect("a wap flow");
+    let gw = node_index(&spec.gateway).ok_or_else(|| {
+        ScenarioError::new(format!("flows[{i}].wap.gateway"), format!("no node named '{}'", spec.gateway))
+    })?;
+    check(
+        gw != base.from && gw != base.to,
+        || format!("flows[{i}].wap.gateway"),
+        || "must be a node other than the handset (`from`) and the server (`to`)".to_string(),
+    )?;
+    let (handset, server) = (base.from, base.to);
+    let (client, session_to) = match cfg.protocol {
+        Protocol::Wap => (gw, gw),
+        Protocol::Http => (handset, server),
+    };
+    let conn = |suffix: &str, from: NodeId, to: NodeId, bytes: u32, handshake: bool, role: WapRole| {
+        let mut m = base.clone();
+        m.name = format!("{}.{suffix}", base.name);
+        (m.from, m.to) = (from, to);
+        m.workload = Workload::Bulk { bytes: u64::from(bytes) };
+        m.sender.total_bytes = Some(u64::from(bytes));
+        m.sender.handshake = handshake;
+        m.wap = Some(role);
+        m
+    };
+    Ok(vec![
+        FlowModel { to: session_to, ..base.clone() },
+        conn("request", client, server, cfg.request_bytes, true, WapRole::Request { session: first }),
+        conn("response", server, client, cfg.response_bytes, false, WapRole::Response { session: first }),
+    ])
 }
 
 /// Each split flow and its wireless leg's connection: the legs follow the
@@ -510,7 +562,11 @@ impl Model {
             let per_copy = per_copy_ends(fl);
             let (from, to) = flow_ends(fl, i, 0, per_copy, &node_index)?;
             let base = flow_model(fl, i, from, to)?;
-            if let Some(after) = &fl.start_after {
+            if let Some(crate::traffic::wap::WapRole::Session(cfg)) = base.wap {
+                let first = flows.len() as u32;
+                flows.extend(wap_flows(fl, i, &base, cfg, first, &node_index)?);
+                expanded.push((first, 3)); // its session and two connections
+            } else if let Some(after) = &fl.start_after {
                 let at = format!("flows[{i}].start_after");
                 check(fl.start_max_s.is_none(), &at, "conflicts with start_max_s (the start follows the named flow)")?;
                 let t = f.flows[..i].iter().position(|g| &g.name == after).ok_or_else(|| {

@@ -1212,6 +1212,11 @@ pub struct FlowSpec {
     /// run; its `tcp` table is not used, and it takes no `bytes` or
     /// `scheme`.
     pub pareto: Option<ParetoSpec>,
+    /// Page fetches from the handset (`from`) through a WAP gateway to the
+    /// server (`to`), or by HTTP over TCP end to end (seed 002 Sec. 5.3;
+    /// [`crate::traffic::wap`]); its `tcp` table is the fetches' TCP, and
+    /// it takes no `bytes`, `duration_s` or `scheme`.
+    pub wap: Option<crate::traffic::wap::WapSpec>,
 }
 
 fn default_copies() -> u32 {

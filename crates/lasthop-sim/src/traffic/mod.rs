@@ -4,6 +4,9 @@
 //!
 //! - [`pareto`]: ns-2's `Application/Traffic/Pareto` on/off source (Yun
 //!   2009 Sec. 5.2: "Pareto on/off traffic ... along the TCP path").
+//! - [`wap`]: page fetches through a WAP gateway (seed 002 Sec. 5.3), or
+//!   by HTTP over TCP: not open-loop; the world drives it (`world/wap.rs`)
+//!   and its datagrams go both ways, so `poll_transmit` yields nothing.
 //!
 //! A source is sans-IO like a TCP sender: the world starts and stops it,
 //! wakes it at [`Source::poll_at`], and takes the datagrams it has to send
@@ -11,15 +14,20 @@
 //! never acknowledged; the receiving end only counts them.
 
 pub mod pareto;
+pub mod wap;
 
 pub use pareto::{ParetoConfig, ParetoSource};
 
 use lasthop_core::Time;
 
 /// A background traffic source.
+// (The enum lives boxed in its flow's state; a wap workload, larger, is
+// boxed again so that a Pareto flow's box stays as it was.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Source {
     Pareto(ParetoSource),
+    Wap(Box<wap::WapWorkload>),
 }
 
 impl Source {
@@ -27,6 +35,7 @@ impl Source {
     pub fn start(&mut self, now: Time) {
         match self {
             Source::Pareto(p) => p.start(now),
+            Source::Wap(w) => w.start_due = true,
         }
     }
 
@@ -34,6 +43,7 @@ impl Source {
     pub fn stop(&mut self) {
         match self {
             Source::Pareto(p) => p.stop(),
+            Source::Wap(_) => {}
         }
     }
 
@@ -41,6 +51,7 @@ impl Source {
     pub fn poll_at(&self) -> Time {
         match self {
             Source::Pareto(p) => p.poll_at(),
+            Source::Wap(w) => w.poll_at(),
         }
     }
 
@@ -48,6 +59,7 @@ impl Source {
     pub fn sent(&self) -> u64 {
         match self {
             Source::Pareto(p) => p.sent,
+            Source::Wap(w) => w.report.datagrams_sent,
         }
     }
 
@@ -55,6 +67,8 @@ impl Source {
     pub fn bursts(&self) -> u64 {
         match self {
             Source::Pareto(p) => p.bursts,
+            // Pages fetched.
+            Source::Wap(w) => w.report.pages.iter().filter(|p| p.outcome == Some(wap::PageEnd::Fetched)).count() as u64,
         }
     }
 
@@ -62,6 +76,8 @@ impl Source {
     pub fn packet_bytes(&self) -> u32 {
         match self {
             Source::Pareto(p) => p.config().packet_bytes,
+            // Its receiving end counts datagrams, not bytes.
+            Source::Wap(_) => 1,
         }
     }
 
@@ -69,6 +85,7 @@ impl Source {
     pub fn poll_transmit(&mut self, now: Time) -> Option<u32> {
         match self {
             Source::Pareto(p) => p.poll_transmit(now),
+            Source::Wap(_) => None,
         }
     }
 }

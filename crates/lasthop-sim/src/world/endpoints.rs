@@ -7,6 +7,7 @@ use super::{delivered_now, World, NO_HOP};
 use crate::scenario::model::Workload;
 use crate::scheduler::Event;
 use crate::spurious::NO_WATCH;
+use crate::traffic::Source;
 use lasthop_core::{Ecn, LlNotice, Packet, PacketKind, TcpHeader, Time};
 
 impl<'m> World<'m> {
@@ -23,6 +24,7 @@ impl<'m> World<'m> {
                     }
                 }
                 let f = &mut self.flows[fi];
+                let mut wap_done = false;
                 if let Some(d) = f.receiver.on_segment(now, &pkt.tcp) {
                     if d.start != f.app_next {
                         self.violations.push(format!(
@@ -43,6 +45,9 @@ impl<'m> World<'m> {
                             if !self.model.flows[m].sender.handshake {
                                 self.finish(m);
                             }
+                            // A wap session's connection: the page goes on
+                            // once the receiver's ack is out.
+                            wap_done = self.model.flows[m].wap.is_some();
                         }
                     }
                 }
@@ -50,6 +55,9 @@ impl<'m> World<'m> {
                     self.flows[fi].receiver.on_ce_mark();
                 }
                 self.flush_receiver(fi);
+                if wap_done {
+                    self.wap_conn_done(fi);
+                }
             }
             // An LL-ELSN notice from the access point: never an ack. Its
             // `seq` is when the link layer raised it (see `ll_notice_of`).
@@ -78,6 +86,10 @@ impl<'m> World<'m> {
                     self.finish(fi); // the FIN is acknowledged
                 }
                 self.flush_sender(fi);
+            }
+            // A wap session's datagram: to its WSP client or server.
+            PacketKind::Datagram if !self.wap_sessions.is_empty() && self.wap_sessions.contains(&pkt.flow) => {
+                self.wap_deliver(pkt)
             }
             // A background source's datagram: counted, never acknowledged.
             PacketKind::Datagram => f.app_next += u64::from(pkt.size_bytes),
@@ -186,6 +198,9 @@ impl<'m> World<'m> {
     /// Send what flow `fi`'s background source has due, and re-arm it.
     #[cold]
     pub(super) fn flush_source(&mut self, fi: usize) {
+        if matches!(self.flows[fi].source.as_deref(), Some(Source::Wap(_))) {
+            return self.wap_wake(fi);
+        }
         let now = self.sched.now();
         loop {
             let source = self.flows[fi].source.as_deref_mut().expect("a source flow");
@@ -217,7 +232,7 @@ impl<'m> World<'m> {
 
     /// Arm an endpoint's wake-up only when it wants it earlier than armed: a
     /// later want is served by the early wake-up, which re-arms.
-    fn rearm(&mut self, fi: usize, side: Side, want: Time) {
+    pub(super) fn rearm(&mut self, fi: usize, side: Side, want: Time) {
         if want < *self.flows[fi].armed_mut(side) {
             let at = want.max(self.sched.now());
             *self.flows[fi].armed_mut(side) = at;

@@ -55,6 +55,7 @@ use crate::pcap::Capture;
 use crate::scenario::model::{FlowModel, Model, Workload};
 use crate::scheduler::{Event, Scheduler};
 use crate::spurious::{SpuriousWatch, NO_WATCH};
+use crate::traffic::wap::WapRole;
 use crate::traffic::Source;
 use lasthop_agents::NodeAgent;
 use lasthop_core::trace::Trace;
@@ -79,6 +80,7 @@ mod mobility;
 mod outages;
 mod relay;
 mod summary;
+mod wap;
 mod wiring;
 
 pub use wiring::{build_mac, place_agents, push_link};
@@ -376,6 +378,9 @@ pub struct World<'m> {
     /// connection's current path, [`World::forward_rerouted`]). One flag
     /// for both, so that the common way tests one word.
     detour: bool,
+    /// The `wap` sessions' flows ([`crate::traffic::wap`]; empty in most
+    /// runs): their bearers' outages and their connections' ends call them.
+    wap_sessions: Vec<u32>,
 }
 
 /// A shared medium's MAC, with its armed wake-up and, per (sending
@@ -450,6 +455,9 @@ impl<'m> World<'m> {
         for (i, f) in self.model.flows.iter().enumerate() {
             if f.start_after.is_some() {
                 continue; // started by the flow it follows
+            }
+            if matches!(f.wap, Some(WapRole::Request { .. } | WapRole::Response { .. })) {
+                continue; // opened by its wap session, per page
             }
             let start = self.starts[i];
             app.push((start, self.sched.reserve(), Event::FlowStart { flow: i as u32 }));

@@ -378,6 +378,9 @@ impl<'m> World<'m> {
                 _ => unreachable!("a link's outages alternate down and up (the model checks they never overlap)"),
             }
         }
+        if !self.wap_sessions.is_empty() {
+            self.wap_link_change(li, down.is_some());
+        }
     }
 
     /// A frame marked lost to an outage (`r`) reaches the end of link

@@ -401,7 +401,7 @@ impl<'m> World<'m> {
             .collect();
         // Control messages are delivered on the detour (`arrived_at_agents`).
         let detour = !agents.is_empty() || mobility.as_deref().is_some_and(|m| m.sends_control());
-        World {
+        let mut world = World {
             model,
             seed,
             sched: Scheduler::new(TimerKeys::new(n_legs, agents.len(), macs.len(), model.has_schedule()).count()),
@@ -452,7 +452,10 @@ impl<'m> World<'m> {
             dirs_down: 0,
             mobility,
             detour,
-        }
+            wap_sessions: Vec::new(),
+        };
+        world.wap_wire();
+        world
     }
 
     /// Record what crosses the captured link directions (see [`crate::pcap`]).

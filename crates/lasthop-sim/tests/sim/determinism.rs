@@ -43,13 +43,15 @@ fn every_checked_in_scenario_is_embedded() {
 /// no errors, RFC 6298 timers (no tick phase), one scheduled outage; and
 /// its rate drop (two scheduled rate changes instead). The cellular trace
 /// example: its downlink's rate is a trace whose time 0 is the run's, and
-/// nothing else draws. Live mode's one-link calibration: a loss-free link,
+/// nothing else draws. Seed 002's WAP comparison: no bearer errors unless
+/// asked (`per` 0), RFC 6298 timers, nothing draws. Live mode's one-link calibration: a loss-free link,
 /// RFC 6298 timers, no tick phase.
 const SEED_FREE: &[&str] = &[
     "balakrishnan99/one-way",
     "balakrishnan99/radio-chain",
     "elaarag02/blackout",
     "elaarag02/rate-drop",
+    "elaarag02/wap",
     "examples/cellular-trace",
     "live/one-link",
 ];

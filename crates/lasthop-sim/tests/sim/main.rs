@@ -43,4 +43,5 @@ mod snoop_handoff;
 mod snoop_nack;
 mod split;
 mod table3;
+mod wap;
 mod wlan_cell;

@@ -73,9 +73,22 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
             Some(cfg)
         }
     };
+    let wap = match &fl.wap {
+        None => None,
+        Some(s) => {
+            let why = "a wap workload sets its own sizes: give neither `bytes` nor `duration_s`";
+            check(fl.bytes.is_none(), || p("bytes"), why)?;
+            check(fl.duration_s.is_none(), || p("duration_s"), why)?;
+            check(fl.scheme.is_none(), || p("scheme"), "a wap workload takes no scheme (its `tcp` table is its TCP)")?;
+            check(fl.pareto.is_none(), || p("pareto"), "a flow is a wap workload or a Pareto source, not both")?;
+            Some(crate::traffic::wap::WapRole::Session(crate::traffic::wap::config(s, i)?))
+        }
+    };
     let workload = match (fl.bytes, fl.duration_s) {
         // A Pareto source without a duration runs to the end of the run.
         (None, None) if pareto.is_some() => Workload::Timed { duration_ns: u64::MAX },
+        // A wap session runs until its pages are fetched.
+        (None, None) if wap.is_some() => Workload::Timed { duration_ns: u64::MAX },
         (Some(b), None) => {
             check(b > 0, || p("bytes"), "must be at least 1")?;
             check(b <= MAX_FLOW_BYTES, || p("bytes"), || format!("must be at most 2^60, got {b}"))?;
@@ -402,6 +415,7 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
         }),
         nack_node: None,
         pareto,
+        wap,
         ll_elsn: t.ll_elsn.as_ref().map(|l| {
             let response = match l.response {
                 LlElsnResponseSpec::Esack => LlElsnResponse::Esack,
