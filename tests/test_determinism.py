@@ -39,6 +39,7 @@ SEED_FREE = {
     "balakrishnan99/radio-chain.toml",
     "elaarag02/blackout.toml",  # no errors, RFC 6298 timers, one scheduled outage
     "elaarag02/rate-drop.toml",  # the same, with two scheduled rate changes instead
+    "elaarag02/wap.toml",  # page fetches on an error-free bearer unless `per` asks
     "examples/cellular-trace.toml",  # a rate trace from the run's start, nothing drawn
     "live/one-link.toml",  # live mode's calibration: one loss-free link, RFC 6298 timers
 }

@@ -235,6 +235,29 @@ def handoffs_table(handoffs: Sequence[Mapping[str, Any]], title: str) -> FittedT
     return table
 
 
+def wap_table(sessions: Sequence[Mapping[str, Any]], title: str) -> FittedTable:
+    """Each ``wap`` workload's page fetches (seed 002 Sec. 5.3): by WAP (WSP/WTP class 2
+    to a gateway) or by HTTP over TCP, the pages fetched and aborted, the mean fetch time
+    and frames on the bearer per page, and WSP's session counts."""
+    table = FittedTable(
+        title,
+        ["flow", "protocol"],
+        ["fetched", "aborted", "mean\nfetch s", "bearer\nframes", "connects", "resumes"],
+    )
+    for w in sessions:
+        table.add_row(
+            str(w.get("flow", "")),
+            str(w.get("protocol", "")),
+            _count(w.get("fetched")),
+            _count(w.get("aborted")),
+            fixed(w.get("mean_fetch_s"), 3),
+            fixed(w.get("mean_bearer_frames"), 2),
+            _count(w.get("connects")),
+            _count(w.get("resumes")),
+        )
+    return table
+
+
 def dcf_table(medium: Mapping[str, Any], title: str) -> FittedTable:
     """Per station of an 802.11 DCF medium (seed 004): data-frame attempts and their
     fates, and where its time went."""

@@ -99,6 +99,9 @@ def print_runs(
     handoffs = summary.get("handoffs")
     if handoffs:
         console_.print(render.handoffs_table(handoffs, f"{title}: handoffs"))
+    wap = summary.get("wap")
+    if wap:
+        console_.print(render.wap_table(wap, f"{title}: page fetches"))
     published = summary.get("published")
     if published is not None:
         console_.print(render.published_table(published, f"{title}: against the paper"))

@@ -41,7 +41,8 @@ def mean_summary(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     and link direction averaged over ``runs`` (summaries of the same scenario with
     different seeds); the published comparison, when the scenario has one, with the
     measured values averaged and the ratio taken of the mean throughput; each shared
-    medium's radios averaged, when the scenario has media."""
+    medium's radios averaged, when the scenario has media; each ``wap`` workload's counts
+    and means, without its pages, when it has one."""
     mean: dict[str, Any] = {}
     for section in ("flows", "links"):
         lists = [run[section] for run in runs]
@@ -68,6 +69,13 @@ def mean_summary(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                 if key in same[0]
             }
             for same in zip(*cast(list[list[Mapping[str, Any]]], media), strict=True)
+        ]
+    wap = [run.get("wap") for run in runs]
+    if all(w is not None for w in wap):
+        # Each wap workload's counts and means; its pages differ run to run.
+        mean["wap"] = [
+            mean_records([{k: v for k, v in w.items() if k != "pages"} for w in same])
+            for same in zip(*cast(list[list[Mapping[str, Any]]], wap), strict=True)
         ]
     return mean
 

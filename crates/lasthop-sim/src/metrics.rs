@@ -410,6 +410,49 @@ pub struct RunSummary {
     /// `handoffs`, the run's mobility timeline (`lasthop.plots.add_timeline`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub outages: Vec<OutageSummary>,
+    /// Each `wap` workload's page fetches (seed 002 Sec. 5.3,
+    /// `crate::traffic::wap`); absent when the scenario has none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wap: Vec<WapSummary>,
+}
+
+/// A `wap` workload's page fetches, WAP's or HTTP's.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct WapSummary {
+    /// The flow's name.
+    pub flow: String,
+    /// `wap` (WSP/WTP class 2 to the gateway) or `http` (TCP end to end).
+    pub protocol: String,
+    /// Pages fetched, aborted, and asked for but not ended by the run's end.
+    pub fetched: u64,
+    pub aborted: u64,
+    pub unfinished: u64,
+    /// Mean time from asking for a page to having it, fetched pages only, in s.
+    pub mean_fetch_s: Option<f64>,
+    /// Mean frames on the bearer (both directions) per page, every page
+    /// that started.
+    pub mean_bearer_frames: Option<f64>,
+    /// WSP Connects and Resumes the handset made; sessions the gateway held
+    /// at the end (WAP only: 0 for HTTP).
+    pub connects: u64,
+    pub resumes: u64,
+    pub gateway_sessions: u64,
+    /// Hold-on Acks the gateway sent (a late result, WTP's timer A).
+    pub hold_on_acks: u64,
+    pub pages: Vec<PageSummary>,
+}
+
+/// One page of a `wap` workload.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PageSummary {
+    /// When the handset asked for it (WAP: its Invoke; HTTP: its SYN), in s.
+    pub start_s: f64,
+    /// When it ended, in s; absent if it had not by the run's end.
+    pub end_s: Option<f64>,
+    /// `fetched`, `aborted`, or absent.
+    pub outcome: Option<String>,
+    /// Frames on the bearer, both ways, from its start to the next page's.
+    pub bearer_frames: u64,
 }
 
 /// One scheduled outage of a link: both its directions down.

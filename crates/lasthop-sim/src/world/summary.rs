@@ -242,6 +242,7 @@ impl<'m> World<'m> {
                     })
                 })
                 .collect(),
+            wap: self.wap_summary(),
         }
     }
 

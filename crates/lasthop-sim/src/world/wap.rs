@@ -58,6 +58,60 @@ impl<'m> World<'m> {
         }
     }
 
+    /// The run summary's `wap` entries: each session's pages.
+    pub(super) fn wap_summary(&self) -> Vec<crate::metrics::WapSummary> {
+        use crate::metrics::{PageSummary, WapSummary};
+        let mean = |xs: &[f64]| (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64);
+        self.wap_sessions
+            .iter()
+            .filter_map(|&s| {
+                let r = self.wap_report(s as usize)?;
+                let Some(Source::Wap(w)) = self.flows[s as usize].source.as_deref() else { return None };
+                let ended = |e: PageEnd| r.pages.iter().filter(|p| p.outcome == Some(e)).count() as u64;
+                let fetched: Vec<f64> = r
+                    .pages
+                    .iter()
+                    .filter(|p| p.outcome == Some(PageEnd::Fetched))
+                    .filter_map(|p| p.end.map(|e| e.since(p.start) as f64 / 1e9))
+                    .collect();
+                let frames: Vec<f64> = r.pages.iter().map(|p| p.bearer_packets as f64).collect();
+                Some(WapSummary {
+                    flow: self.model.flows[s as usize].name.clone(),
+                    protocol: match w.cfg.protocol {
+                        Protocol::Wap => "wap",
+                        Protocol::Http => "http",
+                    }
+                    .to_string(),
+                    fetched: ended(PageEnd::Fetched),
+                    aborted: ended(PageEnd::Aborted),
+                    unfinished: r.pages.iter().filter(|p| p.outcome.is_none()).count() as u64,
+                    mean_fetch_s: mean(&fetched),
+                    mean_bearer_frames: mean(&frames),
+                    connects: r.connects,
+                    resumes: r.resumes,
+                    gateway_sessions: r.gateway_sessions as u64,
+                    hold_on_acks: r.hold_on_acks,
+                    pages: r
+                        .pages
+                        .iter()
+                        .map(|p| PageSummary {
+                            start_s: p.start.as_secs_f64(),
+                            end_s: p.end.map(|e| e.as_secs_f64()),
+                            outcome: p.outcome.map(|o| {
+                                match o {
+                                    PageEnd::Fetched => "fetched",
+                                    PageEnd::Aborted => "aborted",
+                                }
+                                .to_string()
+                            }),
+                            bearer_frames: p.bearer_packets,
+                        })
+                        .collect(),
+                })
+            })
+            .collect()
+    }
+
     /// What wap session `s` did so far (`None`: flow `s` is no session).
     pub fn wap_report(&self, s: usize) -> Option<WapReport> {
         let Some(Source::Wap(w)) = self.flows.get(s)?.source.as_deref() else { return None };
