@@ -23,6 +23,7 @@ fn bad_input_is_one_line_naming_the_field_and_exit_2() {
         (&["live/one-link", "--on", "zz"], "--on: no host 'zz' (hosts: a, b)"),
         (&["yun09/cell"], "media: live mode carries point-to-point links only"),
         (&["elaarag02/handoff"], "mobility: not carried by live mode yet"),
+        (&["elaarag02/wap"], "flows[0].wap: page-fetch workloads (WAP, HTTP) are not carried"),
         (&["live/one-link", "--format", "xml"], "--format: 'xml' is not table or json"),
         (&["live/one-link", "--pcap", "/nonexistent/dir"], "--pcap: /nonexistent/dir is not a directory"),
         (&["live/one-link", "--"], "--: needs a command after it"),

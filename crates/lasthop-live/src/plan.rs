@@ -113,6 +113,9 @@ pub fn plan(model: &Model, cc: Option<&str>) -> Result<Plan, PlanError> {
         if f.pareto.is_some() {
             return Err(refuse(&field(".pareto"), "datagram sources are not carried by live mode yet"));
         }
+        if f.wap.is_some() {
+            return Err(refuse(&field(".wap"), "page-fetch workloads (WAP, HTTP) are not carried by live mode yet"));
+        }
         if f.split.is_some_and(|sp| sp.mtcp) {
             return Err(refuse(&field(".scheme"), "M-TCP's supervisor host is not carried by live mode yet"));
         }
