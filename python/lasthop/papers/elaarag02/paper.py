@@ -17,6 +17,8 @@ from lasthop.papers.elaarag02 import (
     published,
     snoop_ho,
     transfer,
+    wap,
+    wap_claims,
     x1,
 )
 from lasthop.papers.elaarag02.claims import CLAIMS, DEVIATIONS, SENSITIVITIES
@@ -137,7 +139,7 @@ def table(cells: Sequence[Mapping[str, Any]], seeds: int) -> RenderableType:
 class ElAarag02(Paper):
     """The reproduction of ElAarag's Table I: the selection ``elaarag02``."""
 
-    claims: Sequence[Claim] = (*CLAIMS, *compare_claims.CLAIMS)
+    claims: Sequence[Claim] = (*CLAIMS, *compare_claims.CLAIMS, *wap_claims.CLAIMS)
     deviations: Sequence[Deviation] = (*DEVIATIONS, *compare_claims.DEVIATIONS)
     sensitivities: Sequence[Sensitivity] = SENSITIVITIES
 
@@ -150,11 +152,18 @@ class ElAarag02(Paper):
             blackout.TABLE,
             snoop_ho.TABLE,
             compare.TABLE,
+            wap.TABLE,
         )
         return table in owned
 
     def experiments(self, request: Request) -> list[ThroughputExperiment]:
-        return experiments() + x1.experiments() + snoop_ho.experiments() + compare.experiments()
+        return (
+            experiments()
+            + x1.experiments()
+            + snoop_ho.experiments()
+            + compare.experiments()
+            + wap.experiments()
+        )
 
     def cell(self, experiment: Experiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         assert isinstance(experiment, ThroughputExperiment)
@@ -162,6 +171,8 @@ class ElAarag02(Paper):
             return x1.cell(experiment, runs)
         if experiment.table == compare.TABLE:
             return compare.cell(experiment, runs)
+        if experiment.table == wap.TABLE:
+            return wap.cell(experiment, runs)
         return throughput_cell(experiment, runs)
 
     def cells(
@@ -182,6 +193,7 @@ class ElAarag02(Paper):
             snoop_ho.table(cells, request.seeds),
             blackout.table(cells),
             compare.table(cells, request.seeds),
+            wap.table(cells, request.seeds),
         ]
 
     def report(self, request: Request, cells: Sequence[Mapping[str, Any]]) -> ReportPart:
@@ -225,6 +237,15 @@ class ElAarag02(Paper):
                         ("FH timeouts", "timeouts", 1),
                         ("FH rexmits", "retransmits", 1),
                         ("local rexmits", "local_retransmits", 1),
+                    ),
+                ),
+                wap.TABLE: CellTable(
+                    "ElAarag 2002, Sec. 5.3: page fetches by WAP and by HTTP over TCP",
+                    columns=(
+                        ("fetch s", "fetch_s", 3),
+                        ("bearer frames", "bearer_frames", 2),
+                        ("connects", "connects", 2),
+                        ("resumes", "resumes", 2),
                     ),
                 ),
                 snoop_ho.TABLE: CellTable(
