@@ -4,7 +4,7 @@
 
 use super::routes::{Hop, Path, Router};
 use super::schema::{
-    AckPolicySpec, AckReconsSpacing, AckReconsSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
+    AckPolicySpec, AckReconsSpacing, AckReconsSpec, AirmailSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
     HeaderCompression, LinkSpec, LlElsnResponseSpec, LlRetransmissionSpec, MacKind, MediumSpec, Mutation,
     PublishedCell, RadioSpec, RlpDeliverySpec, RlpFormSpec, RlpSpec, ScenarioFile, Template, WlanCellSpec,
     COMPRESSED_ACK_BYTES,
