@@ -557,6 +557,11 @@ pub struct MediumSpec {
     /// downlink only.
     #[serde(default)]
     pub error_from: Option<Vec<String>>,
+    /// A circuit (`mac = "rlp"` or `"airmail"`) only: the error model of
+    /// the frames of the stations not in `error_from` (each its own state
+    /// and stream), e.g. the uplink's own channel. Absent: none.
+    #[serde(default)]
+    pub error_others: ErrorModelConfig,
 }
 
 /// The MAC of a shared medium.

@@ -155,6 +155,15 @@ pub fn build_mac(model: &Model, mi: usize, seed: u64) -> (Mac, Vec<u32>) {
                     }
                 }
             }
+            if m.error_others != ErrorModelConfig::None {
+                for s in (0..n).filter(|&s| !m.error_from[s]) {
+                    c = c.with_error_model(s as u16, ErrorModel::new(&m.error_others, || stream(s, "error")));
+                    if cfg.airmail.is_some() {
+                        let pb = lasthop_net::mac::circuit::byte_error_probability(&m.error_others, cfg.frame_bytes);
+                        c = c.with_fec_channel(s as u16, pb, stream(s, "fec"));
+                    }
+                }
+            }
             Mac::Circuit(Box::new(c))
         }
         Some(cfg) => {

@@ -26,6 +26,7 @@ mod handshake;
 mod invariants;
 mod itcp;
 mod ll_elsn_metrics;
+mod ll_statements;
 mod mobility;
 mod mtcp;
 mod outages;

@@ -324,6 +324,7 @@ pub(super) fn expand_topology<'a>(f: &'a ScenarioFile) -> Result<Topology<'a>, S
                         ebsn: false,
                         error: ErrorModelConfig::default(),
                         error_from: None,
+                        error_others: ErrorModelConfig::None,
                     };
                     media.insert(0, ("topology".into(), spec));
                     return Ok((nodes, links, media));
@@ -386,6 +387,7 @@ pub(super) fn expand_topology<'a>(f: &'a ScenarioFile) -> Result<Topology<'a>, S
                         ebsn: *ebsn,
                         error: error.clone(),
                         error_from: None,
+                        error_others: ErrorModelConfig::None,
                     };
                     media.insert(0, ("topology".into(), spec));
                     return Ok((nodes, links, media));

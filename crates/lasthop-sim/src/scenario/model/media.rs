@@ -232,11 +232,13 @@ pub(super) fn media_links(
         if circuit.is_some() {
             let hops = m.hops.as_ref().map_or(m.stations.len().saturating_sub(1), |h| h.len());
             check(
-                m.stations.len() == 2 && hops == 1,
+                // One hop of its own, or none (`hops = []`: a link's
+                // directions name the medium).
+                m.stations.len() == 2 && hops <= 1,
                 || format!("{path}.stations"),
                 || {
                     format!(
-                        "mac = \"{}\" is a point-to-point circuit: exactly two stations and one hop, got {} and {hops}",
+                        "mac = \"{}\" is a point-to-point circuit: exactly two stations and one hop (or `hops = []`), got {} and {hops}",
                         if m.mac == MacKind::Rlp { "rlp" } else { "airmail" },
                         m.stations.len()
                     )
@@ -244,6 +246,14 @@ pub(super) fn media_links(
             )?;
         }
         m.error.validate().map_err(|(field, reason)| ScenarioError::new(format!("{path}.error.{field}"), reason))?;
+        m.error_others
+            .validate()
+            .map_err(|(field, reason)| ScenarioError::new(format!("{path}.error_others.{field}"), reason))?;
+        check(
+            m.error_others == ErrorModelConfig::None || circuit.is_some(),
+            || format!("{path}.error_others"),
+            "needs a circuit: mac = \"rlp\" or \"airmail\"",
+        )?;
         // The radio's link ARQ reports no attempts (and retries without
         // limit by default): LL-ELSN is the 802.11 link layer's.
         check(
@@ -345,6 +355,7 @@ pub(super) fn media_links(
             circuit,
             error: m.error.clone(),
             error_from,
+            error_others: m.error_others.clone(),
             ll_elsn: m.ll_elsn,
             ebsn: m.ebsn,
             queue,
