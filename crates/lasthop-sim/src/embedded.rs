@@ -32,6 +32,8 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),
     ("elaarag02/rlp", include_str!("../../../scenarios/elaarag02/rlp.toml")),
     ("elaarag02/wap", include_str!("../../../scenarios/elaarag02/wap.toml")),
+    ("elaarag02/airmail", include_str!("../../../scenarios/elaarag02/airmail.toml")),
+    ("elaarag02/link-layer", include_str!("../../../scenarios/elaarag02/link-layer.toml")),
     ("yun09/cell", include_str!("../../../scenarios/yun09/cell.toml")),
     ("yun09/downlink", include_str!("../../../scenarios/yun09/downlink.toml")),
     ("yun09/uplink", include_str!("../../../scenarios/yun09/uplink.toml")),

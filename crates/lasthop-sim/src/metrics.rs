@@ -546,7 +546,7 @@ impl std::fmt::Debug for MediumSummary {
 
 /// What one end of an RLP circuit did, as the sender of its direction
 /// (`frames_corrupted`: frames it received corrupted).
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Serialize, PartialEq)]
 pub struct CircuitSummary {
     /// The node the station is on.
     pub node: String,
@@ -559,6 +559,58 @@ pub struct CircuitSummary {
     pub drops_queue: u64,
     pub drops_filtered: u64,
     pub drops_retry_limit: u64,
+    /// AIRMAIL's own counters (an AIRMAIL circuit only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub airmail: Option<AirmailSummary>,
+}
+
+// Debug by hand: `airmail` shown only when present, so that RLP's
+// summaries print as they did (the digest's bytes).
+impl std::fmt::Debug for CircuitSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("CircuitSummary");
+        d.field("node", &self.node)
+            .field("packets_enqueued", &self.packets_enqueued)
+            .field("frames_sent", &self.frames_sent)
+            .field("frame_retransmissions", &self.frame_retransmissions)
+            .field("status_frames", &self.status_frames)
+            .field("frames_corrupted", &self.frames_corrupted)
+            .field("packets_delivered", &self.packets_delivered)
+            .field("drops_queue", &self.drops_queue)
+            .field("drops_filtered", &self.drops_filtered)
+            .field("drops_retry_limit", &self.drops_retry_limit);
+        if let Some(a) = &self.airmail {
+            d.field("airmail", a);
+        }
+        d.finish()
+    }
+}
+
+/// AIRMAIL's own counters at one end of its circuit (seed 002 Sec. 5.1):
+/// its receiver's statuses by cause, its sender's polls, its FEC.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AirmailSummary {
+    /// Statuses its receiver decided on at the end of a block of `N`
+    /// frames (the mobile).
+    pub status_block: u64,
+    /// ... on a frame with the poll bit (the mobile).
+    pub status_poll: u64,
+    /// ... on its timer (the base station's period, the mobile's gap timer).
+    pub status_timer: u64,
+    /// Frames its sender sent with the poll bit (the base station).
+    pub polls: u64,
+    /// Retransmissions by the poll timer (the base station).
+    pub poll_resends: u64,
+    /// Times its FEC level (or the packet code's `m`) changed.
+    pub fec_changes: u64,
+    /// Its FEC level at the end: none, byte or packet.
+    pub fec_level: String,
+    /// Parity frames it sent (packet level).
+    pub parity_frames: u64,
+    /// Its frames the channel hit that the byte code repaired.
+    pub fec_byte_repaired: u64,
+    /// Its lost data frames a block's parity recovered.
+    pub fec_block_recovered: u64,
 }
 
 /// What one 802.11 station did (seed 004): its attempts and their fates,

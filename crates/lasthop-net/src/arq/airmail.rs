@@ -249,6 +249,12 @@ impl<F: Copy> Sender<F> {
         self.stats
     }
 
+    /// Its end.
+    #[inline]
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
     /// The oldest frame not acked.
     #[inline]
     pub fn floor(&self) -> Seq {
@@ -437,6 +443,12 @@ impl Receiver {
             next_status: now.plus_ns(cfg.status_period_ns),
             stats: ReceiverStats::default(),
         }
+    }
+
+    /// Its end.
+    #[inline]
+    pub fn role(&self) -> Role {
+        self.role
     }
 
     /// Its status.

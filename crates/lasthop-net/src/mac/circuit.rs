@@ -1,8 +1,12 @@
-//! A circuit-mode point-to-point hop whose frames are carried with RLP
-//! ([`crate::arq::rlp`]): the TDMA data service of Nanda, Ejzak and Doshi
-//! (IEEE JSAC 12(8), 1994), as the close reading `elaarag-002.md` Sec. 1.5
-//! spells it out: "a fixed frame slot per frame time", an in-order
-//! channel, "in-order delivery of IP packets reassembled from frames".
+//! A circuit-mode point-to-point hop whose frames are carried with a link
+//! ARQ member: RLP ([`crate::arq::rlp`], `mac = "rlp"`) or AIRMAIL
+//! ([`crate::arq::airmail`], `mac = "airmail"`). The circuit is the TDMA
+//! data service of Nanda, Ejzak and Doshi (IEEE JSAC 12(8), 1994), as the
+//! close reading `elaarag-002.md` Sec. 1.5 spells it out: "a fixed frame
+//! slot per frame time", an in-order channel, "in-order delivery of IP
+//! packets reassembled from frames". The member's sides are held through
+//! one enum dispatch site (`circuit/member.rs`); what follows is RLP's
+//! case, AIRMAIL's differences at the end.
 //!
 //! Two stations joined by a full-duplex circuit of `bandwidth_bps`, one-way
 //! `delay_ns`, time-slotted per direction:
@@ -53,21 +57,63 @@
 //!
 //! Internal events due at the same time run in this order: arrivals
 //! (station 0's frames, then station 1's), stall timeouts (station 0,
-//! then 1), slots (direction 0, then 1).
+//! then 1), AIRMAIL's gap timer (station 1), slots (direction 0, then 1).
+//!
+//! # AIRMAIL (Ayanoglu et al. 1995 through seed 002 Sec. 5.1; `elaarag-002.md` Sec. 1.6)
+//!
+//! - \[S, A\] Asymmetric: station 0 (the first of the medium's
+//!   `stations`) is the base station, the smart end; station 1 the mobile.
+//! - \[I\] The base station's status is periodic: slot `k` of its direction
+//!   with `k % status_period_slots == status_period_slots - 1` is a status
+//!   slot (as RLP's, simulated only while the mobile's sender has frames
+//!   in its window), counted as the receiver's timer statuses. Its sender's
+//!   poll timer is the stall timer's place ([`crate::arq::airmail::Sender::deadline`]);
+//!   it sets the poll bit on the last frame of a burst.
+//! - \[S, A\] The mobile's status is event-driven and combined: when its
+//!   receiver answers a frame with a status (end of a block of `N` frames,
+//!   a frame with the poll bit) or its receive-gap timer runs out, a status
+//!   is pending, and goes in the mobile's next slot, before data (one
+//!   status frame for however many events came before it; it carries the
+//!   receiver's state when it goes). The mobile has no reserved status
+//!   slots and no retransmission timer.
+//! - No piggybacked status (RLP's enhanced form only), no retry limit
+//!   (AIRMAIL is persistent).
+//! - FEC: `circuit/coding.rs` (the level's cost in payload per frame and
+//!   parity slots, and which hit frames it repairs).
 
 use super::medium;
 use super::station_queue::StationQueue;
 use super::{MacDropCause, MacOutput, StationId};
-use crate::arq::rlp::{Form, Header, Receiver, RlpConfig, Sender, Status};
-use crate::arq::{ArqReceiver, ArqSender, Expiry, Seq};
+use crate::arq::airmail::fec::{FecConfig, FecLevel};
+use crate::arq::airmail::{self, AirmailConfig, Role};
+use crate::arq::rlp::{self, RlpConfig};
+use crate::arq::{Expiry, Seq};
 use crate::error::ErrorModel;
 use crate::queue::{Admission, QueueConfig, Removal, Waiting};
 use lasthop_core::rng::RngStream;
 use lasthop_core::{PacketPool, Time};
+use member::{Header, Rx, Status, Tx};
 use std::collections::VecDeque;
 
+mod coding;
+mod member;
+
+pub use coding::{byte_error_probability, repair_probability, CodingStats};
+
+/// AIRMAIL on the circuit: its parameters and the base station's status
+/// period in slots.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CircuitAirmail {
+    /// AIRMAIL's parameters (`status_period_ns` is set from
+    /// `status_period_slots` by [`Circuit::new`]; `fec_cfg.frame_bytes`
+    /// to the payload of a coded frame).
+    pub arq: AirmailConfig,
+    /// Slots between the base station's status frames (at least 2).
+    pub status_period_slots: u32,
+}
+
 /// The circuit's parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CircuitConfig {
     /// The circuit's rate per direction, in bit/s.
     pub bandwidth_bps: u64,
@@ -76,12 +122,14 @@ pub struct CircuitConfig {
     /// A frame on the wire, header included, in bytes (\[I\] 64, the
     /// reading's default).
     pub frame_bytes: u32,
-    /// RLP's header in a frame, in bytes (\[I\] 4).
+    /// The member's header in a frame, in bytes (\[I\] 4).
     pub header_bytes: u32,
     /// Each station's queue limit, in packets.
     pub queue_packets: u32,
-    /// RLP's parameters.
+    /// RLP's parameters (the member unless `airmail` is set).
     pub rlp: RlpConfig,
+    /// AIRMAIL instead of RLP.
+    pub airmail: Option<CircuitAirmail>,
 }
 
 impl Default for CircuitConfig {
@@ -93,16 +141,38 @@ impl Default for CircuitConfig {
             header_bytes: 4,
             queue_packets: 50,
             rlp: RlpConfig::default(),
+            airmail: None,
         }
     }
 }
 
 impl CircuitConfig {
-    /// The first invalid field and why, if any (RLP's own checks first).
+    /// The first invalid field and why, if any (the member's own checks
+    /// first).
     pub fn validate(&self) -> Result<(), (&'static str, &'static str)> {
-        self.rlp.validate()?;
-        if self.rlp.feedback_period_slots < 2 {
-            return Err(("feedback_period_slots", "must be at least 2 (a status every slot leaves none for data)"));
+        match &self.airmail {
+            None => {
+                self.rlp.validate()?;
+                if self.rlp.feedback_period_slots < 2 {
+                    return Err((
+                        "feedback_period_slots",
+                        "must be at least 2 (a status every slot leaves none for data)",
+                    ));
+                }
+            }
+            Some(a) => {
+                a.arq.validate()?;
+                if a.status_period_slots < 2 {
+                    return Err((
+                        "status_period_slots",
+                        "must be at least 2 (a status every slot leaves none for data)",
+                    ));
+                }
+                let coded = FecLevel::parse(a.arq.fec)? != Some(FecLevel::None);
+                if coded && self.frame_bytes <= self.header_bytes + 2 * a.arq.fec_cfg.byte_t {
+                    return Err(("byte_t", "the byte code's 2 t parity bytes leave no payload in a frame"));
+                }
+            }
         }
         if self.bandwidth_bps == 0 {
             return Err(("bandwidth_bps", "must be positive"));
@@ -123,14 +193,32 @@ impl CircuitConfig {
         ((bits + bw / 2) / bw).max(1) as u64
     }
 
-    /// Payload bytes per frame.
+    /// Payload bytes per frame (uncoded).
     pub fn payload_bytes(&self) -> u32 {
         self.frame_bytes - self.header_bytes
     }
 
-    /// Frames a packet of `bytes` takes (at least one).
+    /// Frames a packet of `bytes` takes uncoded (at least one).
     pub fn frames_for(&self, bytes: u32) -> u32 {
         bytes.div_ceil(self.payload_bytes()).max(1)
+    }
+
+    /// Payload bytes per frame coded at `level` (AIRMAIL's byte code takes
+    /// `2 t` of them at the byte and packet levels).
+    fn payload_at(&self, level: FecLevel) -> u32 {
+        match (level, &self.airmail) {
+            (FecLevel::None, _) | (_, None) => self.payload_bytes(),
+            (_, Some(a)) => self.payload_bytes() - 2 * a.arq.fec_cfg.byte_t,
+        }
+    }
+
+    /// The slots between the periodic status frames.
+    #[inline]
+    fn status_period(&self) -> u32 {
+        match &self.airmail {
+            None => self.rlp.feedback_period_slots,
+            Some(a) => a.status_period_slots,
+        }
     }
 }
 
@@ -157,12 +245,34 @@ pub struct CircuitStats {
     pub packets_dropped: u64,
 }
 
-/// A frame of a packet: what RLP carries.
+/// AIRMAIL's own counters at a station.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AirmailStats {
+    /// Its receiver's statuses by cause (the mobile: block, poll, gap
+    /// timer; the base station: its period, under `timer`). Causes count
+    /// the receiver's decisions; several before a slot go as one frame
+    /// ([`CircuitStats::status_frames`]).
+    pub status_block: u64,
+    pub status_poll: u64,
+    pub status_timer: u64,
+    /// Its sender's frames sent with the poll bit, and retransmissions by
+    /// the poll timer (the base station).
+    pub polls: u64,
+    pub poll_resends: u64,
+    /// Times the FEC level (or `m`) changed.
+    pub fec_changes: u64,
+    /// The code's counters.
+    pub coding: CodingStats,
+}
+
+/// A frame of a packet: what the member carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Piece {
     /// The packet's number at its station (counting from 0).
     id: u64,
     part: u32,
+    /// The FEC level it is coded at (RLP: none).
+    level: FecLevel,
 }
 
 /// A packet being segmented, sent and reassembled.
@@ -171,11 +281,12 @@ struct Outgoing {
     id: u64,
     w: Waiting,
     parts: u32,
-    /// Frames offered to RLP.
+    /// Frames offered to the member.
     offered: u32,
     /// Frames handed up at the far station.
     received: u32,
     transmitted: bool,
+    level: FecLevel,
 }
 
 /// A frame on the wire.
@@ -197,10 +308,10 @@ struct Station {
     iq: StationQueue,
     packets: VecDeque<Outgoing>,
     next_id: u64,
-    tx: Sender<Piece>,
-    /// The next frame number RLP will give (frames offered so far).
+    tx: Tx<Piece>,
+    /// The next frame number the member will give (frames offered so far).
     offered: Seq,
-    rx: Receiver,
+    rx: Rx,
     /// Frames received and not yet handed up, by `seq % 64`.
     held: Vec<Option<(Seq, Piece)>>,
     /// Frames this station sent, on the way to the other.
@@ -209,6 +320,10 @@ struct Station {
     next_slot: u64,
     /// The next slot its direction needs (`u64::MAX`: none).
     want_slot: u64,
+    /// A status is to go in the next slot (AIRMAIL's mobile end).
+    pending_status: bool,
+    /// AIRMAIL's FEC (none for RLP).
+    coding: Option<Box<coding::Coding<WireFrame>>>,
     error: ErrorModel,
     stats: CircuitStats,
 }
@@ -220,36 +335,65 @@ pub struct Circuit {
     slot_ns: u64,
     stations: [Station; 2],
     next: Time,
+    /// Frames a block recovered (a buffer).
+    recovered: Vec<WireFrame>,
 }
 
-const HELD: usize = crate::arq::rlp::MAX_WINDOW as usize;
+const HELD: usize = rlp::MAX_WINDOW as usize;
+const _: () = assert!(airmail::MAX_WINDOW == rlp::MAX_WINDOW);
 
 impl Circuit {
     /// A circuit with `cfg` (which must validate).
-    pub fn new(cfg: CircuitConfig) -> Circuit {
+    pub fn new(mut cfg: CircuitConfig) -> Circuit {
         debug_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());
         let slot_ns = cfg.slot_ns();
+        if let Some(a) = cfg.airmail.as_mut() {
+            a.arq.status_period_ns = u64::from(a.status_period_slots) * slot_ns;
+            a.arq.fec_cfg.frame_bytes = cfg.frame_bytes - cfg.header_bytes - 2 * a.arq.fec_cfg.byte_t;
+        }
         let in_flight = (cfg.delay_ns / slot_ns) as usize + 2;
-        let station = || Station {
-            iq: StationQueue::new(cfg.queue_packets),
-            packets: VecDeque::with_capacity(cfg.rlp.window_frames as usize + 1),
-            next_id: 0,
-            tx: Sender::new(cfg.rlp),
-            offered: 0,
-            rx: Receiver::new(&cfg.rlp),
-            held: vec![None; HELD],
-            wire: VecDeque::with_capacity(in_flight),
-            next_slot: 0,
-            want_slot: u64::MAX,
-            error: ErrorModel::none(),
-            stats: CircuitStats::default(),
+        let window = cfg.airmail.map_or(cfg.rlp.window_frames, |a| a.arq.window_frames);
+        let station = |s: usize| {
+            let role = if s == 0 { Role::Bs } else { Role::Mh };
+            let (tx, rx) = member::sides(&cfg.rlp, cfg.airmail.map(|a| (a.arq, role)));
+            let coding = cfg.airmail.map(|a| {
+                let fixed = FecLevel::parse(a.arq.fec).expect("a validated configuration");
+                Box::new(coding::Coding::new(FecConfig { ..a.arq.fec_cfg }, fixed))
+            });
+            Station {
+                iq: StationQueue::new(cfg.queue_packets),
+                packets: VecDeque::with_capacity(window as usize + 1),
+                next_id: 0,
+                tx,
+                offered: 0,
+                rx,
+                held: vec![None; HELD],
+                wire: VecDeque::with_capacity(in_flight),
+                next_slot: 0,
+                want_slot: u64::MAX,
+                pending_status: false,
+                coding,
+                error: ErrorModel::none(),
+                stats: CircuitStats::default(),
+            }
         };
-        Circuit { cfg, slot_ns, stations: [station(), station()], next: Time::NEVER }
+        Circuit { cfg, slot_ns, stations: [station(0), station(1)], next: Time::NEVER, recovered: Vec::new() }
     }
 
     /// Give station `s` an error model for the frames it sends.
     pub fn with_error_model(mut self, s: StationId, error: ErrorModel) -> Circuit {
         self.stations[usize::from(s)].error = error;
+        self
+    }
+
+    /// AIRMAIL: station `s`'s frames cross a channel whose byte errors
+    /// fall independently with `pb` (see `circuit/coding.rs`); its byte
+    /// code's repairs draw from `stream`. Nothing for RLP.
+    pub fn with_fec_channel(mut self, s: StationId, pb: f64, stream: RngStream) -> Circuit {
+        let n = self.cfg.frame_bytes;
+        if let Some(c) = self.stations[usize::from(s)].coding.as_mut() {
+            c.set_channel(n, pb, stream);
+        }
         self
     }
 
@@ -281,9 +425,29 @@ impl Circuit {
         &self.stations[usize::from(s)].stats
     }
 
-    /// RLP's sender counters at station `s`.
-    pub fn rlp_stats(&self, s: StationId) -> crate::arq::rlp::SenderStats {
-        self.stations[usize::from(s)].tx.stats()
+    /// RLP's sender counters at station `s` (default: AIRMAIL's circuit).
+    pub fn rlp_stats(&self, s: StationId) -> rlp::SenderStats {
+        self.stations[usize::from(s)].tx.rlp_stats().unwrap_or_default()
+    }
+
+    /// AIRMAIL's counters at station `s` (`None`: an RLP circuit).
+    pub fn airmail_stats(&self, s: StationId) -> Option<AirmailStats> {
+        let st = &self.stations[usize::from(s)];
+        let (tx, rx, c) = (st.tx.airmail_stats()?, st.rx.airmail_stats()?, st.coding.as_ref()?);
+        Some(AirmailStats {
+            status_block: rx.block_statuses,
+            status_poll: rx.poll_statuses,
+            status_timer: rx.timer_statuses,
+            polls: tx.polls,
+            poll_resends: tx.poll_resends,
+            fec_changes: u64::from(c.adapter.changes()),
+            coding: c.stats,
+        })
+    }
+
+    /// The FEC level station `s` codes at now (`None`: an RLP circuit).
+    pub fn fec_level(&self, s: StationId) -> Option<FecLevel> {
+        self.stations[usize::from(s)].coding.as_ref().map(|c| c.level())
     }
 
     /// Packets the MAC holds.
@@ -342,6 +506,12 @@ impl Circuit {
                     self.stall(t, s, out);
                 }
             }
+            for st in &mut self.stations {
+                if st.rx.gap_deadline().is_some_and(|d| d <= t) {
+                    st.rx.on_gap_timer(t);
+                    st.pending_status = true;
+                }
+            }
             for s in 0..2 {
                 if self.stations[s].want_slot != u64::MAX && self.slot_start(self.stations[s].want_slot) == t {
                     let k = self.stations[s].want_slot;
@@ -357,10 +527,17 @@ impl Circuit {
         Time(k.saturating_mul(self.slot_ns))
     }
 
+    /// Whether station `s` sends the periodic status (RLP: both; AIRMAIL:
+    /// the base station).
     #[inline]
-    fn is_status_slot(&self, k: u64) -> bool {
-        let p = u64::from(self.cfg.rlp.feedback_period_slots);
-        k % p == p - 1
+    fn periodic(&self, s: usize) -> bool {
+        self.stations[s].tx.role().is_none_or(|r| r == Role::Bs)
+    }
+
+    #[inline]
+    fn is_status_slot(&self, s: usize, k: u64) -> bool {
+        let p = u64::from(self.cfg.status_period());
+        self.periodic(s) && k % p == p - 1
     }
 
     /// Whether station `s`'s sender has frames in its window.
@@ -369,10 +546,12 @@ impl Circuit {
         st.tx.floor() < st.offered
     }
 
-    /// Whether station `s` has data for a slot at `now`.
+    /// Whether station `s` has data (or parity) for a slot at `now`.
     fn has_data(&self, now: Time, s: usize) -> bool {
         let st = &self.stations[s];
-        st.tx.next(now).is_some() || (st.tx.has_room() && (Self::unoffered(st) || st.iq.len() > 0))
+        st.tx.next(now).is_some()
+            || (st.tx.has_room() && (Self::unoffered(st) || st.iq.len() > 0))
+            || st.coding.as_ref().is_some_and(|c| c.wants_parity())
     }
 
     fn unoffered(st: &Station) -> bool {
@@ -383,14 +562,20 @@ impl Circuit {
     fn plan(&mut self, now: Time) {
         let k_now = now.0.div_ceil(self.slot_ns);
         let mut next = Time::NEVER;
+        let p = u64::from(self.cfg.status_period());
         for s in 0..2 {
             let k0 = self.stations[s].next_slot.max(k_now);
-            let status = Self::window_open(&self.stations[1 - s]);
+            let periodic = self.periodic(s);
+            let status =
+                if periodic { Self::window_open(&self.stations[1 - s]) } else { self.stations[s].pending_status };
             let data = self.has_data(now, s);
-            let p = u64::from(self.cfg.rlp.feedback_period_slots);
-            // The first status slot at or after k0, and the first other one.
-            let k_status = k0 + (p - 1 - k0 % p);
-            let k_data = if self.is_status_slot(k0) { k0 + 1 } else { k0 };
+            // The first status slot at or after k0, and the first other one
+            // (a station without periodic status: any slot).
+            let (k_status, k_data) = if periodic {
+                (k0 + (p - 1 - k0 % p), if self.is_status_slot(s, k0) { k0 + 1 } else { k0 })
+            } else {
+                (k0, k0)
+            };
             let k = match (status, data) {
                 (true, true) => k_status.min(k_data),
                 (true, false) => k_status,
@@ -407,26 +592,42 @@ impl Circuit {
             if let Some(d) = self.stations[s].tx.deadline() {
                 next = next.min(d.max(now));
             }
+            if let Some(d) = self.stations[s].rx.gap_deadline() {
+                next = next.min(d.max(now));
+            }
         }
         self.next = next;
     }
 
-    /// Offer the station's frames to RLP while its window has room.
+    /// Offer the station's frames to the member while its window has room.
     fn refill(&mut self, now: Time, s: usize) {
         let st = &mut self.stations[s];
         while st.tx.has_room() {
             if !Self::unoffered(st) {
                 let Some((_, w)) = st.iq.pop(now) else { break };
-                let parts = self.cfg.frames_for(w.size_bytes);
+                let level = st.coding.as_ref().map_or(FecLevel::None, |c| c.level());
+                let parts = w.size_bytes.div_ceil(self.cfg.payload_at(level)).max(1);
                 let id = st.next_id;
                 st.next_id += 1;
-                st.packets.push_back(Outgoing { id, w, parts, offered: 0, received: 0, transmitted: false });
+                st.packets.push_back(Outgoing { id, w, parts, offered: 0, received: 0, transmitted: false, level });
             }
             let p = st.packets.back_mut().expect("a packet being segmented");
-            let piece = Piece { id: p.id, part: p.offered };
+            let piece = Piece { id: p.id, part: p.offered, level: p.level };
             p.offered += 1;
             let seq = st.tx.offer(now, piece);
             st.offered = seq + 1;
+        }
+    }
+
+    /// Whether a frame station `s` sends now (`data`'s, or a control
+    /// frame's), coded at `level`, is lost: the error model's verdict, and
+    /// AIRMAIL's byte code's repair.
+    #[inline]
+    fn lost(st: &mut Station, now: Time, slot_ns: u64, data: Option<&Waiting>, size: u32, level: FecLevel) -> bool {
+        let raw = medium::corrupts(&mut st.error, now, slot_ns, data, size);
+        match st.coding.as_mut() {
+            None => raw,
+            Some(c) => c.outcome(raw, level),
         }
     }
 
@@ -435,28 +636,39 @@ impl Circuit {
         let size = self.cfg.frame_bytes;
         let slot_ns = self.slot_ns;
         self.stations[s].next_slot = k + 1;
-        if self.is_status_slot(k) {
+        if self.is_status_slot(s, k) {
             if !Self::window_open(&self.stations[1 - s]) {
                 return;
             }
             let st = &mut self.stations[s];
-            let status = st.rx.status();
-            let corrupted = medium::corrupts(&mut st.error, now, slot_ns, None, size);
-            st.stats.status_frames += 1;
-            st.wire.push_back(Wire { arrive, corrupted, frame: WireFrame::Status(status) });
+            let status = st.rx.periodic_status(now);
+            self.status_frame(now, s, arrive, status);
+            return;
+        }
+        if std::mem::take(&mut self.stations[s].pending_status) {
+            let status = self.stations[s].rx.status();
+            self.status_frame(now, s, arrive, status);
+            return;
+        }
+        if self.stations[s].coding.as_ref().is_some_and(|c| c.block.parity_left > 0) {
+            self.parity_frame(now, s, arrive);
             return;
         }
         self.refill(now, s);
-        let enhanced = self.cfg.rlp.form == Form::Enhanced;
-        let bits = self.cfg.rlp.partial_bits;
+        let rlp = self.cfg.rlp;
         let st = &mut self.stations[s];
-        let Some(send) = st.tx.next(now) else { return };
+        let Some(send) = st.tx.next(now) else {
+            if st.coding.as_ref().is_some_and(|c| c.wants_parity()) {
+                self.parity_frame(now, s, arrive);
+            }
+            return;
+        };
         let header = st.tx.on_transmit(now, send.seq);
-        let partial = enhanced.then(|| st.rx.partial_status(bits));
+        let partial = st.rx.partial_status(&rlp);
         let piece = send.frame;
         let held = Self::find(&st.packets, piece.id);
         let data = held.map(|i| st.packets[i].w);
-        let corrupted = medium::corrupts(&mut st.error, now, slot_ns, data.as_ref(), size);
+        let corrupted = Self::lost(st, now, slot_ns, data.as_ref(), size, piece.level);
         st.stats.frames_sent += 1;
         st.stats.frame_retransmissions += u64::from(send.retransmission);
         if let Some(i) = held {
@@ -472,7 +684,34 @@ impl Circuit {
                 });
             }
         }
-        st.wire.push_back(Wire { arrive, corrupted, frame: WireFrame::Data { seq: send.seq, piece, header, partial } });
+        let frame = WireFrame::Data { seq: send.seq, piece, header, partial };
+        if let Some(c) = st.coding.as_mut() {
+            c.on_data(piece.level, corrupted, frame);
+        }
+        st.wire.push_back(Wire { arrive, corrupted, frame });
+    }
+
+    /// A status frame from station `s`.
+    fn status_frame(&mut self, now: Time, s: usize, arrive: Time, status: Status) {
+        let (size, slot_ns) = (self.cfg.frame_bytes, self.slot_ns);
+        let st = &mut self.stations[s];
+        let level = st.coding.as_ref().map_or(FecLevel::None, |c| c.level());
+        let corrupted = Self::lost(st, now, slot_ns, None, size, level);
+        st.stats.status_frames += 1;
+        st.wire.push_back(Wire { arrive, corrupted, frame: WireFrame::Status(status) });
+    }
+
+    /// A parity frame of station `s`'s open block (AIRMAIL, packet level);
+    /// its last one brings the block's recovered frames with it.
+    fn parity_frame(&mut self, now: Time, s: usize, arrive: Time) {
+        let (size, slot_ns) = (self.cfg.frame_bytes, self.slot_ns);
+        let st = &mut self.stations[s];
+        let lost = Self::lost(st, now, slot_ns, None, size, FecLevel::Packet);
+        let c = st.coding.as_mut().expect("parity comes with AIRMAIL's code");
+        c.on_parity(lost, &mut self.recovered);
+        for frame in self.recovered.drain(..) {
+            st.wire.push_back(Wire { arrive, corrupted: false, frame });
+        }
     }
 
     #[inline]
@@ -491,10 +730,11 @@ impl Circuit {
             WireFrame::Status(st) => self.on_status(now, to, st, out),
             WireFrame::Data { seq, piece, header, partial } => {
                 let rx = &mut self.stations[to];
-                let receipt = rx.rx.on_frame(now, seq, header);
-                if receipt.deliver {
+                let got = rx.rx.on_frame(now, seq, header);
+                if got.deliver {
                     rx.held[seq as usize % HELD] = Some((seq, piece));
                 }
+                rx.pending_status |= got.status_now;
                 while let Some(up) = self.stations[to].rx.pop_up() {
                     let slot = &mut self.stations[to].held[up as usize % HELD];
                     let (sq, piece) = slot.take().expect("a frame handed up was kept");
@@ -527,7 +767,7 @@ impl Circuit {
 
     /// A status reaches station `s`, for its sender.
     fn on_status(&mut self, now: Time, s: usize, status: Status, out: &mut Vec<MacOutput>) {
-        self.stations[s].tx.on_ack(now, status);
+        self.stations[s].tx.on_status(now, status);
         while let Some((_, piece)) = self.stations[s].tx.pop_dropped() {
             self.drop_packet(now, s, piece.id, out);
         }

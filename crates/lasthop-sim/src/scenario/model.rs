@@ -4,7 +4,7 @@
 
 use super::routes::{Hop, Path, Router};
 use super::schema::{
-    AckPolicySpec, AckReconsSpacing, AckReconsSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
+    AckPolicySpec, AckReconsSpacing, AckReconsSpec, AirmailSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
     HeaderCompression, LinkSpec, LlElsnResponseSpec, LlRetransmissionSpec, MacKind, MediumSpec, Mutation,
     PublishedCell, RadioSpec, RlpDeliverySpec, RlpFormSpec, RlpSpec, ScenarioFile, Template, WlanCellSpec,
     COMPRESSED_ACK_BYTES,
@@ -110,6 +110,8 @@ pub struct MediumModel {
     pub error: ErrorModelConfig,
     /// Per station: whether `error` hits its frames (`error_from`).
     pub error_from: Vec<bool>,
+    /// A circuit's error model for the stations not in `error_from`.
+    pub error_others: ErrorModelConfig,
     /// Stations send LL-ELSN notices (seed 004 Sec. 3.1).
     pub ll_elsn: bool,
     /// Stations send an EBSN at every failed attempt of a TCP segment
@@ -518,10 +520,15 @@ impl Model {
                     || format!("{}.{dir}.rate_trace_ms", nl.path),
                     "a direction a medium carries takes the radio's rate, not a trace",
                 )?;
+                // A circuit's rate, delay and queue are its own, not the radio's.
+                let (bps, delay_ns, queue) = match &m.circuit {
+                    Some(c) => (c.bandwidth_bps, c.delay_ns, c.queue_packets),
+                    None => (m.radio.bandwidth_bps, m.radio.propagation_ns, m.radio.queue_packets),
+                };
                 let dm = &mut links[li].dirs[d];
-                dm.params.bandwidth_bps = m.radio.bandwidth_bps;
-                dm.params.delay_ns = m.radio.propagation_ns;
-                dm.params.queue = QueueLimit { packets: Some(m.radio.queue_packets), bytes: None };
+                dm.params.bandwidth_bps = bps;
+                dm.params.delay_ns = delay_ns;
+                dm.params.queue = QueueLimit { packets: Some(queue), bytes: None };
                 dm.queue = None;
                 dm.medium = Some(MediumHop { medium: mi as u32, from, to });
             }
@@ -696,7 +703,11 @@ impl Model {
                     .expect("a notifying 802.11 medium on the path (checked above)");
             }
             if fl.snoop.is_some() {
-                fl.snoop_node = Some(snoop_node(&data, base_station, &links, media.is_empty(), i)?);
+                // Media that carry no link direction (an idle circuit,
+                // `elaarag02/link-layer`'s plain case) leave the
+                // point-to-point model's rule.
+                let no_media = links.iter().all(|l| l.dirs.iter().all(|d| d.medium.is_none()));
+                fl.snoop_node = Some(snoop_node(&data, base_station, &links, no_media, i)?);
             }
             if let Some(cfg) = fl.nack.as_mut() {
                 // The far end of the mobile sender's first hop: its base

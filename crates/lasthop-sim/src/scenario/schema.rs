@@ -508,9 +508,11 @@ pub struct MediumSpec {
     pub hops: Option<Vec<[String; 2]>>,
     /// Which MAC the medium runs: `radio` (the packet radio of seed 001
     /// Sec. 5, settings in `radio`), `dcf` (IEEE 802.11b DCF, seed 004,
-    /// settings in `dcf`) or `rlp` (a circuit-mode point-to-point hop whose
+    /// settings in `dcf`), `rlp` (a circuit-mode point-to-point hop whose
     /// frames are carried with RLP, seed 002 Sec. 5.1, settings in `rlp`;
-    /// exactly two stations and one hop).
+    /// exactly two stations and one hop) or `airmail` (the same circuit
+    /// carrying AIRMAIL, seed 002 Sec. 5.1, settings in `airmail`; the
+    /// first of `stations` is the base station).
     #[serde(default)]
     pub mac: MacKind,
     /// The packet radio's settings (seed 001 Sec. 5; every value the paper
@@ -525,6 +527,10 @@ pub struct MediumSpec {
     /// `elaarag-002.md` Sec. 1.5 reads it).
     #[serde(default)]
     pub rlp: RlpSpec,
+    /// The AIRMAIL circuit's settings (`mac = "airmail"`; seed 002 Sec.
+    /// 5.1 as `elaarag-002.md` Sec. 1.6 reads it).
+    #[serde(default)]
+    pub airmail: AirmailSpec,
     /// The access point's LL-ELSN agent (seed 004 Sec. 3.1): a station that
     /// retries a TCP segment for the first time sends its sender an ERSN,
     /// one that discards it an ELN (as 40-byte ack-format packets from a
@@ -551,6 +557,11 @@ pub struct MediumSpec {
     /// downlink only.
     #[serde(default)]
     pub error_from: Option<Vec<String>>,
+    /// A circuit (`mac = "rlp"` or `"airmail"`) only: the error model of
+    /// the frames of the stations not in `error_from` (each its own state
+    /// and stream), e.g. the uplink's own channel. Absent: none.
+    #[serde(default)]
+    pub error_others: ErrorModelConfig,
 }
 
 /// The MAC of a shared medium.
@@ -561,6 +572,7 @@ pub enum MacKind {
     Radio,
     Dcf,
     Rlp,
+    Airmail,
 }
 
 /// A circuit-mode hop carried with RLP (see `lasthop_net::mac::circuit`
@@ -654,6 +666,129 @@ fn rlp_stall() -> f64 {
 }
 fn rlp_queue() -> u32 {
     rlp_default().queue_packets
+}
+
+/// A circuit-mode hop carried with AIRMAIL (see
+/// `lasthop_net::mac::circuit` and `lasthop_net::arq::airmail`): the
+/// circuit's fields as `RlpSpec`'s, AIRMAIL's own and its FEC's. Defaults
+/// are the member's own (\[I\]: the primary's timers, window and codes were
+/// not read) except where said.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AirmailSpec {
+    /// The circuit's rate per direction, in bit/s. 9600, as `rlp`'s.
+    #[serde(default = "rlp_bandwidth")]
+    pub bandwidth_bps: f64,
+    /// One-way propagation, in ms. \[I\] 0.
+    #[serde(default)]
+    pub delay_ms: f64,
+    /// A frame on the wire, AIRMAIL's 4-byte header (\[I\]) and the byte
+    /// code's parity included, in bytes; one frame per slot. \[I\] 64.
+    #[serde(default = "rlp_frame_bytes")]
+    pub frame_bytes: u32,
+    /// Frames in a sender's window, 1 to 64. \[I\] 32.
+    #[serde(default = "airmail_window")]
+    pub window_frames: u32,
+    /// `N`: the mobile answers a status every `N` frames received. \[I\] 8.
+    #[serde(default = "airmail_block")]
+    pub block_frames: u32,
+    /// Slots between the base station's periodic status frames (at least
+    /// 2). \[I\] 4, RLP's feedback period.
+    #[serde(default = "rlp_feedback")]
+    pub status_period_slots: u32,
+    /// The base station's poll timer, in ms. \[I\] 60.
+    #[serde(default = "airmail_poll")]
+    pub poll_ms: f64,
+    /// The mobile's receive-gap timer, in ms. \[I\] 40.
+    #[serde(default = "airmail_gap")]
+    pub gap_ms: f64,
+    /// The FEC level: `adaptive`, `none`, `byte` or `packet` (see
+    /// `lasthop_net::arq::airmail::fec`). \[A\] adaptive.
+    #[serde(default = "airmail_fec")]
+    pub fec: String,
+    /// Byte errors the byte code corrects per frame (`2 t` parity bytes).
+    /// \[K\] 8.
+    #[serde(default = "airmail_byte_t")]
+    pub byte_t: u32,
+    /// Data frames per block of the packet code. \[K\] 16.
+    #[serde(default = "airmail_block_k")]
+    pub block_k: u32,
+    /// The most parity frames per block. \[K\] 8.
+    #[serde(default = "airmail_m_max")]
+    pub m_max: u32,
+    /// Frames the adaptation measures the error rate over. \[I\] 256.
+    #[serde(default = "airmail_fer_window")]
+    pub fer_window: u32,
+    /// Raw frame error rate from which the byte code is used. \[I\] 0.06.
+    #[serde(default = "airmail_theta1")]
+    pub theta1: f64,
+    /// Raw frame error rate above which the packet code is used. \[I\] 0.5.
+    #[serde(default = "airmail_theta2")]
+    pub theta2: f64,
+    /// Each station's queue limit, in packets. \[I\] 50.
+    #[serde(default = "rlp_queue")]
+    pub queue_packets: u32,
+}
+
+impl Default for AirmailSpec {
+    fn default() -> AirmailSpec {
+        AirmailSpec {
+            bandwidth_bps: rlp_bandwidth(),
+            delay_ms: 0.0,
+            frame_bytes: rlp_frame_bytes(),
+            window_frames: airmail_window(),
+            block_frames: airmail_block(),
+            status_period_slots: rlp_feedback(),
+            poll_ms: airmail_poll(),
+            gap_ms: airmail_gap(),
+            fec: airmail_fec(),
+            byte_t: airmail_byte_t(),
+            block_k: airmail_block_k(),
+            m_max: airmail_m_max(),
+            fer_window: airmail_fer_window(),
+            theta1: airmail_theta1(),
+            theta2: airmail_theta2(),
+            queue_packets: rlp_queue(),
+        }
+    }
+}
+
+// AIRMAIL's defaults are the member's own.
+fn airmail_default() -> lasthop_net::arq::airmail::AirmailConfig {
+    lasthop_net::arq::airmail::AirmailConfig::default()
+}
+fn airmail_window() -> u32 {
+    airmail_default().window_frames
+}
+fn airmail_block() -> u32 {
+    airmail_default().block_frames
+}
+fn airmail_poll() -> f64 {
+    airmail_default().poll_ns as f64 / 1e6
+}
+fn airmail_gap() -> f64 {
+    airmail_default().gap_ns as f64 / 1e6
+}
+fn airmail_fec() -> String {
+    airmail_default().fec.to_string()
+}
+fn airmail_byte_t() -> u32 {
+    airmail_default().fec_cfg.byte_t
+}
+fn airmail_block_k() -> u32 {
+    airmail_default().fec_cfg.block_k
+}
+fn airmail_m_max() -> u32 {
+    airmail_default().fec_cfg.m_max
+}
+fn airmail_fer_window() -> u32 {
+    airmail_default().fec_cfg.fer_window
+}
+fn airmail_theta1() -> f64 {
+    airmail_default().fec_cfg.theta1
+}
+fn airmail_theta2() -> f64 {
+    airmail_default().fec_cfg.theta2
 }
 
 /// RLP's form (see `RlpSpec`).

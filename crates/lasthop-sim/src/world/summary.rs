@@ -3,9 +3,9 @@
 
 use super::{delivered_now, World, NO_COVER};
 use crate::metrics::{
-    BadStateSummary, CircuitSummary, ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary, LinkSummary,
-    LlElsnSummary, MediumSummary, NackSummary, OutageSummary, PublishedComparison, QueueSummary, RadioSummary,
-    RunSummary, SplitSummary,
+    AirmailSummary, BadStateSummary, CircuitSummary, ConnectionSummary, DatagramSummary, DcfSummary, FlowSummary,
+    LinkSummary, LlElsnSummary, MediumSummary, NackSummary, OutageSummary, PublishedComparison, QueueSummary,
+    RadioSummary, RunSummary, SplitSummary,
 };
 use crate::scenario::model::Workload;
 use lasthop_agents::NodeAgent;
@@ -298,6 +298,19 @@ impl<'m> World<'m> {
                                     drops_queue: st.drops_queue,
                                     drops_filtered: st.drops_filtered,
                                     drops_retry_limit: st.packets_dropped,
+                                    airmail: c.airmail_stats(s as u16).map(|a| AirmailSummary {
+                                        status_block: a.status_block,
+                                        status_poll: a.status_poll,
+                                        status_timer: a.status_timer,
+                                        polls: a.polls,
+                                        poll_resends: a.poll_resends,
+                                        fec_changes: a.fec_changes,
+                                        fec_level: format!("{:?}", c.fec_level(s as u16).expect("AIRMAIL"))
+                                            .to_lowercase(),
+                                        parity_frames: a.coding.parity_frames,
+                                        fec_byte_repaired: a.coding.byte_repaired,
+                                        fec_block_recovered: a.coding.block_recovered,
+                                    }),
                                 }
                             })
                             .collect();

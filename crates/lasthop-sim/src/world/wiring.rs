@@ -143,10 +143,25 @@ pub fn build_mac(model: &Model, mi: usize, seed: u64) -> (Mac, Vec<u32>) {
         // An RLP circuit: each station's model decides every
         // frame it sends, status frames included.
         None if m.circuit.is_some() => {
-            let mut c = Circuit::new(m.circuit.expect("checked"));
+            let cfg = m.circuit.expect("checked");
+            let mut c = Circuit::new(cfg);
             if m.error != ErrorModelConfig::None {
                 for s in (0..n).filter(|&s| m.error_from[s]) {
                     c = c.with_error_model(s as u16, ErrorModel::new(&m.error, || stream(s, "error")));
+                    // AIRMAIL's byte code: the byte errors the model implies.
+                    if cfg.airmail.is_some() {
+                        let pb = lasthop_net::mac::circuit::byte_error_probability(&m.error, cfg.frame_bytes);
+                        c = c.with_fec_channel(s as u16, pb, stream(s, "fec"));
+                    }
+                }
+            }
+            if m.error_others != ErrorModelConfig::None {
+                for s in (0..n).filter(|&s| !m.error_from[s]) {
+                    c = c.with_error_model(s as u16, ErrorModel::new(&m.error_others, || stream(s, "error")));
+                    if cfg.airmail.is_some() {
+                        let pb = lasthop_net::mac::circuit::byte_error_probability(&m.error_others, cfg.frame_bytes);
+                        c = c.with_fec_channel(s as u16, pb, stream(s, "fec"));
+                    }
                 }
             }
             Mac::Circuit(Box::new(c))

@@ -7,6 +7,7 @@
 mod common;
 
 mod ack_recons;
+mod airmail_link;
 mod aqm;
 mod asym_endpoints;
 mod asymmetry;
@@ -25,6 +26,7 @@ mod handshake;
 mod invariants;
 mod itcp;
 mod ll_elsn_metrics;
+mod ll_statements;
 mod mobility;
 mod mtcp;
 mod outages;

@@ -319,10 +319,12 @@ pub(super) fn expand_topology<'a>(f: &'a ScenarioFile) -> Result<Topology<'a>, S
                         radio: radio.clone(),
                         dcf: DcfSpec::default(),
                         rlp: RlpSpec::default(),
+                        airmail: AirmailSpec::default(),
                         ll_elsn: false,
                         ebsn: false,
                         error: ErrorModelConfig::default(),
                         error_from: None,
+                        error_others: ErrorModelConfig::None,
                     };
                     media.insert(0, ("topology".into(), spec));
                     return Ok((nodes, links, media));
@@ -380,10 +382,12 @@ pub(super) fn expand_topology<'a>(f: &'a ScenarioFile) -> Result<Topology<'a>, S
                         radio: RadioSpec::default(),
                         dcf: dcf.clone(),
                         rlp: RlpSpec::default(),
+                        airmail: AirmailSpec::default(),
                         ll_elsn: *ll_elsn,
                         ebsn: *ebsn,
                         error: error.clone(),
                         error_from: None,
+                        error_others: ErrorModelConfig::None,
                     };
                     media.insert(0, ("topology".into(), spec));
                     return Ok((nodes, links, media));

@@ -113,6 +113,7 @@ pub(super) fn rlp_config(r: &RlpSpec, path: &str) -> Result<CircuitConfig, Scena
         frame_bytes: r.frame_bytes,
         header_bytes: defaults.header_bytes,
         queue_packets: r.queue_packets,
+        airmail: None,
         rlp: RlpConfig {
             window_frames: r.window_frames,
             form: match r.form {
@@ -132,6 +133,62 @@ pub(super) fn rlp_config(r: &RlpSpec, path: &str) -> Result<CircuitConfig, Scena
     // The MAC's own checks (RLP's first), its field names in the table's units.
     cfg.validate().map_err(|(field, why)| {
         let field = field.replace("_ns", "_ms");
+        ScenarioError::new(p(&field), why)
+    })?;
+    Ok(cfg)
+}
+
+/// An `airmail` table at `path`, checked and in the MAC's units.
+pub(super) fn airmail_config(a: &AirmailSpec, path: &str) -> Result<CircuitConfig, ScenarioError> {
+    use lasthop_net::arq::airmail::fec::{FecConfig, FecLevel};
+    use lasthop_net::arq::airmail::AirmailConfig;
+    use lasthop_net::mac::circuit::CircuitAirmail;
+    let p = |f: &str| format!("{path}.{f}");
+    bit_rate(a.bandwidth_bps, || p("bandwidth_bps"))?;
+    duration(a.delay_ms, 1e-3, "ms", || p("delay_ms"))?;
+    duration(a.poll_ms, 1e-3, "ms", || p("poll_ms"))?;
+    duration(a.gap_ms, 1e-3, "ms", || p("gap_ms"))?;
+    at_most_a_packet(a.frame_bytes, || p("frame_bytes"))?;
+    // The level's name, as the member knows it (a `&'static str`).
+    let fec = match FecLevel::parse(&a.fec).map_err(|(f, why)| ScenarioError::new(p(f), why))? {
+        None => "adaptive",
+        Some(FecLevel::None) => "none",
+        Some(FecLevel::Byte) => "byte",
+        Some(FecLevel::Packet) => "packet",
+    };
+    let defaults = CircuitConfig::default();
+    let member = AirmailConfig::default();
+    let ms = |x: f64| (x * NS_PER_MS as f64).round() as u64;
+    let cfg = CircuitConfig {
+        bandwidth_bps: a.bandwidth_bps.round() as u64,
+        delay_ns: ms(a.delay_ms),
+        frame_bytes: a.frame_bytes,
+        header_bytes: defaults.header_bytes,
+        queue_packets: a.queue_packets,
+        rlp: defaults.rlp,
+        airmail: Some(CircuitAirmail {
+            arq: AirmailConfig {
+                window_frames: a.window_frames,
+                block_frames: a.block_frames,
+                status_period_ns: member.status_period_ns,
+                poll_ns: ms(a.poll_ms),
+                gap_ns: ms(a.gap_ms),
+                fec,
+                fec_cfg: FecConfig {
+                    byte_t: a.byte_t,
+                    block_k: a.block_k,
+                    m_max: a.m_max,
+                    fer_window: a.fer_window,
+                    theta1: a.theta1,
+                    theta2: a.theta2,
+                    ..member.fec_cfg
+                },
+            },
+            status_period_slots: a.status_period_slots,
+        }),
+    };
+    cfg.validate().map_err(|(field, why)| {
+        let field = field.replace("_ns", "_ms").replace("status_period_ms", "status_period_slots");
         ScenarioError::new(p(&field), why)
     })?;
     Ok(cfg)
@@ -164,27 +221,39 @@ pub(super) fn media_links(
         check(!media.iter().any(|o| o.name == m.name), || format!("{path}.name"), "duplicate medium name")?;
         let radio = radio_config(&m.radio, &format!("{path}.radio"))?;
         let dcf = match m.mac {
-            MacKind::Radio | MacKind::Rlp => None,
+            MacKind::Radio | MacKind::Rlp | MacKind::Airmail => None,
             MacKind::Dcf => Some(dcf_config(&m.dcf, &format!("{path}.dcf"))?),
         };
         let circuit = match m.mac {
             MacKind::Rlp => Some(rlp_config(&m.rlp, &format!("{path}.rlp"))?),
+            MacKind::Airmail => Some(airmail_config(&m.airmail, &format!("{path}.airmail"))?),
             _ => None,
         };
         if circuit.is_some() {
             let hops = m.hops.as_ref().map_or(m.stations.len().saturating_sub(1), |h| h.len());
             check(
-                m.stations.len() == 2 && hops == 1,
+                // One hop of its own, or none (`hops = []`: a link's
+                // directions name the medium).
+                m.stations.len() == 2 && hops <= 1,
                 || format!("{path}.stations"),
                 || {
                     format!(
-                        "mac = \"rlp\" is a point-to-point circuit: exactly two stations and one hop, got {} and {hops}",
+                        "mac = \"{}\" is a point-to-point circuit: exactly two stations and one hop (or `hops = []`), got {} and {hops}",
+                        if m.mac == MacKind::Rlp { "rlp" } else { "airmail" },
                         m.stations.len()
                     )
                 },
             )?;
         }
         m.error.validate().map_err(|(field, reason)| ScenarioError::new(format!("{path}.error.{field}"), reason))?;
+        m.error_others
+            .validate()
+            .map_err(|(field, reason)| ScenarioError::new(format!("{path}.error_others.{field}"), reason))?;
+        check(
+            m.error_others == ErrorModelConfig::None || circuit.is_some(),
+            || format!("{path}.error_others"),
+            "needs a circuit: mac = \"rlp\" or \"airmail\"",
+        )?;
         // The radio's link ARQ reports no attempts (and retries without
         // limit by default): LL-ELSN is the 802.11 link layer's.
         check(
@@ -277,7 +346,7 @@ pub(super) fn media_links(
         let queue = match m.mac {
             MacKind::Dcf => m.dcf.queue.clone(),
             MacKind::Radio => m.radio.queue.clone(),
-            MacKind::Rlp => None,
+            MacKind::Rlp | MacKind::Airmail => None,
         };
         media.push(MediumModel {
             name: m.name.clone(),
@@ -286,6 +355,7 @@ pub(super) fn media_links(
             circuit,
             error: m.error.clone(),
             error_from,
+            error_others: m.error_others.clone(),
             ll_elsn: m.ll_elsn,
             ebsn: m.ebsn,
             queue,
