@@ -44,3 +44,4 @@ mod snoop_nack;
 mod split;
 mod table3;
 mod wlan_cell;
+mod wtcp;
