@@ -120,6 +120,10 @@ pub struct TcpHeader {
     /// link layer is retransmitting (ERSN) or has discarded (ELN); two
     /// reserved TCP bits in the paper. Never an acknowledgment.
     pub ll_notice: LlNotice,
+    /// WTCP's rate feedback (Sinha et al., MobiCom 1999; elaarag-002.md Sec.
+    /// 1.14): the sending rate, in bytes per second, the receiver asks for
+    /// in an ack; 0 on every other packet (`lasthop_tcp::wtcp`).
+    pub rate_bytes_per_s: u32,
 }
 
 /// The LL-ELSN message types (seed 004 Sec. 3.1; codes 01 and 10 of two

@@ -172,6 +172,10 @@ pub struct PacketPool {
     echoes: Vec<u64>,
     timestamps: Vec<Timestamps>,
     sender_windows: Vec<u16>,
+    /// The rate feedback of slot i (WTCP's acks), 0 for none; as long as
+    /// the highest slot that ever held one (no flag bit is left: a slot
+    /// within it is rewritten on every put).
+    rates: Vec<u32>,
     /// The arrival of the packet chained behind slot i in full, when its
     /// `CTL_DUE_ASIDE` is set.
     due_aside: Vec<Due>,
@@ -225,6 +229,7 @@ impl PacketPool {
                     syn,
                     fin,
                     ll_notice,
+                    rate_bytes_per_s,
                 },
         } = pkt;
         debug_assert!(
@@ -283,6 +288,11 @@ impl PacketPool {
         if let Some(w) = sender_window {
             set_beside(&mut self.sender_windows, n, i, w);
         }
+        if i < self.rates.len() {
+            self.rates[i] = rate_bytes_per_s;
+        } else if rate_bytes_per_s != 0 {
+            set_beside(&mut self.rates, n, i, rate_bytes_per_s);
+        }
         PacketRef(u32::try_from(i).expect("fewer than 2^32 packets in flight"))
     }
 
@@ -324,6 +334,7 @@ impl PacketPool {
                     2 => LlNotice::Eln,
                     _ => LlNotice::Ebsn,
                 },
+                rate_bytes_per_s: self.rates.get(i).copied().unwrap_or(0),
             },
         }
     }
@@ -533,7 +544,7 @@ mod tests {
         assert!(with.tcp.sack.push(2000, 3000) && with.tcp.sack.push(4000, 5000));
         (with.ecn, with.tcp.ece, with.tcp.cwr, with.tcp.fr_request) = (Ecn::Ect, true, true, true);
         (with.tcp.sender_window, with.tcp.ts) = (Some(u16::MAX), Some(Timestamps { val_ns: 5, ecr_ns: 3 }));
-        (with.tcp.syn, with.tcp.fin) = (true, true);
+        (with.tcp.syn, with.tcp.fin, with.tcp.rate_bytes_per_s) = (true, true, 123_456);
         let r = p.put(with);
         assert_eq!(p.get(r), with);
         assert_eq!(p.take(r), with);

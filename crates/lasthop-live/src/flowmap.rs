@@ -565,6 +565,7 @@ impl FlowMap {
             syn: t.syn(),
             fin: t.fin(),
             ll_notice: LlNotice::None,
+            rate_bytes_per_s: 0, // not on the wire (no live WTCP)
         };
         let kind = if s == 0 { PacketKind::Data } else { PacketKind::Ack };
         if s == 0 && len > 0 {

@@ -21,6 +21,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("examples/satellite", include_str!("../../../scenarios/examples/satellite.toml")),
     ("live/one-link", include_str!("../../../scenarios/live/one-link.toml")),
     ("elaarag02/blackout", include_str!("../../../scenarios/elaarag02/blackout.toml")),
+    ("elaarag02/wtcp", include_str!("../../../scenarios/elaarag02/wtcp.toml")),
     ("elaarag02/rate-drop", include_str!("../../../scenarios/elaarag02/rate-drop.toml")),
     ("elaarag02/compare", include_str!("../../../scenarios/elaarag02/compare.toml")),
     ("elaarag02/ebsn", include_str!("../../../scenarios/elaarag02/ebsn.toml")),

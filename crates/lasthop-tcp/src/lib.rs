@@ -20,6 +20,8 @@
 //! Seed 004's link-layer loss notification (LL-ELSN) at the sender is in
 //! [`ll_elsn`], with its responses [`esack`], [`hack`] and [`lhp`] (the
 //! recovery member `recovery::ll_elsn`).
+//! WTCP (seed 002 Sec. 1) is the controller [`cc::wtcp`] with its
+//! receiver's rate rule in [`wtcp`].
 //! Sequence numbers are 64-bit byte offsets from 0 (no wraparound in a run).
 
 pub mod acc;
@@ -41,6 +43,7 @@ pub mod sender_adaptation;
 pub mod timestamps;
 pub mod variants;
 pub mod window_scale;
+pub mod wtcp;
 
 pub use config::{
     AccConfig, AccMode, AckPolicy, AdaptationConfig, CwndBound, ElnResponse, HeaderPredictionGuard, ReceiverConfig,

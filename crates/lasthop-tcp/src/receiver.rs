@@ -56,6 +56,7 @@ use crate::ecn::EcnReceiver;
 use crate::fr_request::FrRequestMarker;
 use crate::mtcp::Withhold;
 use crate::timestamps::ReceiverTimestamps;
+use crate::wtcp::WtcpReceiver;
 use lasthop_core::{Ecn, TcpHeader, Time};
 
 /// Bytes newly handed to the application by one segment: `[start, end)`.
@@ -124,6 +125,8 @@ pub struct Receiver {
     /// When M-TCP's low-bandwidth rule chokes the source, or NEVER
     /// ([`crate::mtcp`]; only with `options`).
     choke_at: Time,
+    /// WTCP's rate control ([`crate::wtcp`]; only with `options`).
+    wtcp: Option<Box<WtcpReceiver>>,
 }
 
 /// Freeze-TCP at the receiving mobile host (Goff, Moronski, Phatak, Gupta,
@@ -185,7 +188,23 @@ impl Receiver {
             fr_request: cfg.fr_request_threshold.map(FrRequestMarker::new),
             freeze: None,
             choke_at: Time::NEVER,
+            wtcp: None,
         }
+    }
+
+    /// The receiver a sender running `cc` needs: WTCP's rate control when
+    /// the controller is `wtcp` ([`crate::wtcp`]), else unchanged.
+    pub fn with_cc(mut self, cc: &crate::cc::CcConfig) -> Receiver {
+        if let Some(w) = WtcpReceiver::for_cc(cc, self.mss_bytes) {
+            self.wtcp = Some(Box::new(w));
+            self.options = true;
+        }
+        self
+    }
+
+    /// WTCP's rate control, if the flow runs it.
+    pub fn wtcp(&self) -> Option<&WtcpReceiver> {
+        self.wtcp.as_deref()
     }
 
     /// Freeze-TCP: a disconnection is coming. Every ack from now on
@@ -478,6 +497,11 @@ impl Receiver {
         if let Some(acc) = self.acc.as_mut() {
             acc.on_segment(now, hdr);
         }
+        if let Some(w) = self.wtcp.as_deref_mut() {
+            if w.on_segment(now, hdr) {
+                self.ack_now = true;
+            }
+        }
         if let Some(w) = self.freeze.as_deref_mut().and_then(|f| f.withhold.as_mut()) {
             w.on_data(now, hdr.seq, hdr.seq + u64::from(hdr.len), self.rcv_nxt);
         }
@@ -589,6 +613,9 @@ impl Receiver {
             self.ecn.stamp(&mut hdr);
             if self.cfg.timestamps {
                 hdr.ts = Some(self.ts.stamp(now, self.rcv_nxt));
+            }
+            if let Some(w) = self.wtcp.as_deref() {
+                hdr.rate_bytes_per_s = w.rate_field();
             }
             // A duplicate ack: data is held above the hole.
             hdr.fr_request = !self.ooo.is_empty() && self.fr_request.is_some_and(|f| f.requested());

@@ -412,8 +412,10 @@ impl Sender {
         if !self.cc.wants_samples() {
             return at;
         }
+        // A stopped sender sends nothing: its pacing clock wakes no one
+        // (else a wake-up due and never served, for ever).
         match self.samples.as_deref() {
-            Some(sm) if sm.pace_wait => at.min(sm.next_send_at),
+            Some(sm) if sm.pace_wait && !self.stopped => at.min(sm.next_send_at),
             _ => at,
         }
     }
@@ -448,6 +450,23 @@ impl Sender {
 
     fn arm_rto(&mut self, now: Time) {
         self.rto_at = if self.rto_ticked { self.rtt.deadline(now) } else { now.plus_ns(self.rtt.rto_ns()) };
+        if self.cc.wants_samples() {
+            self.arm_member_timer(now);
+        }
+    }
+
+    /// A controller's own timer in place of the RTO (WTCP's blackout
+    /// detection and probes, [`crate::cc::wtcp`]).
+    #[inline(never)]
+    fn arm_member_timer(&mut self, now: Time) {
+        if let Some(ns) = self.cc.timer_ns(self.rtt.srtt_ns()) {
+            self.rto_at = now.plus_ns(ns);
+        }
+    }
+
+    /// The congestion controller (tests and reports read its member).
+    pub fn congestion_control(&self) -> &CongestionControl {
+        &self.cc
     }
 
     /// Whether a segment ending at `end` ends the transfer (it carries the

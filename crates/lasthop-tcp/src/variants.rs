@@ -78,6 +78,9 @@ pub const VARIANTS: &[VariantSpec] = &[
     // As Linux runs them: SACK recovery (the receiver sends SACK blocks).
     v("cubic", "cubic", Variant::Sack, Acks::Sack),
     v("bbr", "bbr", Variant::Sack, Acks::Sack),
+    // Seed 002 Sec. 1 (Sinha et al. 1999): rate control at the receiver,
+    // SACK holes retransmitted (elaarag-002.md Sec. 1.14, `cc::wtcp`).
+    v("wtcp", "wtcp", Variant::Sack, Acks::Sack),
 ];
 
 pub fn find(name: &str) -> Option<&'static VariantSpec> {

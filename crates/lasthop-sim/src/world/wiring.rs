@@ -261,7 +261,7 @@ impl<'m> World<'m> {
                 if let Some(cfg) = f.ll_elsn {
                     sender = sender.with_ll_elsn(cfg);
                 }
-                let receiver = Receiver::new(receiver_cfg(f.receiver, f.to));
+                let receiver = Receiver::new(receiver_cfg(f.receiver, f.to)).with_cc(&f.sender.cc);
                 let mut flow = FlowState::new(sender, receiver, i as u32, f, [f.from, f.to]);
                 if let Some(cfg) = f.pareto {
                     let rng = RngStream::new(seed, &format!("flow:{}:pareto", f.name));

@@ -47,3 +47,4 @@ mod split;
 mod table3;
 mod wap;
 mod wlan_cell;
+mod wtcp;

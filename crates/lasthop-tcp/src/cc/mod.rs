@@ -118,6 +118,9 @@ pub struct AckSample {
     /// (TSval) and the sender's stamp it echoes (TSecr): one-way delay and
     /// jitter (JTCP, TCP Santa Cruz).
     pub peer_ts: Option<Timestamps>,
+    /// The rate the receiver asks for (WTCP's rate feedback), in bytes per
+    /// second; 0 when the ack carries none.
+    pub peer_rate_bytes_per_s: u32,
 }
 
 /// One member of the family. Every method has Reno's answer as its
@@ -148,6 +151,12 @@ pub trait Controller {
     fn on_recovery_exit(&mut self, _w: &mut Window, _now: Time) {}
     /// The rate to pace at, in bytes per second, if this controller paces.
     fn pacing_rate(&self) -> Option<u64> {
+        None
+    }
+    /// The sender's timer, in ns from now, in place of the RTO, given the
+    /// smoothed round trip (WTCP's blackout detection and probe interval);
+    /// `None`: the RTO.
+    fn timer_ns(&self, _srtt_ns: Option<u64>) -> Option<u64> {
         None
     }
 }
@@ -312,6 +321,9 @@ macro_rules! controllers {
             fn pacing_rate(&self) -> Option<u64> {
                 match *self { $(Algo::$variant(ref c) => c.pacing_rate(),)* }
             }
+            fn timer_ns(&self, srtt_ns: Option<u64>) -> Option<u64> {
+                match *self { $(Algo::$variant(ref c) => c.timer_ns(srtt_ns),)* }
+            }
         }
     };
 }
@@ -330,6 +342,7 @@ controllers! {
     Jtcp => jtcp::Jtcp,
     Cubic => cubic::Cubic,
     Bbr => bbr::Bbr,
+    Wtcp => wtcp::Wtcp,
 }
 
 /// A sender's congestion control: the shared window and its member.
@@ -392,6 +405,15 @@ impl CongestionControl {
     /// The rate to pace at, in bytes per second, if the controller paces.
     pub fn pacing_rate(&self) -> Option<u64> {
         self.algo.as_ref().and_then(|a| a.pacing_rate())
+    }
+
+    /// The member's timer in place of the RTO, if it sets one.
+    pub fn timer_ns(&self, srtt_ns: Option<u64>) -> Option<u64> {
+        self.algo.as_ref().and_then(|a| a.timer_ns(srtt_ns))
+    }
+    /// The member, for tests and reports.
+    pub fn member(&self) -> Option<&Algo> {
+        self.algo.as_deref()
     }
 
     /// Every ack (for a member's estimators; Reno has none).

@@ -235,6 +235,7 @@ impl Samples {
             rate,
             ece: hdr.ece,
             peer_ts: hdr.ts,
+            peer_rate_bytes_per_s: hdr.rate_bytes_per_s,
         };
         self.last
     }

@@ -20,3 +20,4 @@ mod ll_elsn_timelines;
 mod mobility_hooks;
 mod persist;
 mod window_update;
+mod wtcp;
