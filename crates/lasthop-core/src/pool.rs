@@ -170,12 +170,11 @@ pub struct PacketPool {
     /// SACK blocks and SMART echo of slot i, valid when its flag is set.
     sacks: Vec<SackBlocks>,
     echoes: Vec<u64>,
-    timestamps: Vec<Timestamps>,
+    /// A packet's timestamps, and beside them the rate feedback of a
+    /// WTCP ack (0 for none): WTCP needs the timestamp option, so its rate
+    /// rides in this entry, and a packet without timestamps costs nothing.
+    timestamps: Vec<(Timestamps, u32)>,
     sender_windows: Vec<u16>,
-    /// The rate feedback of slot i (WTCP's acks), 0 for none; as long as
-    /// the highest slot that ever held one (no flag bit is left: a slot
-    /// within it is rewritten on every put).
-    rates: Vec<u32>,
     /// The arrival of the packet chained behind slot i in full, when its
     /// `CTL_DUE_ASIDE` is set.
     due_aside: Vec<Due>,
@@ -283,15 +282,12 @@ impl PacketPool {
             set_beside(&mut self.echoes, n, i, e);
         }
         if let Some(t) = ts {
-            set_beside(&mut self.timestamps, n, i, t);
+            set_beside(&mut self.timestamps, n, i, (t, rate_bytes_per_s));
+        } else {
+            debug_assert_eq!(rate_bytes_per_s, 0, "a rate rides with the timestamp option (WTCP needs it)");
         }
         if let Some(w) = sender_window {
             set_beside(&mut self.sender_windows, n, i, w);
-        }
-        if i < self.rates.len() {
-            self.rates[i] = rate_bytes_per_s;
-        } else if rate_bytes_per_s != 0 {
-            set_beside(&mut self.rates, n, i, rate_bytes_per_s);
         }
         PacketRef(u32::try_from(i).expect("fewer than 2^32 packets in flight"))
     }
@@ -325,7 +321,7 @@ impl PacketPool {
                 cwr: has(flag::CWR),
                 fr_request: has(flag::FR_REQUEST),
                 sender_window: (s.ctl & CTL_SENDER_WINDOW != 0).then(|| self.sender_windows[i]),
-                ts: has(flag::HAS_TS).then(|| self.timestamps[i]),
+                ts: has(flag::HAS_TS).then(|| self.timestamps[i].0),
                 syn: s.ctl & 1 != 0,
                 fin: s.ctl & 2 != 0,
                 ll_notice: match (s.ctl & CTL_NOTICE) >> 2 {
@@ -334,7 +330,7 @@ impl PacketPool {
                     2 => LlNotice::Eln,
                     _ => LlNotice::Ebsn,
                 },
-                rate_bytes_per_s: self.rates.get(i).copied().unwrap_or(0),
+                rate_bytes_per_s: if has(flag::HAS_TS) { self.timestamps[i].1 } else { 0 },
             },
         }
     }
