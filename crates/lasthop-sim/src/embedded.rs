@@ -30,6 +30,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("elaarag02/snoop-nack", include_str!("../../../scenarios/elaarag02/snoop-nack.toml")),
     ("elaarag02/table1", include_str!("../../../scenarios/elaarag02/table1.toml")),
     ("elaarag02/rlp", include_str!("../../../scenarios/elaarag02/rlp.toml")),
+    ("elaarag02/mtcp", include_str!("../../../scenarios/elaarag02/mtcp.toml")),
     ("yun09/cell", include_str!("../../../scenarios/yun09/cell.toml")),
     ("yun09/downlink", include_str!("../../../scenarios/yun09/downlink.toml")),
     ("yun09/uplink", include_str!("../../../scenarios/yun09/uplink.toml")),

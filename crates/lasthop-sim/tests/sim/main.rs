@@ -25,6 +25,7 @@ mod handshake;
 mod invariants;
 mod itcp;
 mod ll_elsn_metrics;
+mod mhp;
 mod mobility;
 mod mtcp;
 mod outages;
