@@ -35,12 +35,9 @@
 //!   ([`Station::from_state`]): every packet sent and unacked waits for an
 //!   ack or a timeout from the installation.
 //!
-//! Measured limitation (tests/sim/mhp.rs,
-//! `after_a_handoff_srp_recovers_the_lost_window_one_packet_per_timeout`):
-//! after a handoff that lost much of SRP's window, the new BS resends the
-//! lost packets one per timeout (SRP's single timer resends the oldest
-//! unresolved packet, and nothing new goes to prove the rest lost while
-//! they fill the window): up to 27 timeouts and 15 s on Table I's path.
+//! After a handoff the new BS's SRP recovers what the handoff lost in
+//! one timeout and the window's rebuilding (SRP's stale rule; tests/sim/
+//! mhp.rs, `after_a_handoff_srp_rebuilds_its_window_after_one_timeout`).
 //!
 //! The run summary's `split` record reports SRP's counters for the leg
 //! (`crate::metrics::SplitSummary`).

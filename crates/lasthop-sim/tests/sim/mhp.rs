@@ -83,8 +83,8 @@ fn recovered_per_mhp_1(w: &[Loss], timeouts: &[u64]) -> bool {
 /// different k (2 to 6) and window per seed: every loss is resent once,
 /// within one round trip of its loss (a SACK from the next packet's
 /// arrival names it), and SRP never times out. Measured: all 10 cases,
-/// each loss resent 100-120 ms after it (the next arrival plus the SACK's
-/// 100 ms back).
+/// each loss resent 110.64 ms after it (the next packet's 10.24 ms on the
+/// link, the SACK's 100 ms back and its 0.4 ms on the link).
 #[test]
 fn mhp_1_k_losses_in_one_wireless_window_are_all_resent_within_one_wireless_rtt() {
     for seed in SEEDS {
@@ -112,13 +112,15 @@ fn mhp_1_k_losses_in_one_wireless_window_are_all_resent_within_one_wireless_rtt(
 /// MHP-1 on Table I's bursty channel (BER 1e-5, two-state, 10 seeds), as
 /// measured: of the windows with k >= 2 losses, most are recovered as
 /// MHP-1 says (all resent within one wireless round trip of the first
-/// resend, no timeout), not all. The cause of the rest, measured: a bad
-/// period (8 packet times on average) that swallows the resends too
-/// (SRP resends a proven loss at once, into the same bad period), or the
-/// packets after the losses also lost or their SACKs lost in the acks'
-/// bad period, so that nothing proves the loss and the timeout fires;
-/// checked by varying the channel: with BER 1e-6 (bad periods ten times
-/// rarer) the share recovered per MHP-1 rises (asserted below).
+/// resend, no timeout), not all: 1173 of 1371 at BER 1e-5, 161 of 172
+/// at 1e-6. The cause of the rest, measured at 1e-5 (of 198): 154 saw an
+/// SRP timeout (nothing proved a loss: the packets after it or their
+/// SACKs were lost in a bad period too), in 58 a resend was itself lost
+/// (SRP resends a proven loss at once, into the same bad period, 8
+/// packet times on average), 43 took longer than a round trip without a
+/// timeout (a resend lost and proven lost again), 1 was open when the run
+/// ended. Checked by varying the channel: with BER 1e-6 (bad periods ten
+/// times rarer) the share rises (asserted below).
 #[test]
 fn mhp_1_on_table_1s_bursty_channel_most_windows_are_recovered_in_one_rtt() {
     let share = |ber: &str| {
@@ -170,8 +172,9 @@ fn semantics_gap(t: &Trace) -> i64 {
 /// at some time of every run the FH's snd_una exceeds the MH's rcv_nxt,
 /// here even the bytes the base station had sent over the air by then (a
 /// bound above the MH's rcv_nxt). Table I's path at BER 1e-5, 10 seeds;
-/// measured: the FH was acked up to the relay's 64 KB (less a few
-/// packets) beyond what had left the base station, in every run.
+/// measured: the FH was acked 108 to 111 KB beyond what had left the base
+/// station, in every run (the relay's 64 KB and the wired receiver's
+/// unread bytes, early while SRP's window opens).
 #[test]
 fn mhp_2_the_fh_is_acked_beyond_what_the_mh_has_in_every_run() {
     for seed in SEEDS {
@@ -230,7 +233,7 @@ fn goodput(scheme: &str, ber: &str, more: &[&str]) -> Vec<f64> {
 /// (Reno, `e2e`; Tahoe, Table I's) on Table I's lossy path, 200 s, 10
 /// seeds (no source gives MTCP's figure here: a measured comparison, for
 /// the survey's comparison table). Measured means, packets/s: BER 1e-5:
-/// MTCP 53.3, I-TCP 23.6, Reno 20.3, Tahoe 24.4; BER 1e-6: MTCP 91.5,
+/// MTCP 76.5, I-TCP 23.6, Reno 20.3, Tahoe 24.4; BER 1e-6: MTCP 95.2,
 /// I-TCP 78.5, Reno 75.5, Tahoe 85.8. MTCP's SRP recovers a burst's
 /// losses in one round trip where the split leg's Reno times out, and the
 /// wired leg never sees a loss. With `transport = "tcp"` MTCP is the split
@@ -271,26 +274,20 @@ fn mtcp_fields_are_checked() {
     assert!(e.contains("flows[0].tcp.mtcp.mss_wireless_bytes"), "{e}");
 }
 
-/// After a handoff, as measured: the new base station's SRP (rebuilt from
-/// the state, every packet sent and unacked unresolved) recovers the
-/// packets the handoff lost one per timeout, and sends nothing new until
-/// its window exceeds the packets still unresolved, so the survey's "the
+/// After a handoff the new base station's SRP (rebuilt from the state,
+/// every packet sent and unacked unresolved) recovers the window the
+/// handoff lost in one timeout and a window's rebuilding [S Sec. 5.3: "the
 /// congestion window will quickly build up to maximum again after being
-/// reduced to one" [S Sec. 5.3] does not hold after a handoff that loses
-/// much of the window. Cause, identified: `lasthop_net::arq::srp`'s single
-/// timer resends only the oldest unresolved packet [I], its ack names no
-/// later packet missing (a SACK names only packets below the one that
-/// arrived), and new packets, which would prove the rest lost, wait for
-/// the window. Check that varies it: the handoff's losses (seed 3 loses
-/// little of the window: one timeout). Measured (handoff at 50 s, 64 KB
-/// relay): seed 1, 27 timeouts and 14.8 s from the installation to the
-/// first new packet; seed 2, 7 and 3.6 s; seed 3, 1 and 0.5 s; over the
-/// 10 seeds 1 to 27 timeouts, each resending exactly one packet. A fix
-/// (per-packet timeouts, or every unresolved packet due on a timeout) is
-/// srp.rs's rule to change, not MHP's.
+/// reduced to one"]: at the timeout the oldest goes again and the rest
+/// are stale, resent as the window grows (`lasthop_net::arq::srp`). Before
+/// that rule (the oldest only, the rest waiting for proof no new packet
+/// could bring) the same runs took 1 to 27 timeouts, one packet each, and
+/// up to 14.8 s to the first new packet (seed 1). Handoff at 50 s, 64 KB
+/// relay, 10 seeds; measured: one timeout in every run, then 3 to 31
+/// packets resent and the first new packet 0.76 to 1.50 s after the
+/// installation.
 #[test]
-fn after_a_handoff_srp_recovers_the_lost_window_one_packet_per_timeout() {
-    let mut most = 0;
+fn after_a_handoff_srp_rebuilds_its_window_after_one_timeout() {
     for seed in SEEDS {
         let (s, t) = traced(&["handoff_s=50.0", "duration_s=80.0"], seed);
         let installed = (s.handoffs[0].state_installed_s.expect("installed") * 1e9).round() as u64;
@@ -303,11 +300,10 @@ fn after_a_handoff_srp_recovers_the_lost_window_one_packet_per_timeout() {
         let resent = (0..sent.time_ns.len())
             .filter(|&j| sent.flow[j] == LEG && (installed..first_new).contains(&sent.time_ns[j]))
             .count();
+        let after = (first_new - installed) as f64 / 1e9;
         assert!(
-            waited >= 1 && resent == waited,
-            "seed {seed}: one packet a timeout: {waited} timeouts, {resent} resent"
+            waited == 1 && resent >= 1 && after < 2.0,
+            "seed {seed}: {waited} timeouts, {resent} resent, {after} s"
         );
-        most = most.max(waited);
     }
-    assert!(most >= 20, "some seed waits out 20 timeouts or more: {most}");
 }
