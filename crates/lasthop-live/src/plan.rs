@@ -119,6 +119,9 @@ pub fn plan(model: &Model, cc: Option<&str>) -> Result<Plan, PlanError> {
         if f.split.is_some_and(|sp| sp.mtcp) {
             return Err(refuse(&field(".scheme"), "M-TCP's supervisor host is not carried by live mode yet"));
         }
+        if f.split.is_some_and(|sp| sp.mhp.is_some()) {
+            return Err(refuse(&field(".scheme"), "MTCP's SRP is not carried by live mode yet"));
+        }
         if f.start_after.is_some() {
             return Err(refuse(&field(".start_after"), "not carried by live mode yet"));
         }

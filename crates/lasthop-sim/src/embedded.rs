@@ -35,6 +35,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("elaarag02/wap", include_str!("../../../scenarios/elaarag02/wap.toml")),
     ("elaarag02/airmail", include_str!("../../../scenarios/elaarag02/airmail.toml")),
     ("elaarag02/link-layer", include_str!("../../../scenarios/elaarag02/link-layer.toml")),
+    ("elaarag02/mtcp", include_str!("../../../scenarios/elaarag02/mtcp.toml")),
     ("yun09/cell", include_str!("../../../scenarios/yun09/cell.toml")),
     ("yun09/downlink", include_str!("../../../scenarios/yun09/downlink.toml")),
     ("yun09/uplink", include_str!("../../../scenarios/yun09/uplink.toml")),

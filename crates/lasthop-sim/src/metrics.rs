@@ -325,6 +325,10 @@ pub struct SplitSummary {
     pub relay_buffer_bytes: u64,
     /// Most bytes the relay held (acked to the source, not yet by the mobile host).
     pub relay_max_occupancy_bytes: u64,
+    /// With scheme `mtcp` over SRP these four are SRP's: its
+    /// retransmissions (on a SACK or a timeout), its timeouts, its
+    /// retransmissions on a SACK, and the SACKs (acks naming a missing
+    /// packet) that reached the base station.
     pub wireless_retransmits: u64,
     pub wireless_timeouts: u64,
     pub wireless_fast_retransmits: u64,

@@ -27,6 +27,11 @@ pub enum BaseStationAgent {
     /// Local recovery that tells the source its link is bad (seed 002 Sec.
     /// 5.2): EBSN or ECN-Echo on the acks (`lasthop_agents::bad_state`).
     BadState(SnoopConfig, BadStateNotice),
+    /// MTCP's MHP (seed 002 Sec. 5.3, Yavatkar and Bhagwat 1994): a split
+    /// connection as `Split`'s, whose wireless side is SRP between the base
+    /// station's MHP and the mobile host's (`crate::world::mhp`), or TCP
+    /// when the flow's `tcp.mtcp.transport` says so.
+    Mhp,
     /// Snoop's NACKs for data from the mobile host (the snoop 1995 paper,
     /// Sec. 3; `lasthop_agents::snoop_nack`): the base station SACKs what
     /// reached it to the mobile sender.
@@ -128,7 +133,29 @@ pub const SCHEMES: &[Scheme] = &[
     bad_state("ecn-bs", BadStateNotice::EcnBs),
     M_TCP,
     SNOOP_NACK,
+    MTCP,
 ];
+
+/// Seed 002 Sec. 5.3: MTCP (Yavatkar and Bhagwat, "Improving end-to-end
+/// performance of TCP over mobile internetworks", WMCSA 1994;
+/// elaarag-002.md Sec. 1.10; not Brown and Singh's M-TCP, `m-tcp`). The
+/// session layer MHP splits the connection at the base station as I-TCP
+/// does [S]: the source's TCP (Reno [I], as every scheme's here) ends at
+/// the base station, which acknowledges data before the mobile host has it
+/// (end-to-end semantics broken, MHP-2); the wireless side between the two
+/// MHPs is SRP, selective repeat [S] (`lasthop_net::arq::srp`, its rules
+/// and markings there), re-segmented to a wireless segment size [I]; or
+/// TCP, the survey's other option [S] (`tcp.mtcp.transport = "tcp"`: the
+/// `split` relay's Reno leg). At a handoff MHP's state, buffers included,
+/// moves to the new base station [S] (I-TCP's state-transfer message,
+/// sized by SRP's state and the relay's bytes; `world::mobility`).
+const MTCP: Scheme = Scheme {
+    name: "mtcp",
+    cc: "reno",
+    variant: Variant::Reno,
+    eln: ElnResponse::Off,
+    base_station: BaseStationAgent::Mhp,
+};
 
 /// Seed 002 Sec. 5.1 (quoting Balakrishnan, Seshan, Amir, Katz, ACM
 /// Wireless Networks 1(4) 1995, Sec. 3; elaarag-002.md SNOOP-NACK): for

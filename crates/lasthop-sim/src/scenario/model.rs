@@ -5,9 +5,9 @@
 use super::routes::{Hop, Path, Router};
 use super::schema::{
     AckPolicySpec, AckReconsSpacing, AckReconsSpec, AirmailSpec, DcfSpec, DirSpec, DuplexSpec, ElnGenerator, FlowSpec,
-    HeaderCompression, LinkSpec, LlElsnResponseSpec, LlRetransmissionSpec, MacKind, MediumSpec, Mutation,
-    PublishedCell, RadioSpec, RlpDeliverySpec, RlpFormSpec, RlpSpec, ScenarioFile, Template, WlanCellSpec,
-    COMPRESSED_ACK_BYTES,
+    HeaderCompression, LinkSpec, LlElsnResponseSpec, LlRetransmissionSpec, MacKind, MediumSpec, MtcpSpec,
+    MtcpTransport, Mutation, PublishedCell, RadioSpec, RlpDeliverySpec, RlpFormSpec, RlpSpec, ScenarioFile, Template,
+    WlanCellSpec, COMPRESSED_ACK_BYTES,
 };
 use super::ScenarioError;
 use crate::metrics::Label;
@@ -267,6 +267,18 @@ pub struct SplitModel {
     pub buffer_bytes: u64,
     /// M-TCP's supervisor host ([`crate::schemes`]'s `m-tcp`).
     pub mtcp: bool,
+    /// MTCP's MHP over SRP on the wireless side ([`crate::schemes`]'s
+    /// `mtcp` with `transport = "srp"`): the wireless leg's transport is
+    /// SRP, not TCP.
+    pub mhp: Option<MhpModel>,
+}
+
+/// MTCP's wireless side over SRP (`world::mhp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MhpModel {
+    /// Payload bytes per wireless segment.
+    pub mss_wireless: u32,
+    pub srp: lasthop_net::arq::srp::SrpConfig,
 }
 
 #[derive(Clone, Debug)]

@@ -1534,6 +1534,10 @@ pub struct TcpSpec {
     /// acknowledged by the mobile host (seed 000 Sec. IV-D: 64 KB).
     #[serde(default = "default_split_buffer")]
     pub split_buffer_bytes: u64,
+    /// Scheme `mtcp` (Yavatkar and Bhagwat's MHP, seed 002 Sec. 5.3): its
+    /// wireless side ([`MtcpSpec`]); absent: SRP with its defaults.
+    #[serde(default)]
+    pub mtcp: Option<MtcpSpec>,
     /// Processing latency of the flow's base-station agent (the snoop
     /// family), in microseconds, in [0, 1e6]: its local retransmissions
     /// leave this long after the ack or timeout that caused them. Default 0:
@@ -1734,6 +1738,7 @@ impl Default for TcpSpec {
             ack_bytes: default_header(),
             socket_buffer_bytes: default_buffer(),
             split_buffer_bytes: default_split_buffer(),
+            mtcp: None,
             base_station_processing_us: 0.0,
             base_station_max_local_rexmits: None,
             nack_threshold_packets: None,
@@ -1768,6 +1773,46 @@ impl Default for TcpSpec {
             ll_elsn: None,
         }
     }
+}
+
+/// Scheme `mtcp`'s wireless side between the base station's MHP and the
+/// mobile host's (seed 002 Sec. 5.3; `lasthop_net::arq::srp`). Every
+/// field is lasthop's choice or unverified [I]/[K]: the survey gives no
+/// figure for any of them.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MtcpSpec {
+    /// What carries the wireless side: `srp` (default; the survey's "SRP
+    /// ... on top of IP") or `tcp` (its other option, "MHP ... can use
+    /// TCP": the `split` relay's TCP leg, Reno).
+    #[serde(default)]
+    pub transport: MtcpTransport,
+    /// The wireless segment size MHP cuts the wired stream into, in bytes
+    /// of payload [I] (absent: the flow's `mss_bytes`; no source gives one).
+    /// With `transport = "tcp"` the leg's segments are `mss_bytes`: absent
+    /// or equal to it.
+    #[serde(default)]
+    pub mss_wireless_bytes: Option<u32>,
+    /// SRP's largest window, in packets, 1 to 64 [K] (default 32).
+    #[serde(default)]
+    pub srp_window_packets: Option<u32>,
+    /// SRP's window at the start, in packets [K] (default 4).
+    #[serde(default)]
+    pub srp_initial_window_packets: Option<u32>,
+    /// SRP's retransmission timeout, fixed, in ms [K]; absent: estimated
+    /// from round trips as RFC 6298's (200 ms before the first sample,
+    /// clamped to [20 ms, 2 s]).
+    #[serde(default)]
+    pub srp_rto_ms: Option<f64>,
+}
+
+/// What carries MTCP's wireless side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MtcpTransport {
+    #[default]
+    Srp,
+    Tcp,
 }
 
 /// Where ELN marks come from.

@@ -16,6 +16,7 @@ impl<'m> World<'m> {
         let fi = pkt.flow as usize;
         let f = &mut self.flows[fi];
         match pkt.kind {
+            PacketKind::Data if f.mhp => self.mhp_deliver(pkt),
             PacketKind::Data => {
                 if pkt.tcp.seq <= f.spurious_watch && f.spurious_watch < pkt.seq_end() {
                     let (_, pending) = self.spurious[fi].on_delivery(pkt.uid);
@@ -65,6 +66,8 @@ impl<'m> World<'m> {
                 let raised_ns = now.since(Time(pkt.tcp.seq));
                 self.notice_reached_sender(fi, pkt.tcp.ll_notice, pkt.tcp.ack, raised_ns);
             }
+            // (A split leg's: it may be MHP's.)
+            PacketKind::Ack if f.upstream.is_some() && f.mhp => self.mhp_deliver(pkt),
             PacketKind::Ack => {
                 // A window update (same ack, new window) is not a duplicate (RFC 5681 Sec. 2).
                 let ack = (pkt.tcp.ack, pkt.tcp.wnd_bytes);
@@ -120,6 +123,8 @@ impl<'m> World<'m> {
         *self.flows[fi].armed_mut(side) = Time::NEVER;
         if side == Side::Sender && self.flows[fi].source.is_some() {
             self.flush_source(fi);
+        } else if side == Side::Sender && self.flows[fi].mhp {
+            self.mhp_wake(fi);
         } else if side == Side::Sender {
             let timeouts = self.flows[fi].sender.timeouts();
             self.flows[fi].sender.on_timer(now, &mut self.trace);

@@ -30,6 +30,12 @@
 //! that begins at the handoff's completion is installed at the new station
 //! ([`World::itcp_transfer`], [`World::itcp_install`]).
 //!
+//! MTCP (scheme `mtcp` over SRP) moves the same way: its state is MHP's
+//! (SRP's window with its packets, and the relay's bytes), sized and
+//! installed by `mhp` ([`World::mhp_freeze`], [`World::mhp_install`]);
+//! the rest of the transfer (the message, its pacing and losses, the
+//! legs' switch) is I-TCP's below.
+//!
 //! I-TCP's state transfer is a control message on the wired links
 //! between the two stations ([`ControlStream`]: it queues, and what is
 //! lost is sent again), after its packing at the old station (the fixed
@@ -543,6 +549,11 @@ impl<'m> World<'m> {
         let mut bytes = 0;
         for &(wired, leg) in &mm.splits {
             let (wired, leg) = (wired as usize, leg as usize);
+            if self.flows[leg].mhp {
+                // MTCP: MHP's state, SRP's buffers and the relay's (`mhp`).
+                bytes += self.mhp_freeze(leg) + self.flows[wired].receiver.unread_bytes();
+                continue;
+            }
             let r = self.flows[wired].relay.as_deref().expect("a split flow");
             bytes += r.written - self.flows[leg].sender.snd_una() + self.flows[wired].receiver.unread_bytes();
             self.flows[leg].sender.freeze(now);
@@ -730,9 +741,13 @@ impl<'m> World<'m> {
             let (wired, leg) = (wired as usize, leg as usize);
             self.flows[wired].set_to(node);
             self.flows[leg].set_from(node);
-            self.flows[leg].sender.unfreeze(now);
-            self.flows[leg].sender.reset_on_move(now, &mut self.trace);
-            self.flush_sender(leg);
+            if self.flows[leg].mhp {
+                self.mhp_install(leg);
+            } else {
+                self.flows[leg].sender.unfreeze(now);
+                self.flows[leg].sender.reset_on_move(now, &mut self.trace);
+                self.flush_sender(leg);
+            }
             self.flush_receiver(wired);
             self.relay_pump(wired);
         }

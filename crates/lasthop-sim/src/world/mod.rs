@@ -32,7 +32,8 @@
 //! throughput and its bulk completion are the mobile host's; its
 //! retransmissions and timeouts are the source's. Departure: the relay moves
 //! data at once, with no processing delay or copy (seed 000: "passing the
-//! pointers to the same buffer").
+//! pointers to the same buffer"). With scheme `mtcp` over SRP the wireless
+//! leg's transport is MHP's SRP instead of TCP (`mhp`).
 //!
 //! Invariants are checked at the end of every run (and the run fails if one
 //! does not hold): every packet created was delivered, dropped, absorbed (or
@@ -76,6 +77,7 @@ mod forwarding;
 mod invariants;
 mod keys;
 mod media;
+mod mhp;
 mod mobility;
 mod outages;
 mod relay;
@@ -137,6 +139,10 @@ struct FlowState {
     /// ([`FlowState::set_to`] keeps both).
     ack_ends: [NodeId; 2],
     finished: bool,
+    /// On the wireless leg of an `mtcp` flow over SRP: its transport is
+    /// MHP's SRP ([`mhp`]), not the TCP sender and receiver here (in the
+    /// padding after `finished`).
+    mhp: bool,
     /// The byte a timeout went back to while the receiver lacked it, until
     /// a copy of it arrives ([`crate::spurious`]; `NO_WATCH`: none).
     spurious_watch: u64,
@@ -204,6 +210,7 @@ impl FlowState {
             ack_hop: NO_HOP,
             ack_ends: [ends[1], ends[0]],
             finished: false,
+            mhp: false,
             spurious_watch: NO_WATCH,
             delivered_at_stop: None,
             done_at: None,
@@ -372,6 +379,8 @@ pub struct World<'m> {
     dirs_down: u32,
     /// Mobile hosts, if the scenario has any ([`mobility`]).
     mobility: Option<Box<mobility::Mobility>>,
+    /// The MHP sessions of `mtcp` flows over SRP ([`mhp`]; few: searched).
+    mhp: Vec<mhp::MhpLeg>,
     /// An arrival takes [`World::arrived`]'s slower way: agents sit on
     /// some node, or a mobile host's routes have switched stations (a
     /// packet arriving at a node then looks for its next hop on its
@@ -531,7 +540,9 @@ impl<'m> World<'m> {
                         self.flows[fi].sender.start(now, &mut self.trace);
                         self.flush_sender(fi);
                         if let Some(r) = self.flows[fi].relay.as_deref().copied() {
-                            self.flows[r.leg as usize].sender.start(now, &mut self.trace);
+                            if !self.flows[r.leg as usize].mhp {
+                                self.flows[r.leg as usize].sender.start(now, &mut self.trace);
+                            }
                         }
                     }
                     let (flows, model_flows) = (&self.flows, self.model.flows.len());

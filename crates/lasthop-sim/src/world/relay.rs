@@ -21,7 +21,9 @@ impl<'m> World<'m> {
     pub(super) fn relay_pump(&mut self, wired: usize) {
         let Some(r) = self.flows[wired].relay.as_deref().copied() else { return };
         let leg = r.leg as usize;
-        let occupancy = r.written - self.flows[leg].sender.snd_una();
+        let mhp = self.flows[leg].mhp;
+        let una = if mhp { self.mhp_acked(leg) } else { self.flows[leg].sender.snd_una() };
+        let occupancy = r.written - una;
         let room = r.buffer_bytes.saturating_sub(occupancy);
         let n = self.flows[wired].receiver.unread_bytes().min(room);
         if n == 0 {
@@ -31,6 +33,12 @@ impl<'m> World<'m> {
         let written = r.written + n;
         self.flows[wired].relay =
             Some(Box::new(Relay { written, max_occupancy_bytes: r.max_occupancy_bytes.max(occupancy + n), ..r }));
+        if mhp {
+            // MHP's SRP carries it (`mhp`).
+            self.flush_receiver(wired);
+            self.mhp_flush(leg);
+            return;
+        }
         self.flows[leg].sender.on_app_write(written);
         self.flush_receiver(wired);
         self.flush_sender(leg);

@@ -101,6 +101,21 @@ impl<'m> World<'m> {
                     split: f.relay.as_deref().map(|r| {
                         let leg = &self.flows[r.leg as usize];
                         let ws = leg.sender.stats();
+                        if leg.mhp {
+                            // MTCP over SRP (`mhp`): SRP's counters.
+                            let c = self.mhp_counters(r.leg as usize);
+                            return SplitSummary {
+                                wireless_flow_id: r.leg,
+                                bytes_at_base_station: f.app_next,
+                                relay_buffer_bytes: r.buffer_bytes,
+                                relay_max_occupancy_bytes: r.max_occupancy_bytes,
+                                wireless_retransmits: c.sack_resends + c.timeout_resends,
+                                wireless_timeouts: c.timeouts,
+                                wireless_fast_retransmits: c.sack_resends,
+                                wireless_dupacks: c.sacks_at_bs,
+                                source_chokes: None,
+                            };
+                        }
                         SplitSummary {
                             wireless_flow_id: r.leg,
                             bytes_at_base_station: f.app_next,

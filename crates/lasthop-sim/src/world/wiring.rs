@@ -274,6 +274,7 @@ impl<'m> World<'m> {
         // receiver feeds the relay; its wireless leg, appended after the
         // model flows (flow id n_flows + k for the k-th split flow), runs
         // from the base station to the mobile host.
+        let mut mhp = Vec::new();
         for (i, f) in model.flows.iter().enumerate() {
             let (Some(split), Some(bs)) = (f.split, f.split_node) else { continue };
             let leg = flows.len();
@@ -299,6 +300,10 @@ impl<'m> World<'m> {
             let mut wireless = FlowState::new(sender, receiver, i as u32, f, [bs, f.to]);
             wireless.upstream = Some(i as u32);
             wireless.finished = true; // only model flows count as active
+            if let Some(m) = split.mhp {
+                wireless.mhp = true;
+                mhp.push(super::mhp::MhpLeg::new(leg as u32, i as u32, m));
+            }
             flows.push(wireless);
         }
         let n_legs = flows.len();
@@ -468,6 +473,7 @@ impl<'m> World<'m> {
             mobility,
             detour,
             wap_sessions: Vec::new(),
+            mhp,
         };
         world.wap_wire();
         world

@@ -27,6 +27,7 @@ mod invariants;
 mod itcp;
 mod ll_elsn_metrics;
 mod ll_statements;
+mod mhp;
 mod mobility;
 mod mtcp;
 mod outages;

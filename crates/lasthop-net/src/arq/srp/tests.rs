@@ -153,20 +153,20 @@ fn a_tail_loss_is_recovered_by_the_timeout_the_window_falls_to_1_and_rebuilds() 
     assert_eq!(s.on_ack(Time(87), a.ack), 1);
     assert_eq!(s.cwnd(), 2, "+1 per packet acked");
     fill(&mut s);
-    // 8 was sent before the timeout and is unresolved; 9 is new and within the window.
+    // 8 was sent before the timeout and unresolved at it: stale, it goes
+    // again first as the window rebuilds; 9 is new and within the window.
+    let (f8, h8) = transmit(&mut s, Time(87));
+    assert_eq!((f8.seq, f8.retransmission), (8, true));
     let (f9, h9) = transmit(&mut s, Time(87));
     assert_eq!((f9.seq, f9.retransmission), (9, false));
     assert_eq!(s.next(Time(88)), None, "window 2: 8 and 9");
-    // 9 arrives: the SACK names 8, whose copy went before 9's.
-    let a = r.on_frame(Time(91), f9.seq, h9);
-    assert!(a.ack.names(8));
+    let a = r.on_frame(Time(91), f8.seq, h8);
     assert_eq!(s.on_ack(Time(95), a.ack), 1);
     assert_eq!(s.cwnd(), 3);
-    let (f8, h8) = transmit(&mut s, Time(95));
-    assert_eq!((f8.seq, f8.retransmission), (8, true));
-    let a = r.on_frame(Time(99), f8.seq, h8);
+    let a = r.on_frame(Time(91), f9.seq, h9);
     assert_eq!(ups(&mut r), vec![8, 9]);
     assert_eq!(s.on_ack(Time(103), a.ack), 1);
+    assert_eq!(s.stats().timeout_resends, 2, "7 at the timeout, 8 stale");
     assert_eq!(s.cwnd(), 4, "rebuilding, one per packet acked");
     fill(&mut s);
     let news: Vec<_> = std::iter::from_fn(|| s.next(Time(103)).map(|f| s.on_transmit(Time(103), f.seq)).map(|_| ()))

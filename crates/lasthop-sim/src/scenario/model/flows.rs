@@ -206,10 +206,17 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
     let ecn_bs = bad_state == Some(BadStateNotice::EcnBs);
     let split = match base_station {
         BaseStationAgent::Split { wireless, mtcp } => {
-            Some(SplitModel { wireless, buffer_bytes: t.split_buffer_bytes, mtcp })
+            Some(SplitModel { wireless, buffer_bytes: t.split_buffer_bytes, mtcp, mhp: None })
         }
+        BaseStationAgent::Mhp => Some(SplitModel {
+            wireless: Variant::Reno,
+            buffer_bytes: t.split_buffer_bytes,
+            mtcp: false,
+            mhp: mhp_model(t, &p)?,
+        }),
         _ => None,
     };
+    check(t.mtcp.is_none() || base_station == BaseStationAgent::Mhp, || p("tcp.mtcp"), "needs the scheme mtcp")?;
     check(
         t.split_buffer_bytes >= u64::from(t.mss_bytes),
         || p("tcp.split_buffer_bytes"),
@@ -441,4 +448,66 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
         },
         frho: t.frho,
     })
+}
+
+/// Scheme `mtcp`'s wireless side from `tcp.mtcp` (`None`: carried by TCP).
+fn mhp_model(
+    t: &crate::scenario::schema::TcpSpec,
+    p: &dyn Fn(&str) -> String,
+) -> Result<Option<MhpModel>, ScenarioError> {
+    use lasthop_net::arq::srp::{Rto, SrpConfig};
+    let spec = t.mtcp.clone().unwrap_or(MtcpSpec {
+        transport: MtcpTransport::Srp,
+        mss_wireless_bytes: None,
+        srp_window_packets: None,
+        srp_initial_window_packets: None,
+        srp_rto_ms: None,
+    });
+    if spec.transport == MtcpTransport::Tcp {
+        check(
+            spec.mss_wireless_bytes.is_none_or(|m| m == t.mss_bytes),
+            || p("tcp.mtcp.mss_wireless_bytes"),
+            "with transport = \"tcp\" the wireless leg's segments are mss_bytes: absent or equal to it",
+        )?;
+        for (given, f) in [
+            (spec.srp_window_packets.is_some(), "tcp.mtcp.srp_window_packets"),
+            (spec.srp_initial_window_packets.is_some(), "tcp.mtcp.srp_initial_window_packets"),
+            (spec.srp_rto_ms.is_some(), "tcp.mtcp.srp_rto_ms"),
+        ] {
+            check(!given, || p(f), "needs transport = \"srp\"")?;
+        }
+        return Ok(None);
+    }
+    let mss_wireless = spec.mss_wireless_bytes.unwrap_or(t.mss_bytes);
+    check(mss_wireless > 0, || p("tcp.mtcp.mss_wireless_bytes"), "must be at least 1")?;
+    check(
+        u64::from(mss_wireless) + u64::from(t.header_bytes) <= u64::from(MAX_PACKET_BYTES),
+        || p("tcp.mtcp.mss_wireless_bytes"),
+        || format!("with header_bytes must be at most {MAX_PACKET_BYTES} (an IPv4 datagram)"),
+    )?;
+    let d = SrpConfig::default();
+    let rto = match spec.srp_rto_ms {
+        None => d.rto,
+        Some(ms) => {
+            check(ms.is_finite() && ms > 0.0, || p("tcp.mtcp.srp_rto_ms"), "must be positive")?;
+            Rto::Fixed { ns: (ms * 1e6).round() as u64 }
+        }
+    };
+    let srp = SrpConfig {
+        window_max: spec.srp_window_packets.unwrap_or(d.window_max),
+        initial_window: spec
+            .srp_initial_window_packets
+            .unwrap_or(d.initial_window.min(spec.srp_window_packets.unwrap_or(d.window_max))),
+        rto,
+        ..d
+    };
+    if let Err((field, why)) = srp.validate() {
+        let f = match field {
+            "window_max" => "tcp.mtcp.srp_window_packets",
+            "initial_window" => "tcp.mtcp.srp_initial_window_packets",
+            _ => "tcp.mtcp.srp_rto_ms",
+        };
+        return Err(ScenarioError::new(p(f), why));
+    }
+    Ok(Some(MhpModel { mss_wireless, srp }))
 }
