@@ -28,7 +28,11 @@ def test_every_row_runs_under_the_conditions_it_acts_in() -> None:
     planned = {(e.setting, e.scheme) for e in compare.experiments()}
     for row in compare.ROWS:
         for condition in compare.CONDITIONS:
-            expected = condition in compare.OUTAGES or row.key not in ("frho", "freeze")
+            if row.key in ("rlp", "airmail"):
+                # Outages cannot act on a circuit yet.
+                expected = condition not in compare.OUTAGES
+            else:
+                expected = condition in compare.OUTAGES or row.key not in ("frho", "freeze")
             assert ((condition, row.key) in planned) == expected, (condition, row.key)
 
 

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 TABLE: Final = "elaarag02:compare"
 SCENARIO: Final = "elaarag02/compare"
+DURATION_S: Final = 120.0
+"""``elaarag02/compare``'s ``duration_s``, given the link-layer rows too."""
 
 CONDITIONS: Final = ("clean", "low-ber", "high-ber", "short-outage", "long-outage")
 """``elaarag02/compare``'s ``condition`` values, the table's columns."""
@@ -58,10 +60,38 @@ class Row:
     """``--set`` values choosing the mechanism (the condition is added per cell)."""
     conditions: tuple[str, ...] = CONDITIONS
     """The conditions it is run under (those it has something to act on)."""
+    condition_sets: Mapping[str, tuple[str, ...]] | None = None
+    """``--set`` values choosing each condition on the row's scenario; ``None``:
+    ``elaarag02/compare``'s ``condition``."""
+
+    def sets_for(self, condition: str) -> tuple[str, ...]:
+        if self.condition_sets is None:
+            return (*self.sets, f'condition="{condition}"')
+        return (*self.sets, *self.condition_sets[condition])
 
 
 def _on_link(key: str, label: str, category: str, conditions: tuple[str, ...] = CONDITIONS) -> Row:
     return Row(key, label, category, SCENARIO, (f'mechanism="{key}"',), conditions)
+
+
+LINK_LAYER_SCENARIO: Final = "elaarag02/link-layer"
+LINK_LAYER_CONDITIONS: Final = ("clean", "low-ber", "high-ber")
+"""The conditions the link-layer ARQs run under: outages cannot act on a circuit yet."""
+BER_OF: Final = {"clean": ('ber="none"',), "low-ber": ('ber="1e-6"',), "high-ber": ('ber="1e-5"',)}
+"""``elaarag02/link-layer``'s ``ber`` for each condition: Table I's channel, as
+``elaarag02/compare``'s (the plain link there is ``elaarag02/table1``'s)."""
+
+
+def _arq(link: str, label: str) -> Row:
+    return Row(
+        link,
+        label,
+        "link layer",
+        LINK_LAYER_SCENARIO,
+        (f'link="{link}"', f"duration_s={DURATION_S}"),
+        LINK_LAYER_CONDITIONS,
+        BER_OF,
+    )
 
 
 ROWS: Final = (
@@ -72,9 +102,13 @@ ROWS: Final = (
     _on_link("frho", "fast-retransmit handoff", "end-to-end", OUTAGES),
     _on_link("freeze", "Freeze-TCP", "end-to-end", OUTAGES),
     _on_link("ebsn", "EBSN", "end-to-end"),
+    _on_link("wtcp", "WTCP", "end-to-end"),
+    _arq("rlp", "RLP (circuit)"),
+    _arq("airmail", "AIRMAIL (circuit)"),
     _on_link("snoop", "snoop (seed 000's)", "link layer"),
     _on_link("snoop-ns2", "snoop (ns-2.35's, NewReno)", "link layer"),
     _on_link("i-tcp", "I-TCP", "split"),
+    _on_link("mtcp", "MTCP (MHP/SRP)", "split"),
     _on_link("m-tcp", "M-TCP", "split"),
 )
 """The rows, in the table's order."""
@@ -92,7 +126,7 @@ def experiments() -> list[ThroughputExperiment]:
             setting=condition,
             scheme=row.key,
             scenario=row.scenario,
-            sets=(*row.sets, f'condition="{condition}"'),
+            sets=row.sets_for(condition),
             unit="pps",
             published=None,
         )
@@ -122,8 +156,9 @@ def table(cells: Sequence[Mapping[str, Any]], seeds: int) -> RenderableType:
         f"mean of {seeds} seeds",
         ["mechanism", "category"],
         [CONDITION_LABELS[c] for c in CONDITIONS],
-        caption="elaarag-002.md Sec. 4 (LL-*, X-2), seed 002 Table II; "
-        "'-': nothing for the mechanism to act on",
+        caption="elaarag-002.md Sec. 4 (LL-*, X-2), seed 002 Table II; '-': not run "
+        "(fast-retransmit handoff and Freeze-TCP have nothing to act on without an outage; "
+        "outages cannot act on a circuit yet)",
     )
     for row in ROWS:
         values = []
