@@ -11,6 +11,7 @@ from helpers import lasthop_cli
 
 from lasthop.papers.balakrishnan97 import published
 from lasthop.papers.balakrishnan97.claims import CLAIMS
+from lasthop.papers.elaarag02 import compare, wap
 
 KEYS = {"table", "setting", "scheme", "published", "ratio"}
 KEYS |= {"wireless_goodput_pct", "wired_goodput_pct"}
@@ -28,9 +29,16 @@ def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
     cells = rest[: len(rest) - len(asym)]
     assert asym and all(not str(c["table"]).startswith("b99-") for c in cells)
     # Seed 002's part ends with the mechanisms on Fig. 2's schedule, the snoop
-    # paper's Table 1 (a cell per handoff period and kind, then the run without handoffs)
-    # and the blackout study (tests/test_elaarag02.py), a row of each per mechanism.
-    tables = ("elaarag02:X-1", "elaarag02:snoop-ho", "elaarag02:blackout")
+    # paper's Table 1 (a cell per handoff period and kind, then the run without handoffs),
+    # the survey's comparison and WAP against HTTP (tests/test_elaarag02_compare.py) and
+    # the blackout study (tests/test_elaarag02.py), a row of each per mechanism.
+    tables = (
+        "elaarag02:X-1",
+        "elaarag02:snoop-ho",
+        "elaarag02:compare",
+        "elaarag02:WAP",
+        "elaarag02:blackout",
+    )
     studies = [c for c in cells if c["table"] in tables]
     assert cells[-len(studies) :] == studies
     assert [c["scheme"] for c in studies[:6]] == [
@@ -44,7 +52,11 @@ def test_reproduce_json_cells(reproduce_one_seed: str) -> None:
     snoop_ho = [(c["setting"], c["scheme"]) for c in studies[6:19]]
     assert snoop_ho[:2] == [("every=1s", "snoop-multicast"), ("every=1s", "snoop-hard")]
     assert snoop_ho[-1] == ("none", "snoop-multicast")
-    assert len(studies) == 6 + 13 + 4 * 7 and "ci95" not in studies[-1]  # the study: one run
+    compared = len(compare.experiments()) + len(wap.experiments())
+    assert [c["table"] for c in studies[19 : 19 + compared]] == [
+        e.table for e in compare.experiments() + wap.experiments()
+    ]
+    assert len(studies) == 6 + 13 + compared + 4 * 7 and "ci95" not in studies[-1]  # one run
     cells = cells[: len(cells) - len(studies)]
     # Before them its traced cells, with their own figures (tests/test_elaarag02.py):
     # Table I's transfer times of 5000 packets, then Fig. 2.
