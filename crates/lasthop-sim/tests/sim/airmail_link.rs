@@ -16,27 +16,12 @@ fn airmail(sets: &[&str], seed: u64) -> RunSummary {
     common::run_embedded("elaarag02/airmail", sets, seed)
 }
 
-/// The scenario with its circuit replaced by a plain 9.6 kb/s link that
-/// loses a packet of `n` frames with probability 1 - (1 - FER)^n: 576-byte
-/// data packets are 10 frames of 60 payload bytes, 40-byte acks one (as
-/// `rlp_link.rs`).
 fn plain(seed: u64) -> RunSummary {
-    let text = embedded::get("elaarag02/airmail").expect("embedded");
-    let head = &text[..text.find("[[media]]").expect("a medium")];
-    let tail = &text[text.find("[[flows]]").expect("a flow")..];
-    let p = |frames: i32| 1.0 - (1.0 - FER).powi(frames);
-    let link = format!(
-        "[[links]]\nname = \"plain\"\na = \"bs\"\nb = \"mh\"\nbandwidth_bps = 9600\ndelay_ms = 0.0\nqueue_packets = 50\n\
-         [links.ab]\nerror = {{ model = \"bernoulli\", p = {} }}\n[links.ba]\nerror = {{ model = \"bernoulli\", p = {} }}\n\n",
-        p(10),
-        p(1)
-    );
-    common::run_text(&format!("{head}{link}{tail}"), &[], seed)
+    common::circuit_as_plain_link("elaarag02/airmail", FER, seed)
 }
 
-/// TCP segments the source sent: packets on the wired link's fh -> bs.
 fn segments(s: &RunSummary) -> u64 {
-    s.links.iter().find(|l| l.name == "wired").expect("the wired link").packets_sent
+    common::wired_segments(s)
 }
 
 /// LL-1 (AIRMAIL): over ten seeds at a frame error rate of 0.05, TCP over

@@ -162,3 +162,29 @@ pub fn with_link_errors(text: &str, names: &[&str], mean: u32) -> String {
     }
     t
 }
+
+/// Embedded scenario `name` (`elaarag02/rlp` or `elaarag02/airmail`: a
+/// 9.6 kb/s circuit of 64-byte frames between `bs` and `mh`) with its
+/// circuit replaced by a plain 9.6 kb/s link that loses a packet of `n`
+/// frames with probability 1 - (1 - fer)^n: 576-byte data packets are 10
+/// frames of 60 payload bytes, 40-byte acks one. The link-layer ARQs'
+/// LL-1 contrast (`rlp_link.rs`, `airmail_link.rs`).
+pub fn circuit_as_plain_link(name: &str, fer: f64, seed: u64) -> RunSummary {
+    let text = embedded::get(name).expect("embedded");
+    let head = &text[..text.find("[[media]]").expect("a medium")];
+    let tail = &text[text.find("[[flows]]").expect("a flow")..];
+    let p = |frames: i32| 1.0 - (1.0 - fer).powi(frames);
+    let link = format!(
+        "[[links]]\nname = \"plain\"\na = \"bs\"\nb = \"mh\"\nbandwidth_bps = 9600\ndelay_ms = 0.0\nqueue_packets = 50\n\
+         [links.ab]\nerror = {{ model = \"bernoulli\", p = {} }}\n[links.ba]\nerror = {{ model = \"bernoulli\", p = {} }}\n\n",
+        p(10),
+        p(1)
+    );
+    run_text(&format!("{head}{link}{tail}"), &[], seed)
+}
+
+/// TCP segments the source sent: packets on the `wired` link's first
+/// direction (fh -> bs).
+pub fn wired_segments(s: &RunSummary) -> u64 {
+    s.links.iter().find(|l| l.name == "wired").expect("the wired link").packets_sent
+}
