@@ -80,10 +80,33 @@
 //!   (AIRMAIL is persistent).
 //! - FEC: `circuit/coding.rs` (the level's cost in payload per frame and
 //!   parity slots, and which hit frames it repairs).
+//!
+//! # Outages ([`Circuit::set_outage`]; the world's `outages`)
+//!
+//! An outage cuts the radio channel of one direction (a station's frames);
+//! the link layer above it is not told and keeps its state: what it holds
+//! survives the outage, which is the point of a link-layer ARQ (seed 002
+//! Sec. 6: the link layer "hides" losses, and does not help "in the case
+//! of long or frequent disconnections", LL-3). By the world's semantics
+//! (as a point-to-point link's, `world/outages.rs`):
+//! - [`Outage::Flush`]: the station's queue of IP packets (not yet
+//!   segmented) is lost at once, the frames propagating are lost, and
+//!   every frame the station sends while down is lost (its sender goes on
+//!   sending into nothing: timers, retries and RLP's retry limit run as on
+//!   a channel in fade). The world drops the packets offered while down.
+//! - [`Outage::Hold`]: the frames propagating are lost; the station sends
+//!   nothing while down (its timers run; what they mark waits); packets
+//!   offered are queued.
+//! - [`Outage::Blackhole`]: nothing is lost at the start; every frame the
+//!   station sends while down is lost.
+//! - \[I\] A frame lost to an outage is not shown to AIRMAIL's FEC adapter
+//!   (an outage is not the channel's error rate), and no code repairs it;
+//!   the error model is consulted for it as for any frame (its draws stay
+//!   where they were).
 
 use super::medium;
 use super::station_queue::StationQueue;
-use super::{MacDropCause, MacOutput, StationId};
+use super::{MacDropCause, MacOutput, Outage, StationId};
 use crate::arq::airmail::fec::{FecConfig, FecLevel};
 use crate::arq::airmail::{self, AirmailConfig, Role};
 use crate::arq::rlp::{self, RlpConfig};
@@ -91,6 +114,7 @@ use crate::arq::{Expiry, Seq};
 use crate::error::ErrorModel;
 use crate::queue::{Admission, QueueConfig, Removal, Waiting};
 use lasthop_core::rng::RngStream;
+use lasthop_core::trace::DropCause;
 use lasthop_core::{PacketPool, Time};
 use member::{Header, Rx, Status, Tx};
 use std::collections::VecDeque;
@@ -325,6 +349,8 @@ struct Station {
     /// AIRMAIL's FEC (none for RLP).
     coding: Option<Box<coding::Coding<WireFrame>>>,
     error: ErrorModel,
+    /// Its direction's outage, if one is on (module docs).
+    outage: Option<Outage>,
     stats: CircuitStats,
 }
 
@@ -374,6 +400,7 @@ impl Circuit {
                 pending_status: false,
                 coding,
                 error: ErrorModel::none(),
+                outage: None,
                 stats: CircuitStats::default(),
             }
         };
@@ -485,6 +512,27 @@ impl Circuit {
         a
     }
 
+    /// Station `s`'s direction goes down at `now` with `outage`'s semantics,
+    /// or comes up (`None`); see the module docs. A flush's packets are
+    /// listed in `removed` (cause `outage`), the caller's to free.
+    #[cold]
+    #[inline(never)]
+    pub fn set_outage(&mut self, now: Time, s: StationId, outage: Option<Outage>, removed: &mut Vec<Removal>) {
+        let st = &mut self.stations[usize::from(s)];
+        if matches!(outage, Some(Outage::Flush | Outage::Hold)) {
+            for w in st.wire.iter_mut() {
+                w.corrupted = true;
+            }
+        }
+        if outage == Some(Outage::Flush) {
+            while let Some((_, w)) = st.iq.pop(now) {
+                removed.push(Removal { pkt: w.pkt, cause: DropCause::Outage });
+            }
+        }
+        st.outage = outage;
+        self.plan(now);
+    }
+
     /// When the circuit next needs [`Circuit::on_timer`].
     pub fn poll_at(&self) -> Time {
         self.next
@@ -564,6 +612,12 @@ impl Circuit {
         let mut next = Time::NEVER;
         let p = u64::from(self.cfg.status_period());
         for s in 0..2 {
+            if self.stations[s].outage == Some(Outage::Hold) {
+                // Held down: no slot until it comes up (module docs).
+                self.stations[s].want_slot = u64::MAX;
+                Self::deadlines(&self.stations[s], now, &mut next);
+                continue;
+            }
             let k0 = self.stations[s].next_slot.max(k_now);
             let periodic = self.periodic(s);
             let status =
@@ -586,17 +640,23 @@ impl Circuit {
             if k != u64::MAX {
                 next = next.min(self.slot_start(k));
             }
-            if let Some(w) = self.stations[s].wire.front() {
-                next = next.min(w.arrive);
-            }
-            if let Some(d) = self.stations[s].tx.deadline() {
-                next = next.min(d.max(now));
-            }
-            if let Some(d) = self.stations[s].rx.gap_deadline() {
-                next = next.min(d.max(now));
-            }
+            Self::deadlines(&self.stations[s], now, &mut next);
         }
         self.next = next;
+    }
+
+    /// Lower `next` to station `st`'s next arrival and timer deadlines.
+    #[inline]
+    fn deadlines(st: &Station, now: Time, next: &mut Time) {
+        if let Some(w) = st.wire.front() {
+            *next = (*next).min(w.arrive);
+        }
+        if let Some(d) = st.tx.deadline() {
+            *next = (*next).min(d.max(now));
+        }
+        if let Some(d) = st.rx.gap_deadline() {
+            *next = (*next).min(d.max(now));
+        }
     }
 
     /// Offer the station's frames to the member while its window has room.
@@ -621,10 +681,13 @@ impl Circuit {
 
     /// Whether a frame station `s` sends now (`data`'s, or a control
     /// frame's), coded at `level`, is lost: the error model's verdict, and
-    /// AIRMAIL's byte code's repair.
+    /// AIRMAIL's byte code's repair; or its direction's outage.
     #[inline]
     fn lost(st: &mut Station, now: Time, slot_ns: u64, data: Option<&Waiting>, size: u32, level: FecLevel) -> bool {
         let raw = medium::corrupts(&mut st.error, now, slot_ns, data, size);
+        if st.outage.is_some() {
+            return true;
+        }
         match st.coding.as_mut() {
             None => raw,
             Some(c) => c.outcome(raw, level),

@@ -160,6 +160,20 @@ pub enum MacDropCause {
 }
 
 /// What a MAC tells its caller.
+/// How a direction of a medium's hop goes down for an outage: the world's
+/// semantics for a link's outage (its `world/outages.rs`), as a MAC takes
+/// them (the circuit's module docs: only a circuit takes outages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outage {
+    /// The station's queue is lost, frames in the air are lost, and what
+    /// it sends while down is lost.
+    Flush,
+    /// Frames in the air are lost; the station sends nothing while down.
+    Hold,
+    /// Nothing is lost at the start; what it sends while down is lost.
+    Blackhole,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MacOutput {
     /// A data frame went on the medium at `station`, addressed to `to`
@@ -246,6 +260,18 @@ impl Mac {
             Mac::Radio(r) => r.poll_at(),
             Mac::Dcf(d) => d.poll_at(),
             Mac::Circuit(c) => c.poll_at(),
+        }
+    }
+
+    /// Station `station`'s direction goes down with `outage` at `now`, or
+    /// comes up (`None`); a flush's packets go to `removed`. Only a
+    /// circuit takes outages (the scenario model refuses them on the
+    /// other media).
+    #[cold]
+    pub fn set_outage(&mut self, now: Time, station: StationId, outage: Option<Outage>, removed: &mut Vec<Removal>) {
+        match self {
+            Mac::Circuit(c) => c.set_outage(now, station, outage, removed),
+            Mac::Radio(_) | Mac::Dcf(_) => unreachable!("outages act on circuits only"),
         }
     }
 

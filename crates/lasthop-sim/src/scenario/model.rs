@@ -856,7 +856,8 @@ impl Model {
                 )?;
             }
         }
-        let outages = outages::outages(&f.outages, &links, stop)?;
+        let circuits: Vec<bool> = media.iter().map(|m| m.circuit.is_some()).collect();
+        let outages = outages::outages(&f.outages, &links, &circuits, stop)?;
         let rate_changes = outages::rate_changes(&f.rate_changes, &links)?;
         let error_changes = outages::error_changes(&f.error_changes, &links)?;
         for (k, o) in outages.iter().enumerate() {

@@ -110,7 +110,7 @@ impl<'m> World<'m> {
         let (li, dir) = (hop.link as usize, hop.dir as usize);
         // A direction down for an outage (`outages`) that is not a
         // blackhole takes the packet its own way.
-        if self.dirs_down != 0 && !hop.mac {
+        if self.dirs_down != 0 {
             match self.down_mode(li, dir) {
                 Some(mode) if mode != LinkDownSpec::Blackhole => return self.forward_while_down(h, mode, pkt),
                 _ => {}

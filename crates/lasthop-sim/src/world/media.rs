@@ -40,7 +40,7 @@ impl<'m> World<'m> {
     /// What medium `m` did: frames on the air (counted on their hop's
     /// direction, goodput), frames handed up (on to their next hop or
     /// delivered), frames given up; then its wake-up re-armed.
-    fn mac_outputs(&mut self, m: usize, mut out: Vec<MacOutput>) {
+    pub(super) fn mac_outputs(&mut self, m: usize, mut out: Vec<MacOutput>) {
         for o in out.drain(..) {
             match o {
                 MacOutput::Transmit { station, to, frame, held, .. } => {

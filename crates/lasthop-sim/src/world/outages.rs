@@ -45,6 +45,7 @@ use lasthop_core::rng::RngStream;
 use lasthop_core::trace::DropCause;
 use lasthop_core::{Packet, Time};
 use lasthop_net::error::ErrorModel;
+use lasthop_net::mac::Outage;
 use lasthop_net::queue::{Admission, Removal};
 
 /// What a change of the schedule does.
@@ -336,7 +337,16 @@ impl<'m> World<'m> {
             let ld = 2 * li + dir;
             let o = self.outages.as_deref_mut().expect("a schedule");
             let was = std::mem::replace(&mut o.state[ld], down);
+            let carried = self.model.links[li].dirs[dir].medium.is_some();
             match (was, down) {
+                (None, Some(mode)) if carried => {
+                    self.dirs_down += 1;
+                    self.circuit_outage(li, dir, Some(mode));
+                }
+                (Some(_), None) if carried => {
+                    self.dirs_down -= 1;
+                    self.circuit_outage(li, dir, None);
+                }
                 (None, Some(mode)) => {
                     self.dirs_down += 1;
                     match mode {
@@ -383,6 +393,29 @@ impl<'m> World<'m> {
         }
     }
 
+    /// Direction `dir` of link `li`, carried by a circuit, goes down with
+    /// `mode` or comes up (`None`): the circuit's station cuts its channel
+    /// (`lasthop_net::mac::circuit`'s outages), a flush's queued packets
+    /// are lost here, and the medium's wake-up is re-armed.
+    fn circuit_outage(&mut self, li: usize, dir: usize, mode: Option<LinkDownSpec>) {
+        let hop = self.model.links[li].dirs[dir].medium.expect("a medium's hop");
+        let m = hop.medium as usize;
+        let now = self.sched.now();
+        let outage = mode.map(|mode| match mode {
+            LinkDownSpec::Flush => Outage::Flush,
+            LinkDownSpec::Hold => Outage::Hold,
+            LinkDownSpec::Blackhole => Outage::Blackhole,
+        });
+        self.macs[m].mac.set_outage(now, hop.from, outage, &mut self.removed);
+        for i in 0..self.removed.len() {
+            let pkt = self.pool.take(self.removed[i].pkt);
+            self.drop_outage(2 * li + dir, &pkt);
+        }
+        self.removed.clear();
+        let out = self.mac_bufs.pop().unwrap_or_default();
+        self.mac_outputs(m, out);
+    }
+
     /// A frame marked lost to an outage (`r`) reaches the end of link
     /// `li`'s direction `dir`: dropped as the outage's.
     #[cold]
@@ -405,6 +438,11 @@ impl<'m> World<'m> {
             return;
         }
         let w = self.waiting(h, pkt);
+        if hop.mac {
+            // A circuit held down queues it and sends nothing.
+            self.mac_enqueue(li, dir, w);
+            return;
+        }
         let now = self.sched.now();
         match self.links[li].enqueue(dir, now, w, &mut self.pool, &mut self.removed) {
             Admission::Queued => {}

@@ -127,3 +127,80 @@ fn ll_2_out_of_order_delivery_fast_retransmits_and_a_link_timer_near_the_rto_dup
     );
     assert!(dup_long > dup_short && long_seeds >= 2, "the link's recovery near the RTO duplicated no more");
 }
+
+/// Three 10 s outages (flush) of the mobile host's link, at 20, 50 and
+/// 80 s of a 120 s transfer: each outlasts any RTO the source has there.
+const LONG_OUTAGES: &str =
+    "outages=[{link=\"wireless\",semantics=\"flush\",start_s=20.0,every_s=30.0,count=3,down_s=10.0}]";
+
+/// LL-3 (elaarag-002.md Sec. 4; seed 002 Sec. 6: "link layer protocols do
+/// not help in the case of long or frequent disconnections"): with any
+/// link layer below it (RLP and AIRMAIL as circuits whose channel the
+/// outage cuts, `lasthop_net::mac::circuit`'s outages; seed 000's snoop on
+/// the plain link), the source still times out at least once for each
+/// outage that outlasts its RTO. Table I's path at BER 1e-6 (so that the
+/// seeds differ), 120 s, ten seeds; the timeouts the outages add are the
+/// run's against the same seed's without outages.
+///
+/// Measured (seeds 1-10): the outages add 8-11 timeouts with snoop, 8-9
+/// with RLP, 9 with AIRMAIL (the source's backed-off timer fires about
+/// three times in each 10 s), 6-15 with plain Tahoe; RLP and AIRMAIL have
+/// none without outages. On Fig. 2's own schedule (36 outages of 0.3 s,
+/// seed 1) Tahoe times out 37 times, snoop 3, RLP 0 (its queue makes the
+/// source's RTO longer than the outage) and AIRMAIL 26: printed, not
+/// asserted (the statement is about outages that outlast the RTO).
+#[test]
+fn ll_3_every_link_layer_leaves_a_timeout_per_long_outage() {
+    let cases: [(&str, &[&str]); 4] = [
+        ("tahoe (no link layer)", &["link=\"plain\"", "scheme=\"tahoe\""]),
+        ("snoop (seed 000)", &["link=\"plain\"", "scheme=\"ll-tcp-aware\""]),
+        ("rlp", &["link=\"rlp\""]),
+        ("airmail", &["link=\"airmail\""]),
+    ];
+    for (name, sets) in cases {
+        let run = |extra: &[&str], seed: u64| {
+            let mut all: Vec<&str> = vec!["ber=\"1e-6\"", "duration_s=120.0"];
+            all.extend_from_slice(sets);
+            all.extend_from_slice(extra);
+            ll(&all, seed)
+        };
+        let (mut added, mut cut_frames) = (Vec::new(), Vec::new());
+        for seed in SEEDS {
+            let (clean, cut) = (run(&[], seed), run(&[LONG_OUTAGES], seed));
+            let (t0, t1) = (clean.flows[0].timeouts, cut.flows[0].timeouts);
+            assert!(t1 >= t0 + 3, "{name} seed {seed}: {t1} timeouts with three long outages, {t0} without");
+            added.push(t1 - t0);
+            if let Some(m) = cut.media.first().filter(|m| m.circuit[0].frames_sent > 0) {
+                // The outages cut the circuit's channel (not only the
+                // packets offered to it): the frames sent into them are lost.
+                let lost = |s: &RunSummary| s.media[0].circuit[1].frames_corrupted;
+                assert!(
+                    lost(&cut) > lost(&clean) + 100,
+                    "{name} seed {seed}: {} frames lost, {} without outages",
+                    lost(&cut),
+                    lost(&clean)
+                );
+                cut_frames.push(m.circuit[1].frames_corrupted - lost(&clean));
+            }
+        }
+        let fig2 = run(&["outages=[{link=\"wireless\",semantics=\"flush\",start_s=3.0,every_s=3.3,down_s=0.3}]"], 1);
+        println!(
+            "LL-3 {name}: timeouts added by three 10 s outages, seeds 1-10: {added:?}; downlink frames lost to them: {cut_frames:?}; Fig. 2's schedule (36 outages of 0.3 s), seed 1: {} timeouts",
+            fig2.flows[0].timeouts
+        );
+    }
+}
+
+/// Outages act on point-to-point links and on circuits; a packet radio's
+/// or an 802.11 medium's hop is refused in one line naming the field.
+#[test]
+fn an_outage_on_a_shared_medium_is_refused() {
+    let text = lasthop_sim::embedded::get("elaarag02/link-layer").expect("embedded");
+    for mac in ["radio", "dcf"] {
+        let mac_set = format!("media.0.mac=\"{mac}\"");
+        let sets = ["link=\"rlp\"", "ber=\"none\"", &mac_set, "outages=[{link=\"wireless\",at_s=[20.0],down_s=10.0}]"];
+        let e = common::load_error(text, &sets);
+        println!("{mac}: {e}");
+        assert!(!e.contains('\n') && e.starts_with("outages[0].link: a shared medium's hop"), "{e}");
+    }
+}

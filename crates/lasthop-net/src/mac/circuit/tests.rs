@@ -312,3 +312,100 @@ fn the_byte_code_repairs_scattered_byte_errors() {
     assert_eq!(c.stats(1).frames_corrupted, 0);
     assert_eq!(c.airmail_stats(0).unwrap().coding.byte_repaired, 4);
 }
+
+// ------------------------------------------------------------------ outages
+
+/// Run every internal event due before `until`: the outputs with their times.
+fn run_until(c: &mut Circuit, until: Time) -> Vec<(Time, MacOutput)> {
+    let (mut got, mut out) = (Vec::new(), Vec::new());
+    while c.poll_at() < until {
+        let t = c.poll_at();
+        c.on_timer(t, &mut out);
+        got.extend(out.drain(..).map(|o| (t, o)));
+    }
+    got
+}
+
+/// Three-frame window: a 150-byte packet fills it, the next waits queued.
+fn small_window() -> CircuitConfig {
+    let mut c = cfg(Form::Basic);
+    c.rlp.window_frames = 3;
+    c
+}
+
+#[test]
+fn a_flush_loses_the_queue_and_the_frames_in_the_air_and_the_window_survives() {
+    // Packet 7 is frames 0-2 in slots 0-2 (arriving at 3, 4, 5 ms); packet
+    // 8 waits in the queue behind the full window. Down (flush) at 2.5 ms:
+    // 8 is the caller's, lost to the outage; frames 0-2, in the air, never
+    // arrive. Up at 30 ms: RLP's stall timer (100 ms after frame 2)
+    // resends the window, and 7 goes up once, after the outage.
+    let mut pool = PacketPool::new();
+    let mut c = Circuit::new(small_window());
+    let w7 = offer(&mut c, &mut pool, Time::ZERO, 0, 7, 150);
+    let w8 = offer(&mut c, &mut pool, Time::ZERO, 0, 8, 150);
+    let early = run_until(&mut c, Time(2 * MS + MS / 2));
+    assert_eq!(early.len(), 1, "packet 7's Transmit only: {early:?}");
+    let mut removed = Vec::new();
+    c.set_outage(Time(2 * MS + MS / 2), 0, Some(Outage::Flush), &mut removed);
+    assert_eq!(removed, vec![Removal { pkt: w8.pkt, cause: DropCause::Outage }]);
+    let during = run_until(&mut c, Time(30 * MS));
+    assert!(during.iter().all(|(_, o)| !matches!(o, MacOutput::Deliver { .. })), "{during:?}");
+    assert_eq!(c.stats(1).frames_corrupted, 3, "frames 0-2, in the air");
+    c.set_outage(Time(30 * MS), 0, None, &mut removed);
+    let (after, _) = run(&mut c);
+    let delivered: Vec<_> = after.iter().filter(|(_, o)| matches!(o, MacOutput::Deliver { .. })).collect();
+    assert_eq!(delivered.len(), 1);
+    assert_eq!(delivered[0].1, MacOutput::Deliver { station: 1, from: 0, frame: w7 });
+    assert!(delivered[0].0 > Time(100 * MS), "after the stall timer: {:?}", delivered[0].0);
+    assert_eq!(c.in_flight(), 0);
+}
+
+#[test]
+fn a_held_direction_sends_nothing_until_it_comes_up() {
+    // Down (hold) at 0.5 ms, after slot 0's frame 0: it is lost in the air;
+    // nothing more is sent until 20 ms; packet 8, offered while held, is
+    // queued, not lost; both go up once after.
+    let mut pool = PacketPool::new();
+    let mut c = Circuit::new(small_window());
+    let w7 = offer(&mut c, &mut pool, Time::ZERO, 0, 7, 150);
+    run_until(&mut c, Time(MS / 2));
+    assert_eq!(c.stats(0).frames_sent, 1);
+    let mut removed = Vec::new();
+    c.set_outage(Time(MS / 2), 0, Some(Outage::Hold), &mut removed);
+    assert!(removed.is_empty());
+    let w8 = offer(&mut c, &mut pool, Time(MS), 0, 8, 150);
+    let during = run_until(&mut c, Time(20 * MS));
+    assert_eq!(c.stats(0).frames_sent, 1, "held: no slot used");
+    assert!(during.is_empty(), "{during:?}");
+    assert_eq!(c.stats(1).frames_corrupted, 1);
+    c.set_outage(Time(20 * MS), 0, None, &mut removed);
+    let (after, _) = run(&mut c);
+    let delivered: Vec<_> = after
+        .iter()
+        .filter_map(|(_, o)| match o {
+            MacOutput::Deliver { frame, .. } => Some(frame.pkt),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(delivered, vec![w7.pkt, w8.pkt]);
+}
+
+#[test]
+fn a_blackhole_loses_what_is_sent_while_down_and_nothing_in_the_air() {
+    // Down (blackhole) at 0.5 ms: frame 0 (in the air) arrives; frames 1
+    // and 2 (slots 1, 2) are lost; the packet goes up once, later.
+    let mut pool = PacketPool::new();
+    let mut c = Circuit::new(small_window());
+    let w7 = offer(&mut c, &mut pool, Time::ZERO, 0, 7, 150);
+    run_until(&mut c, Time(MS / 2));
+    let mut removed = Vec::new();
+    c.set_outage(Time(MS / 2), 0, Some(Outage::Blackhole), &mut removed);
+    run_until(&mut c, Time(10 * MS));
+    assert_eq!(c.stats(1).frames_corrupted, 2);
+    c.set_outage(Time(10 * MS), 0, None, &mut removed);
+    let (after, _) = run(&mut c);
+    let delivered: Vec<_> = after.iter().filter(|(_, o)| matches!(o, MacOutput::Deliver { .. })).collect();
+    assert_eq!(delivered.len(), 1);
+    assert_eq!(delivered[0].1, MacOutput::Deliver { station: 1, from: 0, frame: w7 });
+}

@@ -128,15 +128,32 @@ pub fn error_changes(specs: &[ErrorChangeSpec], links: &[LinkModel]) -> Result<V
 }
 
 /// The scenario's outages, one model per entry, checked: a point-to-point
-/// link named, positive durations, starts listed or periodic (not both),
-/// and no two outages of one link overlapping (they may touch: up and
-/// down at one instant).
-pub fn outages(specs: &[OutageSpec], links: &[LinkModel], stop: Time) -> Result<Vec<OutageModel>, ScenarioError> {
+/// link named, or one whose directions a circuit carries (`circuit[m]`:
+/// whether medium `m` is one; its channel is cut, `lasthop_net::mac::circuit`),
+/// positive durations, starts listed or periodic (not both), and no two
+/// outages of one link overlapping (they may touch: up and down at one
+/// instant).
+pub fn outages(
+    specs: &[OutageSpec],
+    links: &[LinkModel],
+    circuit: &[bool],
+    stop: Time,
+) -> Result<Vec<OutageModel>, ScenarioError> {
     let mut models = Vec::with_capacity(specs.len());
     let mut total = 0usize;
     for (i, o) in specs.iter().enumerate() {
         let p = |f: &str| format!("outages[{i}].{f}");
-        let li = point_to_point_link(links, &o.link, || p("link"), "outages")?;
+        let by_circuit = |l: &LinkModel| l.dirs.iter().all(|d| d.medium.is_some_and(|h| circuit[h.medium as usize]));
+        let li = match links.iter().position(|l| l.name == o.link) {
+            Some(li) if by_circuit(&links[li]) => li,
+            Some(li) if links[li].dirs.iter().any(|d| d.medium.is_some()) => {
+                return Err(ScenarioError::new(
+                    p("link"),
+                    "a shared medium's hop: outages apply to point-to-point links and to links a circuit (rlp, airmail) carries",
+                ))
+            }
+            _ => point_to_point_link(links, &o.link, || p("link"), "outages")?,
+        };
         positive(o.down_s, || p("down_s"))?;
         duration_s(o.down_s, || p("down_s"))?;
         let down_ns = Time::from_secs_f64(o.down_s).ns();
