@@ -348,6 +348,11 @@ impl PacketPool {
         self.slots[r.0 as usize].tag
     }
 
+    /// Give the packet at `r` a new tag (a packet moved to another hop).
+    pub fn set_tag(&mut self, r: PacketRef, tag: u32) {
+        self.slots[r.0 as usize].tag = tag;
+    }
+
     /// A router's congestion mark (RFC 3168 Sec. 5): an ECN-capable packet
     /// at `r` becomes CE; false (and unchanged) if it is not ECN-capable.
     pub fn mark_ce(&mut self, r: PacketRef) -> bool {

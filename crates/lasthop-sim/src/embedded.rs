@@ -34,6 +34,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("elaarag02/rlp", include_str!("../../../scenarios/elaarag02/rlp.toml")),
     ("elaarag02/wap", include_str!("../../../scenarios/elaarag02/wap.toml")),
     ("elaarag02/airmail", include_str!("../../../scenarios/elaarag02/airmail.toml")),
+    ("elaarag02/airmail-handoff", include_str!("../../../scenarios/elaarag02/airmail-handoff.toml")),
     ("elaarag02/link-layer", include_str!("../../../scenarios/elaarag02/link-layer.toml")),
     ("elaarag02/mtcp", include_str!("../../../scenarios/elaarag02/mtcp.toml")),
     ("yun09/cell", include_str!("../../../scenarios/yun09/cell.toml")),

@@ -354,6 +354,47 @@ struct Station {
     stats: CircuitStats,
 }
 
+/// A circuit's link-layer state, taken out of one circuit to go into
+/// another at a handoff with state transfer ([`Circuit::take_link_state`];
+/// AIRMAIL's handoff, seed 002 Sec. 5.1, `elaarag-002.md` Sec. 1.6 and
+/// AIRMAIL-3): each station's sender with its window and the packets its
+/// frames carry, its receiver with the frames held for reassembly. The
+/// queues' packets are not in it (they are handed back to the caller, who
+/// sends them on to the new circuit behind the window's).
+#[derive(Clone, Debug)]
+pub struct LinkState {
+    sides: [Side; 2],
+}
+
+/// One station's part of a [`LinkState`].
+#[derive(Clone, Debug)]
+struct Side {
+    packets: VecDeque<Outgoing>,
+    next_id: u64,
+    tx: Tx<Piece>,
+    offered: Seq,
+    rx: Rx,
+    held: Vec<Option<(Seq, Piece)>>,
+    pending_status: bool,
+}
+
+impl LinkState {
+    /// The packets in the windows, by station (0: the base station's):
+    /// the caller may change their tags (the goodput slot of the hop they
+    /// now cross), never their packets.
+    pub fn packets_mut(&mut self) -> impl Iterator<Item = (StationId, &mut Waiting)> {
+        self.sides
+            .iter_mut()
+            .enumerate()
+            .flat_map(|(s, side)| side.packets.iter_mut().map(move |p| (s as StationId, &mut p.w)))
+    }
+
+    /// The bytes of the packets in station `s`'s window.
+    pub fn window_bytes(&self, s: StationId) -> u64 {
+        self.sides[usize::from(s)].packets.iter().map(|p| u64::from(p.w.size_bytes)).sum()
+    }
+}
+
 /// The circuit and its two stations.
 #[derive(Clone, Debug)]
 pub struct Circuit {
@@ -530,6 +571,64 @@ impl Circuit {
             }
         }
         st.outage = outage;
+        self.plan(now);
+    }
+
+    /// Bytes of the packets station `s` holds: queued, and in its window.
+    pub fn held_bytes(&self, s: StationId) -> u64 {
+        let st = &self.stations[usize::from(s)];
+        st.iq.bytes() + st.packets.iter().map(|p| u64::from(p.w.size_bytes)).sum::<u64>()
+    }
+
+    /// A handoff with state transfer takes the circuit's link-layer state
+    /// at `now` ([`LinkState`]): its stations are left as new ones (the
+    /// member's sides fresh, nothing held), the frames on the way are
+    /// gone with the cell, and the queues' packets are listed in `queued`
+    /// (station, packet), in order, the caller's. Its error models, FEC,
+    /// outage and [`CircuitStats`] stay (they are the cell's); the member's
+    /// own counters ([`Circuit::airmail_stats`]' statuses and polls, RLP's
+    /// sender counters) are the link's and go with its state.
+    #[cold]
+    pub fn take_link_state(&mut self, now: Time, queued: &mut Vec<(StationId, Waiting)>) -> Box<LinkState> {
+        let cfg = self.cfg;
+        let sides = [0, 1].map(|s| {
+            let st = &mut self.stations[s];
+            while let Some((_, w)) = st.iq.pop(now) {
+                queued.push((s as StationId, w));
+            }
+            st.wire.clear();
+            let role = if s == 0 { Role::Bs } else { Role::Mh };
+            let (tx, rx) = member::sides(&cfg.rlp, cfg.airmail.map(|a| (a.arq, role)));
+            Side {
+                packets: std::mem::take(&mut st.packets),
+                next_id: std::mem::take(&mut st.next_id),
+                tx: std::mem::replace(&mut st.tx, tx),
+                offered: std::mem::take(&mut st.offered),
+                rx: std::mem::replace(&mut st.rx, rx),
+                held: std::mem::replace(&mut st.held, vec![None; HELD]),
+                pending_status: std::mem::take(&mut st.pending_status),
+            }
+        });
+        self.plan(now);
+        Box::new(LinkState { sides })
+    }
+
+    /// Install `state`, taken from a circuit of the same configuration, at
+    /// `now`: this circuit's stations, which hold nothing, carry on from it
+    /// (its senders' timers as they were: a deadline passed while the
+    /// state travelled runs at once).
+    #[cold]
+    pub fn install_link_state(&mut self, now: Time, state: Box<LinkState>) {
+        for (st, side) in self.stations.iter_mut().zip(state.sides) {
+            debug_assert!(st.packets.is_empty() && st.iq.len() == 0, "a station taking a link's state holds nothing");
+            st.packets = side.packets;
+            st.next_id = side.next_id;
+            st.tx = side.tx;
+            st.offered = side.offered;
+            st.rx = side.rx;
+            st.held = side.held;
+            st.pending_status = side.pending_status;
+        }
         self.plan(now);
     }
 

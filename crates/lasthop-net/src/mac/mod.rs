@@ -137,7 +137,7 @@ mod station_queue;
 #[cfg(test)]
 pub(crate) mod test_support;
 
-pub use circuit::{Circuit, CircuitConfig, CircuitStats};
+pub use circuit::{Circuit, CircuitConfig, CircuitStats, LinkState};
 pub use dcf::{Dcf, DcfConfig, DcfStats};
 pub use medium::{AirRecord, FrameClass, Heard};
 pub use point_to_point::{Duplex, Link};
@@ -272,6 +272,22 @@ impl Mac {
         match self {
             Mac::Circuit(c) => c.set_outage(now, station, outage, removed),
             Mac::Radio(_) | Mac::Dcf(_) => unreachable!("outages act on circuits only"),
+        }
+    }
+
+    /// The circuit, if the MAC is one.
+    pub fn circuit(&self) -> Option<&Circuit> {
+        match self {
+            Mac::Circuit(c) => Some(c),
+            Mac::Radio(_) | Mac::Dcf(_) => None,
+        }
+    }
+
+    /// The circuit, if the MAC is one.
+    pub fn circuit_mut(&mut self) -> Option<&mut Circuit> {
+        match self {
+            Mac::Circuit(c) => Some(c),
+            Mac::Radio(_) | Mac::Dcf(_) => None,
         }
     }
 

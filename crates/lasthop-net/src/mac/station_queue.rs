@@ -49,6 +49,11 @@ impl StationQueue {
         self.queue.len()
     }
 
+    /// The bytes of the packets waiting.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.queue.waiting().map(|w| u64::from(w.size_bytes)).sum()
+    }
+
     /// Queue `frame` for station `to` at `now` (`sending`: the MAC holds a
     /// frame of this station's): the discipline's answer, with what it let
     /// go of in `removed` (the caller frees them) and each refusal or

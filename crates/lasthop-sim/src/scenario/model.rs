@@ -633,7 +633,7 @@ impl Model {
             }
         }
         let stop = Time::from_secs_f64(f.stop_s);
-        let mut mobility = mobility::mobility(&f.mobility, &node_index, &links, stop)?;
+        let mut mobility = mobility::mobility(&f.mobility, &node_index, &links, &media, stop)?;
         // A mobile host's routes go through the station it starts at.
         let masked = mobility::masked_links(&mobility, links.len());
         let mut router = Router::without(nodes.len(), links.iter().map(|l| l.ends), &masked);
@@ -827,7 +827,12 @@ impl Model {
                 mobility[mi].conns.push((c as u32, alts));
             }
             for (mi, m) in mobility.iter_mut().enumerate() {
-                if !m.splits.is_empty() {
+                check(
+                    !m.link_transfer || m.splits.is_empty(),
+                    || format!("mobility[{mi}].link_handoff"),
+                    "transfer with a split flow to the mobile host: I-TCP moves its own state",
+                )?;
+                if !m.splits.is_empty() || m.link_transfer {
                     m.station_paths = mobility::station_paths(m, mi, &mut wired)?;
                 }
             }

@@ -36,6 +36,13 @@
 //! the rest of the transfer (the message, its pacing and losses, the
 //! legs' switch) is I-TCP's below.
 //!
+//! AIRMAIL (`link_handoff = "transfer"`, the stations' links AIRMAIL
+//! circuits) moves the same way too: its state is the link layer's (the
+//! old circuit's windows with their packets and its receive state,
+//! `lasthop_net::mac::LinkState`), taken from the circuit that holds it
+//! and installed in the new station's ([`World::link_install`]); the
+//! packets its queues held follow, sent on from the new circuit's ends.
+//!
 //! I-TCP's state transfer is a control message on the wired links
 //! between the two stations ([`ControlStream`]: it queues, and what is
 //! lost is sent again), after its packing at the old station (the fixed
@@ -61,7 +68,7 @@
 //! supervisor host do not follow a mobile host (the model refuses them on
 //! its flows), nor does a mobile sender's split connection or snoop.
 
-use super::{ConnAt, FlowState, World};
+use super::{ConnAt, FlowState, World, LAST_HOP, NO_COVER};
 use crate::metrics::HandoffSummary;
 use crate::scenario::model::{HandoffSchedule, MobilityModel, Model};
 use crate::scenario::routes::Path;
@@ -187,6 +194,11 @@ impl MobileConn {
 const CONTROL_PAYLOAD: u64 = 1460;
 const CONTROL_HEADERS: u32 = 40;
 
+/// \[I\] AIRMAIL's link state besides its packets: the window's edges and
+/// each frame's number and last transmission, the receive bitmap; the
+/// primary's encoding was not read. 64 bytes.
+const LINK_STATE_BYTES: u64 = 64;
+
 /// Control messages on the wired links (elaarag-002.md Sec. 2.2, primitive
 /// 5): I-TCP's state transfer between two stations (`StateTransfer{bytes}`),
 /// a registration's request or reply, as a stream of messages of one kind:
@@ -289,6 +301,9 @@ pub(super) struct Mobility {
     /// Per mobility entry and handoff, when its registration's reply
     /// arrived (by messages; `None`: by delay, or overtaken).
     completed: Vec<Vec<Option<Time>>>,
+    /// Per mobility entry, the station whose circuit holds the link
+    /// layer's state (`link_handoff = "transfer"`).
+    link_at: Vec<usize>,
 }
 
 impl Mobility {
@@ -310,7 +325,8 @@ impl Mobility {
                 let c = *c as usize;
                 let at: Vec<ConnAt> =
                     (0..alts.len()).map(|s| if s == m.initial { conn_at[c] } else { lay(c, &alts[s]) }).collect();
-                let moves_with_state = m.splits.iter().any(|&(w, l)| w as usize == c || l as usize == c);
+                let moves_with_state =
+                    m.link_transfer || m.splits.iter().any(|&(w, l)| w as usize == c || l as usize == c);
                 // (A split flow's legs are connections past the model's flows.)
                 let frho_receiver =
                     model.flows.get(c).filter(|f| f.frho && !moves_with_state).map(|f| f.to == m.mobile);
@@ -344,6 +360,7 @@ impl Mobility {
             entry_of_link,
             stranded_total: 0,
             rerouted: false,
+            link_at: model.mobility.iter().map(|m| m.initial).collect(),
         }))
     }
 
@@ -433,9 +450,13 @@ impl<'m> World<'m> {
     /// begins, or after the overlap): what the link holds is counted first.
     pub(super) fn on_handoff_start(&mut self, m: usize, k: usize) {
         let mob = self.mobility.as_deref_mut().expect("mobility");
-        let link = self.model.mobility[m].stations[mob.handoffs[m][k].from].link as usize;
+        let station = &self.model.mobility[m].stations[mob.handoffs[m][k].from];
         mob.started[m] = k + 1;
-        mob.queued[m][k] = self.links[link].dirs.iter().map(|d| d.queue_len() as u64).sum();
+        mob.queued[m][k] = match station.circuit {
+            // A circuit's packets: queued, or in its link layer's windows.
+            Some(c) => self.macs[c as usize].mac.in_flight() as u64,
+            None => self.links[station.link as usize].dirs.iter().map(|d| d.queue_len() as u64).sum(),
+        };
         if self.model.mobility[m].multicast.is_some() {
             // Snoop's multicast handoff: the old station, disabled, becomes
             // a buffering one.
@@ -519,6 +540,8 @@ impl<'m> World<'m> {
         }
         if !self.model.mobility[m].splits.is_empty() {
             self.itcp_transfer(m);
+        } else if self.model.mobility[m].link_transfer {
+            self.link_transfer(m);
         }
         if self.model.mobility[m].multicast.is_some() {
             let k = self.mobility.as_deref().expect("mobility").done[m] - 1;
@@ -569,6 +592,101 @@ impl<'m> World<'m> {
         let ends = [mm.stations[h.from].node, mm.stations[h.to].node];
         let total = bytes.div_ceil(CONTROL_PAYLOAD).max(1) as u32;
         self.control_stream(ControlKind::StateTransfer, m, k, conn, ends, total, now.plus_ns(took));
+    }
+
+    /// AIRMAIL's handoff with state transfer (seed 002 Sec. 5.1;
+    /// elaarag-002.md Sec. 1.6, AIRMAIL-3): mobility entry `m`'s mobile host
+    /// is attached to its new station, and the old station sends the link
+    /// layer's state there (`lasthop_net::mac::LinkState`: the windows with
+    /// their packets, the receive state), with the packets it has queued,
+    /// as I-TCP's state goes: packed (the fixed part and the bytes over a
+    /// rate), then messages on the wired path between them
+    /// ([`ControlStream`]); installed when the last arrives
+    /// ([`World::link_install`]). Its size: the old base station's packets
+    /// (queued and in its window) and \[I\] `LINK_STATE_BYTES` of
+    /// sequence state; the mobile host's side does not travel.
+    ///
+    /// \[I\] Until then the mobile host's connections stay on the old
+    /// station, whose circuit is down: what reaches it waits there (by the
+    /// entry's semantics: `hold` queues it, `flush` loses it) and moves
+    /// with the state at no cost, as I-TCP's forwarding does.
+    fn link_transfer(&mut self, m: usize) {
+        let now = self.sched.now();
+        let mm = &self.model.mobility[m];
+        let mob = self.mobility.as_deref_mut().expect("mobility");
+        let k = mob.done[m] - 1;
+        let (from, to) = (mob.link_at[m], mob.handoffs[m][k].to);
+        if from == to {
+            // Back at the station that holds it (an earlier transfer
+            // overtaken): nothing to send.
+            mob.transfers[m][k] = Some(Transfer { bytes: 0, installed: None });
+            self.itcp_install(m, k);
+            return;
+        }
+        let c = mm.stations[from].circuit.expect("a station's circuit") as usize;
+        let held = self.macs[c].mac.circuit().expect("a circuit").held_bytes(0);
+        let bytes = LINK_STATE_BYTES + held;
+        let took = Time::from_secs_f64(bytes as f64 / mm.transfer_bytes_per_s).ns() + mm.transfer.ns();
+        let n = mm.stations.len();
+        let mob = self.mobility.as_deref_mut().expect("mobility");
+        mob.transfers[m][k] = Some(Transfer { bytes, installed: None });
+        let conn = mob.control_base[m] + (from * n + to) as u32;
+        let ends = [mm.stations[from].node, mm.stations[to].node];
+        let total = bytes.div_ceil(CONTROL_PAYLOAD).max(1) as u32;
+        self.control_stream(ControlKind::StateTransfer, m, k, conn, ends, total, now.plus_ns(took));
+    }
+
+    /// AIRMAIL's state, sent at mobility entry `m`'s handoff, is installed
+    /// at station `to` (the connections already moved there): the link
+    /// state leaves the circuit that held it for `to`'s, each packet in its
+    /// windows now crossing `to`'s hop, and the packets queued at the old
+    /// circuit are sent on from the new one's ends, behind them, in order.
+    fn link_install(&mut self, m: usize, to: usize) {
+        let now = self.sched.now();
+        let mob = self.mobility.as_deref_mut().expect("mobility");
+        let from = std::mem::replace(&mut mob.link_at[m], to);
+        if from == to {
+            return;
+        }
+        let mm = &self.model.mobility[m];
+        let (ca, cb) = (mm.stations[from].circuit, mm.stations[to].circuit);
+        let (ca, cb) = (ca.expect("a circuit") as usize, cb.expect("a circuit") as usize);
+        let mut queued = Vec::new();
+        let mut state = self.macs[ca].mac.circuit_mut().expect("a circuit").take_link_state(now, &mut queued);
+        for (s, w) in state.packets_mut() {
+            let node = self.model.media[cb].stations[usize::from(s)];
+            match self.hop_on_current_path(w.pkt, node) {
+                Some(h) => {
+                    let pkt = self.pool.get(w.pkt);
+                    let hop = self.route[h];
+                    self.pool.set_tag(w.pkt, h as u32 | if hop.last { LAST_HOP } else { 0 });
+                    w.tag = if pkt.is_data() && pkt.tcp.len > 0 { hop.cover } else { NO_COVER };
+                }
+                None => unreachable!("a packet on a mobile host's station link is one of its connections'"),
+            }
+        }
+        self.macs[cb].mac.circuit_mut().expect("a circuit").install_link_state(now, state);
+        for (s, w) in queued {
+            let node = self.model.media[cb].stations[usize::from(s)];
+            let h = self.hop_on_current_path(w.pkt, node).expect("one of its connections' packets");
+            let pkt = self.pool.take(w.pkt);
+            self.forward_on(h, pkt);
+        }
+        for c in [ca, cb] {
+            let out = self.mac_bufs.pop().unwrap_or_default();
+            self.mac_outputs(c, out);
+        }
+    }
+
+    /// The hop of `r`'s connection's current path that leaves `node`.
+    fn hop_on_current_path(&self, r: lasthop_core::pool::PacketRef, node: NodeId) -> Option<usize> {
+        let pkt = self.pool.get(r);
+        let at = self.conn_at[pkt.flow as usize];
+        let (first, end) = match pkt.kind {
+            PacketKind::Data | PacketKind::Datagram => (at.data, at.acks),
+            PacketKind::Ack => (at.acks, at.end),
+        };
+        self.hop_from(first, end, node)
     }
 
     /// Control stream `id` sends its next message from its station.
@@ -734,6 +852,9 @@ impl<'m> World<'m> {
         self.detour = true;
         for mc in mob.conns[m].iter().filter(|mc| mc.moves_with_state) {
             mc.switch_to(to, &mut self.conn_at, &mut self.flows);
+        }
+        if self.model.mobility[m].link_transfer {
+            self.link_install(m, to);
         }
         let node = self.model.mobility[m].stations[to].node;
         for i in 0..self.model.mobility[m].splits.len() {

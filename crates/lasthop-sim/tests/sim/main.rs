@@ -7,6 +7,7 @@
 mod common;
 
 mod ack_recons;
+mod airmail_handoff;
 mod airmail_link;
 mod aqm;
 mod asym_endpoints;

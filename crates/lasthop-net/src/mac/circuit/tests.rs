@@ -409,3 +409,66 @@ fn a_blackhole_loses_what_is_sent_while_down_and_nothing_in_the_air() {
     assert_eq!(delivered.len(), 1);
     assert_eq!(delivered[0].1, MacOutput::Deliver { station: 1, from: 0, frame: w7 });
 }
+
+// ------------------------------------------- handoff with state transfer
+
+#[test]
+fn airmail_state_moves_to_a_new_circuit_and_every_packet_goes_up_once_in_order() {
+    // AIRMAIL-3 at the MAC: 40 downlink and 10 uplink packets of 150 bytes
+    // (3 frames each) on cell A, 10 % of frames lost each way; at 40 ms,
+    // mid-transfer, both cells held down (the frames in the air lost), the
+    // link state taken from A and, 30 ms later, installed in cell B with
+    // A's queued packets offered to B behind it. Every packet goes up once,
+    // in order per direction, across the two cells; A is left idle.
+    for seed in 1..=10 {
+        let mut pool = PacketPool::new();
+        let lossy = |s: StationId| {
+            let m =
+                ErrorModel::new(&ErrorModelConfig::Bernoulli { p: 0.1 }, || RngStream::new(seed, &format!("c:{s}")));
+            m
+        };
+        let mut a = Circuit::new(airmail_cfg("none")).with_error_model(0, lossy(0)).with_error_model(1, lossy(1));
+        let mut b = Circuit::new(airmail_cfg("none")).with_error_model(0, lossy(2)).with_error_model(1, lossy(3));
+        let down: Vec<_> = (0..40).map(|u| offer(&mut a, &mut pool, Time::ZERO, 0, u, 150).pkt).collect();
+        let up: Vec<_> = (100..110).map(|u| offer(&mut a, &mut pool, Time::ZERO, 1, u, 150).pkt).collect();
+        let mut removed = Vec::new();
+        let mut got = run_until(&mut a, Time(40 * MS));
+        for s in 0..2 {
+            a.set_outage(Time(40 * MS), s, Some(Outage::Hold), &mut removed);
+            b.set_outage(Time(40 * MS), s, Some(Outage::Hold), &mut removed);
+        }
+        let mut queued = Vec::new();
+        let state = a.take_link_state(Time(40 * MS), &mut queued);
+        let carried = state.window_bytes(0);
+        assert_eq!(a.in_flight(), 0);
+        assert_eq!(a.poll_at(), Time::NEVER, "A holds nothing and waits for nothing");
+        for s in 0..2 {
+            b.set_outage(Time(70 * MS), s, None, &mut removed);
+        }
+        b.install_link_state(Time(70 * MS), state);
+        for (s, w) in &queued {
+            assert!(b.enqueue(Time(70 * MS), *s, 1 - *s, *w, &mut pool, &mut removed, &mut Vec::new()).queued());
+        }
+        let before = got.len();
+        got.extend(run(&mut b).0);
+        let ups = |station: StationId, from: &[(Time, MacOutput)]| -> Vec<_> {
+            from.iter()
+                .filter_map(|(_, o)| match o {
+                    MacOutput::Deliver { station: at, frame, .. } if *at == station => Some(frame.pkt),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(ups(1, &got), down, "seed {seed}: downlink once and in order");
+        assert_eq!(ups(0, &got), up, "seed {seed}: uplink once and in order");
+        let on_a = ups(1, &got[..before]).len();
+        println!(
+            "seed {seed}: {on_a} downlink packets up on A, {} after the move; {carried} window bytes and {} queued packets carried",
+            40 - on_a,
+            queued.len()
+        );
+        assert!(on_a > 0 && on_a < 40, "seed {seed}: mid-transfer");
+        assert!(carried > 0, "seed {seed}: frames in the window at the move");
+        assert_eq!(b.in_flight(), 0);
+    }
+}

@@ -6,9 +6,9 @@
 //! stations and their links, the registration times, the schedule's kind
 //! and the paths each of the mobile's connections takes from each station.
 
-use super::{check, duration_s, non_negative, positive, LinkModel};
+use super::{check, duration_s, non_negative, positive, LinkModel, MediumModel};
 use crate::scenario::routes::{Hop, Path, Router};
-use crate::scenario::schema::{LinkDownSpec, MobilitySpec, RegistrationSpec, SnoopHandoffSpec};
+use crate::scenario::schema::{LinkDownSpec, LinkHandoffSpec, MobilitySpec, RegistrationSpec, SnoopHandoffSpec};
 use crate::scenario::ScenarioError;
 use lasthop_agents::group::GroupBuffer;
 use lasthop_core::{NodeId, Time};
@@ -20,10 +20,13 @@ pub const MAX_HANDOFFS: usize = 1_000_000;
 #[derive(Clone, Debug, PartialEq)]
 pub struct StationModel {
     pub node: NodeId,
-    /// The point-to-point link joining it to the mobile host.
+    /// The link joining it to the mobile host: point-to-point, or carried
+    /// by a circuit.
     pub link: u32,
     /// That link's direction from the station to the mobile host.
     pub down_dir: u8,
+    /// The circuit that carries the link, if one does (its medium index).
+    pub circuit: Option<u32>,
 }
 
 /// When handoffs begin.
@@ -87,6 +90,10 @@ pub struct MobilityModel {
     /// a handoff from `a` to `b` (`None`: the station is its own anchor).
     /// Empty: registration is a delay (`register`).
     pub register_paths: Vec<Option<[Path; 2]>>,
+    /// AIRMAIL's handoff with state transfer (`link_handoff = "transfer"`):
+    /// the stations' circuits' link-layer state moves with the mobile
+    /// host, and its connections move when it is installed.
+    pub link_transfer: bool,
 }
 
 /// I-TCP's state transfer (elaarag-002.md Sec. 1.11 [I]): 265 ms with
@@ -164,6 +171,7 @@ pub fn mobility(
     specs: &[MobilitySpec],
     node_index: &dyn Fn(&str) -> Option<NodeId>,
     links: &[LinkModel],
+    media: &[MediumModel],
     stop: Time,
 ) -> Result<Vec<MobilityModel>, ScenarioError> {
     let mut models: Vec<MobilityModel> = Vec::with_capacity(specs.len());
@@ -190,13 +198,49 @@ pub fn mobility(
                     format!("'{name}' must be joined to the mobile host by exactly one link ({} found)", joining.len()),
                 ));
             };
+            let circuit = links[li].dirs[0].medium.map(|h| h.medium);
+            let by_circuit =
+                links[li].dirs.iter().all(|d| d.medium.is_some_and(|h| media[h.medium as usize].circuit.is_some()));
             check(
-                links[li].dirs.iter().all(|d| d.medium.is_none()),
+                links[li].dirs.iter().all(|d| d.medium.is_none()) || by_circuit,
                 || p(&field),
-                "its link is a medium's hop: a station's link is point-to-point",
+                "its link is a shared medium's hop: a station's link is point-to-point or a circuit's (rlp, airmail)",
             )?;
             let down_dir = u8::from(links[li].ends[0] != node);
-            stations.push(StationModel { node, link: li as u32, down_dir });
+            stations.push(StationModel { node, link: li as u32, down_dir, circuit });
+        }
+        let link_transfer = m.link_handoff == LinkHandoffSpec::Transfer;
+        if link_transfer {
+            // AIRMAIL's state moves between circuits alike, each with the
+            // station as its base station (the medium's first station).
+            let first = stations[0].circuit.map(|c| &media[c as usize]);
+            for (k, st) in stations.iter().enumerate() {
+                let medium = st.circuit.map(|c| &media[c as usize]);
+                check(
+                    medium.is_some_and(|md| md.circuit.is_some_and(|c| c.airmail.is_some())),
+                    || p("link_handoff"),
+                    || {
+                        format!("transfer needs every station's link carried by an AIRMAIL circuit (stations[{k}]'s is not)")
+                    },
+                )?;
+                let (md, first) = (medium.expect("checked"), first.expect("checked"));
+                check(
+                    md.circuit == first.circuit,
+                    || p("link_handoff"),
+                    || {
+                        format!(
+                            "transfer needs the stations' circuits alike: stations[{k}]'s differs from stations[0]'s"
+                        )
+                    },
+                )?;
+                check(
+                    md.stations[0] == st.node,
+                    || p("link_handoff"),
+                    || {
+                        format!("transfer needs each station to be its circuit's base station (its first station): stations[{k}]")
+                    },
+                )?;
+            }
         }
         if let Some(li) = (0..links.len())
             .find(|&li| links[li].ends.contains(&mobile) && !stations.iter().any(|s| s.link as usize == li))
@@ -345,6 +389,7 @@ pub fn mobility(
             multicast,
             station_paths: Vec::new(),
             register_paths: Vec::new(),
+            link_transfer,
         });
     }
     Ok(models)
@@ -517,7 +562,7 @@ pub fn station_paths(m: &MobilityModel, i: usize, wired: &mut Router) -> Result<
                 _ => {
                     return Err(ScenarioError::new(
                         format!("mobility[{i}].stations[{b}]"),
-                        format!("no wired path from stations[{a}] for I-TCP's state transfer"),
+                        format!("no wired path from stations[{a}] for the state transfer"),
                     ))
                 }
             }

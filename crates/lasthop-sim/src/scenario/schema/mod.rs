@@ -202,6 +202,32 @@ pub struct MobilitySpec {
     /// sent again if lost; the handoff completes when the reply arrives).
     #[serde(default)]
     pub registration: RegistrationSpec,
+    /// What the stations' link layer does at a handoff, when the stations'
+    /// links are AIRMAIL circuits (seed 002 Sec. 5.1; elaarag-002.md Sec.
+    /// 1.6): `keep` (the default: each station's circuit keeps what its
+    /// link layer holds, sent if the mobile host comes back; the new
+    /// station's starts as it was) or `transfer` (AIRMAIL's handoff with
+    /// state transfer: once the mobile host is attached, the old station
+    /// sends its link-layer state, the window with its packets and the
+    /// receive state, to the new one as messages on the wired links, paced
+    /// and resent as I-TCP's (`state_transfer_s` and
+    /// `state_transfer_bytes_per_s` its packing); when the last arrives
+    /// the new station carries on from it and the mobile host's
+    /// connections move there).
+    #[serde(default)]
+    pub link_handoff: LinkHandoffSpec,
+}
+
+/// What a station's link layer does at a handoff
+/// ([`MobilitySpec::link_handoff`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkHandoffSpec {
+    /// Each station's circuit keeps its own state.
+    #[default]
+    Keep,
+    /// AIRMAIL's state transfer to the new station.
+    Transfer,
 }
 
 /// How a handoff's registration is made ([`MobilitySpec::registration`]).
