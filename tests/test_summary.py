@@ -132,3 +132,27 @@ def test_an_rlp_circuits_ends_are_averaged_and_shown() -> None:
     assert [e["node"] for e in ends] == ["bs", "mh"]
     runs = [r["media"][0]["circuit"][0]["frames_sent"] for r in document["runs"]]
     assert ends[0]["frames_sent"] == sum(runs) / 2 and ends[0]["frames_sent"] > 0
+
+
+def test_an_airmail_circuit_is_named_for_its_protocol() -> None:
+    """``mac = "airmail"``: its ends' table said "RLP circuit", for one seed and the mean."""
+    from helpers import lasthop_cli
+
+    for seeds in ("1", "2"):
+        args = ("run", "elaarag02/airmail", "--seeds", seeds, "--set", "duration_s=30")
+        proc = lasthop_cli(*args)
+        assert proc.returncode == 0, proc.stderr
+        words = " ".join(proc.stdout.split())
+        assert "AIRMAIL circuit ends of airmail" in words and "RLP circuit" not in words, seeds
+
+
+def test_a_state_runs_end_in_is_counted_by_value_in_the_mean() -> None:
+    """AIRMAIL's FEC level at the end of a run differs by seed: the mean over seeds
+    crashed on it ("fec_level: differs between runs"); it now counts each level."""
+    records = [
+        {"node": "bs", "fec_level": level, "polls": n}
+        for level, n in (("none", 1), ("byte", 3), ("none", 2))
+    ]
+    assert mean_records(records) == {"node": "bs", "fec_level": "byte x1, none x2", "polls": 2.0}
+    with pytest.raises(ValueError, match="node: differs"):
+        mean_records([{"node": "bs"}, {"node": "mh"}])

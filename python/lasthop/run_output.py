@@ -91,8 +91,10 @@ def print_runs(
                 render.dcf_table(medium, f"{title}: 802.11 stations of {medium['name']}")
             )
         elif "circuit" in medium:
+            # An AIRMAIL circuit's ends carry AIRMAIL's own counters.
+            arq = "AIRMAIL" if any("airmail" in c for c in medium["circuit"]) else "RLP"
             console_.print(
-                render.circuit_table(medium, f"{title}: RLP circuit ends of {medium['name']}")
+                render.circuit_table(medium, f"{title}: {arq} circuit ends of {medium['name']}")
             )
         else:
             console_.print(render.radios_table(medium, f"{title}: radios of {medium['name']}"))

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Final, cast
+
+
+END_STATES: Final = frozenset({"fec_level"})
+"""Fields that are a state a run ends in, not an identity: they may differ by seed."""
 
 
 def mean_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -13,8 +18,10 @@ def mean_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     Numbers are averaged (as floats, summed in run order so the result does not depend on
     anything but the inputs); a field that is ``None`` in any run is ``None`` (a link no
     data crossed has no goodput); booleans are true only if true in every run; nested
-    records (a split flow's ``split``) are averaged the same way; other fields (``name``,
-    ``direction``) are kept and must agree across runs.
+    records (a split flow's ``split``) are averaged the same way; a state a run ends in
+    (:data:`END_STATES`: AIRMAIL's FEC level) that differs between runs is each value with
+    its count of runs (``"byte x1, none x1"``); other fields (``name``, ``direction``) are
+    kept and must agree across runs.
     """
     if not records:
         raise ValueError("no records to average")
@@ -31,6 +38,9 @@ def mean_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             mean[key] = mean_records(cast(list[Mapping[str, Any]], values))
         elif all(v == first for v in values):
             mean[key] = first
+        elif key in END_STATES:
+            counts = Counter(str(v) for v in values)
+            mean[key] = ", ".join(f"{v} x{n}" for v, n in sorted(counts.items()))
         else:
             raise ValueError(f"{key}: differs between runs ({first!r} and others)")
     return mean
