@@ -7,7 +7,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, cast
 
-
 END_STATES: Final = frozenset({"fec_level"})
 """Fields that are a state a run ends in, not an identity: they may differ by seed."""
 
