@@ -14,8 +14,8 @@ retransmit handoff and Freeze-TCP without an outage) the cell is not run. The cl
 Table II's check marks as orderings against Tahoe (:mod:`lasthop.papers.elaarag02.claims`).
 
 The rows run on ``elaarag02/compare`` (the plain link, the end-to-end and split schemes);
-the link-layer ARQs, which run over a circuit instead of the link, on their own scenarios
-with the same channel (:data:`ROWS` says which).
+the link-layer ARQs, which run over a circuit instead of the link, on their own scenario
+with the same channel and the same outages (:data:`ROWS` says which).
 """
 
 from __future__ import annotations
@@ -75,11 +75,17 @@ def _on_link(key: str, label: str, category: str, conditions: tuple[str, ...] = 
 
 
 LINK_LAYER_SCENARIO: Final = "elaarag02/link-layer"
-LINK_LAYER_CONDITIONS: Final = ("clean", "low-ber", "high-ber")
-"""The conditions the link-layer ARQs run under: outages cannot act on a circuit yet."""
-BER_OF: Final = {"clean": ('ber="none"',), "low-ber": ('ber="1e-6"',), "high-ber": ('ber="1e-5"',)}
-"""``elaarag02/link-layer``'s ``ber`` for each condition: Table I's channel, as
-``elaarag02/compare``'s (the plain link there is ``elaarag02/table1``'s)."""
+LINK_LAYER_SETS: Final = {
+    "clean": ('ber="none"',),
+    "low-ber": ('ber="1e-6"',),
+    "high-ber": ('ber="1e-5"',),
+    "short-outage": ('ber="none"', 'outage="short"'),
+    "long-outage": ('ber="none"', 'outage="long"'),
+}
+"""``elaarag02/link-layer``'s ``ber`` and ``outage`` for each condition: Table I's channel
+and the one flush outage of the wireless link at 20 s, as ``elaarag02/compare``'s (the
+plain link there is ``elaarag02/table1``'s; the outage cuts the circuit's channel and
+leaves the ARQ's state)."""
 
 
 def _arq(link: str, label: str) -> Row:
@@ -89,8 +95,8 @@ def _arq(link: str, label: str) -> Row:
         "link layer",
         LINK_LAYER_SCENARIO,
         (f'link="{link}"', f"duration_s={DURATION_S}"),
-        LINK_LAYER_CONDITIONS,
-        BER_OF,
+        CONDITIONS,
+        LINK_LAYER_SETS,
     )
 
 
@@ -157,8 +163,7 @@ def table(cells: Sequence[Mapping[str, Any]], seeds: int) -> RenderableType:
         ["mechanism", "category"],
         [CONDITION_LABELS[c] for c in CONDITIONS],
         caption="elaarag-002.md Sec. 4 (LL-*, X-2), seed 002 Table II; '-': not run "
-        "(fast-retransmit handoff and Freeze-TCP have nothing to act on without an outage; "
-        "outages cannot act on a circuit yet)",
+        "(fast-retransmit handoff and Freeze-TCP have nothing to act on without an outage)",
     )
     for row in ROWS:
         values = []

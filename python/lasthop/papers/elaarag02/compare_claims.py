@@ -105,6 +105,20 @@ def _ll_long(c: Cells) -> Verdict:
     return Verdict.of(j)
 
 
+ARQS: Final = (("rlp", "RLP"), ("airmail", "AIRMAIL"))
+"""The link-layer ARQs, each over a circuit (``elaarag02/link-layer``)."""
+
+
+def _ll_long_arq(c: Cells) -> Verdict:
+    j = Judge()
+    tahoe = lost_s(c, "long-outage", "tahoe")
+    j.note("Tahoe: s lost beyond the 10 s outage", tahoe)
+    for m, label in ARQS:
+        arq = lost_s(c, "long-outage", m)
+        j.not_below(f"{label} / Tahoe, s lost beyond the outage", arq, tahoe)
+    return Verdict.of(j)
+
+
 def _timers(c: Cells) -> Verdict:
     j = Judge()
     snoop, tahoe = _pps(c, "clean", SNOOP), _pps(c, "clean", "tahoe")
@@ -251,6 +265,16 @@ CLAIMS: Final[tuple[Claim, ...]] = (
         tags=(T,),
     ),
     Claim(
+        "ll-3-long-arq",
+        "Sec. 6",
+        '"link layer protocols do not help in the case of long or frequent disconnections"',
+        "elaarag-002.md LL-3's long case for the ARQs: with RLP and with AIRMAIL (the hop a "
+        "circuit, elaarag02/link-layer; the outage cuts its channel and leaves the ARQ's "
+        "state) the transfer loses no less time beyond a 10 s outage than plain Tahoe",
+        _ll_long_arq,
+        tags=(T,),
+    ),
+    Claim(
         "ll-2-timers",
         "Sec. 6, citing Balakrishnan et al. 1996",
         "simple link-layer protocols can harm TCP through the incompatible setting of the "
@@ -311,6 +335,44 @@ DEVIATIONS: Final[tuple[Deviation, ...]] = (
             "retransmissions (30 s, not 10 s)",
             ("long_s=30.0",),
             (f"{T}/long-outage/{SNOOP_NS2}", f"{T}/long-outage/tahoe"),
+        ),
+    ),
+    Deviation(
+        ("ll-3-long-arq",),
+        "RLP and AIRMAIL keep their window across the outage (the flush loses the "
+        "station's IP queue and the frames in the air, not the ARQ's state) and keep "
+        "resending at a fixed period while the link is down: RLP's enhanced form resends "
+        "its unresolved frames in every idle slot (5.2 ms), AIRMAIL's base station its "
+        "oldest frame on its 400 ms poll timer. Neither backs off, so within one period of "
+        "the reconnection a held frame reaches the mobile host, the window's packets are "
+        "delivered and their acks restart the source, whose own timer has backed off to "
+        "seconds (it times out 3 times in the outage, Tahoe 4): snoop's unbacked-off local "
+        "timer (ll-3-long) again. Unlike snoop, both are persistent (no retry limit), so a "
+        "longer outage does not hand the source back to its timer (ruled out below: with 30 "
+        "s they lose about 1 s beyond it, Tahoe 22 s). The resumption follows the ARQ's "
+        "timer: AIRMAIL with a 2 or 5 s poll timer, which fires just after the link's return "
+        "(20 s plus a multiple of it), loses 0.96 s beyond the outage as with 400 ms; with 7 "
+        "s (firing at 34 s) 4.9 s. The check takes the prompt resending away: RLP's basic "
+        "form (an idle slot stays idle) and its stall timer, and AIRMAIL's poll timer, at "
+        "15 s, longer than the outage.",
+        Cause(
+            "the ARQs' resending across the outage at a fixed period (RLP's idle-slot "
+            "resends and 400 ms stall timer, AIRMAIL's 400 ms poll timer): RLP's basic form "
+            "and both timers at 15 s",
+            (
+                'media.0.rlp.form="basic"',
+                "media.0.rlp.stall_ms=15000.0",
+                "media.0.airmail.poll_ms=15000.0",
+            ),
+            (f"{T}/*/rlp", f"{T}/*/airmail"),
+        ),
+        (
+            Cause(
+                "the outage's length against a limit on the link layer's retransmissions, "
+                "snoop's cause (30 s, not 10 s: RLP and AIRMAIL are persistent here)",
+                ("long_s=30.0",),
+                (f"{T}/long-outage/*",),
+            ),
         ),
     ),
     Deviation(
