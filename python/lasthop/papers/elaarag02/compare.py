@@ -143,10 +143,14 @@ def experiments() -> list[ThroughputExperiment]:
 
 def cell(experiment: ThroughputExperiment, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The throughput cell, with :data:`COUNTS` (mean per run; 0 where a run's flow has
-    no such count)."""
+    no such count) and ``down_s``, the seconds the run's outages kept the link down."""
     out = throughput_cell(experiment, runs)
     for key in COUNTS:
         out[key] = round(sum(float(r["flows"][0].get(key, 0)) for r in runs) / len(runs), 2)
+    # The time the outages kept the link down within the run (the same in every run).
+    end = DURATION_S
+    outages = runs[0].get("outages") or []
+    out["down_s"] = round(sum(min(o["end_s"], end) - o["start_s"] for o in outages), 6)
     return out
 
 

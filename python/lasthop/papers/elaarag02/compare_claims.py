@@ -49,9 +49,11 @@ def _pps(c: Cells, condition: str, mechanism: str) -> Estimate:
 
 
 def lost_s(c: Cells, condition: str, mechanism: str) -> Estimate:
-    """Seconds the transfer lost beyond the outage (module docs)."""
+    """Seconds the transfer lost beyond the outage (module docs): the outage's length as
+    the cell ran it (a check may lengthen it), else the scenario's default."""
     x, clean = _pps(c, condition, mechanism), _pps(c, "clean", mechanism)
-    return (1.0 - x / clean) * DURATION_S - DOWN_S[condition]
+    down = c.optional(T, condition, mechanism, "down_s")
+    return (1.0 - x / clean) * DURATION_S - (DOWN_S[condition] if down is None else down)
 
 
 def _loss_rate(c: Cells, condition: str, mechanism: str) -> float:
