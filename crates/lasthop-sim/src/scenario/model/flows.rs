@@ -187,6 +187,11 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
         || p("tcp.base_station_max_local_rexmits"),
         "needs a scheme whose base station retransmits locally (ll, snoop, ebsn, ...)",
     )?;
+    check(
+        t.base_station_tcp_aware.is_none() || snoop.is_some(),
+        || p("tcp.base_station_tcp_aware"),
+        "needs a scheme whose base station retransmits locally (ll, snoop, ebsn, ...)",
+    )?;
     let nacks = base_station == BaseStationAgent::Nack;
     for (given, field) in [
         (t.nack_threshold_packets.is_some(), "tcp.nack_threshold_packets"),
@@ -201,6 +206,7 @@ pub(super) fn flow_model(fl: &FlowSpec, i: usize, from: NodeId, to: NodeId) -> R
     let snoop = snoop.map(|cfg| SnoopConfig {
         processing_ns: (latency_us * NS_PER_US as f64).round() as u64,
         max_local_rexmits: t.base_station_max_local_rexmits.unwrap_or(cfg.max_local_rexmits),
+        tcp_aware: t.base_station_tcp_aware.unwrap_or(cfg.tcp_aware),
         ..cfg
     });
     let ecn_bs = bad_state == Some(BadStateNotice::EcnBs);

@@ -147,6 +147,15 @@ pub struct TcpSpec {
     /// as Bakshi et al.'s link layer).
     #[serde(default)]
     pub base_station_max_local_rexmits: Option<u32>,
+    /// Whether the flow's base-station agent (the snoop family, `ebsn`,
+    /// `ecn-bs`) suppresses the duplicate acks its local retransmissions
+    /// answer, as seed 000's LL-TCP-AWARE (snoop) does and its LL does not
+    /// (Sec. III-B); absent: the scheme's (`ll`, `ebsn` and `ecn-bs` do
+    /// not: their base station is seed 000's LL, as Bakshi et al.'s link
+    /// layer, which knows nothing of TCP). `true` with `ebsn` is EBSN over
+    /// snoop.
+    #[serde(default)]
+    pub base_station_tcp_aware: Option<bool>,
     /// Scheme `snoop-nack`: segments from the mobile host arriving past an
     /// open hole before the base station NACKs (at least 1); absent: 3, the
     /// fast retransmit's threshold (the snoop paper gives none:
@@ -338,6 +347,7 @@ impl Default for TcpSpec {
             mtcp: None,
             base_station_processing_us: 0.0,
             base_station_max_local_rexmits: None,
+            base_station_tcp_aware: None,
             nack_threshold_packets: None,
             nack_idle_rtts: None,
             eln_slots: None,
