@@ -330,22 +330,14 @@ struct Wire {
 #[derive(Clone, Debug)]
 struct Station {
     iq: StationQueue,
-    packets: VecDeque<Outgoing>,
-    next_id: u64,
-    tx: Tx<Piece>,
-    /// The next frame number the member will give (frames offered so far).
-    offered: Seq,
-    rx: Rx,
-    /// Frames received and not yet handed up, by `seq % 64`.
-    held: Vec<Option<(Seq, Piece)>>,
+    /// Its link layer's state (what a handoff with state transfer moves).
+    link: Side,
     /// Frames this station sent, on the way to the other.
     wire: VecDeque<Wire>,
     /// The first slot of its direction not yet used.
     next_slot: u64,
     /// The next slot its direction needs (`u64::MAX`: none).
     want_slot: u64,
-    /// A status is to go in the next slot (AIRMAIL's mobile end).
-    pending_status: bool,
     /// AIRMAIL's FEC (none for RLP).
     coding: Option<Box<coding::Coding<WireFrame>>>,
     error: ErrorModel,
@@ -366,16 +358,38 @@ pub struct LinkState {
     sides: [Side; 2],
 }
 
-/// One station's part of a [`LinkState`].
+/// One station's link-layer state: its sender and the packets its frames
+/// carry, its receiver and the frames held for reassembly.
 #[derive(Clone, Debug)]
 struct Side {
     packets: VecDeque<Outgoing>,
     next_id: u64,
     tx: Tx<Piece>,
+    /// The next frame number the member will give (frames offered so far).
     offered: Seq,
     rx: Rx,
+    /// Frames received and not yet handed up, by `seq % 64`.
     held: Vec<Option<(Seq, Piece)>>,
+    /// A status is to go in the next slot (AIRMAIL's mobile end).
     pending_status: bool,
+}
+
+impl Side {
+    /// A new station `s`'s state on a circuit configured `cfg` (after
+    /// [`Circuit::new`]'s adjustments), its window `window` frames.
+    fn new(cfg: &CircuitConfig, s: usize, window: u32) -> Side {
+        let role = if s == 0 { Role::Bs } else { Role::Mh };
+        let (tx, rx) = member::sides(&cfg.rlp, cfg.airmail.map(|a| (a.arq, role)));
+        Side {
+            packets: VecDeque::with_capacity(window as usize + 1),
+            next_id: 0,
+            tx,
+            offered: 0,
+            rx,
+            held: vec![None; HELD],
+            pending_status: false,
+        }
+    }
 }
 
 impl LinkState {
@@ -421,24 +435,16 @@ impl Circuit {
         let in_flight = (cfg.delay_ns / slot_ns) as usize + 2;
         let window = cfg.airmail.map_or(cfg.rlp.window_frames, |a| a.arq.window_frames);
         let station = |s: usize| {
-            let role = if s == 0 { Role::Bs } else { Role::Mh };
-            let (tx, rx) = member::sides(&cfg.rlp, cfg.airmail.map(|a| (a.arq, role)));
             let coding = cfg.airmail.map(|a| {
                 let fixed = FecLevel::parse(a.arq.fec).expect("a validated configuration");
                 Box::new(coding::Coding::new(FecConfig { ..a.arq.fec_cfg }, fixed))
             });
             Station {
                 iq: StationQueue::new(cfg.queue_packets),
-                packets: VecDeque::with_capacity(window as usize + 1),
-                next_id: 0,
-                tx,
-                offered: 0,
-                rx,
-                held: vec![None; HELD],
+                link: Side::new(&cfg, s, window),
                 wire: VecDeque::with_capacity(in_flight),
                 next_slot: 0,
                 want_slot: u64::MAX,
-                pending_status: false,
                 coding,
                 error: ErrorModel::none(),
                 outage: None,
@@ -495,13 +501,13 @@ impl Circuit {
 
     /// RLP's sender counters at station `s` (default: AIRMAIL's circuit).
     pub fn rlp_stats(&self, s: StationId) -> rlp::SenderStats {
-        self.stations[usize::from(s)].tx.rlp_stats().unwrap_or_default()
+        self.stations[usize::from(s)].link.tx.rlp_stats().unwrap_or_default()
     }
 
     /// AIRMAIL's counters at station `s` (`None`: an RLP circuit).
     pub fn airmail_stats(&self, s: StationId) -> Option<AirmailStats> {
         let st = &self.stations[usize::from(s)];
-        let (tx, rx, c) = (st.tx.airmail_stats()?, st.rx.airmail_stats()?, st.coding.as_ref()?);
+        let (tx, rx, c) = (st.link.tx.airmail_stats()?, st.link.rx.airmail_stats()?, st.coding.as_ref()?);
         Some(AirmailStats {
             status_block: rx.block_statuses,
             status_poll: rx.poll_statuses,
@@ -520,7 +526,7 @@ impl Circuit {
 
     /// Packets the MAC holds.
     pub fn in_flight(&self) -> usize {
-        self.stations.iter().map(|st| st.iq.len() + st.packets.len()).sum()
+        self.stations.iter().map(|st| st.iq.len() + st.link.packets.len()).sum()
     }
 
     /// A packet queued at `s` for the other station at `now`, as a link
@@ -544,7 +550,7 @@ impl Circuit {
         debug_assert!(s < 2 && to == 1 - s, "a circuit joins two stations");
         let st = &mut self.stations[usize::from(s)];
         st.stats.enqueued += 1;
-        let sending = !st.packets.is_empty();
+        let sending = !st.link.packets.is_empty();
         let drops = (&mut st.stats.drops_queue, &mut st.stats.drops_filtered);
         let a = st.iq.offer(now, frame, to, sending, pool, removed, drops);
         if a.queued() {
@@ -577,7 +583,7 @@ impl Circuit {
     /// Bytes of the packets station `s` holds: queued, and in its window.
     pub fn held_bytes(&self, s: StationId) -> u64 {
         let st = &self.stations[usize::from(s)];
-        st.iq.bytes() + st.packets.iter().map(|p| u64::from(p.w.size_bytes)).sum::<u64>()
+        st.iq.bytes() + st.link.packets.iter().map(|p| u64::from(p.w.size_bytes)).sum::<u64>()
     }
 
     /// A handoff with state transfer takes the circuit's link-layer state
@@ -590,24 +596,14 @@ impl Circuit {
     /// sender counters) are the link's and go with its state.
     #[cold]
     pub fn take_link_state(&mut self, now: Time, queued: &mut Vec<(StationId, Waiting)>) -> Box<LinkState> {
-        let cfg = self.cfg;
+        let (cfg, window) = (self.cfg, self.window());
         let sides = [0, 1].map(|s| {
             let st = &mut self.stations[s];
             while let Some((_, w)) = st.iq.pop(now) {
                 queued.push((s as StationId, w));
             }
             st.wire.clear();
-            let role = if s == 0 { Role::Bs } else { Role::Mh };
-            let (tx, rx) = member::sides(&cfg.rlp, cfg.airmail.map(|a| (a.arq, role)));
-            Side {
-                packets: std::mem::take(&mut st.packets),
-                next_id: std::mem::take(&mut st.next_id),
-                tx: std::mem::replace(&mut st.tx, tx),
-                offered: std::mem::take(&mut st.offered),
-                rx: std::mem::replace(&mut st.rx, rx),
-                held: std::mem::replace(&mut st.held, vec![None; HELD]),
-                pending_status: std::mem::take(&mut st.pending_status),
-            }
+            std::mem::replace(&mut st.link, Side::new(&cfg, s, window))
         });
         self.plan(now);
         Box::new(LinkState { sides })
@@ -620,16 +616,18 @@ impl Circuit {
     #[cold]
     pub fn install_link_state(&mut self, now: Time, state: Box<LinkState>) {
         for (st, side) in self.stations.iter_mut().zip(state.sides) {
-            debug_assert!(st.packets.is_empty() && st.iq.len() == 0, "a station taking a link's state holds nothing");
-            st.packets = side.packets;
-            st.next_id = side.next_id;
-            st.tx = side.tx;
-            st.offered = side.offered;
-            st.rx = side.rx;
-            st.held = side.held;
-            st.pending_status = side.pending_status;
+            debug_assert!(
+                st.link.packets.is_empty() && st.iq.len() == 0,
+                "a station taking a link's state holds nothing"
+            );
+            st.link = side;
         }
         self.plan(now);
+    }
+
+    /// The member's window, in frames.
+    fn window(&self) -> u32 {
+        self.cfg.airmail.map_or(self.cfg.rlp.window_frames, |a| a.arq.window_frames)
     }
 
     /// When the circuit next needs [`Circuit::on_timer`].
@@ -649,14 +647,14 @@ impl Circuit {
                 }
             }
             for s in 0..2 {
-                if self.stations[s].tx.deadline().is_some_and(|d| d <= t) {
+                if self.stations[s].link.tx.deadline().is_some_and(|d| d <= t) {
                     self.stall(t, s, out);
                 }
             }
             for st in &mut self.stations {
-                if st.rx.gap_deadline().is_some_and(|d| d <= t) {
-                    st.rx.on_gap_timer(t);
-                    st.pending_status = true;
+                if st.link.rx.gap_deadline().is_some_and(|d| d <= t) {
+                    st.link.rx.on_gap_timer(t);
+                    st.link.pending_status = true;
                 }
             }
             for s in 0..2 {
@@ -678,7 +676,7 @@ impl Circuit {
     /// the base station).
     #[inline]
     fn periodic(&self, s: usize) -> bool {
-        self.stations[s].tx.role().is_none_or(|r| r == Role::Bs)
+        self.stations[s].link.tx.role().is_none_or(|r| r == Role::Bs)
     }
 
     #[inline]
@@ -690,19 +688,19 @@ impl Circuit {
     /// Whether station `s`'s sender has frames in its window.
     #[inline]
     fn window_open(st: &Station) -> bool {
-        st.tx.floor() < st.offered
+        st.link.tx.floor() < st.link.offered
     }
 
     /// Whether station `s` has data (or parity) for a slot at `now`.
     fn has_data(&self, now: Time, s: usize) -> bool {
         let st = &self.stations[s];
-        st.tx.next(now).is_some()
-            || (st.tx.has_room() && (Self::unoffered(st) || st.iq.len() > 0))
+        st.link.tx.next(now).is_some()
+            || (st.link.tx.has_room() && (Self::unoffered(st) || st.iq.len() > 0))
             || st.coding.as_ref().is_some_and(|c| c.wants_parity())
     }
 
     fn unoffered(st: &Station) -> bool {
-        st.packets.back().is_some_and(|p| p.offered < p.parts)
+        st.link.packets.back().is_some_and(|p| p.offered < p.parts)
     }
 
     /// Recompute each direction's wanted slot and the next event.
@@ -720,7 +718,7 @@ impl Circuit {
             let k0 = self.stations[s].next_slot.max(k_now);
             let periodic = self.periodic(s);
             let status =
-                if periodic { Self::window_open(&self.stations[1 - s]) } else { self.stations[s].pending_status };
+                if periodic { Self::window_open(&self.stations[1 - s]) } else { self.stations[s].link.pending_status };
             let data = self.has_data(now, s);
             // The first status slot at or after k0, and the first other one
             // (a station without periodic status: any slot).
@@ -750,10 +748,10 @@ impl Circuit {
         if let Some(w) = st.wire.front() {
             *next = (*next).min(w.arrive);
         }
-        if let Some(d) = st.tx.deadline() {
+        if let Some(d) = st.link.tx.deadline() {
             *next = (*next).min(d.max(now));
         }
-        if let Some(d) = st.rx.gap_deadline() {
+        if let Some(d) = st.link.rx.gap_deadline() {
             *next = (*next).min(d.max(now));
         }
     }
@@ -761,20 +759,28 @@ impl Circuit {
     /// Offer the station's frames to the member while its window has room.
     fn refill(&mut self, now: Time, s: usize) {
         let st = &mut self.stations[s];
-        while st.tx.has_room() {
+        while st.link.tx.has_room() {
             if !Self::unoffered(st) {
                 let Some((_, w)) = st.iq.pop(now) else { break };
                 let level = st.coding.as_ref().map_or(FecLevel::None, |c| c.level());
                 let parts = w.size_bytes.div_ceil(self.cfg.payload_at(level)).max(1);
-                let id = st.next_id;
-                st.next_id += 1;
-                st.packets.push_back(Outgoing { id, w, parts, offered: 0, received: 0, transmitted: false, level });
+                let id = st.link.next_id;
+                st.link.next_id += 1;
+                st.link.packets.push_back(Outgoing {
+                    id,
+                    w,
+                    parts,
+                    offered: 0,
+                    received: 0,
+                    transmitted: false,
+                    level,
+                });
             }
-            let p = st.packets.back_mut().expect("a packet being segmented");
+            let p = st.link.packets.back_mut().expect("a packet being segmented");
             let piece = Piece { id: p.id, part: p.offered, level: p.level };
             p.offered += 1;
-            let seq = st.tx.offer(now, piece);
-            st.offered = seq + 1;
+            let seq = st.link.tx.offer(now, piece);
+            st.link.offered = seq + 1;
         }
     }
 
@@ -803,12 +809,12 @@ impl Circuit {
                 return;
             }
             let st = &mut self.stations[s];
-            let status = st.rx.periodic_status(now);
+            let status = st.link.rx.periodic_status(now);
             self.status_frame(now, s, arrive, status);
             return;
         }
-        if std::mem::take(&mut self.stations[s].pending_status) {
-            let status = self.stations[s].rx.status();
+        if std::mem::take(&mut self.stations[s].link.pending_status) {
+            let status = self.stations[s].link.rx.status();
             self.status_frame(now, s, arrive, status);
             return;
         }
@@ -819,22 +825,22 @@ impl Circuit {
         self.refill(now, s);
         let rlp = self.cfg.rlp;
         let st = &mut self.stations[s];
-        let Some(send) = st.tx.next(now) else {
+        let Some(send) = st.link.tx.next(now) else {
             if st.coding.as_ref().is_some_and(|c| c.wants_parity()) {
                 self.parity_frame(now, s, arrive);
             }
             return;
         };
-        let header = st.tx.on_transmit(now, send.seq);
-        let partial = st.rx.partial_status(&rlp);
+        let header = st.link.tx.on_transmit(now, send.seq);
+        let partial = st.link.rx.partial_status(&rlp);
         let piece = send.frame;
-        let held = Self::find(&st.packets, piece.id);
-        let data = held.map(|i| st.packets[i].w);
+        let held = Self::find(&st.link.packets, piece.id);
+        let data = held.map(|i| st.link.packets[i].w);
         let corrupted = Self::lost(st, now, slot_ns, data.as_ref(), size, piece.level);
         st.stats.frames_sent += 1;
         st.stats.frame_retransmissions += u64::from(send.retransmission);
         if let Some(i) = held {
-            let p = &mut st.packets[i];
+            let p = &mut st.link.packets[i];
             if !p.transmitted && piece.part == 0 && !send.retransmission {
                 p.transmitted = true;
                 out.push(MacOutput::Transmit {
@@ -892,13 +898,13 @@ impl Circuit {
             WireFrame::Status(st) => self.on_status(now, to, st, out),
             WireFrame::Data { seq, piece, header, partial } => {
                 let rx = &mut self.stations[to];
-                let got = rx.rx.on_frame(now, seq, header);
+                let got = rx.link.rx.on_frame(now, seq, header);
                 if got.deliver {
-                    rx.held[seq as usize % HELD] = Some((seq, piece));
+                    rx.link.held[seq as usize % HELD] = Some((seq, piece));
                 }
-                rx.pending_status |= got.status_now;
-                while let Some(up) = self.stations[to].rx.pop_up() {
-                    let slot = &mut self.stations[to].held[up as usize % HELD];
+                rx.link.pending_status |= got.status_now;
+                while let Some(up) = self.stations[to].link.rx.pop_up() {
+                    let slot = &mut self.stations[to].link.held[up as usize % HELD];
                     let (sq, piece) = slot.take().expect("a frame handed up was kept");
                     debug_assert_eq!(sq, up);
                     self.hand_up(now, from, up, piece, out);
@@ -913,14 +919,14 @@ impl Circuit {
     /// Frame `seq` (`piece`) of station `from`'s is handed up at the other.
     fn hand_up(&mut self, now: Time, from: usize, seq: Seq, piece: Piece, out: &mut Vec<MacOutput>) {
         let st = &mut self.stations[from];
-        st.tx.on_delivered(seq);
-        let Some(i) = Self::find(&st.packets, piece.id) else { return };
-        let p = &mut st.packets[i];
+        st.link.tx.on_delivered(seq);
+        let Some(i) = Self::find(&st.link.packets, piece.id) else { return };
+        let p = &mut st.link.packets[i];
         p.received += 1;
         if p.received == p.parts {
-            let p = st.packets.remove(i).expect("found");
+            let p = st.link.packets.remove(i).expect("found");
             st.stats.packets_delivered += 1;
-            if st.packets.is_empty() && st.iq.len() == 0 {
+            if st.link.packets.is_empty() && st.iq.len() == 0 {
                 st.iq.idle_since = now;
             }
             out.push(MacOutput::Deliver { station: (1 - from) as StationId, from: from as StationId, frame: p.w });
@@ -929,14 +935,14 @@ impl Circuit {
 
     /// A status reaches station `s`, for its sender.
     fn on_status(&mut self, now: Time, s: usize, status: Status, out: &mut Vec<MacOutput>) {
-        self.stations[s].tx.on_status(now, status);
-        while let Some((_, piece)) = self.stations[s].tx.pop_dropped() {
+        self.stations[s].link.tx.on_status(now, status);
+        while let Some((_, piece)) = self.stations[s].link.tx.pop_dropped() {
             self.drop_packet(now, s, piece.id, out);
         }
     }
 
     fn stall(&mut self, now: Time, s: usize, out: &mut Vec<MacOutput>) {
-        match self.stations[s].tx.on_timeout(now) {
+        match self.stations[s].link.tx.on_timeout(now) {
             Expiry::Resend | Expiry::GaveUpDelivered { .. } => {}
             Expiry::Drop { frame, .. } => self.drop_packet(now, s, frame.id, out),
         }
@@ -944,10 +950,10 @@ impl Circuit {
 
     fn drop_packet(&mut self, now: Time, s: usize, id: u64, out: &mut Vec<MacOutput>) {
         let st = &mut self.stations[s];
-        let Some(i) = Self::find(&st.packets, id) else { return };
-        let p = st.packets.remove(i).expect("found");
+        let Some(i) = Self::find(&st.link.packets, id) else { return };
+        let p = st.link.packets.remove(i).expect("found");
         st.stats.packets_dropped += 1;
-        if st.packets.is_empty() && st.iq.len() == 0 {
+        if st.link.packets.is_empty() && st.iq.len() == 0 {
             st.iq.idle_since = now;
         }
         out.push(MacOutput::Drop { station: s as StationId, frame: p.w, cause: MacDropCause::RetryLimit });
