@@ -222,6 +222,11 @@ impl CircuitConfig {
         self.frame_bytes - self.header_bytes
     }
 
+    /// The member's window, in frames (RLP's or AIRMAIL's).
+    pub fn window_frames(&self) -> u32 {
+        self.airmail.map_or(self.rlp.window_frames, |a| a.arq.window_frames)
+    }
+
     /// Frames a packet of `bytes` takes uncoded (at least one).
     pub fn frames_for(&self, bytes: u32) -> u32 {
         bytes.div_ceil(self.payload_bytes()).max(1)
@@ -390,6 +395,11 @@ impl Side {
             pending_status: false,
         }
     }
+
+    /// The bytes of the packets in its window.
+    fn bytes(&self) -> u64 {
+        self.packets.iter().map(|p| u64::from(p.w.size_bytes)).sum()
+    }
 }
 
 impl LinkState {
@@ -405,7 +415,7 @@ impl LinkState {
 
     /// The bytes of the packets in station `s`'s window.
     pub fn window_bytes(&self, s: StationId) -> u64 {
-        self.sides[usize::from(s)].packets.iter().map(|p| u64::from(p.w.size_bytes)).sum()
+        self.sides[usize::from(s)].bytes()
     }
 }
 
@@ -433,7 +443,7 @@ impl Circuit {
             a.arq.fec_cfg.frame_bytes = cfg.frame_bytes - cfg.header_bytes - 2 * a.arq.fec_cfg.byte_t;
         }
         let in_flight = (cfg.delay_ns / slot_ns) as usize + 2;
-        let window = cfg.airmail.map_or(cfg.rlp.window_frames, |a| a.arq.window_frames);
+        let window = cfg.window_frames();
         let station = |s: usize| {
             let coding = cfg.airmail.map(|a| {
                 let fixed = FecLevel::parse(a.arq.fec).expect("a validated configuration");
@@ -583,7 +593,7 @@ impl Circuit {
     /// Bytes of the packets station `s` holds: queued, and in its window.
     pub fn held_bytes(&self, s: StationId) -> u64 {
         let st = &self.stations[usize::from(s)];
-        st.iq.bytes() + st.link.packets.iter().map(|p| u64::from(p.w.size_bytes)).sum::<u64>()
+        st.iq.bytes() + st.link.bytes()
     }
 
     /// A handoff with state transfer takes the circuit's link-layer state
@@ -596,7 +606,7 @@ impl Circuit {
     /// sender counters) are the link's and go with its state.
     #[cold]
     pub fn take_link_state(&mut self, now: Time, queued: &mut Vec<(StationId, Waiting)>) -> Box<LinkState> {
-        let (cfg, window) = (self.cfg, self.window());
+        let (cfg, window) = (self.cfg, self.cfg.window_frames());
         let sides = [0, 1].map(|s| {
             let st = &mut self.stations[s];
             while let Some((_, w)) = st.iq.pop(now) {
@@ -623,11 +633,6 @@ impl Circuit {
             st.link = side;
         }
         self.plan(now);
-    }
-
-    /// The member's window, in frames.
-    fn window(&self) -> u32 {
-        self.cfg.airmail.map_or(self.cfg.rlp.window_frames, |a| a.arq.window_frames)
     }
 
     /// When the circuit next needs [`Circuit::on_timer`].
