@@ -68,7 +68,7 @@
 //! supervisor host do not follow a mobile host (the model refuses them on
 //! its flows), nor does a mobile sender's split connection or snoop.
 
-use super::{ConnAt, FlowState, World, LAST_HOP, NO_COVER};
+use super::{ConnAt, FlowState, World};
 use crate::metrics::HandoffSummary;
 use crate::scenario::model::{HandoffSchedule, MobilityModel, Model};
 use crate::scenario::routes::Path;
@@ -582,14 +582,25 @@ impl<'m> World<'m> {
             self.flows[leg].sender.freeze(now);
             self.flush_sender(leg);
         }
+        let mob = self.mobility.as_deref().expect("mobility");
+        let k = mob.done[m] - 1;
+        let h = mob.handoffs[m][k];
+        self.send_state(m, k, h.from, h.to, bytes);
+    }
+
+    /// Mobility entry `m`'s handoff `k` sends `bytes` of state from station
+    /// `from` to `to`: packed for the entry's fixed part plus the bytes
+    /// over its rate, then a stream of control messages on the wired path
+    /// between them (I-TCP's, MTCP's and AIRMAIL's transfers alike).
+    fn send_state(&mut self, m: usize, k: usize, from: usize, to: usize, bytes: u64) {
+        let now = self.sched.now();
+        let mm = &self.model.mobility[m];
         let took = Time::from_secs_f64(bytes as f64 / mm.transfer_bytes_per_s).ns() + mm.transfer.ns();
         let n = mm.stations.len();
         let mob = self.mobility.as_deref_mut().expect("mobility");
-        let k = mob.done[m] - 1;
         mob.transfers[m][k] = Some(Transfer { bytes, installed: None });
-        let h = mob.handoffs[m][k];
-        let conn = mob.control_base[m] + (h.from * n + h.to) as u32;
-        let ends = [mm.stations[h.from].node, mm.stations[h.to].node];
+        let conn = mob.control_base[m] + (from * n + to) as u32;
+        let ends = [mm.stations[from].node, mm.stations[to].node];
         let total = bytes.div_ceil(CONTROL_PAYLOAD).max(1) as u32;
         self.control_stream(ControlKind::StateTransfer, m, k, conn, ends, total, now.plus_ns(took));
     }
@@ -611,7 +622,6 @@ impl<'m> World<'m> {
     /// entry's semantics: `hold` queues it, `flush` loses it) and moves
     /// with the state at no cost, as I-TCP's forwarding does.
     fn link_transfer(&mut self, m: usize) {
-        let now = self.sched.now();
         let mm = &self.model.mobility[m];
         let mob = self.mobility.as_deref_mut().expect("mobility");
         let k = mob.done[m] - 1;
@@ -625,15 +635,7 @@ impl<'m> World<'m> {
         }
         let c = mm.stations[from].circuit.expect("a station's circuit") as usize;
         let held = self.macs[c].mac.circuit().expect("a circuit").held_bytes(0);
-        let bytes = LINK_STATE_BYTES + held;
-        let took = Time::from_secs_f64(bytes as f64 / mm.transfer_bytes_per_s).ns() + mm.transfer.ns();
-        let n = mm.stations.len();
-        let mob = self.mobility.as_deref_mut().expect("mobility");
-        mob.transfers[m][k] = Some(Transfer { bytes, installed: None });
-        let conn = mob.control_base[m] + (from * n + to) as u32;
-        let ends = [mm.stations[from].node, mm.stations[to].node];
-        let total = bytes.div_ceil(CONTROL_PAYLOAD).max(1) as u32;
-        self.control_stream(ControlKind::StateTransfer, m, k, conn, ends, total, now.plus_ns(took));
+        self.send_state(m, k, from, to, LINK_STATE_BYTES + held);
     }
 
     /// AIRMAIL's state, sent at mobility entry `m`'s handoff, is installed
@@ -655,38 +657,23 @@ impl<'m> World<'m> {
         let mut state = self.macs[ca].mac.circuit_mut().expect("a circuit").take_link_state(now, &mut queued);
         for (s, w) in state.packets_mut() {
             let node = self.model.media[cb].stations[usize::from(s)];
-            match self.hop_on_current_path(w.pkt, node) {
-                Some(h) => {
-                    let pkt = self.pool.get(w.pkt);
-                    let hop = self.route[h];
-                    self.pool.set_tag(w.pkt, h as u32 | if hop.last { LAST_HOP } else { 0 });
-                    w.tag = if pkt.is_data() && pkt.tcp.len > 0 { hop.cover } else { NO_COVER };
-                }
-                None => unreachable!("a packet on a mobile host's station link is one of its connections'"),
-            }
+            let pkt = self.pool.get(w.pkt);
+            let (first, end) = self.conn_at[pkt.flow as usize].path(pkt.kind);
+            let h = self.hop_from(first, end, node).expect("a packet on a station link is one of its connections'");
+            let tag;
+            (tag, w.tag) = self.hop_marks(h, pkt.is_data() && pkt.tcp.len > 0);
+            self.pool.set_tag(w.pkt, tag);
         }
         self.macs[cb].mac.circuit_mut().expect("a circuit").install_link_state(now, state);
         for (s, w) in queued {
             let node = self.model.media[cb].stations[usize::from(s)];
-            let h = self.hop_on_current_path(w.pkt, node).expect("one of its connections' packets");
             let pkt = self.pool.take(w.pkt);
-            self.forward_on(h, pkt);
+            self.forward(node, pkt);
         }
         for c in [ca, cb] {
             let out = self.mac_bufs.pop().unwrap_or_default();
             self.mac_outputs(c, out);
         }
-    }
-
-    /// The hop of `r`'s connection's current path that leaves `node`.
-    fn hop_on_current_path(&self, r: lasthop_core::pool::PacketRef, node: NodeId) -> Option<usize> {
-        let pkt = self.pool.get(r);
-        let at = self.conn_at[pkt.flow as usize];
-        let (first, end) = match pkt.kind {
-            PacketKind::Data | PacketKind::Datagram => (at.data, at.acks),
-            PacketKind::Ack => (at.acks, at.end),
-        };
-        self.hop_from(first, end, node)
     }
 
     /// Control stream `id` sends its next message from its station.
@@ -896,11 +883,7 @@ impl<'m> World<'m> {
     #[cold]
     #[inline(never)]
     pub(super) fn forward_rerouted(&mut self, h: usize, mut pkt: Packet) {
-        let at = self.conn_at[pkt.flow as usize];
-        let (first, end) = match pkt.kind {
-            PacketKind::Data | PacketKind::Datagram => (at.data, at.acks),
-            PacketKind::Ack => (at.acks, at.end),
-        };
+        let (first, end) = self.conn_at[pkt.flow as usize].path(pkt.kind);
         if (first as usize..end as usize).contains(&h) {
             self.forward_on(h + 1, pkt);
             return;
@@ -925,10 +908,9 @@ impl<'m> World<'m> {
     #[inline(never)]
     pub(super) fn forward_from_left_station(&mut self, node: NodeId, pkt: Packet) {
         let mob = self.mobility.as_deref().expect("packets leave a path only with mobility");
-        let data = matches!(pkt.kind, PacketKind::Data | PacketKind::Datagram);
         let hop = mob.conns.iter().flatten().filter(|mc| mc.conn == pkt.flow).find_map(|mc| {
             mc.at.iter().find_map(|at| {
-                let (first, end) = if data { (at.data, at.acks) } else { (at.acks, at.end) };
+                let (first, end) = at.path(pkt.kind);
                 self.hop_from(first, end, node)
             })
         });

@@ -60,7 +60,7 @@ use crate::traffic::wap::WapRole;
 use crate::traffic::Source;
 use lasthop_agents::NodeAgent;
 use lasthop_core::trace::Trace;
-use lasthop_core::{NodeId, PacketPool, Time};
+use lasthop_core::{NodeId, PacketKind, PacketPool, Time};
 use lasthop_net::mac::point_to_point::Link;
 use lasthop_net::mac::{Mac, MacOutput};
 use lasthop_net::queue::Removal;
@@ -226,6 +226,18 @@ struct ConnAt {
     data: u32,
     acks: u32,
     end: u32,
+}
+
+impl ConnAt {
+    /// The route-array span (`first..end`) of the path a packet of `kind`
+    /// takes: data and datagrams the data path, acks the ack path.
+    #[inline(always)]
+    fn path(self, kind: PacketKind) -> (u32, u32) {
+        match kind {
+            PacketKind::Data | PacketKind::Datagram => (self.data, self.acks),
+            PacketKind::Ack => (self.acks, self.end),
+        }
+    }
 }
 
 /// One hop of a connection's path with what a packet crossing it needs: the
