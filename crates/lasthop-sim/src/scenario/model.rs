@@ -132,6 +132,15 @@ pub struct LinkModel {
     pub dirs: [DirModel; 2],
 }
 
+impl LinkModel {
+    /// Whether both its directions are carried by a circuit (RLP or
+    /// AIRMAIL) among `media`: outages and mobility take such a link as
+    /// they take a point-to-point one.
+    pub fn carried_by_circuit(&self, media: &[MediumModel]) -> bool {
+        self.dirs.iter().all(|d| d.medium.is_some_and(|h| media[h.medium as usize].circuit.is_some()))
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Workload {
     /// Send this many bytes, then finish.
@@ -861,8 +870,7 @@ impl Model {
                 )?;
             }
         }
-        let circuits: Vec<bool> = media.iter().map(|m| m.circuit.is_some()).collect();
-        let outages = outages::outages(&f.outages, &links, &circuits, stop)?;
+        let outages = outages::outages(&f.outages, &links, &media, stop)?;
         let rate_changes = outages::rate_changes(&f.rate_changes, &links)?;
         let error_changes = outages::error_changes(&f.error_changes, &links)?;
         for (k, o) in outages.iter().enumerate() {

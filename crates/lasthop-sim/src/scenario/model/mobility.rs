@@ -199,10 +199,8 @@ pub fn mobility(
                 ));
             };
             let circuit = links[li].dirs[0].medium.map(|h| h.medium);
-            let by_circuit =
-                links[li].dirs.iter().all(|d| d.medium.is_some_and(|h| media[h.medium as usize].circuit.is_some()));
             check(
-                links[li].dirs.iter().all(|d| d.medium.is_none()) || by_circuit,
+                links[li].dirs.iter().all(|d| d.medium.is_none()) || links[li].carried_by_circuit(media),
                 || p(&field),
                 "its link is a shared medium's hop: a station's link is point-to-point or a circuit's (rlp, airmail)",
             )?;

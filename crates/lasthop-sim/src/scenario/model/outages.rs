@@ -2,7 +2,7 @@
 //! 002 Sec. 4 and Fig. 2; elaarag-002.md Secs. 2.2-2.3: `down`/`up` of a
 //! link with explicit semantics, periodic outages).
 
-use super::{bit_rate, check, duration_s, positive, FlowModel, LinkModel};
+use super::{bit_rate, check, duration_s, positive, FlowModel, LinkModel, MediumModel};
 use crate::scenario::routes::Path;
 use crate::scenario::schema::{ErrorChangeSpec, LinkDownSpec, OutageSpec, RateChangeSpec, RateDirection};
 use crate::scenario::ScenarioError;
@@ -128,24 +128,23 @@ pub fn error_changes(specs: &[ErrorChangeSpec], links: &[LinkModel]) -> Result<V
 }
 
 /// The scenario's outages, one model per entry, checked: a point-to-point
-/// link named, or one whose directions a circuit carries (`circuit[m]`:
-/// whether medium `m` is one; its channel is cut, `lasthop_net::mac::circuit`),
+/// link named, or one whose directions a circuit among `media` carries (its
+/// channel is cut, `lasthop_net::mac::circuit`),
 /// positive durations, starts listed or periodic (not both), and no two
 /// outages of one link overlapping (they may touch: up and down at one
 /// instant).
 pub fn outages(
     specs: &[OutageSpec],
     links: &[LinkModel],
-    circuit: &[bool],
+    media: &[MediumModel],
     stop: Time,
 ) -> Result<Vec<OutageModel>, ScenarioError> {
     let mut models = Vec::with_capacity(specs.len());
     let mut total = 0usize;
     for (i, o) in specs.iter().enumerate() {
         let p = |f: &str| format!("outages[{i}].{f}");
-        let by_circuit = |l: &LinkModel| l.dirs.iter().all(|d| d.medium.is_some_and(|h| circuit[h.medium as usize]));
         let li = match links.iter().position(|l| l.name == o.link) {
-            Some(li) if by_circuit(&links[li]) => li,
+            Some(li) if links[li].carried_by_circuit(media) => li,
             Some(li) if links[li].dirs.iter().any(|d| d.medium.is_some()) => {
                 return Err(ScenarioError::new(
                     p("link"),
